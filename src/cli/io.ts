@@ -1,0 +1,21 @@
+/** What a command gets instead of `process`: so every command is testable in-process. */
+export interface CliIo {
+  stdout: { write(chunk: string): unknown };
+  stderr: { write(chunk: string): unknown };
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Text piped on standard input, when a command reads it. */
+  stdin?: () => Promise<string>;
+}
+
+/** Exit codes, named (craft: 0 pass, 1 conformance failures or findings, 2 usage, 3 harness/infrastructure). */
+export const EXIT = { ok: 0, failed: 1, usage: 2, harness: 3 } as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export interface Command {
+  name: string;
+  summary: string;
+  /** Full `--help` text. */
+  help: string;
+  run(argv: string[], io: CliIo): Promise<number>;
+}

@@ -1,0 +1,25 @@
+/**
+ * What a backend may declare. A case lists what it requires; a backend that does not declare one has the case
+ * skipped with that reason, and a call needing an undeclared capability must answer E_UNSUPPORTED.
+ */
+export const CAPABILITIES = {
+  attachments: 'large binding values are stored as attachments and read back whole',
+  'project-scope': 'persistent agents with project scope survive across runs',
+  'user-scope': 'persistent agents with user scope live in the (injectable) home directory',
+  'custom-scope': 'persistent agents at a custom path',
+  imports: 'nested runs for imported programs',
+  durable: 'what was committed survives closing and reopening the backend (restart)',
+  'concurrent-writers': 'several processes may write bindings and segments of one run at once',
+  'world-model': 'canonical world-model versions (OPWM1, sha256 addresses) per node',
+  receipts: 'the append-only receipt ledger, chained per node',
+  'layout:directory': 'the storage is the seed directory layout and may be checked file by file',
+  'layout:sqlite': 'the storage is SQLite files in the seed schema and may be queried',
+  'layout:postgres': 'the storage is the openprose PostgreSQL schema and may be queried',
+  'layout:transcript': 'the storage is a narration transcript and may be read as text',
+} as const;
+
+export type Capability = keyof typeof CAPABILITIES;
+
+export function isCapability(value: unknown): value is Capability {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(CAPABILITIES, value);
+}

@@ -1,0 +1,95 @@
+import type { DecisionRow } from './decision-row.ts';
+
+/** Choices every backend shares. */
+export const CORE_DECISIONS: DecisionRow[] = [
+  {
+    id: 'attachment-threshold', area: 'bindings', setting: 'attachmentThresholdBytes',
+    spec: 'sqlite.md: "If a binding value exceeds ~100KB, write to attachments/{name}.md"; no version says bytes or characters, 10^5 or 100*1024, > or >=.',
+    choice: 'A value is attached when its UTF-8 encoding is longer than 102,400 bytes (strictly greater). Configurable with --decision attachmentThresholdBytes=N.',
+    why: 'Bytes are what a file or a TEXT column holds, so multi-byte text cannot slip past a character count; 100 KiB is the reading of "100KB" a storage layer uses; at the threshold a value still fits.',
+  },
+  {
+    id: 'attachment-naming', area: 'bindings',
+    spec: 'sqlite.md: attachments/{binding_name}.md; scoped bindings of one name in two frames would share it.',
+    choice: 'attachments/{name}.md at root and attachments/{name}__{execution_id}.md in a frame; attachment_path is relative to the run directory.',
+    why: 'Mirrors the binding file rule, so recursive frames never overwrite each other\'s attachment.',
+  },
+  {
+    id: 'anon-numbering', area: 'bindings', setting: 'anonWidth',
+    spec: 'filesystem.md: anon_001, anon_002, ...; "the VM assigns sequential numbers"; nothing past 999, nothing on per-run or per-scope.',
+    choice: 'One counter per run (not per frame), starting at 1, zero-padded to 3 digits and growing past 999 (anon_1000). Allocated by the VM (allocateAnon) and recorded in the run\'s log, so a restart continues the sequence.',
+    why: 'Per-run numbers keep every anonymous file name unique in bindings/ without a scope suffix; growing matches the only rule the seed gives for numbers past 999 (segments).',
+  },
+  {
+    id: 'segment-numbering', area: 'agents', setting: 'segmentWidth',
+    spec: 'filesystem.md: captain-001.md, ...; "If a program exceeds 999 segments, extend to 4 digits: captain-1000.md". Silent on sharing between scopes.',
+    choice: 'Per agent and per scope location, from 001, 3 digits, growing to 4 past 999. An execution-scope agent and a project-scope agent of the same name number independently. Allocation is atomic across processes.',
+    why: 'Each scope has its own directory (or database), so its own sequence; parallel agents must never get the same number.',
+  },
+  {
+    id: 'run-id', area: 'runs',
+    spec: 'filesystem.md: {YYYYMMDD}-{HHMMSS}-{random6}, example 20260115-143052-a7b3c9; alphabet and time zone unstated.',
+    choice: 'UTC date and time, six lowercase hex digits: ^\\d{8}-\\d{6}-[0-9a-f]{6}$, and the digits must be a real instant. createRun refuses an id already taken (E_CONFLICT).',
+    why: 'Every example suffix is lowercase hex; one seed example pairs 143052 with 14:30:52Z, so UTC.',
+  },
+  {
+    id: 'execution-id', area: 'frames',
+    spec: 'v0 prose.md: execution_id starts at 1, increments per block invocation, never reused; sqlite.md joins it to execution.id, an AUTOINCREMENT row id of every statement.',
+    choice: 'A per-run counter of block invocations from 1, never reused (it survives restart); root scope is null (the filesystem writes no suffix).',
+    why: 'The language spec defines it per invocation; using a row id would make ids depend on how many statements a backend logs.',
+  },
+  {
+    id: 'recursion-limit', area: 'frames', setting: 'maxRecursionDepth',
+    spec: 'v0 prose.md: max recursion depth defaults to 100, settable per block with (max_depth: N); exceeding it raises RecursionLimitExceeded.',
+    choice: 'The first frame has depth 1; entering a frame deeper than max_depth (default 100) answers E_RECURSION_LIMIT and writes nothing.',
+    why: 'depth 1 = first level, as the Call Stack examples show.',
+  },
+  {
+    id: 'scope-resolution', area: 'bindings',
+    spec: 'filesystem.md: {name}__{current}.md, then the parent\'s, up the call stack, then {name}.md; first match wins.',
+    choice: 'Exactly that chain, following each frame\'s parent; frames that are not ancestors (siblings, cousins, exited children) are never searched, even when they hold the name.',
+    why: 'Walking the chain, not the execution_id order, is what keeps parallel sibling invocations apart.',
+  },
+  {
+    id: 'rebinding', area: 'bindings',
+    spec: 'v0: let is mutable, const immutable; nothing on rebinding at the same scope otherwise.',
+    choice: 'A binding may be written again at the same (name, scope) unless the stored one is const (E_CONST_REBIND, nothing written). A const in a frame does not stop a same-named binding in another frame or at root.',
+    why: 'const is per binding; shadowing in a frame is how recursion works.',
+  },
+  {
+    id: 'roles', area: 'roles',
+    spec: 'filesystem.md "Who Writes What": state.md by the VM only; bindings by the subagent; memory and segments by the persistent agent. sqlite.md: subagents write ONLY bindings, agents, agent_segments.',
+    choice: 'Every call names its actor. Execution state (runs, frames, events, anonymous names) is VM-only; a subagent writes only its own binding in its own execution scope and its own agent\'s memory and segments; the VM may write input bindings (they come from the caller) and nothing else of a subagent\'s. A refused call answers E_ROLE and writes nothing.',
+    why: 'The seed\'s separation, made checkable; without the input exception a run could never receive its inputs.',
+  },
+  {
+    id: 'names', area: 'names',
+    spec: 'The seeds name files after bindings and agents and say nothing on what a name may hold.',
+    choice: 'Names must be non-empty NFC Unicode of at most 200 UTF-8 bytes, with no / \\ NUL or control characters, no "..", no leading "." or white space at either end, no bidirectional controls, no lone surrogates, not a Windows device name (CON, NUL, COM1, ...); a binding name may not end in "__" and digits; an import handle may not contain "--". Refused with E_INVALID_NAME before anything is written.',
+    why: 'Each rule closes a way to escape the run directory, to collide on another file system (NFD twins on macOS, device names on Windows), or to make {name}__{id}.md ambiguous.',
+  },
+  {
+    id: 'custom-scope', area: 'agents',
+    spec: 'filesystem.md: persist: "path" keeps memory at the "Specified path"; gone from the scoping tables at HEAD.',
+    choice: 'A custom path is relative to the project directory, may not be absolute or contain "..", and holds {path}/{name}/memory.md like the other scopes.',
+    why: 'A path from a program must not write outside the project.',
+  },
+  {
+    id: 'loop-iterations', area: 'execution',
+    spec: 'v0: the as-i variable counts from 0; narration and SQLite metadata count from 1 ("Iteration 1 of max 5").',
+    choice: 'Recorded iterations count from 1 and go up by one; an iteration past max answers E_LOOP_MAX; a loop without max has no cap.',
+    why: 'The state records what the narration shows; the 0-based variable is the language\'s business.',
+  },
+  {
+    id: 'retries', area: 'execution',
+    spec: 'v0: retry: N means "retry up to N times"; HEAD: N additional attempts. Narration: retry:A/M; SQLite metadata {"attempt":2,"max":3}.',
+    choice: 'attempt is the 1-based number of the retry (the first attempt is not a retry), max is retry: N; attempts go up by one and an attempt past max answers E_RETRY_MAX.',
+    why: 'Both readings agree that N counts retries, not tries.',
+  },
+  {
+    id: 'parallel-join', area: 'execution',
+    spec: 'v0: ("all"|"first"|"any", count: N, on-fail: ...); HEAD: count larger than the branches is an error.',
+    choice: 'A join with strategy all waits for every branch to finish; first and any wait for count (default 1) completed branches or for every branch to finish. A join that must still wait answers E_STATE naming the branches; count above the branch count answers E_STATE at start.',
+    why: 'The state layer checks what the VM may record, not how the VM picks a winner.',
+  },
+];

@@ -1,0 +1,7 @@
+import type { DecisionRow } from './decision-row.ts';
+import { CORE_DECISIONS } from './core.ts';
+
+/** Every row of the decisions table, in the order docs/decisions.md shows them. One file per area. */
+export const DECISION_ROWS: readonly DecisionRow[] = [...CORE_DECISIONS];
+
+export type { DecisionRow };

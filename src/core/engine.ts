@@ -1,0 +1,219 @@
+import { checkRole, type Actor } from './actor.ts';
+import type { Backend } from './backend.ts';
+import type { Capability } from './capabilities.ts';
+import { checkArgs } from './check-args.ts';
+import type { Decisions } from './decisions.ts';
+import { ProseError } from './errors.ts';
+import { checkEvent, foldEvents, scopeChain, toResumeState, type ExecutionState } from './execution-log.ts';
+import type { AgentLocation, BindingRecord, ExecutionId, RunRef } from './model.ts';
+import { checkName } from './names.ts';
+import { anonName } from './numbering.ts';
+import { OPS, type OpArgs, type OpName, type OpResults } from './ops.ts';
+import { checkRunId, newRunId } from './run-id.ts';
+import type { StateStore } from './store.ts';
+
+export interface EngineOptions {
+  store: StateStore;
+  decisions: Decisions;
+  capabilities: readonly Capability[];
+  now?: () => Date;
+  random?: () => number;
+}
+
+type Handlers = { [K in OpName]: (args: OpArgs[K]) => Promise<OpResults[K]> };
+
+/**
+ * The semantics every built-in backend shares: names, roles, const, scope chains, anonymous names, recursion
+ * limits and the event rules. A backend supplies only its `StateStore`.
+ */
+export function createEngine(opts: EngineOptions): Backend {
+  const { store, decisions } = opts;
+  const caps = new Set(opts.capabilities);
+  const now = opts.now ?? (() => new Date());
+
+  const runOf = async (run: RunRef) => {
+    const rec = await store.readRun(run);
+    if (!rec) throw new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)}`, { location: { field: 'run' } });
+    return rec;
+  };
+  const stateOf = async (run: RunRef): Promise<ExecutionState> => foldEvents(await store.readEvents(run));
+  const frameMustExist = (state: ExecutionState, id: ExecutionId | null | undefined) => {
+    if (id != null && !state.frames.has(id)) {
+      throw new ProseError('E_STATE', `no frame with execution_id ${id}`, { location: { field: 'executionId' }, hint: 'enterFrame allocates execution ids' });
+    }
+  };
+  const agentLoc = async (a: { agent: string; scope: AgentLocation['scope']; run?: RunRef; path?: string }): Promise<AgentLocation> => {
+    checkName('agent', a.agent, 'agent');
+    const need: Partial<Record<AgentLocation['scope'], Capability>> = { project: 'project-scope', user: 'user-scope', custom: 'custom-scope' };
+    const cap = need[a.scope];
+    if (cap && !caps.has(cap)) throw new ProseError('E_UNSUPPORTED', `${a.scope} scope needs the ${cap} capability`, { location: { field: 'scope' } });
+    if (a.scope === 'execution') {
+      if (a.run === undefined) throw new ProseError('E_INVALID_ARGUMENT', 'execution scope needs "run"', { location: { field: 'run' } });
+      await runOf(a.run);
+    }
+    if (a.scope === 'custom') checkCustomPath(a.path);
+    return { agent: a.agent, scope: a.scope, ...(a.scope === 'execution' ? { run: a.run } : {}), ...(a.scope === 'custom' ? { path: a.path } : {}) };
+  };
+
+  const handlers: Handlers = {
+    async createRun(a) {
+      const runId = a.runId === undefined ? newRunId(now(), opts.random) : checkRunId(a.runId);
+      const run = await store.createRun({ runId, program: a.program, programPath: a.programPath, status: 'running', startedAt: isoSeconds(now()) });
+      return { runId, run };
+    },
+    async getRun(a) {
+      const r = await runOf(a.run);
+      return { runId: r.runId, status: r.status, program: r.program, ...(r.programPath !== undefined ? { programPath: r.programPath } : {}) };
+    },
+    async setRunStatus(a) {
+      await runOf(a.run);
+      await store.setRunStatus(a.run, a.status);
+      return {};
+    },
+    async createImport(a) {
+      checkName('handle', a.handle, 'handle');
+      checkName('slug', a.slug, 'slug');
+      await runOf(a.run);
+      const run = await store.createImport(a.run, a.handle, a.slug, { runId: newRunId(now(), opts.random), program: a.program, status: 'running', startedAt: isoSeconds(now()) });
+      return { run };
+    },
+    async enterFrame(a) {
+      checkName('block', a.block, 'block');
+      await runOf(a.run);
+      const state = await stateOf(a.run);
+      const parent = a.parent ?? null;
+      let depth = 1;
+      if (parent !== null) {
+        const p = state.frames.get(parent);
+        if (!p) throw new ProseError('E_STATE', `no parent frame ${parent}`, { location: { field: 'parent' } });
+        if (p.status !== 'executing') throw new ProseError('E_STATE', `parent frame ${parent} already exited`, { location: { field: 'parent' } });
+        depth = p.depth + 1;
+      }
+      const max = a.maxDepth ?? decisions.maxRecursionDepth;
+      if (max < 1) throw new ProseError('E_INVALID_ARGUMENT', 'maxDepth must be at least 1', { location: { field: 'maxDepth' } });
+      if (depth > max) throw new ProseError('E_RECURSION_LIMIT', `block ${a.block} at depth ${depth} exceeds max_depth ${max}`);
+      const executionId = state.nextExecutionId;
+      await store.appendEvent(a.run, { type: 'frame-enter', executionId, block: a.block, parent, depth, ...(a.args ? { args: a.args } : {}) });
+      return { executionId, depth };
+    },
+    async exitFrame(a) {
+      await runOf(a.run);
+      const event = { type: 'frame-exit', executionId: a.executionId, status: a.status ?? 'completed' } as const;
+      if (event.status !== 'completed' && event.status !== 'failed') throw new ProseError('E_INVALID_ARGUMENT', 'status must be completed or failed', { location: { field: 'status' } });
+      checkEvent(await stateOf(a.run), event);
+      await store.appendEvent(a.run, event);
+      return {};
+    },
+    async recordEvent(a) {
+      await runOf(a.run);
+      const t = a.event.type;
+      if (t === 'frame-enter' || t === 'frame-exit' || t === 'anon') {
+        throw new ProseError('E_INVALID_ARGUMENT', `${t} events are recorded by ${t === 'anon' ? 'allocateAnon' : 'enterFrame/exitFrame'}`, { location: { field: 'event.type' } });
+      }
+      const state = await stateOf(a.run);
+      if (t === 'statement') frameMustExist(state, a.event.executionId);
+      checkEvent(state, a.event);
+      await store.appendEvent(a.run, a.event);
+      return {};
+    },
+    async allocateAnon(a) {
+      await runOf(a.run);
+      const state = await stateOf(a.run);
+      const name = anonName(state.anonCount + 1, decisions.anonWidth);
+      await store.appendEvent(a.run, { type: 'anon', name });
+      return { name };
+    },
+    async bind(a) {
+      checkName('binding', a.name, 'name');
+      await runOf(a.run);
+      const executionId = a.executionId ?? null;
+      if (executionId !== null) frameMustExist(await stateOf(a.run), executionId);
+      const existing = await store.readBinding(a.run, a.name, executionId);
+      if (existing?.kind === 'const') {
+        throw new ProseError('E_CONST_REBIND', `const ${a.name} is already bound${executionId === null ? '' : ` in execution_id ${executionId}`}`);
+      }
+      const attach = caps.has('attachments') && Buffer.byteLength(a.value, 'utf8') > decisions.attachmentThresholdBytes;
+      const record: BindingRecord = { name: a.name, kind: a.kind, value: a.value, executionId, ...(a.source !== undefined ? { source: a.source } : {}) };
+      const { location } = await store.writeBinding(a.run, record, attach);
+      return { name: a.name, executionId, attached: attach, location };
+    },
+    async resolve(a) {
+      checkName('binding', a.name, 'name');
+      await runOf(a.run);
+      const chain = scopeChain(await stateOf(a.run), a.executionId ?? null);
+      const found = store.resolveBinding
+        ? await store.resolveBinding(a.run, a.name, chain)
+        : await firstInChain(store, a.run, a.name, chain);
+      if (!found) throw new ProseError('E_NOT_FOUND', `no binding ${a.name} visible from ${a.executionId == null ? 'root' : `execution_id ${a.executionId}`}`);
+      return { name: found.name, kind: found.kind, value: found.value, executionId: found.executionId, attached: !!found.attached };
+    },
+    async listBindings(a) {
+      await runOf(a.run);
+      const all = await store.listBindings(a.run);
+      return { bindings: all.map(summary).sort(byNameThenScope) };
+    },
+    async writeMemory(a) {
+      return store.writeMemory(await agentLoc(a), a.memory);
+    },
+    async readMemory(a) {
+      const memory = await store.readMemory(await agentLoc(a));
+      if (memory === undefined) throw new ProseError('E_NOT_FOUND', `agent ${a.agent} has no ${a.scope} memory yet`);
+      return { memory };
+    },
+    async appendSegment(a) {
+      const loc = await agentLoc(a);
+      const seg = await store.appendSegment(loc, { timestamp: a.timestamp ?? isoSeconds(now()), prompt: a.prompt, summary: a.summary });
+      return { number: seg.number, file: seg.file };
+    },
+    async listSegments(a) {
+      return { segments: await store.listSegments(await agentLoc(a)) };
+    },
+    async resume(a) {
+      const rec = await runOf(a.run);
+      const state = await stateOf(a.run);
+      const bindings = (await store.listBindings(a.run)).map(summary).sort(byNameThenScope);
+      return toResumeState(a.run, rec.status, state, bindings);
+    },
+  };
+
+  return {
+    async call<K extends OpName>(op: K, args: OpArgs[K], actor: Actor): Promise<OpResults[K]> {
+      if (!Object.prototype.hasOwnProperty.call(OPS, op)) throw new ProseError('E_UNSUPPORTED', `unknown operation ${JSON.stringify(op)}`);
+      const spec = OPS[op];
+      if (spec.capability && !caps.has(spec.capability)) {
+        throw new ProseError('E_UNSUPPORTED', `${op} needs the ${spec.capability} capability, which this backend does not declare`);
+      }
+      const checked = checkArgs(op, args);
+      checkRole(op, checked, actor);
+      return (handlers[op] as (x: OpArgs[K]) => Promise<OpResults[K]>)(checked);
+    },
+    storage: store.storage ? () => store.storage!() : undefined,
+    close: () => store.close(),
+  };
+}
+
+async function firstInChain(store: StateStore, run: RunRef, name: string, chain: (ExecutionId | null)[]) {
+  for (const id of chain) {
+    const b = await store.readBinding(run, name, id);
+    if (b) return b;
+  }
+  return undefined;
+}
+
+/** A custom persist path is relative to the project and cannot climb out of it. */
+function checkCustomPath(path: string | undefined): void {
+  if (typeof path !== 'string' || path.length === 0) throw new ProseError('E_INVALID_ARGUMENT', 'custom scope needs "path"', { location: { field: 'path' } });
+  const segs = path.split(/[\\/]/);
+  if (path.startsWith('/') || /^[A-Za-z]:/.test(path) || segs.includes('..') || path.includes('\0')) {
+    throw new ProseError('E_INVALID_NAME', `custom agent path ${JSON.stringify(path)} must be relative to the project and may not contain ".."`, { location: { field: 'path' } });
+  }
+}
+
+const summary = (b: BindingRecord) => ({ name: b.name, kind: b.kind, executionId: b.executionId, attached: !!b.attached });
+const byNameThenScope = (x: { name: string; executionId: ExecutionId | null }, y: { name: string; executionId: ExecutionId | null }) =>
+  x.name < y.name ? -1 : x.name > y.name ? 1 : (x.executionId ?? 0) - (y.executionId ?? 0);
+
+/** ISO 8601 in UTC to the second, as the seed's examples write it: 2026-01-15T14:30:52Z. */
+export function isoSeconds(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

@@ -1,0 +1,200 @@
+import { ProseError } from './errors.ts';
+import type {
+  ExecutionEvent, ExecutionId, FrameState, LoopState, ParallelState, ResumeState, StatementStatus,
+} from './model.ts';
+
+/** The execution state a log of events adds up to. Folding is pure, so every backend rebuilds the same state. */
+export interface ExecutionState {
+  frames: Map<ExecutionId, FrameState>;
+  parallels: Record<string, ParallelState>;
+  loops: Record<string, LoopState>;
+  retries: Record<string, { attempt: number; max: number }>;
+  errors: { index: number; message: string }[];
+  position: { index: number; text: string; status: StatementStatus } | null;
+  nextExecutionId: ExecutionId;
+  anonCount: number;
+}
+
+export function emptyState(): ExecutionState {
+  return { frames: new Map(), parallels: {}, loops: {}, retries: {}, errors: [], position: null, nextExecutionId: 1, anonCount: 0 };
+}
+
+export function foldEvents(events: readonly ExecutionEvent[]): ExecutionState {
+  const state = emptyState();
+  for (const e of events) applyEvent(state, e);
+  return state;
+}
+
+const fail = (code: 'E_STATE' | 'E_LOOP_MAX' | 'E_RETRY_MAX' | 'E_CONFLICT', message: string): never => {
+  throw new ProseError(code, message, { location: { field: 'event' } });
+};
+
+/** Checks that `event` may follow the state (the rules in docs/decisions.md `execution-events`). */
+export function checkEvent(state: ExecutionState, event: ExecutionEvent): void {
+  switch (event.type) {
+    case 'statement': case 'error': case 'anon': case 'frame-enter':
+      return;
+    case 'frame-exit': {
+      const f = state.frames.get(event.executionId);
+      if (!f) fail('E_STATE', `no frame with execution_id ${event.executionId}`);
+      if (f!.status !== 'executing') fail('E_STATE', `frame ${event.executionId} already exited`);
+      return;
+    }
+    case 'parallel-start':
+      if (state.parallels[event.id]) fail('E_CONFLICT', `parallel ${event.id} already started`);
+      if (event.branches.length === 0) fail('E_STATE', `parallel ${event.id} has no branches`);
+      if (new Set(event.branches).size !== event.branches.length) fail('E_STATE', `parallel ${event.id} names a branch twice`);
+      if (event.count !== undefined && event.count > event.branches.length) fail('E_STATE', `count ${event.count} is more than the ${event.branches.length} branches`);
+      return;
+    case 'branch': {
+      const p = parallelOf(state, event.id);
+      if (p.joined) fail('E_STATE', `parallel ${event.id} already joined`);
+      if (!(event.branch in p.branches)) fail('E_STATE', `parallel ${event.id} has no branch ${event.branch}`);
+      const cur = p.branches[event.branch];
+      if (cur === 'completed' || cur === 'failed') fail('E_STATE', `branch ${event.branch} of ${event.id} already ${cur}`);
+      return;
+    }
+    case 'parallel-join': {
+      const p = parallelOf(state, event.id);
+      if (p.joined) fail('E_STATE', `parallel ${event.id} already joined`);
+      const pending = joinBlockers(p);
+      if (pending.length) fail('E_STATE', `parallel ${event.id} cannot join yet: waiting for ${pending.join(', ')}`);
+      return;
+    }
+    case 'loop-start':
+      if (state.loops[event.id] && !state.loops[event.id]!.exited) fail('E_CONFLICT', `loop ${event.id} already running`);
+      if (event.max !== undefined && event.max < 1) fail('E_STATE', `loop max must be at least 1, got ${event.max}`);
+      return;
+    case 'loop-iteration': {
+      const l = loopOf(state, event.id);
+      if (l.exited) fail('E_STATE', `loop ${event.id} already exited`);
+      if (l.max !== undefined && event.iteration > l.max) fail('E_LOOP_MAX', `iteration ${event.iteration} of loop ${event.id} is past max ${l.max}`);
+      if (event.iteration !== l.iteration + 1) fail('E_STATE', `loop ${event.id} is at iteration ${l.iteration}; the next is ${l.iteration + 1}, not ${event.iteration}`);
+      return;
+    }
+    case 'loop-exit': {
+      const l = loopOf(state, event.id);
+      if (l.exited) fail('E_STATE', `loop ${event.id} already exited`);
+      return;
+    }
+    case 'retry': {
+      const prev = state.retries[String(event.index)]?.attempt ?? 0;
+      if (event.attempt > event.max) fail('E_RETRY_MAX', `retry attempt ${event.attempt} is past max ${event.max}`);
+      if (event.attempt !== prev + 1) fail('E_STATE', `statement ${event.index} is at retry ${prev}; the next is ${prev + 1}, not ${event.attempt}`);
+      return;
+    }
+    default:
+      return assertNever(event);
+  }
+}
+
+/** Branches a join still waits for, by strategy: all waits for every branch; first and any for `count` successes. */
+export function joinBlockers(p: ParallelState): string[] {
+  const names = Object.keys(p.branches);
+  const open = names.filter((b) => p.branches[b] === 'pending' || p.branches[b] === 'executing');
+  if (p.strategy === 'all') return open;
+  const need = p.count ?? 1;
+  const done = names.filter((b) => p.branches[b] === 'completed').length;
+  return done >= need || open.length === 0 ? [] : open;
+}
+
+export function applyEvent(state: ExecutionState, event: ExecutionEvent): void {
+  switch (event.type) {
+    case 'statement':
+      state.position = { index: event.index, text: event.text, status: event.status };
+      return;
+    case 'frame-enter':
+      state.frames.set(event.executionId, { executionId: event.executionId, block: event.block, parent: event.parent, depth: event.depth, status: 'executing' });
+      state.nextExecutionId = Math.max(state.nextExecutionId, event.executionId + 1);
+      return;
+    case 'frame-exit': {
+      const f = state.frames.get(event.executionId);
+      if (f) f.status = event.status;
+      return;
+    }
+    case 'parallel-start':
+      state.parallels[event.id] = {
+        strategy: event.strategy, branches: Object.fromEntries(event.branches.map((b) => [b, 'pending'])), joined: false,
+        ...(event.count !== undefined ? { count: event.count } : {}), ...(event.onFail ? { onFail: event.onFail } : {}),
+      };
+      return;
+    case 'branch': {
+      const p = state.parallels[event.id];
+      if (p) p.branches[event.branch] = event.status;
+      return;
+    }
+    case 'parallel-join': {
+      const p = state.parallels[event.id];
+      if (p) p.joined = true;
+      return;
+    }
+    case 'loop-start':
+      state.loops[event.id] = { iteration: 0, exited: false, ...(event.max !== undefined ? { max: event.max } : {}) };
+      return;
+    case 'loop-iteration': {
+      const l = state.loops[event.id];
+      if (l) l.iteration = event.iteration;
+      return;
+    }
+    case 'loop-exit': {
+      const l = state.loops[event.id];
+      if (l) { l.exited = true; l.exitReason = event.reason; }
+      return;
+    }
+    case 'retry':
+      state.retries[String(event.index)] = { attempt: event.attempt, max: event.max };
+      return;
+    case 'error':
+      state.errors.push({ index: event.index, message: event.message });
+      return;
+    case 'anon':
+      state.anonCount += 1;
+      return;
+    default:
+      assertNever(event);
+  }
+}
+
+/** Frames to look in for a name, innermost first, ending with `null` (root). */
+export function scopeChain(state: ExecutionState, executionId: ExecutionId | null): (ExecutionId | null)[] {
+  const chain: (ExecutionId | null)[] = [];
+  let cur = executionId;
+  const seen = new Set<ExecutionId>();
+  while (cur !== null) {
+    const f = state.frames.get(cur);
+    if (!f) throw new ProseError('E_STATE', `no frame with execution_id ${cur}`, { location: { field: 'executionId' } });
+    if (seen.has(cur)) throw new ProseError('E_CORRUPT', `frame ${cur} is its own ancestor`);
+    seen.add(cur);
+    chain.push(cur);
+    cur = f.parent;
+  }
+  chain.push(null);
+  return chain;
+}
+
+export function callStack(state: ExecutionState): FrameState[] {
+  return [...state.frames.values()].filter((f) => f.status === 'executing').sort((a, b) => b.depth - a.depth || b.executionId - a.executionId);
+}
+
+export function toResumeState(run: string, status: ResumeState['status'], state: ExecutionState, bindings: ResumeState['bindings']): ResumeState {
+  return {
+    run, status, position: state.position, bindings, callStack: callStack(state), parallels: state.parallels,
+    loops: state.loops, retries: state.retries, errors: state.errors, nextExecutionId: state.nextExecutionId, anonCount: state.anonCount,
+  };
+}
+
+function parallelOf(state: ExecutionState, id: string): ParallelState {
+  const p = state.parallels[id];
+  if (!p) fail('E_STATE', `parallel ${id} was not started`);
+  return p!;
+}
+
+function loopOf(state: ExecutionState, id: string): LoopState {
+  const l = state.loops[id];
+  if (!l) fail('E_STATE', `loop ${id} was not started`);
+  return l!;
+}
+
+function assertNever(x: never): never {
+  throw new ProseError('E_INVALID_ARGUMENT', `unknown event ${JSON.stringify(x)}`);
+}

@@ -1,0 +1,39 @@
+import { ProseError } from './errors.ts';
+
+/** Longest name in UTF-8 bytes: `{name}__{execution_id}.md` must still fit a 255-byte file name. */
+export const MAX_NAME_BYTES = 200;
+
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
+// Bidirectional overrides and isolates make a name read differently from what it is.
+const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069\u200E\u200F]/;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001F\u007F]/;
+
+export type NameKind = 'binding' | 'agent' | 'handle' | 'slug' | 'node' | 'block';
+
+/**
+ * Refuses names that could escape a directory or collide on some file system, before anything is written.
+ * The rules are listed in docs/decisions.md (`names`).
+ */
+export function checkName(kind: NameKind, name: unknown, field: string = kind): string {
+  const fail = (why: string, hint?: string): never => {
+    throw new ProseError('E_INVALID_NAME', `${kind} name ${JSON.stringify(name)} ${why}`, { location: { field }, hint });
+  };
+  if (typeof name !== 'string') return fail('is not a string');
+  if (name.length === 0) fail('is empty');
+  if (name.includes('/') || name.includes('\\')) fail('contains a path separator', 'use a plain name, not a path');
+  if (name.includes('..')) fail('contains ".."', 'names may not contain ".."');
+  if (name.startsWith('.')) fail('starts with "."', 'hidden names are refused');
+  if (CONTROL.test(name)) fail('contains a control character (NUL, newline, ...)');
+  if (BIDI_CONTROL.test(name)) fail('contains a bidirectional control character');
+  if (!name.isWellFormed()) fail('contains a lone surrogate', 'names must be valid Unicode');
+  if (name !== name.normalize('NFC')) fail('is not in Unicode NFC form', 'normalize the name to NFC; an NFD twin would collide on macOS');
+  if (name.trim() !== name) fail('has leading or trailing white space');
+  if (WINDOWS_DEVICE.test(name)) fail('is a reserved device name on Windows');
+  if (Buffer.byteLength(name, 'utf8') > MAX_NAME_BYTES) fail(`is longer than ${MAX_NAME_BYTES} bytes of UTF-8`);
+  if (kind === 'binding' && /__\d+$/.test(name)) {
+    fail('ends in "__" and digits', 'that suffix is how scoped binding files name their execution_id');
+  }
+  if (kind === 'handle' && name.includes('--')) fail('contains "--"', 'imports are stored as {handle}--{slug}');
+  return name;
+}
