@@ -1,0 +1,74 @@
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Writes a file so a crash leaves the old or the new content, never a torn one: a temp file in the same
+ * directory, fsync, rename over the target, fsync of the directory.
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+  const tmp = writeTemp(path, data);
+  try {
+    renameSync(tmp, path);
+  } catch (err) {
+    safeUnlink(tmp);
+    throw err;
+  }
+  syncDir(dirname(path));
+}
+
+/**
+ * Creates `path` with `data` only if it does not exist yet, atomically against other processes: the content is
+ * complete before the name appears (hard link of a synced temp file). Returns false when the name was taken.
+ */
+export function createFileExclusive(path: string, data: string | Uint8Array): boolean {
+  const tmp = writeTemp(path, data);
+  try {
+    linkSync(tmp, path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    safeUnlink(tmp);
+  }
+  syncDir(dirname(path));
+  return true;
+}
+
+function writeTemp(path: string, data: string | Uint8Array): string {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = join(dirname(path), `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
+  const fd = openSync(tmp, 'wx', 0o644);
+  try {
+    const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    let off = 0;
+    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+    fsyncSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    safeUnlink(tmp);
+    throw err;
+  }
+  closeSync(fd);
+  return tmp;
+}
+
+export function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some file systems refuse fsync on a directory; the rename is still atomic there.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function safeUnlink(p: string): void {
+  try {
+    unlinkSync(p);
+  } catch {
+    /* already gone */
+  }
+}

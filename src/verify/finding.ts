@@ -1,0 +1,31 @@
+/** One thing `verify` found. Every verifier (run directory, state.db, Reactor dir, transcript, subagent output) returns these. */
+export interface Finding {
+  /** Stable rule id, e.g. `binding.kind`, listed in docs/verify-rules.md with the spec text it enforces. */
+  rule: string;
+  severity: 'error' | 'warning';
+  message: string;
+  /** File path (relative to what was verified), with line/column when known; or a table and row; or a receipt index. */
+  file?: string;
+  line?: number;
+  column?: number;
+  table?: string;
+  row?: string;
+  node?: string;
+  receipt?: number;
+  /** What to do about it. */
+  hint?: string;
+}
+
+/** A verifier recognises a kind of state and checks it. `detect` is cheap and never throws. */
+export interface Verifier {
+  /** e.g. `run-dir`, `prose-dir`, `state-db`, `reactor`, `transcript`. */
+  kind: string;
+  detect(path: string): Promise<boolean>;
+  verify(path: string, opts: VerifyOptions): Promise<Finding[]>;
+}
+
+export interface VerifyOptions {
+  /** Home directory standing in for `~` (user-scope agents). */
+  homeDir?: string;
+  attachmentThresholdBytes?: number;
+}
