@@ -2,5 +2,7 @@
 // Entry for `npx prose-state` from a checkout: runs the TypeScript sources through tsx.
 import { register } from 'tsx/esm/api';
 register();
+// A reader that closes the pipe early (`| head`) is not an error of ours.
+for (const s of [process.stdout, process.stderr]) s.on('error', (e) => { if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0); else throw e; });
 const { main } = await import('../src/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });

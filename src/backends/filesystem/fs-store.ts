@@ -1,0 +1,237 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import type { StorageView } from '../../core/backend.ts';
+import type { Decisions } from '../../core/decisions.ts';
+import { ProseError } from '../../core/errors.ts';
+import { formatBindingFile, parseBindingFile } from '../../core/formats/binding-file.ts';
+import { formatSegmentFile, parseSegmentFile } from '../../core/formats/segment-file.ts';
+import type { AgentLocation, BindingRecord, ExecutionEvent, ExecutionId, RunRecord, RunRef, RunStatus, Segment } from '../../core/model.ts';
+import { parseSegmentFileName, segmentFileName } from '../../core/numbering.ts';
+import type { StateStore } from '../../core/store.ts';
+import { isoSeconds } from '../../core/engine.ts';
+import { createFileExclusive, writeFileAtomic } from '../../io/atomic-write.ts';
+import { RunPaths } from './run-paths.ts';
+import { parseStateMd, renderStateMd, type StateDoc } from './state-md.ts';
+
+const SCOPED_FILE = /^(.+)__([1-9]\d*)\.md$/;
+
+/** The seed's `.prose/` directory layout (filesystem.md), every write atomic. */
+export class FsStore implements StateStore {
+  private readonly paths: RunPaths;
+  /** Serializes the VM's read-modify-write of state.md within this process. */
+  private readonly locks = new Map<string, Promise<unknown>>();
+
+  constructor(projectDir: string, homeDir: string, private readonly decisions: Decisions, private readonly now: () => Date = () => new Date()) {
+    this.paths = new RunPaths(projectDir, homeDir);
+  }
+
+  async createRun(rec: RunRecord): Promise<RunRef> {
+    this.makeRunDir(this.paths.runDir(rec.runId), rec);
+    return rec.runId;
+  }
+
+  async createImport(parent: RunRef, handle: string, slug: string, rec: RunRecord): Promise<RunRef> {
+    const ref = `${parent}/imports/${handle}--${slug}`;
+    this.makeRunDir(this.paths.runDir(ref), rec);
+    return ref;
+  }
+
+  private makeRunDir(dir: string, rec: RunRecord): void {
+    mkdirSync(join(dir, '..'), { recursive: true });
+    try {
+      mkdirSync(dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new ProseError('E_CONFLICT', `run directory ${this.rel(dir)} already exists`);
+      throw err;
+    }
+    mkdirSync(join(dir, 'bindings'));
+    writeFileAtomic(join(dir, 'program.prose'), rec.program);
+    const doc: StateDoc = { runId: rec.runId, programPath: rec.programPath ?? 'program.prose', status: rec.status, started: rec.startedAt, updated: rec.startedAt, events: [] };
+    writeFileAtomic(join(dir, 'state.md'), renderStateMd(doc, { bindings: [], agents: [] }));
+  }
+
+  async readRun(run: RunRef): Promise<RunRecord | undefined> {
+    const doc = this.readDoc(run);
+    if (!doc) return undefined;
+    const program = readFileSync(join(this.paths.runDir(run), 'program.prose'), 'utf8');
+    return { runId: doc.runId, program, programPath: doc.programPath, status: doc.status, startedAt: doc.started };
+  }
+
+  async setRunStatus(run: RunRef, status: RunStatus): Promise<void> {
+    await this.updateDoc(run, (doc) => { doc.status = status; });
+  }
+
+  async appendEvent(run: RunRef, event: ExecutionEvent): Promise<void> {
+    await this.updateDoc(run, (doc) => { doc.events.push(event); });
+  }
+
+  async readEvents(run: RunRef): Promise<ExecutionEvent[]> {
+    return this.readDoc(run)?.events ?? [];
+  }
+
+  private readDoc(run: RunRef): StateDoc | undefined {
+    const file = join(this.paths.runDir(run), 'state.md');
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+    return parseStateMd(text, this.rel(file));
+  }
+
+  private async updateDoc(run: RunRef, change: (doc: StateDoc) => void): Promise<void> {
+    const prev = this.locks.get(run) ?? Promise.resolve();
+    const next = prev.catch(() => undefined).then(() => {
+      const doc = this.readDoc(run);
+      if (!doc) throw new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)}`);
+      change(doc);
+      doc.updated = isoSeconds(this.now());
+      writeFileAtomic(join(this.paths.runDir(run), 'state.md'), renderStateMd(doc, this.indexOf(run)));
+    });
+    this.locks.set(run, next);
+    try {
+      await next;
+    } finally {
+      if (this.locks.get(run) === next) this.locks.delete(run);
+    }
+  }
+
+  private indexOf(run: RunRef) {
+    const bindings = this.readAllBindings(run).map((b) => ({ name: b.name, kind: b.kind, executionId: b.executionId }));
+    const agentsDir = join(this.paths.runDir(run), 'agents');
+    const agents = existsSync(agentsDir)
+      ? readdirSync(agentsDir).sort().map((name) => ({ name, scope: 'execution', path: `agents/${name}/` }))
+      : [];
+    return { bindings, agents };
+  }
+
+  async writeBinding(run: RunRef, b: BindingRecord, attach: boolean): Promise<{ location: string }> {
+    const dir = this.paths.runDir(run);
+    const fileName = RunPaths.bindingFile(b.name, b.executionId);
+    const attachmentRel = `attachments/${fileName}`;
+    if (attach) writeFileAtomic(join(dir, attachmentRel), b.value);
+    const value = attach ? `(attached: ${Buffer.byteLength(b.value, 'utf8')} bytes in ${attachmentRel})` : b.value;
+    const file = join(dir, 'bindings', fileName);
+    writeFileAtomic(file, formatBindingFile({ name: b.name, kind: b.kind, executionId: b.executionId, source: b.source ?? '', value, ...(attach ? { attachment: attachmentRel } : {}) }));
+    // A value that shrank below the threshold no longer needs its old attachment.
+    if (!attach) rmSync(join(dir, attachmentRel), { force: true });
+    return { location: this.rel(file) };
+  }
+
+  async readBinding(run: RunRef, name: string, executionId: ExecutionId | null): Promise<BindingRecord | undefined> {
+    const file = join(this.paths.runDir(run), 'bindings', RunPaths.bindingFile(name, executionId));
+    return this.readBindingFile(run, file);
+  }
+
+  private readBindingFile(run: RunRef, file: string): BindingRecord | undefined {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+    let parsed;
+    try {
+      parsed = parseBindingFile(text, this.rel(file));
+    } catch (err) {
+      throw new ProseError('E_CORRUPT', (err as Error).message, { location: (err as ProseError).location, cause: err });
+    }
+    let value = parsed.value;
+    if (parsed.attachment !== undefined) {
+      if (!/^attachments\/[^/]+$/.test(parsed.attachment)) throw new ProseError('E_CORRUPT', `attachment path ${JSON.stringify(parsed.attachment)} is not under attachments/`, { location: { file: this.rel(file) } });
+      try {
+        value = readFileSync(join(this.paths.runDir(run), parsed.attachment), 'utf8');
+      } catch {
+        throw new ProseError('E_CORRUPT', `attachment ${parsed.attachment} is missing`, { location: { file: this.rel(file) } });
+      }
+    }
+    return { name: parsed.name, kind: parsed.kind, value, executionId: parsed.executionId, ...(parsed.source ? { source: parsed.source } : {}), attached: parsed.attachment !== undefined };
+  }
+
+  async listBindings(run: RunRef): Promise<BindingRecord[]> {
+    return this.readAllBindings(run);
+  }
+
+  private readAllBindings(run: RunRef): BindingRecord[] {
+    const dir = join(this.paths.runDir(run), 'bindings');
+    if (!existsSync(dir)) return [];
+    const out: BindingRecord[] = [];
+    for (const entry of readdirSync(dir).sort()) {
+      if (entry.startsWith('.') || !entry.endsWith('.md')) continue; // temp files of writes in flight
+      const scoped = SCOPED_FILE.exec(entry);
+      const rec = this.readBindingFile(run, join(dir, entry));
+      if (!rec) continue;
+      const expectName = scoped ? scoped[1] : entry.slice(0, -3);
+      const expectId = scoped ? Number(scoped[2]) : null;
+      if (rec.name !== expectName || rec.executionId !== expectId) {
+        throw new ProseError('E_CORRUPT', `binding file ${entry} holds ${rec.name} (execution_id ${rec.executionId ?? 'root'})`, { location: { file: this.rel(join(dir, entry)) } });
+      }
+      out.push(rec);
+    }
+    return out;
+  }
+
+  async writeMemory(loc: AgentLocation, memory: string): Promise<{ location: string }> {
+    const file = join(this.paths.agentDir(loc), 'memory.md');
+    writeFileAtomic(file, memory);
+    return { location: this.rel(file) };
+  }
+
+  async readMemory(loc: AgentLocation): Promise<string | undefined> {
+    try {
+      return readFileSync(join(this.paths.agentDir(loc), 'memory.md'), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+
+  async appendSegment(loc: AgentLocation, seg: Omit<Segment, 'number' | 'file'>): Promise<Segment> {
+    const dir = this.paths.agentDir(loc);
+    mkdirSync(dir, { recursive: true });
+    let n = this.segmentNumbers(dir, loc.agent).at(-1) ?? 0;
+    // Another process may take the number first: exclusive creation tells, and we move on to the next one.
+    for (;;) {
+      n += 1;
+      const file = segmentFileName(loc.agent, n, this.decisions.segmentWidth);
+      if (createFileExclusive(join(dir, file), formatSegmentFile({ number: n, ...seg }, this.decisions.segmentWidth))) {
+        return { number: n, file, ...seg };
+      }
+    }
+  }
+
+  async listSegments(loc: AgentLocation): Promise<Segment[]> {
+    const dir = this.paths.agentDir(loc);
+    return this.segmentNumbers(dir, loc.agent).map((n) => {
+      const file = segmentFileName(loc.agent, n, this.decisions.segmentWidth);
+      const path = join(dir, file);
+      try {
+        const s = parseSegmentFile(readFileSync(path, 'utf8'), this.rel(path));
+        return { number: n, file, timestamp: s.timestamp, prompt: s.prompt, summary: s.summary };
+      } catch (err) {
+        throw new ProseError('E_CORRUPT', (err as Error).message, { location: { file: this.rel(path) }, cause: err });
+      }
+    });
+  }
+
+  private segmentNumbers(dir: string, agent: string): number[] {
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir).map((f) => parseSegmentFileName(agent, f)).filter((n): n is number => n !== undefined).sort((a, b) => a - b);
+  }
+
+  storage(): StorageView {
+    return { kind: 'directory', projectDir: this.paths.projectDir, homeDir: this.paths.homeDir };
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.locks.values()]);
+  }
+
+  private rel(abs: string): string {
+    const r = relative(this.paths.projectDir, abs);
+    return r.startsWith('..') ? abs : r.split(sep).join('/');
+  }
+}

@@ -1,0 +1,101 @@
+import { ProseError } from '../../core/errors.ts';
+import { callStack, foldEvents } from '../../core/execution-log.ts';
+import type { ExecutionEvent, RunStatus } from '../../core/model.ts';
+import { RUN_STATUSES } from '../../core/model.ts';
+import { RunPaths } from './run-paths.ts';
+
+/**
+ * `state.md`, the seed's annotated execution state (filesystem.md "state.md"), written by the VM only.
+ * The seed sections (Execution Trace, Active Constructs, Index, Call Stack) are rendered from an `## Event Log`
+ * section of one JSON event per line, our extension: it is what the backend reads back, so the rendered sections
+ * never disagree with it (docs/decisions.md `state-md-event-log`).
+ */
+export interface StateDoc {
+  runId: string;
+  programPath: string;
+  status: RunStatus;
+  started: string;
+  updated: string;
+  events: ExecutionEvent[];
+}
+
+export interface IndexEntries {
+  bindings: { name: string; kind: string; executionId: number | null }[];
+  agents: { name: string; scope: string; path: string }[];
+}
+
+export function renderStateMd(doc: StateDoc, index: IndexEntries): string {
+  const state = foldEvents(doc.events);
+  const out: string[] = [
+    '# Execution State', '',
+    `run: ${doc.runId}`, `program: ${doc.programPath}`, `status: ${doc.status}`, `started: ${doc.started}`, `updated: ${doc.updated}`, '',
+    '## Execution Trace', '', '```prose', ...traceLines(doc.events), '```', '',
+    '## Active Constructs', '',
+  ];
+  for (const [id, p] of Object.entries(state.parallels)) {
+    out.push(`### Parallel (${id})`, '', `- strategy: ${p.strategy}${p.joined ? ' (joined)' : ''}`);
+    for (const [b, s] of Object.entries(p.branches)) out.push(`- ${b}: ${s === 'completed' ? 'complete' : s}`);
+    out.push('');
+  }
+  for (const [id, l] of Object.entries(state.loops)) {
+    out.push(`### Loop (${id})`, '', `- status: ${l.exited ? `exited (${l.exitReason})` : l.iteration === 0 ? 'not yet entered' : 'running'}`,
+      `- iteration: ${l.iteration}/${l.max ?? '∞'}`, '');
+  }
+  out.push('## Index', '', '### Bindings', '', '| Name | Kind | Path | Execution ID |', '|------|------|------|--------------|');
+  for (const b of index.bindings) {
+    out.push(`| ${b.name} | ${b.kind} | bindings/${RunPaths.bindingFile(b.name, b.executionId)} | ${b.executionId ?? '(root)'} |`);
+  }
+  out.push('', '### Agents', '', '| Name | Scope | Path |', '|------|-------|------|');
+  for (const a of index.agents) out.push(`| ${a.name} | ${a.scope} | ${a.path} |`);
+  out.push('', '## Call Stack', '', '| execution_id | block | depth | status | parent |', '|--------------|-------|-------|--------|--------|');
+  const stack = callStack(state);
+  stack.forEach((f, i) => out.push(`| ${f.executionId} | ${f.block} | ${f.depth} | ${i === 0 ? 'executing' : 'waiting'} | ${f.parent ?? '(root)'} |`));
+  out.push('', '## Event Log', '', ...doc.events.map((e) => `- ${JSON.stringify(e)}`), '');
+  return out.join('\n');
+}
+
+/** One line per statement index, annotated with its latest status (filesystem.md "Status annotations"). */
+function traceLines(events: ExecutionEvent[]): string[] {
+  const latest = new Map<number, { text: string; note: string }>();
+  const retry = new Map<number, string>();
+  for (const e of events) {
+    if (e.type === 'retry') retry.set(e.index, `# <-- RETRYING (attempt ${e.attempt}/${e.max})`);
+    if (e.type !== 'statement') continue;
+    const first = e.text.split('\n')[0]!;
+    const note = e.status === 'executing' ? (retry.get(e.index) ?? '# <-- EXECUTING')
+      : e.status === 'completed' ? '# (complete)' : e.status === 'failed' ? `# <-- FAILED${e.error ? `: ${e.error.split('\n')[0]}` : ''}` : '# (skipped)';
+    latest.set(e.index, { text: first, note });
+  }
+  return [...latest.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => `${v.text.padEnd(44)} ${v.note}`);
+}
+
+export function parseStateMd(text: string, file: string): StateDoc {
+  const lines = text.split('\n');
+  const fail = (line: number, message: string): never => {
+    throw new ProseError('E_CORRUPT', message, { location: { file, line }, hint: 'state.md is written by the VM; restore it from the last good copy' });
+  };
+  if (lines[0] !== '# Execution State') fail(1, 'state.md does not start with "# Execution State"');
+  const header: Record<string, string> = {};
+  let i = 2;
+  for (; i < lines.length && lines[i] !== ''; i++) {
+    const m = /^([a-z_]+): (.*)$/.exec(lines[i]!);
+    if (!m) fail(i + 1, `malformed header line ${JSON.stringify(lines[i])}`);
+    header[m![1]!] = m![2]!;
+  }
+  for (const key of ['run', 'program', 'status', 'started', 'updated']) if (header[key] === undefined) fail(3, `state.md header has no "${key}:"`);
+  if (!(RUN_STATUSES as readonly string[]).includes(header.status!)) fail(5, `unknown run status ${JSON.stringify(header.status)}`);
+  const logAt = lines.indexOf('## Event Log');
+  if (logAt === -1) fail(lines.length, 'state.md has no "## Event Log" section');
+  const events: ExecutionEvent[] = [];
+  for (let j = logAt + 1; j < lines.length; j++) {
+    const line = lines[j]!;
+    if (line === '') continue;
+    if (!line.startsWith('- ')) fail(j + 1, `event log line does not start with "- "`);
+    try {
+      events.push(JSON.parse(line.slice(2)) as ExecutionEvent);
+    } catch {
+      fail(j + 1, 'event log line is not JSON');
+    }
+  }
+  return { runId: header.run!, programPath: header.program!, status: header.status as RunStatus, started: header.started!, updated: header.updated!, events };
+}

@@ -1,0 +1,31 @@
+import { builtInNames, resolveBackends } from '../../backends/registry.ts';
+import { CAPABILITIES } from '../../core/capabilities.ts';
+import { parseOptions } from '../args.ts';
+import type { Command } from '../io.ts';
+
+export const backendsCommand: Command = {
+  name: 'backends',
+  summary: 'list the built-in backends and their declared capabilities',
+  help: `Usage: prose-state backends [--format json]
+
+Lists every built-in backend with its storage kind and declared capabilities.
+Third-party backends plug in as module:PATH or exec:COMMAND (see docs/protocol.md).`,
+  async run(argv, io) {
+    const { values } = parseOptions(argv, { format: { type: 'string' } }, io.env);
+    const list = [];
+    for (const name of builtInNames()) {
+      const [f] = await resolveBackends(name);
+      list.push({ name: f!.name, kind: f!.kind, description: f!.description, capabilities: [...f!.capabilities] });
+    }
+    if (values.format === 'json') {
+      io.stdout.write(JSON.stringify({ backends: list, capabilities: CAPABILITIES }, null, 2) + '\n');
+      return 0;
+    }
+    for (const b of list) {
+      io.stdout.write(`${b.name} (${b.kind})\n  ${b.description}\n  capabilities: ${b.capabilities.join(', ')}\n\n`);
+    }
+    io.stdout.write('Capabilities:\n');
+    for (const [k, v] of Object.entries(CAPABILITIES)) io.stdout.write(`  ${k.padEnd(20)} ${v}\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,6 @@
+import type { Command } from '../io.ts';
+import { backendsCommand } from './backends.ts';
+import { testCommand } from './test.ts';
+
+/** Every subcommand; `main` dispatches on the first word. */
+export const COMMANDS: Command[] = [testCommand, backendsCommand];

@@ -1,0 +1,101 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveBackends } from '../../backends/registry.ts';
+import type { BackendFactory } from '../../core/backend.ts';
+import { resolveDecisions } from '../../core/decisions.ts';
+import { ProseError } from '../../core/errors.ts';
+import { loadExpectations } from '../../conformance/expectations.ts';
+import { loadSuite } from '../../conformance/load-suite.ts';
+import { countOutcomes, exitCodeFor } from '../../conformance/outcome.ts';
+import { runSuite, selectCases } from '../../conformance/run-suite.ts';
+import { createReporters, REPORTERS } from '../../conformance/reporters/create-reporters.ts';
+import { parseOptions } from '../args.ts';
+import type { Command } from '../io.ts';
+import { defaultSuiteDir } from '../suite-dir.ts';
+
+const HELP = `Usage: prose-state test [options]
+
+Runs the conformance suite against one or more backends and reports every case.
+
+Options:
+  --backend NAME      backend to test (repeatable): filesystem, sqlite, postgres, postgres:URL, in-context,
+                      module:PATH, exec:COMMAND, or all (every embedded backend). Default: all.  [PROSE_STATE_BACKEND]
+  --area AREA         only cases of this area (repeatable)
+  --case ID           only this case id (repeatable; a trailing * matches a prefix)
+  --reporter NAME     ${REPORTERS.join('|')} (default pretty)                        [PROSE_STATE_REPORTER]
+  --report-dir DIR    also write every report format into DIR (report.jsonl, report.md, ...)
+  --suite DIR         the suite directory (default: the built-in suite)             [PROSE_STATE_SUITE_DIR]
+  --expect FILE       expected outcomes per case id (fail or skip, with a reason)   [PROSE_STATE_EXPECT]
+  --decision K=V      override a pinned decision, e.g. attachmentThresholdBytes=100000 (repeatable)
+  --timeout MS        per-step timeout in milliseconds (default 30000)
+  --verbose           list passed and skipped cases too
+  -h, --help          this text
+
+Exit codes: 0 all passed, 1 a case failed (or passed unexpectedly), 2 usage error, 3 harness or backend error.`;
+
+export const testCommand: Command = {
+  name: 'test',
+  summary: 'run the conformance suite against backends',
+  help: HELP,
+  async run(argv, io) {
+    const { values } = parseOptions(argv, {
+      backend: { type: 'string', multiple: true, env: 'PROSE_STATE_BACKEND' },
+      area: { type: 'string', multiple: true },
+      case: { type: 'string', multiple: true },
+      reporter: { type: 'string', env: 'PROSE_STATE_REPORTER' },
+      'report-dir': { type: 'string' },
+      suite: { type: 'string', env: 'PROSE_STATE_SUITE_DIR' },
+      expect: { type: 'string', env: 'PROSE_STATE_EXPECT' },
+      decision: { type: 'string', multiple: true },
+      timeout: { type: 'string' },
+      verbose: { type: 'boolean' },
+    }, io.env);
+    const overrides = Object.fromEntries(((values.decision as string[] | undefined) ?? []).map((kv) => {
+      const [k, v] = kv.split('=');
+      if (!k || v === undefined || !/^\d+$/.test(v)) throw new ProseError('E_USAGE', `--decision takes KEY=NUMBER, got ${JSON.stringify(kv)}`);
+      return [k, Number(v)];
+    }));
+    const decisions = resolveDecisions(overrides);
+    const suite = loadSuite((values.suite as string | undefined) ?? defaultSuiteDir(io.env));
+    const filter = { areas: (values.area as string[] | undefined) ?? [], ids: (values.case as string[] | undefined) ?? [] };
+    if (selectCases(suite, filter).length === 0) {
+      throw new ProseError('E_USAGE', 'no case matches the --area/--case filters', { hint: `areas: ${[...new Set(suite.cases.map((c) => c.area))].join(', ')}` });
+    }
+    const factories: BackendFactory[] = [];
+    for (const spec of (values.backend as string[] | undefined) ?? ['all']) factories.push(...(await resolveBackends(spec)));
+    const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
+    if (timeout !== undefined && !(Number.isSafeInteger(timeout) && timeout > 0)) throw new ProseError('E_USAGE', '--timeout takes a positive number of milliseconds');
+    const expectations = values.expect ? loadExpectations(values.expect as string) : undefined;
+    const reporter = createReporters((values.reporter as string | undefined) ?? 'pretty', (s) => io.stdout.write(s), { verbose: !!values.verbose });
+    const files = values['report-dir'] ? createFileReports(values['report-dir'] as string) : undefined;
+    const listener = files ? teeListener(reporter, files.reporter) : reporter;
+    const all = await runSuite({ suite, factories, decisions, filter, listener, expectations, stepTimeoutMs: timeout });
+    reporter.finish(all);
+    files?.reporter.finish(all);
+    files?.flush();
+    return exitCodeFor(countOutcomes(all));
+  },
+};
+
+function createFileReports(dir: string) {
+  mkdirSync(dir, { recursive: true });
+  const buffers: Record<string, string[]> = {};
+  const reporters = REPORTERS.filter((r) => r !== 'pretty').map((name) => {
+    buffers[name] = [];
+    return createReporters(name, (s) => buffers[name]!.push(s), {});
+  });
+  const ext: Record<string, string> = { json: 'jsonl', tap: 'tap', junit: 'junit.xml', md: 'md', html: 'html' };
+  return {
+    reporter: reporters.reduce((a, b) => teeListener(a, b)),
+    flush: () => { for (const [name, chunks] of Object.entries(buffers)) writeFileSync(join(dir, `report.${ext[name] ?? name}`), chunks.join('')); },
+  };
+}
+
+function teeListener<T extends ReturnType<typeof createReporters>>(a: T, b: T): T {
+  return {
+    header: (h) => { a.header(h); b.header(h); },
+    result: (r) => { a.result(r); b.result(r); },
+    footer: (x, c, e) => { a.footer(x, c, e); b.footer(x, c, e); },
+    finish: (all) => { a.finish(all); b.finish(all); },
+  } as T;
+}

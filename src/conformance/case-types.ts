@@ -1,0 +1,78 @@
+import type { Capability } from '../core/capabilities.ts';
+import type { ErrorCode } from '../core/errors.ts';
+import type { OpName } from '../core/ops.ts';
+
+/** Where something was written in the suite, for every error and every failure. */
+export interface SourcePos {
+  file: string;
+  line: number;
+}
+
+export type ActorSpec = 'vm' | { binding?: string; agent?: string; executionId?: unknown };
+
+export interface OpStep {
+  kind: 'op';
+  pos: SourcePos;
+  op: OpName;
+  args: Record<string, unknown>;
+  actor?: ActorSpec;
+  /** A subset the result must match (see match.ts for the `$` matchers). */
+  expect?: unknown;
+  /** The error code the call must answer. */
+  error?: ErrorCode;
+  /** Saves the result under this variable name. */
+  save?: string;
+}
+
+export interface RestartStep {
+  kind: 'restart';
+  pos: SourcePos;
+}
+
+export interface RepeatStep {
+  kind: 'repeat';
+  pos: SourcePos;
+  /** How many times (a number or a `${...}` template); `${i}` counts from 1 inside. */
+  times: unknown;
+  steps: Step[];
+}
+
+export interface LayoutStep {
+  kind: 'layout';
+  pos: SourcePos;
+  /** The storage kind this check belongs to; on other kinds it is not applicable and is counted as such. */
+  storage: 'directory' | 'sqlite' | 'postgres' | 'transcript';
+  /** directory: a path relative to the project directory (`~/` for the home directory). */
+  file?: string;
+  exists?: boolean;
+  equals?: unknown;
+  contains?: unknown;
+  matches?: string;
+  /** sqlite: the database file relative to the project directory. */
+  db?: string;
+  query?: string;
+  params?: unknown[];
+  rows?: unknown;
+}
+
+export type Step = OpStep | RestartStep | RepeatStep | LayoutStep;
+
+export interface Case {
+  id: string;
+  area: string;
+  title: string;
+  /** The spec section the case checks. */
+  spec: string;
+  requires: Capability[];
+  /** When true (the default) the runner creates a run first and saves it as `${run}`. */
+  run: boolean;
+  steps: Step[];
+  pos: SourcePos;
+}
+
+export interface Suite {
+  name: string;
+  version: string;
+  dir: string;
+  cases: Case[];
+}

@@ -1,0 +1,57 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import type { Backend, BackendFactory } from '../core/backend.ts';
+import { ProseError } from '../core/errors.ts';
+import type { LayoutStep } from './case-types.ts';
+import { match, show } from './match.ts';
+import { interpolate, type Vars } from './template.ts';
+
+/**
+ * Checks one layout expectation against the backend's storage. Returns 'n/a' when the step is for another
+ * storage kind, undefined when it holds, or the failure message.
+ */
+export async function checkLayout(step: LayoutStep, factory: BackendFactory, backend: Backend, vars: Vars): Promise<string | undefined | 'n/a'> {
+  if (factory.kind !== step.storage) return 'n/a';
+  const view = backend.storage?.();
+  if (!view || view.kind !== step.storage) {
+    return `the backend declares ${step.storage} storage but exposes no ${step.storage} view (storage())`;
+  }
+  const s = interpolate(step, vars) as LayoutStep;
+  switch (view.kind) {
+    case 'directory': {
+      const path = s.file!.startsWith('~/') ? join(view.homeDir, s.file!.slice(2)) : join(view.projectDir, s.file!);
+      const base = resolve(s.file!.startsWith('~/') ? view.homeDir : view.projectDir);
+      if (!resolve(path).startsWith(base + sep)) throw new ProseError('E_CASE', `layout file ${s.file} is outside the storage`);
+      let text: string | undefined;
+      try {
+        text = statSync(path).isDirectory() ? '' : readFileSync(path, 'utf8');
+      } catch {
+        text = undefined;
+      }
+      return checkText(s, text, s.file!);
+    }
+    case 'transcript':
+      return checkText(s, await view.text(), 'transcript');
+    case 'sqlite': {
+      const rows = await view.query(s.db!, s.query!, s.params ?? []);
+      return match(s.rows, rows, `${s.db}: ${s.query}`);
+    }
+    case 'postgres': {
+      const rows = await view.query(s.query!, s.params ?? []);
+      return match(s.rows, rows, s.query!);
+    }
+  }
+}
+
+function checkText(s: LayoutStep, text: string | undefined, what: string): string | undefined {
+  const exists = s.exists ?? true;
+  if (text === undefined) return exists ? `${what} does not exist` : undefined;
+  if (!exists) return `${what} exists but should not`;
+  if (s.equals !== undefined && text !== s.equals) return `${what}: expected exactly ${show(s.equals)}, saw ${show(text)}`;
+  if (s.contains !== undefined) {
+    const wants = Array.isArray(s.contains) ? s.contains : [s.contains];
+    for (const w of wants) if (!text.includes(String(w))) return `${what}: expected to contain ${show(w)}, saw ${show(text)}`;
+  }
+  if (s.matches !== undefined && !new RegExp(s.matches, 'mu').test(text)) return `${what}: expected to match /${s.matches}/m, saw ${show(text)}`;
+  return undefined;
+}

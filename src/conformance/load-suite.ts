@@ -1,0 +1,168 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
+import { isCapability, type Capability } from '../core/capabilities.ts';
+import { isErrorCode, ProseError } from '../core/errors.ts';
+import { isOpName, OPS } from '../core/ops.ts';
+import type { Case, LayoutStep, SourcePos, Step, Suite } from './case-types.ts';
+
+const CASE_KEYS = new Set(['id', 'title', 'spec', 'requires', 'run', 'steps']);
+const FILE_KEYS = new Set(['area', 'spec', 'cases']);
+const OP_KEYS = new Set(['op', 'args', 'as', 'expect', 'error', 'save']);
+const LAYOUT_KEYS = new Set(['layout', 'file', 'exists', 'equals', 'contains', 'matches', 'db', 'query', 'params', 'rows']);
+const STORAGES = new Set(['directory', 'sqlite', 'postgres', 'transcript']);
+const ID = /^[a-z0-9-]+\/[a-z0-9][a-z0-9.-]*$/;
+
+/** Loads `suite.yaml` and every `cases/**.yaml` under `dir`; every error carries file, line and field. */
+export function loadSuite(dir: string): Suite {
+  const meta = readYaml(join(dir, 'suite.yaml'), dir);
+  const metaObj = meta.doc.toJSON() as { name?: unknown; version?: unknown };
+  if (typeof metaObj?.name !== 'string' || typeof metaObj?.version !== 'string') {
+    throw caseError(meta.file, 1, 'suite.yaml needs "name" and "version" strings');
+  }
+  const cases: Case[] = [];
+  const seen = new Map<string, SourcePos>();
+  for (const path of yamlFiles(join(dir, 'cases'))) {
+    for (const c of loadCaseFile(path, dir)) {
+      const prev = seen.get(c.id);
+      if (prev) throw caseError(c.pos.file, c.pos.line, `case id "${c.id}" is already used at ${prev.file}:${prev.line}`, 'id');
+      seen.set(c.id, c.pos);
+      cases.push(c);
+    }
+  }
+  return { name: metaObj.name, version: metaObj.version, dir, cases };
+}
+
+function yamlFiles(dir: string): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir).sort();
+  } catch {
+    throw new ProseError('E_CASE', `no cases directory at ${dir}`, { hint: 'a suite holds suite.yaml and cases/*.yaml' });
+  }
+  return entries.flatMap((e) => {
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) return yamlFiles(p);
+    return /\.ya?ml$/.test(e) ? [p] : [];
+  });
+}
+
+interface Parsed { doc: ReturnType<typeof parseDocument>; lc: LineCounter; file: string }
+
+function readYaml(path: string, root: string): Parsed {
+  const file = relative(process.cwd(), path) || path;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ProseError('E_CASE', `cannot read ${file}: ${(err as Error).message}`);
+  }
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true });
+  const first = doc.errors[0];
+  if (first) {
+    const { line, col } = lc.linePos(first.pos[0]);
+    throw new ProseError('E_CASE', first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''), { location: { file, line, column: col } });
+  }
+  void root;
+  return { doc, lc, file };
+}
+
+function caseError(file: string, line: number, message: string, field?: string): ProseError {
+  return new ProseError('E_CASE', message, { location: { file, line, ...(field ? { field } : {}) } });
+}
+
+function loadCaseFile(path: string, root: string): Case[] {
+  const p = readYaml(path, root);
+  const top = p.doc.contents;
+  const at = (n: Node | null | undefined): number => (n?.range ? p.lc.linePos(n.range[0]).line : 1);
+  if (!isMap(top)) throw caseError(p.file, 1, 'a case file is a mapping with "area" and "cases"');
+  checkKeys(p, top, FILE_KEYS, 'file');
+  const area = str(p, top, 'area', true)!;
+  const fileSpec = str(p, top, 'spec', false) ?? '';
+  const list = top.get('cases', true);
+  if (!isSeq(list)) throw caseError(p.file, at(top), '"cases" must be a list', 'cases');
+  return list.items.map((item, i) => {
+    if (!isMap(item)) throw caseError(p.file, at(item as Node), `cases[${i}] must be a mapping`, `cases[${i}]`);
+    checkKeys(p, item, CASE_KEYS, `cases[${i}]`);
+    const id = str(p, item, 'id', true)!;
+    if (!ID.test(id) || !id.startsWith(`${area}/`)) {
+      throw caseError(p.file, at(item), `case id "${id}" must look like "${area}/some-name" (lowercase, digits, "-", ".")`, `cases[${i}].id`);
+    }
+    const reqNode = item.get('requires', true) as Node | undefined;
+    const reqList = isSeq(reqNode) ? (reqNode.toJSON() as unknown[]) : reqNode === undefined ? [] : null;
+    if (!reqList || !reqList.every(isCapability)) throw caseError(p.file, at(reqNode ?? item), `requires must list known capabilities`, `${id}.requires`);
+    const runNode = item.get('run', true);
+    const run = runNode === undefined ? true : (runNode as { value?: unknown }).value;
+    if (typeof run !== 'boolean') throw caseError(p.file, at(runNode as Node), '"run" must be true or false', `${id}.run`);
+    const stepsNode = item.get('steps', true);
+    if (!isSeq(stepsNode) || stepsNode.items.length === 0) throw caseError(p.file, at(item), `case ${id} needs a non-empty "steps" list`, `${id}.steps`);
+    const steps = stepsNode.items.map((s, j) => loadStep(p, s as Node, `${id}.steps[${j}]`));
+    const caps = new Set<Capability>(reqList as Capability[]);
+    if (containsRestart(steps)) caps.add('durable');
+    return {
+      id, area, title: str(p, item, 'title', true)!, spec: str(p, item, 'spec', false) ?? fileSpec,
+      requires: [...caps], run, steps, pos: { file: p.file, line: at(item) },
+    };
+  });
+}
+
+function containsRestart(steps: Step[]): boolean {
+  return steps.some((s) => s.kind === 'restart' || (s.kind === 'repeat' && containsRestart(s.steps)));
+}
+
+function loadStep(p: Parsed, node: Node, field: string): Step {
+  const line = node?.range ? p.lc.linePos(node.range[0]).line : 1;
+  const pos: SourcePos = { file: p.file, line };
+  if (isScalar(node) && node.value === 'restart') return { kind: 'restart', pos };
+  if (!isMap(node)) throw caseError(p.file, line, 'a step is a mapping (op:, layout:, repeat:) or the word restart', field);
+  if (node.has('repeat')) {
+    checkKeys(p, node, new Set(['repeat', 'steps']), field);
+    const inner = node.get('steps', true);
+    if (!isSeq(inner)) throw caseError(p.file, line, 'repeat needs "steps"', `${field}.steps`);
+    return { kind: 'repeat', pos, times: (node.get('repeat', true) as Node).toJSON(), steps: inner.items.map((s, k) => loadStep(p, s as Node, `${field}.steps[${k}]`)) };
+  }
+  if (node.has('layout')) {
+    checkKeys(p, node, LAYOUT_KEYS, field);
+    const js = node.toJSON() as Record<string, unknown>;
+    if (!STORAGES.has(js.layout as string)) throw caseError(p.file, line, `layout must be one of ${[...STORAGES].join(', ')}`, `${field}.layout`);
+    const { layout, ...rest } = js;
+    return { kind: 'layout', pos, storage: layout as LayoutStep['storage'], ...rest } as LayoutStep;
+  }
+  checkKeys(p, node, OP_KEYS, field);
+  const js = node.toJSON() as Record<string, unknown>;
+  if (!isOpName(js.op)) throw caseError(p.file, line, `unknown op ${JSON.stringify(js.op)}; known: ${Object.keys(OPS).join(', ')}`, `${field}.op`);
+  const args = (js.args ?? {}) as Record<string, unknown>;
+  if (typeof args !== 'object' || Array.isArray(args)) throw caseError(p.file, line, '"args" must be a mapping', `${field}.args`);
+  for (const key of Object.keys(args)) {
+    if (!(key in OPS[js.op].args)) throw caseError(p.file, line, `${js.op} has no argument "${key}"`, `${field}.args.${key}`);
+  }
+  if (js.error !== undefined && !isErrorCode(js.error)) throw caseError(p.file, line, `unknown error code ${JSON.stringify(js.error)}`, `${field}.error`);
+  if (js.error !== undefined && js.expect !== undefined) throw caseError(p.file, line, 'a step expects a result or an error, not both', field);
+  if (js.save !== undefined && typeof js.save !== 'string') throw caseError(p.file, line, '"save" must be a variable name', `${field}.save`);
+  return {
+    kind: 'op', pos, op: js.op, args, ...(js.as !== undefined ? { actor: js.as as never } : {}),
+    ...(js.expect !== undefined ? { expect: js.expect } : {}), ...(js.error !== undefined ? { error: js.error as never } : {}),
+    ...(js.save !== undefined ? { save: js.save as string } : {}),
+  };
+}
+
+function checkKeys(p: Parsed, map: YAMLMap, allowed: Set<string>, field: string): void {
+  for (const pair of map.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+    if (!allowed.has(key)) {
+      const line = (pair.key as Node)?.range ? p.lc.linePos((pair.key as Node).range![0]).line : 1;
+      throw caseError(p.file, line, `unknown field "${key}"; allowed here: ${[...allowed].join(', ')}`, `${field}.${key}`);
+    }
+  }
+}
+
+function str(p: Parsed, map: YAMLMap, key: string, required: boolean): string | undefined {
+  const v = map.get(key);
+  if (v === undefined && !required) return undefined;
+  if (typeof v !== 'string' || v.length === 0) {
+    const line = map.range ? p.lc.linePos(map.range[0]).line : 1;
+    throw caseError(p.file, line, `"${key}" must be a non-empty string`, key);
+  }
+  return v;
+}

@@ -1,0 +1,21 @@
+import { ProseError } from '../../core/errors.ts';
+import { jsonLinesReporter } from './json-lines.ts';
+import { junitReporter } from './junit.ts';
+import { prettyReporter } from './pretty.ts';
+import type { Reporter, Write } from './reporter.ts';
+import { tapReporter } from './tap.ts';
+
+const MAKERS: Record<string, (write: Write, opts: { verbose?: boolean }) => Reporter> = {
+  pretty: prettyReporter,
+  json: jsonLinesReporter,
+  tap: tapReporter,
+  junit: junitReporter,
+};
+
+export const REPORTERS = Object.keys(MAKERS);
+
+export function createReporters(name: string, write: Write, opts: { verbose?: boolean }): Reporter {
+  const make = MAKERS[name];
+  if (!make) throw new ProseError('E_USAGE', `unknown reporter "${name}"`, { hint: `reporters: ${REPORTERS.join(', ')}` });
+  return make(write, opts);
+}

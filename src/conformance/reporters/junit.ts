@@ -1,0 +1,47 @@
+import type { CaseResult } from '../outcome.ts';
+import { countOutcomes } from '../outcome.ts';
+import type { Reporter, Write } from './reporter.ts';
+
+/** JUnit XML for CI dashboards: one testsuite per backend, written when the run is over. */
+export function junitReporter(write: Write): Reporter {
+  return {
+    header: () => undefined,
+    result: () => undefined,
+    footer: () => undefined,
+    finish: (all) => write(junitXml(all)),
+  };
+}
+
+export function junitXml(all: readonly CaseResult[]): string {
+  const backends = [...new Set(all.map((r) => r.backend))];
+  const out = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites name="prose-state">'];
+  for (const b of backends) {
+    const rs = all.filter((r) => r.backend === b);
+    const c = countOutcomes(rs);
+    const time = rs.reduce((t, r) => t + r.durationMs, 0) / 1000;
+    out.push(`  <testsuite name="${esc(b)}" tests="${c.total}" failures="${c.failed + c.xpassed}" errors="${c.errored}" skipped="${c.skipped + c.xfailed}" time="${time.toFixed(3)}">`);
+    for (const r of rs) out.push(testcase(r));
+    out.push('  </testsuite>');
+  }
+  out.push('</testsuites>', '');
+  return out.join('\n');
+}
+
+function testcase(r: CaseResult): string {
+  const open = `    <testcase classname="${esc(`${r.backend}.${r.area}`)}" name="${esc(r.id)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
+  const o = r.outcome;
+  switch (o.status) {
+    case 'passed': return `${open}/>`;
+    case 'skipped': return `${open}><skipped message="${esc(o.reason)}"/></testcase>`;
+    case 'xfailed': return `${open}><skipped message="${esc(`expected failure: ${o.reason}`)}"/></testcase>`;
+    case 'xpassed': return `${open}><failure message="${esc(`unexpected pass (expected to fail: ${o.reason})`)}"/></testcase>`;
+    case 'failed': return `${open}><failure message="${esc(o.message)}">${esc(`${o.at.file}:${o.at.line}\n${o.step}`)}</failure></testcase>`;
+    case 'errored': return `${open}><error message="${esc(`${o.error.code}: ${o.error.message}`)}">${esc(o.evidence ?? '')}</error></testcase>`;
+  }
+}
+
+function esc(s: string): string {
+  // XML 1.0 cannot hold most control characters even escaped; they are dropped from messages.
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}

@@ -1,0 +1,51 @@
+import { countOutcomes, type CaseResult } from '../outcome.ts';
+import { buildMatrix, cellText } from './matrix.ts';
+import type { Reporter, Write } from './reporter.ts';
+
+/**
+ * For people: a line per backend as it starts, every case that needs attention with where and why, then the
+ * compliance matrix (areas x backends) and the skip reasons, and a closing count line.
+ */
+export function prettyReporter(write: Write, opts: { verbose?: boolean } = {}): Reporter {
+  return {
+    header: (h) => {
+      write(`\n${h.backend.name} (${h.backend.kind}): ${h.cases} cases of ${h.suite.name} ${h.suite.version}\n`);
+      write(`  capabilities: ${h.backend.capabilities.join(', ') || '(none)'}\n`);
+      if (h.backend.settings) write(`  settings: ${Object.entries(h.backend.settings).map(([k, v]) => `${k}=${v}`).join(', ')}\n`);
+      write(`  decisions: ${Object.entries(h.decisions).map(([k, v]) => `${k}=${v}`).join(', ')}\n`);
+    },
+    result: (r) => {
+      const o = r.outcome;
+      switch (o.status) {
+        case 'passed': if (opts.verbose) write(`  pass  ${r.id}\n`); return;
+        case 'skipped': if (opts.verbose) write(`  skip  ${r.id}: ${o.reason}\n`); return;
+        case 'xfailed': write(`  xfail ${r.id}: ${o.reason}\n`); return;
+        case 'xpassed': write(`  XPASS ${r.id}: expected to fail (${o.reason}) but passed; remove the expectation or run with --prune\n`); return;
+        case 'failed': write(`  FAIL  ${r.id}  ${o.at.file}:${o.at.line}\n        ${o.step}\n        ${o.message}\n`); return;
+        case 'errored': write(`  ERROR ${r.id}${o.at ? `  ${o.at.file}:${o.at.line}` : ''}\n        ${o.error.code}: ${o.error.message}\n${o.evidence ? `        ${o.evidence.split('\n').join('\n        ')}\n` : ''}`); return;
+      }
+    },
+    footer: (backend, c) => write(`  ${backend}: ${c.passed} passed, ${c.failed} failed, ${c.errored} errored, ${c.skipped} skipped, ${c.xfailed} xfailed, ${c.xpassed} xpassed\n`),
+    finish: (all) => write(prettySummary(all)),
+  };
+}
+
+export function prettySummary(all: readonly CaseResult[]): string {
+  const m = buildMatrix(all);
+  const rows = [['area', ...m.backends], ...m.areas.map((a) => [a, ...m.backends.map((b) => cellText(m.cell(a, b)))])];
+  const totals = m.backends.map((b) => countOutcomes(all.filter((r) => r.backend === b)));
+  rows.push(['total', ...totals.map((c) => cellText({ ...c }))]);
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((s, i) => s.padEnd(widths[i]!)).join('  ').trimEnd();
+  const out = ['', 'Compliance matrix (passed/run; F failed, E errored, X! unexpected pass, x expected failure, s skipped)', line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  ')];
+  for (const r of rows.slice(1)) out.push(line(r));
+  const reasons = new Map<string, number>();
+  for (const r of all) if (r.outcome.status === 'skipped') reasons.set(`${r.backend}: ${r.outcome.reason}`, (reasons.get(`${r.backend}: ${r.outcome.reason}`) ?? 0) + 1);
+  if (reasons.size) {
+    out.push('', 'Skipped, with reasons:');
+    for (const [reason, n] of [...reasons].sort()) out.push(`  ${n} x ${reason}`);
+  }
+  const c = countOutcomes(all);
+  out.push('', `conformance: ${c.passed} passed, ${c.failed + c.xpassed + c.errored} failed, ${c.skipped + c.xfailed} skipped`, '');
+  return out.join('\n');
+}

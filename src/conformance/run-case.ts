@@ -1,0 +1,150 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { defaultActor, type Actor } from '../core/actor.ts';
+import type { Backend, BackendEnv, BackendFactory } from '../core/backend.ts';
+import type { Decisions } from '../core/decisions.ts';
+import { ProseError, serializeError, toProseError } from '../core/errors.ts';
+import { OPS, type OpArgs, type OpName } from '../core/ops.ts';
+import type { Case, OpStep, SourcePos, Step } from './case-types.ts';
+import { checkLayout } from './check-layout.ts';
+import { match, show } from './match.ts';
+import type { Outcome } from './outcome.ts';
+import { interpolate, type Vars } from './template.ts';
+
+export interface CaseContext {
+  factory: BackendFactory;
+  decisions: Decisions;
+  /** A fresh directory for this case; removed afterwards. */
+  dir: string;
+  /** Milliseconds one step may take before the case is errored. */
+  stepTimeoutMs: number;
+}
+
+/** Harness and infrastructure errors: a broken backend or plugin, not an answer the spec allows or forbids. */
+const ERRORED_CODES = new Set(['E_PLUGIN', 'E_BACKEND', 'E_IO', 'E_CASE']);
+
+/** A failure of one step, thrown inside the case and turned into an outcome by `runCase`. */
+class StepFailure {
+  constructor(readonly outcome: Outcome) {}
+}
+
+/** Runs one case on fresh storage and returns its outcome; never throws. */
+export async function runCase(c: Case, ctx: CaseContext): Promise<Outcome> {
+  const missing = c.requires.filter((cap) => !ctx.factory.capabilities.includes(cap));
+  if (missing.length) return { status: 'skipped', reason: `needs capability ${missing.join(', ')}, which ${ctx.factory.name} does not declare` };
+  const env: BackendEnv = { projectDir: join(ctx.dir, 'project'), homeDir: join(ctx.dir, 'home'), decisions: ctx.decisions, storageKey: ctx.dir };
+  mkdirSync(env.projectDir, { recursive: true });
+  mkdirSync(env.homeDir, { recursive: true });
+  const state = { backend: undefined as Backend | undefined, layoutChecks: 0, layoutNotApplicable: 0 };
+  try {
+    state.backend = await withTimeout(ctx.factory.open(env), ctx.stepTimeoutMs, 'opening the backend');
+    const vars: Vars = { decisions: ctx.decisions };
+    if (c.run) {
+      const r = await state.backend.call('createRun', { program: `# conformance case ${c.id}\nsession "${c.title.replace(/"/g, "'")}"\n` }, { role: 'vm' });
+      vars.run = r.run;
+      vars.runId = r.runId;
+    }
+    await runSteps(c.steps, vars, ctx, env, state);
+    return { status: 'passed', layoutChecks: state.layoutChecks, layoutNotApplicable: state.layoutNotApplicable };
+  } catch (err) {
+    if (err instanceof StepFailure) return err.outcome;
+    const e = toProseError(err);
+    return { status: 'errored', error: serializeError(e), evidence: evidenceOf(err) };
+  } finally {
+    await state.backend?.close().catch(() => undefined);
+    await ctx.factory.dispose?.(env).catch(() => undefined);
+    rmSync(ctx.dir, { recursive: true, force: true });
+  }
+}
+
+type RunState = { backend: Backend | undefined; layoutChecks: number; layoutNotApplicable: number };
+
+async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: BackendEnv, state: RunState): Promise<void> {
+  for (const step of steps) {
+    switch (step.kind) {
+      case 'restart':
+        await state.backend!.close();
+        state.backend = undefined;
+        state.backend = await withTimeout(ctx.factory.open(env), ctx.stepTimeoutMs, 'reopening the backend');
+        break;
+      case 'repeat': {
+        const times = interpolate(step.times, vars);
+        if (!Number.isSafeInteger(times)) throw new ProseError('E_CASE', `repeat needs a whole number, got ${show(times)}`, { location: step.pos });
+        // Saves inside the loop are visible after it (a chain of frames is built that way); only `i` is scoped.
+        const outer = vars.i;
+        for (let i = 1; i <= (times as number); i++) {
+          vars.i = i;
+          await runSteps(step.steps, vars, ctx, env, state);
+        }
+        vars.i = outer;
+        break;
+      }
+      case 'layout': {
+        const verdict = await checkLayout(step, ctx.factory, state.backend!, vars);
+        if (verdict === 'n/a') state.layoutNotApplicable += 1;
+        else if (verdict) throw new StepFailure({ status: 'failed', at: step.pos, step: `layout ${step.storage}`, message: verdict });
+        else state.layoutChecks += 1;
+        break;
+      }
+      case 'op':
+        await runOp(step, vars, ctx, state.backend!);
+        break;
+    }
+  }
+}
+
+async function runOp(step: OpStep, vars: Vars, ctx: CaseContext, backend: Backend): Promise<void> {
+  const args = interpolate(step.args, vars) as Record<string, unknown>;
+  const spec = OPS[step.op].args;
+  // Most cases work on the run the runner created; agent calls need it only in execution scope.
+  if ('run' in spec && args.run === undefined && vars.run !== undefined && (!('scope' in spec) || args.scope === 'execution')) args.run = vars.run;
+  const actor = toActor(step, args, vars);
+  const label = `${step.op} ${show(args).slice(0, 120)}`;
+  let result: unknown;
+  try {
+    result = await withTimeout(backend.call(step.op, args as OpArgs[OpName], actor), ctx.stepTimeoutMs, label);
+  } catch (err) {
+    const e = toProseError(err);
+    if (!(err instanceof ProseError) && !(err && typeof err === 'object' && 'code' in err) || ERRORED_CODES.has(e.code)) {
+      throw new StepFailure({ status: 'errored', at: step.pos, step: label, error: serializeError(e), evidence: evidenceOf(err) });
+    }
+    if (step.error === e.code) return;
+    const expected = step.error ? `error ${step.error}` : 'success';
+    throw new StepFailure({ status: 'failed', at: step.pos, step: label, message: `expected ${expected}, got ${e.code}: ${e.message}`, expected, seen: serializeError(e) });
+  }
+  if (step.error) {
+    throw new StepFailure({ status: 'failed', at: step.pos, step: label, message: `expected error ${step.error}, but the call succeeded with ${show(result)}`, expected: step.error, seen: result });
+  }
+  if (step.expect !== undefined) {
+    const expected = interpolate(step.expect, vars);
+    const diff = match(expected, result);
+    if (diff) throw new StepFailure({ status: 'failed', at: step.pos, step: label, message: diff, expected, seen: result });
+  }
+  if (step.save) vars[step.save] = result;
+}
+
+function toActor(step: OpStep, args: Record<string, unknown>, vars: Vars): Actor {
+  if (step.actor === undefined) return defaultActor(step.op, args as OpArgs[OpName]);
+  if (step.actor === 'vm') return { role: 'vm' };
+  const a = interpolate(step.actor, vars) as { binding?: string; agent?: string; executionId?: number | null };
+  return { role: 'subagent', ...a };
+}
+
+async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ProseError('E_BACKEND', `timed out after ${ms} ms: ${what}`)), ms);
+  });
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function evidenceOf(err: unknown): string | undefined {
+  if (err instanceof ProseError) return err.hint;
+  return err instanceof Error ? err.stack?.split('\n').slice(0, 4).join('\n') : undefined;
+}
+
+export type { SourcePos };

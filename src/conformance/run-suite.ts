@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BackendFactory } from '../core/backend.ts';
+import type { Decisions } from '../core/decisions.ts';
+import type { Case, Suite } from './case-types.ts';
+import { applyExpectation, expectationFor, type Expectations } from './expectations.ts';
+import { countOutcomes, type CaseResult, type Counts } from './outcome.ts';
+import { runCase } from './run-case.ts';
+
+export interface RunHeader {
+  suite: { name: string; version: string };
+  backend: { name: string; kind: string; capabilities: readonly string[]; description: string; settings?: Record<string, string> };
+  decisions: Decisions;
+  cases: number;
+}
+
+/** Receives results as they happen, so a JSON Lines report streams and a cut-off run has no footer. */
+export interface Listener {
+  header(h: RunHeader): void;
+  result(r: CaseResult): void;
+  footer(backend: string, counts: Counts, extra: Record<string, unknown>): void;
+}
+
+export interface RunOptions {
+  suite: Suite;
+  factories: BackendFactory[];
+  decisions: Decisions;
+  filter: { areas: string[]; ids: string[] };
+  listener: Listener;
+  expectations?: Expectations;
+  stepTimeoutMs?: number;
+}
+
+export function selectCases(suite: Suite, filter: RunOptions['filter']): Case[] {
+  return suite.cases.filter((c) =>
+    (filter.areas.length === 0 || filter.areas.includes(c.area)) &&
+    (filter.ids.length === 0 || filter.ids.some((id) => c.id === id || (id.endsWith('*') && c.id.startsWith(id.slice(0, -1))))));
+}
+
+/** Runs the selected cases on every factory, one fresh temp directory per case. Returns all results. */
+export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
+  const cases = selectCases(opts.suite, opts.filter);
+  const all: CaseResult[] = [];
+  const root = mkdtempSync(join(tmpdir(), 'prose-state-'));
+  try {
+    for (const factory of opts.factories) {
+      opts.listener.header({
+        suite: { name: opts.suite.name, version: opts.suite.version },
+        backend: { name: factory.name, kind: factory.kind, capabilities: factory.capabilities, description: factory.description, ...(factory.settings ? { settings: factory.settings } : {}) },
+        decisions: opts.decisions, cases: cases.length,
+      });
+      const results: CaseResult[] = [];
+      for (const [n, c] of cases.entries()) {
+        const started = performance.now();
+        // A skip expectation means the case is not run at all (it may hang or harm the backend).
+        const skip = expectationFor(opts.expectations, factory.name, c.id)?.outcome === 'skip';
+        const raw = skip ? undefined : await runCase(c, { factory, decisions: opts.decisions, dir: join(root, `${factories(opts, factory)}-${n}`), stepTimeoutMs: opts.stepTimeoutMs ?? 30_000 });
+        const outcome = applyExpectation(opts.expectations, factory.name, c.id, raw ?? { status: 'skipped', reason: '' });
+        const r: CaseResult = { backend: factory.name, id: c.id, area: c.area, title: c.title, spec: c.spec, durationMs: Math.round(performance.now() - started), outcome };
+        results.push(r);
+        opts.listener.result(r);
+      }
+      opts.listener.footer(factory.name, countOutcomes(results), {});
+      all.push(...results);
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  return all;
+}
+
+const factories = (opts: RunOptions, f: BackendFactory) => opts.factories.indexOf(f);
