@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+// Fails when an import crosses a layer the wrong way (docs/architecture.md). Run by `npm test`.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const src = join(root, 'src');
+
+// Which src/ folders each layer may import. A backend may never import another backend.
+const RULES = {
+  core: ['core'],
+  io: ['core', 'io'],
+  canon: ['core', 'canon'],
+  transcript: ['core', 'transcript'],
+  plugin: ['core', 'plugin'],
+  conformance: ['core', 'canon', 'io', 'conformance'],
+  verify: ['core', 'canon', 'io', 'transcript', 'verify', 'backends/sqlite/engine'],
+  session: ['core', 'canon', 'io', 'transcript', 'session', 'backends/sqlite/engine', 'verify'],
+  bench: ['core', 'canon', 'io', 'bench', 'backends', 'conformance'],
+  backends: ['core', 'canon', 'io', 'transcript'],
+  cli: null, // the CLI wires everything
+};
+// node: modules with I/O that the core may not touch.
+const IO_MODULES = /^node:(fs|fs\/promises|child_process|net|http|https|worker_threads|os|sqlite)$/;
+
+function files(dir) {
+  return readdirSync(dir).flatMap((e) => {
+    const p = join(dir, e);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+function layerOf(rel) {
+  const parts = rel.split(sep);
+  if (parts[0] === 'backends') return parts.length > 2 ? { layer: 'backends', own: `backends/${parts[1]}` } : { layer: 'registry' };
+  return { layer: parts[0] };
+}
+
+const problems = [];
+let canonFsFiles = [];
+for (const file of files(src)) {
+  const rel = relative(src, file);
+  const { layer, own } = layerOf(rel);
+  const text = readFileSync(file, 'utf8');
+  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+    const spec = m[1] ?? m[2];
+    if (spec.startsWith('.')) {
+      const target = relative(src, resolve(dirname(file), spec));
+      if (target.startsWith('..')) { problems.push(`${rel}: imports ${spec}, outside src/`); continue; }
+      const allowed = layer === 'registry' ? null : RULES[layer];
+      if (allowed === undefined) { problems.push(`${rel}: layer "${layer}" has no rule in scripts/check-layers.mjs`); continue; }
+      if (allowed === null) continue;
+      const ok = allowed.some((a) => target === a || target.startsWith(a + sep)) || (own && target.startsWith(own + sep));
+      if (!ok) problems.push(`${rel}: ${layer} may not import ${target}`);
+    } else if (layer === 'core' && IO_MODULES.test(spec)) {
+      problems.push(`${rel}: the core does no I/O but imports ${spec}`);
+    } else if (layer === 'canon' && /^node:fs/.test(spec)) {
+      canonFsFiles.push(rel);
+    }
+  }
+}
+if (canonFsFiles.length > 1) problems.push(`only one canon file may touch node:fs; these do: ${canonFsFiles.join(', ')}`);
+if (problems.length) {
+  console.error(`layer check: ${problems.length} forbidden import(s)\n  ${problems.join('\n  ')}`);
+  process.exit(1);
+}
+console.log('layer check: ok');

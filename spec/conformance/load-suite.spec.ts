@@ -1,0 +1,80 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { rmSync } from 'node:fs';
+import { loadSuite } from '../../src/conformance/load-suite.ts';
+import { ProseError } from '../../src/core/errors.ts';
+import { tempSuite } from '../helpers/temp-suite.ts';
+
+function loadError(yaml: string): ProseError {
+  const dir = tempSuite({ 'a.yaml': yaml });
+  try {
+    loadSuite(dir);
+  } catch (err) {
+    return err as ProseError;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  throw new Error('expected the suite to be refused');
+}
+
+const good = `area: a
+cases:
+  - id: a/one
+    title: one
+    steps:
+      - op: resolve
+        args: { name: x }
+        error: E_NOT_FOUND
+`;
+
+test('a valid file loads with positions and the durable requirement added by restart', () => {
+  const dir = tempSuite({ 'a.yaml': good.replace('    steps:\n', '    steps:\n      - restart\n') });
+  const suite = loadSuite(dir);
+  rmSync(dir, { recursive: true, force: true });
+  assert.is(suite.cases.length, 1);
+  assert.is(suite.cases[0]!.pos.line, 3);
+  assert.equal(suite.cases[0]!.requires, ['durable']);
+});
+
+test('broken YAML is E_CASE with file and line', () => {
+  const e = loadError('area: a\ncases:\n  - id: a/x\n    title: [unclosed\n');
+  assert.is(e.code, 'E_CASE');
+  assert.ok(e.location?.file?.endsWith('a.yaml'));
+  assert.ok((e.location?.line ?? 0) >= 4);
+});
+
+test('an unknown field is refused by name, with its line', () => {
+  const e = loadError(good.replace('    title: one\n', '    title: one\n    tittle: typo\n'));
+  assert.is(e.code, 'E_CASE');
+  assert.match(e.message, /unknown field "tittle"/);
+  assert.is(e.location?.line, 5);
+});
+
+test('an unknown op, argument or error code is refused', () => {
+  assert.match(loadError(good.replace('op: resolve', 'op: resolv')).message, /unknown op "resolv"/);
+  assert.match(loadError(good.replace('{ name: x }', '{ nam: x }')).message, /resolve has no argument "nam"/);
+  assert.match(loadError(good.replace('E_NOT_FOUND', 'E_NOPE')).message, /unknown error code "E_NOPE"/);
+});
+
+test('wrong types and bad ids are refused', () => {
+  assert.match(loadError(good.replace('title: one', 'title: 3')).message, /"title" must be a non-empty string/);
+  assert.match(loadError(good.replace('id: a/one', 'id: b/one')).message, /must look like "a\/some-name"/);
+  assert.match(loadError(good.replace('    steps:', '    requires: [teleport]\n    steps:')).message, /known capabilities/);
+});
+
+test('a case id used twice names both places', () => {
+  const dir = tempSuite({ 'a.yaml': good, 'b.yaml': good });
+  try {
+    assert.throws(() => loadSuite(dir), (e: ProseError) => e.code === 'E_CASE' && /already used at .*a\.yaml:3/.test(e.message));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the built-in suite loads and has at least 80 cases with unique ids', () => {
+  const suite = loadSuite(new URL('../../conformance', import.meta.url).pathname);
+  assert.ok(suite.cases.length >= 80, `only ${suite.cases.length} cases`);
+  assert.is(new Set(suite.cases.map((c) => c.id)).size, suite.cases.length);
+});
+
+test.run();
