@@ -1,6 +1,6 @@
 /** What a command gets instead of `process`: so every command is testable in-process. */
 export interface CliIo {
-  stdout: { write(chunk: string): unknown };
+  stdout: { write(chunk: string | Uint8Array): unknown };
   stderr: { write(chunk: string): unknown };
   env: Record<string, string | undefined>;
   cwd: string;

@@ -1,6 +1,7 @@
 import type { Command } from '../io.ts';
 import { backendsCommand } from './backends.ts';
+import { fingerprintCommand } from './fingerprint.ts';
 import { testCommand } from './test.ts';
 
 /** Every subcommand; `main` dispatches on the first word. */
-export const COMMANDS: Command[] = [testCommand, backendsCommand];
+export const COMMANDS: Command[] = [testCommand, backendsCommand, fingerprintCommand];

@@ -1,6 +1,8 @@
 import { ProseError } from '../../core/errors.ts';
+import { htmlReporter } from './html.ts';
 import { jsonLinesReporter } from './json-lines.ts';
 import { junitReporter } from './junit.ts';
+import { markdownReporter } from './markdown.ts';
 import { prettyReporter } from './pretty.ts';
 import type { Reporter, Write } from './reporter.ts';
 import { tapReporter } from './tap.ts';
@@ -10,6 +12,8 @@ const MAKERS: Record<string, (write: Write, opts: { verbose?: boolean }) => Repo
   json: jsonLinesReporter,
   tap: tapReporter,
   junit: junitReporter,
+  md: markdownReporter,
+  html: htmlReporter,
 };
 
 export const REPORTERS = Object.keys(MAKERS);

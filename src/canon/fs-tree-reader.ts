@@ -1,0 +1,98 @@
+import { closeSync, lstatSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
+import { basename } from 'node:path';
+import { ProseError } from '../core/errors.ts';
+import type { TreeFile, TreeKind, TreeReader } from './tree-reader.ts';
+
+/**
+ * The one file of src/canon that touches the disk. Sync calls on purpose: on many small files sync fs is 3-7x
+ * faster than fs/promises here (notes/toolchain.md), and the walk is the hot path of a fingerprint.
+ */
+const UTF8_STRICT = new TextDecoder('utf-8', { fatal: true });
+
+export const fsTreeReader: TreeReader = {
+  kind(path: string): TreeKind {
+    let st;
+    try {
+      // The root the caller names is followed if it is a link; links inside the tree are refused.
+      st = statSync(path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+      throw ioError(err, path);
+    }
+    return st.isFile() ? 'file' : st.isDirectory() ? 'directory' : 'other';
+  },
+
+  list(root: string): TreeFile[] {
+    const out: TreeFile[] = [];
+    walk(root, '', out);
+    return out;
+  },
+
+  single(path: string): TreeFile {
+    const st = statSync(path);
+    if (!st.isFile()) refuse(path, basename(path), 'not a regular file');
+    return { path: basename(path), size: st.size, ref: path };
+  },
+
+  *chunks(file: TreeFile, buffer: Uint8Array): Iterable<Uint8Array> {
+    let fd: number;
+    try {
+      fd = openSync(file.ref, 'r');
+    } catch (err) {
+      throw ioError(err, file.ref);
+    }
+    try {
+      for (;;) {
+        const n = readSync(fd, buffer, 0, buffer.length, null);
+        if (n === 0) return;
+        yield buffer.subarray(0, n);
+      }
+    } finally {
+      closeSync(fd);
+    }
+  },
+};
+
+function walk(dir: string, rel: string, out: TreeFile[]): void {
+  let entries: Dirent[];
+  try {
+    // String names are fast; a name that is not valid UTF-8 decodes with U+FFFD, and only then are the raw bytes read.
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (err) {
+    throw ioError(err, dir);
+  }
+  for (const entry of entries) {
+    const name = entry.name;
+    if (name.includes('\uFFFD')) checkUtf8Name(dir, name);
+    const abs = `${dir}/${name}`;
+    const path = rel === '' ? name : `${rel}/${name}`;
+    if (entry.isDirectory()) walk(abs, path, out);
+    else if (entry.isFile()) out.push({ path, size: lstatSync(abs).size, ref: abs });
+    else refuse(abs, path, entry.isSymbolicLink() ? 'a symlink' : 'not a regular file (socket, FIFO or device)');
+  }
+}
+
+/** A real U+FFFD in a name is fine; one standing for undecodable bytes is E_FORMAT, with the bytes in hex. */
+function checkUtf8Name(dir: string, name: string): void {
+  for (const raw of readdirSync(dir, { encoding: 'buffer' })) {
+    try {
+      if (UTF8_STRICT.decode(raw) === name) return;
+    } catch {
+      throw new ProseError('E_FORMAT', `file name is not valid UTF-8 (bytes ${raw.toString('hex')}) in ${dir}`, {
+        location: { file: dir }, hint: 'OPWM1 paths are UTF-8; rename the file',
+      });
+    }
+  }
+}
+
+function refuse(abs: string, path: string, what: string): never {
+  throw new ProseError('E_FORMAT', `${JSON.stringify(path)} is ${what}; OPWM1 holds only regular files`, {
+    location: { file: abs }, hint: 'replace a symlink with the file it points to, or move it out of the tree',
+  });
+}
+
+function ioError(err: unknown, path: string): ProseError {
+  const e = err as NodeJS.ErrnoException;
+  const code = e.code === 'ENOENT' ? 'E_NOT_FOUND' : 'E_IO';
+  return new ProseError(code, `${e.code ?? 'error'} reading ${path}: ${e.message}`, { location: { file: path }, cause: err });
+}

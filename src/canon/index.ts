@@ -1,0 +1,14 @@
+export * from './content-address.ts';
+export * from './artifact-path.ts';
+export * from './artifact-files.ts';
+export * from './opwm1.ts';
+export * from './parse-artifact.ts';
+export * from './canonical-json.ts';
+export * from './receipt.ts';
+export * from './validate-receipt.ts';
+export * from './receipt-for.ts';
+export * from './receipt-chain.ts';
+export * from './tree-reader.ts';
+export * from './artifact-stream.ts';
+export * from './fingerprint-directory.ts';
+export { fsTreeReader } from './fs-tree-reader.ts';

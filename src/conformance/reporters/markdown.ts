@@ -1,0 +1,61 @@
+import { show } from '../match.ts';
+import type { CaseResult } from '../outcome.ts';
+import { buildMatrix, cellText } from './matrix.ts';
+import type { Reporter, Write } from './reporter.ts';
+
+/** The compliance matrix as Markdown: each cell links to that area's failures on that backend, with expected vs seen. */
+export function markdownReporter(write: Write): Reporter {
+  const headers: string[] = [];
+  return {
+    header: (h) => headers.push(`- **${h.backend.name}** (${h.backend.kind}), suite ${h.suite.name} ${h.suite.version}; decisions: ${Object.entries(h.decisions).map(([k, v]) => `${k}=${v}`).join(', ')}`),
+    result: () => undefined,
+    footer: () => undefined,
+    finish: (all) => write(markdownReport(all, headers)),
+  };
+}
+
+export const anchor = (backend: string, area: string) => `${backend}-${area}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
+
+export function markdownReport(all: readonly CaseResult[], headers: string[] = []): string {
+  const m = buildMatrix(all);
+  const out = ['# prose-state compliance report', '', ...headers, '', '| area | ' + m.backends.join(' | ') + ' |', '|---|' + m.backends.map(() => '---').join('|') + '|'];
+  for (const a of m.areas) {
+    out.push(`| ${a} | ${m.backends.map((b) => {
+      const c = m.cell(a, b);
+      const t = cellText(c);
+      return c.failed + c.errored + c.xpassed > 0 ? `[${t}](#${anchor(b, a)})` : t;
+    }).join(' | ')} |`);
+  }
+  out.push('', 'Cells: passed/run; F failed, E errored, X! unexpected pass, x expected failure, s skipped.', '');
+  for (const b of m.backends) {
+    for (const a of m.areas) {
+      const bad = all.filter((r) => r.backend === b && r.area === a && ['failed', 'errored', 'xpassed'].includes(r.outcome.status));
+      if (!bad.length) continue;
+      out.push(`## ${b} / ${a}`, '', `<a id="${anchor(b, a)}"></a>`, '');
+      for (const r of bad) out.push(...detail(r), '');
+    }
+  }
+  const skips = all.filter((r) => r.outcome.status === 'skipped');
+  if (skips.length) {
+    out.push('## Skipped', '');
+    const reasons = new Map<string, number>();
+    for (const r of skips) if (r.outcome.status === 'skipped') reasons.set(`${r.backend}: ${r.outcome.reason}`, (reasons.get(`${r.backend}: ${r.outcome.reason}`) ?? 0) + 1);
+    for (const [k, n] of reasons) out.push(`- ${n} x ${k}`);
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+function detail(r: CaseResult): string[] {
+  const o = r.outcome;
+  switch (o.status) {
+    case 'failed':
+      return [`- **${r.id}** (${o.at.file}:${o.at.line}): ${o.message}`, `  - step: \`${o.step}\``, ...(o.expected !== undefined ? [`  - expected: \`${show(o.expected)}\``] : []), ...(o.seen !== undefined ? [`  - seen: \`${show(o.seen)}\``] : [])];
+    case 'errored':
+      return [`- **${r.id}** errored: ${o.error.code}: ${o.error.message}`];
+    case 'xpassed':
+      return [`- **${r.id}** passed although expected to fail (${o.reason})`];
+    default:
+      return [];
+  }
+}
