@@ -31,7 +31,7 @@ export function defaultActor<K extends OpName>(op: K, args: OpArgs[K]): Actor {
  */
 export function checkRole<K extends OpName>(op: K, args: OpArgs[K], actor: Actor): void {
   const writer = OPS[op].writer;
-  if (writer === 'reader') return;
+  if (writer === 'reader' || writer === 'any') return;
   const a = args as Record<string, unknown>;
   const deny = (why: string): never => {
     throw new ProseError('E_ROLE', `${describeActor(actor)} may not call ${op}: ${why}`, { location: { field: 'actor' } });

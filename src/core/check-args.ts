@@ -34,6 +34,7 @@ function checkType(field: string, type: ArgType, value: unknown): void {
       case 'int|null': return value === null || Number.isSafeInteger(value);
       case 'object': return !!value && typeof value === 'object' && !Array.isArray(value);
       case 'event': return !!value && typeof value === 'object' && !Array.isArray(value);
+      case 'string[]': return Array.isArray(value) && value.every((v) => typeof v === 'string');
       case 'kind': return (BINDING_KINDS as readonly unknown[]).includes(value);
       case 'scope': return (AGENT_SCOPES as readonly unknown[]).includes(value);
       case 'status': return (RUN_STATUSES as readonly unknown[]).includes(value);
@@ -49,6 +50,7 @@ function describeType(type: ArgType): string {
     case 'status': return `one of ${RUN_STATUSES.join(', ')}`;
     case 'int|null': return 'an integer or null';
     case 'int': return 'an integer';
+    case 'string[]': return 'a list of strings';
     default: return `a${type === 'object' || type === 'event' ? 'n' : ''} ${type}`;
   }
 }

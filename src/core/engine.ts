@@ -14,13 +14,18 @@ import type { StateStore } from './store.ts';
 
 export interface EngineOptions {
   store: StateStore;
+  /** Handlers for operations the core does not implement itself (the world-model ops come from src/canon). */
+  extraHandlers?: Partial<Handlers>;
   decisions: Decisions;
   capabilities: readonly Capability[];
   now?: () => Date;
   random?: () => number;
 }
 
-type Handlers = { [K in OpName]: (args: OpArgs[K]) => Promise<OpResults[K]> };
+type CoreOp = Exclude<OpName, WorldModelOp>;
+/** Operations whose semantics live outside the core (they need src/canon), supplied through `extraHandlers`. */
+export type WorldModelOp = 'writeEnvelope' | 'readEnvelope' | 'commitWorldModel' | 'failRender' | 'readPublished' | 'readVersion' | 'listReceipts' | 'writeWorkspace';
+export type Handlers = { [K in OpName]: (args: OpArgs[K]) => Promise<OpResults[K]> };
 
 /**
  * The semantics every built-in backend shares: names, roles, const, scope chains, anonymous names, recursion
@@ -55,7 +60,7 @@ export function createEngine(opts: EngineOptions): Backend {
     return { agent: a.agent, scope: a.scope, ...(a.scope === 'execution' ? { run: a.run } : {}), ...(a.scope === 'custom' ? { path: a.path } : {}) };
   };
 
-  const handlers: Handlers = {
+  const core: { [K in CoreOp]: Handlers[K] } = {
     async createRun(a) {
       const runId = a.runId === undefined ? newRunId(now(), opts.random) : checkRunId(a.runId);
       const run = await store.createRun({ runId, program: a.program, programPath: a.programPath, status: 'running', startedAt: isoSeconds(now()) });
@@ -176,6 +181,8 @@ export function createEngine(opts: EngineOptions): Backend {
     },
   };
 
+  const handlers: Partial<Handlers> = { ...core, ...opts.extraHandlers };
+
   return {
     async call<K extends OpName>(op: K, args: OpArgs[K], actor: Actor): Promise<OpResults[K]> {
       if (!Object.prototype.hasOwnProperty.call(OPS, op)) throw new ProseError('E_UNSUPPORTED', `unknown operation ${JSON.stringify(op)}`);
@@ -185,7 +192,9 @@ export function createEngine(opts: EngineOptions): Backend {
       }
       const checked = checkArgs(op, args);
       checkRole(op, checked, actor);
-      return (handlers[op] as (x: OpArgs[K]) => Promise<OpResults[K]>)(checked);
+      const handler = (handlers as Partial<Handlers>)[op] as ((x: OpArgs[K]) => Promise<OpResults[K]>) | undefined;
+      if (!handler) throw new ProseError('E_UNSUPPORTED', `this backend does not implement ${op}`);
+      return handler(checked);
     },
     storage: store.storage ? () => store.storage!() : undefined,
     close: () => store.close(),

@@ -24,6 +24,18 @@ export interface OpArgs {
   appendSegment: { agent: string; scope: AgentScope; prompt: string; summary: string; timestamp?: string; run?: RunRef; path?: string };
   listSegments: { agent: string; scope: AgentScope; run?: RunRef; path?: string };
   resume: { run: RunRef };
+  writeEnvelope: { run: RunRef; compiledIntent: Record<string, unknown>; rootSource: string; sources?: Record<string, string> };
+  readEnvelope: { run: RunRef };
+  commitWorldModel: {
+    run: RunRef; node: string; files: Record<string, string>; contract: string;
+    wake?: { source: 'input' | 'self' | 'external'; refs: string[] }; inputFingerprints?: string[];
+    tokens?: { fresh: number; reused: number }; provider?: string; model?: string;
+  };
+  failRender: { run: RunRef; node: string; contract: string; reason: string; wake?: { source: 'input' | 'self' | 'external'; refs: string[] }; inputFingerprints?: string[] };
+  readPublished: { run: RunRef; node: string };
+  readVersion: { run: RunRef; node: string; version: string };
+  listReceipts: { run: RunRef; node?: string };
+  writeWorkspace: { run: RunRef; node: string; files: Record<string, string> };
 }
 
 export interface BindingSummary { name: string; kind: BindingKind; executionId: ExecutionId | null; attached: boolean }
@@ -45,15 +57,23 @@ export interface OpResults {
   appendSegment: { number: number; file: string };
   listSegments: { segments: Segment[] };
   resume: ResumeState;
+  writeEnvelope: Record<string, never>;
+  readEnvelope: { compiledIntent: Record<string, unknown>; rootSource: string; sources: Record<string, string> };
+  commitWorldModel: { status: 'rendered' | 'skipped'; version: string | null; contentHash: string; prev: string | null; fingerprints: Record<string, string> };
+  failRender: { status: 'failed'; contentHash: string; prev: string | null };
+  readPublished: { version: string | null; fingerprints: Record<string, string>; files: Record<string, string> };
+  readVersion: { files: Record<string, string> };
+  listReceipts: { receipts: Record<string, unknown>[] };
+  writeWorkspace: Record<string, never>;
 }
 
 export type OpName = keyof OpArgs;
 
 /** Who the seed says makes a call: the VM, a subagent writing its binding, or a persistent agent. */
-export type Writer = 'vm' | 'subagent' | 'agent' | 'reader';
+export type Writer = 'vm' | 'subagent' | 'agent' | 'reader' | 'any';
 
 /** A small type language for argument checking, shared by the YAML loader and the protocol schema. */
-export type ArgType = 'string' | 'int' | 'int|null' | 'object' | 'event' | 'kind' | 'scope' | 'status';
+export type ArgType = 'string' | 'int' | 'int|null' | 'object' | 'string[]' | 'event' | 'kind' | 'scope' | 'status';
 
 export interface OpSpec {
   writer: Writer;
@@ -84,6 +104,17 @@ export const OPS: { [K in OpName]: OpSpec } = {
   appendSegment: { writer: 'agent', args: { ...agentLoc, prompt: { type: 'string' }, summary: { type: 'string' }, timestamp: opt('string') }, doc: 'append the next numbered segment' },
   listSegments: { writer: 'reader', args: agentLoc, doc: "list an agent's segments in order" },
   resume: { writer: 'reader', args: { run }, doc: 'read back everything a resume needs' },
+  writeEnvelope: { writer: 'vm', args: { run, compiledIntent: { type: 'object' }, rootSource: { type: 'string' }, sources: opt('object') }, capability: 'world-model', doc: 'write the durable run envelope: compiled intent, root.prose.md, sources/' },
+  readEnvelope: { writer: 'reader', args: { run }, capability: 'world-model', doc: 'read the run envelope back' },
+  commitWorldModel: {
+    writer: 'vm', capability: 'world-model', doc: "commit a node's files: publish a new version and a rendered receipt, or a skipped receipt when nothing moved",
+    args: { run, node: { type: 'string' }, files: { type: 'object' }, contract: { type: 'string' }, wake: opt('object'), inputFingerprints: opt('string[]'), tokens: opt('object'), provider: opt('string'), model: opt('string') },
+  },
+  failRender: { writer: 'vm', capability: 'world-model', doc: 'record a failed render: a failed receipt, nothing published', args: { run, node: { type: 'string' }, contract: { type: 'string' }, reason: { type: 'string' }, wake: opt('object'), inputFingerprints: opt('string[]') } },
+  readPublished: { writer: 'reader', capability: 'world-model', args: { run, node: { type: 'string' } }, doc: "read a node's published version (cold start: version null)" },
+  readVersion: { writer: 'reader', capability: 'world-model', args: { run, node: { type: 'string' }, version: { type: 'string' } }, doc: 'read an older version pinned by its address' },
+  listReceipts: { writer: 'reader', capability: 'receipts', args: { run, node: opt('string') }, doc: "the receipt ledger, in append order (one node's chain, or all)" },
+  writeWorkspace: { writer: 'any', capability: 'world-model', args: { run, node: { type: 'string' }, files: { type: 'object' } }, doc: "write a node's private workspace (never fingerprinted)" },
 };
 
 export function isOpName(value: unknown): value is OpName {

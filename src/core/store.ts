@@ -33,6 +33,30 @@ export interface StateStore {
   appendSegment(loc: AgentLocation, segment: Omit<Segment, 'number' | 'file'>): Promise<Segment>;
   listSegments(loc: AgentLocation): Promise<Segment[]>;
 
+  /** Present when the backend keeps the canonical world-model and the receipt ledger (capability world-model). */
+  worldModel?: WorldModelStore;
+
   storage?(): StorageView;
   close(): Promise<void>;
+}
+
+/**
+ * The canonical store of a run: versions as OPWM1 bytes keyed by node and address, the published pointer, the
+ * receipt ledger per node, the workspace and the run envelope. Semantics (what is skipped, how receipts chain)
+ * live in src/canon; this only persists. Receipts are the canonical JSON envelopes, stored and returned as text.
+ */
+export interface WorldModelStore {
+  /** Stores a version's bytes; storing the same (node, address) twice is a no-op. */
+  writeVersion(run: RunRef, node: string, address: string, bytes: Uint8Array): Promise<void>;
+  readVersion(run: RunRef, node: string, address: string): Promise<Uint8Array | undefined>;
+  /** Flips the node's published pointer to a stored version (after the version is durable). */
+  publish(run: RunRef, node: string, address: string): Promise<void>;
+  readPublished(run: RunRef, node: string): Promise<string | null>;
+  /** Appends one receipt (canonical JSON text) to the node's chain. */
+  appendReceipt(run: RunRef, node: string, receiptJson: string): Promise<void>;
+  /** The node's receipts in append order, or every node's in append order when `node` is undefined. */
+  readReceipts(run: RunRef, node?: string): Promise<string[]>;
+  writeWorkspace(run: RunRef, node: string, bytes: Uint8Array): Promise<void>;
+  writeEnvelope(run: RunRef, envelope: { compiledIntentJson: string; rootSource: string; sources: Record<string, string> }): Promise<void>;
+  readEnvelope(run: RunRef): Promise<{ compiledIntentJson: string; rootSource: string; sources: Record<string, string> } | undefined>;
 }
