@@ -19,6 +19,7 @@ const RULES = {
   session: ['core', 'canon', 'io', 'transcript', 'session', 'backends/sqlite/engine', 'verify'],
   bench: ['core', 'canon', 'io', 'bench', 'backends', 'conformance'],
   backends: ['core', 'canon', 'io', 'transcript'],
+  selftest: ['core', 'canon', 'io', 'backends', 'conformance', 'selftest'],
   cli: null, // the CLI wires everything
 };
 // node: modules with I/O that the core may not touch.

@@ -1,12 +1,19 @@
 import type { BackendFactory } from '../core/backend.ts';
 import { ProseError } from '../core/errors.ts';
 
+/** What parsing a backend string may need from the command's surroundings (never printed: it may hold secrets). */
+export interface ResolveContext {
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
 /**
  * The built-in backends, loaded lazily so a command pays only for the engines it uses (WASM SQLite, pg-mem).
  * `all` means every embedded backend: the ones that need nothing outside this process.
  */
 const BUILT_IN: Record<string, () => Promise<BackendFactory>> = {
   filesystem: async () => (await import('./filesystem/index.ts')).filesystemFactory,
+  postgres: async () => (await import('./postgres/index.ts')).postgresMemFactory,
 };
 
 export const EMBEDDED = Object.keys(BUILT_IN);
@@ -16,16 +23,27 @@ export function builtInNames(): string[] {
 }
 
 /**
- * Parses a backend string: a built-in name, `all`, `postgres:URL`, `module:PATH` or `exec:COMMAND`.
- * An unknown name is a usage error naming it and the known ones.
+ * Parses a backend string: a built-in name, `all`, `postgres:URL` (or `postgres:env`, which takes the URL from
+ * `.prose/.env`, then OPENPROSE_POSTGRES_URL, then DATABASE_URL), `module:PATH` or `exec:COMMAND`.
+ * An unknown name is a usage error naming it (but never the rest of the string, which may be a secret).
  */
-export async function resolveBackends(spec: string): Promise<BackendFactory[]> {
+export async function resolveBackends(spec: string, ctx: ResolveContext = { env: {}, cwd: process.cwd() }): Promise<BackendFactory[]> {
   if (spec === 'all') return Promise.all(EMBEDDED.map((n) => BUILT_IN[n]!()));
   const load = BUILT_IN[spec];
   if (load) return [await load()];
   const colon = spec.indexOf(':');
   const prefix = colon === -1 ? '' : spec.slice(0, colon);
+  const rest = spec.slice(colon + 1);
+  if (prefix === 'postgres') {
+    const pg = await import('./postgres/index.ts');
+    if (rest === 'env') {
+      const found = pg.resolvePostgresUrl(ctx.cwd, ctx.env);
+      if (!found) throw new ProseError('E_USAGE', 'postgres:env found no database URL', { hint: 'set OPENPROSE_POSTGRES_URL in .prose/.env or the shell, or DATABASE_URL' });
+      return [pg.postgresUrlFactory(found.url, found.source)];
+    }
+    return [pg.postgresUrlFactory(rest)];
+  }
   throw new ProseError('E_USAGE', `unknown backend "${prefix ? `${prefix}:…` : spec}"`, {
-    hint: `known backends: ${[...Object.keys(BUILT_IN), 'all'].join(', ')}`,
+    hint: `known backends: ${[...Object.keys(BUILT_IN), 'all', 'postgres:URL', 'postgres:env'].join(', ')}`,
   });
 }

@@ -20,6 +20,8 @@ export interface OpStep {
   expect?: unknown;
   /** The error code the call must answer. */
   error?: ErrorCode;
+  /** With `error`: a regular expression the error message must match (for messages that must name something). */
+  message?: string;
   /** Saves the result under this variable name. */
   save?: string;
 }

@@ -8,7 +8,7 @@ import type { Case, LayoutStep, SourcePos, Step, Suite } from './case-types.ts';
 
 const CASE_KEYS = new Set(['id', 'title', 'spec', 'requires', 'run', 'steps']);
 const FILE_KEYS = new Set(['area', 'spec', 'cases']);
-const OP_KEYS = new Set(['op', 'args', 'as', 'expect', 'error', 'save']);
+const OP_KEYS = new Set(['op', 'args', 'as', 'expect', 'error', 'message', 'save']);
 const LAYOUT_KEYS = new Set(['layout', 'file', 'exists', 'equals', 'contains', 'matches', 'db', 'query', 'params', 'rows']);
 const STORAGES = new Set(['directory', 'sqlite', 'postgres', 'transcript']);
 const ID = /^[a-z0-9-]+\/[a-z0-9][a-z0-9.-]*$/;
@@ -139,11 +139,12 @@ function loadStep(p: Parsed, node: Node, field: string): Step {
   }
   if (js.error !== undefined && !isErrorCode(js.error)) throw caseError(p.file, line, `unknown error code ${JSON.stringify(js.error)}`, `${field}.error`);
   if (js.error !== undefined && js.expect !== undefined) throw caseError(p.file, line, 'a step expects a result or an error, not both', field);
+  if (js.message !== undefined && (typeof js.message !== 'string' || js.error === undefined)) throw caseError(p.file, line, '"message" is a regular expression and goes with "error"', `${field}.message`);
   if (js.save !== undefined && typeof js.save !== 'string') throw caseError(p.file, line, '"save" must be a variable name', `${field}.save`);
   return {
     kind: 'op', pos, op: js.op, args, ...(js.as !== undefined ? { actor: js.as as never } : {}),
     ...(js.expect !== undefined ? { expect: js.expect } : {}), ...(js.error !== undefined ? { error: js.error as never } : {}),
-    ...(js.save !== undefined ? { save: js.save as string } : {}),
+    ...(js.save !== undefined ? { save: js.save as string } : {}), ...(js.message !== undefined ? { message: js.message as string } : {}),
   };
 }
 

@@ -5,6 +5,7 @@
  *   {$any: true}       anything present    {$length: N}     string length (code points) or array length
  *   {$type: "string"}  typeof / "array" / "null"            {$contains: x}  substring, or array holding a match
  *   {$bytes: N}        UTF-8 length of a string              {$not: x}      does not match x
+ *   {$equals: x}       exactly x: no extra keys anywhere     {$at: [i, x]}  item i of a list matches x (i < 0 counts from the end)
  * Returns undefined on a match, else a message naming the path.
  */
 export function match(expected: unknown, seen: unknown, path = 'result'): string | undefined {
@@ -60,6 +61,14 @@ function matchOp(m: Record<string, unknown>, seen: unknown, path: string): strin
       if (typeof seen === 'string' && typeof arg === 'string') return seen.includes(arg) ? undefined : `${path}: expected to contain ${show(arg)}, saw ${show(seen)}`;
       if (Array.isArray(seen)) return seen.some((s) => match(arg, s) === undefined) ? undefined : `${path}: no item matches ${show(arg)}`;
       return `${path}: expected a string or list containing ${show(arg)}, saw ${show(seen)}`;
+    case '$equals':
+      return JSON.stringify(sortKeys(arg)) === JSON.stringify(sortKeys(seen)) ? undefined : `${path}: expected exactly ${show(arg)}, saw ${show(seen)}`;
+    case '$at': {
+      if (!Array.isArray(arg) || arg.length !== 2 || !Number.isInteger(arg[0])) return `${path}: $at takes [index, expectation]`;
+      if (!Array.isArray(seen)) return `${path}: expected a list, saw ${show(seen)}`;
+      const i = (arg[0] as number) < 0 ? seen.length + (arg[0] as number) : (arg[0] as number);
+      return i < 0 || i >= seen.length ? `${path}: no item ${arg[0]} in a list of ${seen.length}` : match(arg[1], seen[i], `${path}[${i}]`);
+    }
     case '$not':
       return match(arg, seen, path) === undefined ? `${path}: expected anything but ${show(arg)}` : undefined;
     default:
@@ -71,4 +80,10 @@ function matchOp(m: Record<string, unknown>, seen: unknown, path: string): strin
 export function show(v: unknown): string {
   const s = v === undefined ? 'nothing' : JSON.stringify(v) ?? String(v);
   return s.length > 200 ? `${s.slice(0, 120)}... (${s.length} chars)` : s;
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
+  return v;
 }

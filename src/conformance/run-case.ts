@@ -108,7 +108,12 @@ async function runOp(step: OpStep, vars: Vars, ctx: CaseContext, backend: Backen
     if (!(err instanceof ProseError) && !(err && typeof err === 'object' && 'code' in err) || ERRORED_CODES.has(e.code)) {
       throw new StepFailure({ status: 'errored', at: step.pos, step: label, error: serializeError(e), evidence: evidenceOf(err) });
     }
-    if (step.error === e.code) return;
+    if (step.error === e.code) {
+      if (step.message !== undefined && !new RegExp(step.message, 'u').test(e.message)) {
+        throw new StepFailure({ status: 'failed', at: step.pos, step: label, message: `error ${e.code} as expected, but its message ${show(e.message)} does not match /${step.message}/`, expected: step.message, seen: e.message });
+      }
+      return;
+    }
     const expected = step.error ? `error ${step.error}` : 'success';
     throw new StepFailure({ status: 'failed', at: step.pos, step: label, message: `expected ${expected}, got ${e.code}: ${e.message}`, expected, seen: serializeError(e) });
   }

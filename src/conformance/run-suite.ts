@@ -30,6 +30,8 @@ export interface RunOptions {
   listener: Listener;
   expectations?: Expectations;
   stepTimeoutMs?: number;
+  /** Stop a backend's run at its first failed or errored case (selftest needs one kill, not all). */
+  stopAtFirstFailure?: boolean;
 }
 
 export function selectCases(suite: Suite, filter: RunOptions['filter']): Case[] {
@@ -60,6 +62,7 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
         const r: CaseResult = { backend: factory.name, id: c.id, area: c.area, title: c.title, spec: c.spec, durationMs: Math.round(performance.now() - started), outcome };
         results.push(r);
         opts.listener.result(r);
+        if (opts.stopAtFirstFailure && (outcome.status === 'failed' || outcome.status === 'errored')) break;
       }
       opts.listener.footer(factory.name, countOutcomes(results), {});
       all.push(...results);

@@ -150,7 +150,7 @@ export function createEngine(opts: EngineOptions): Backend {
         ? await store.resolveBinding(a.run, a.name, chain)
         : await firstInChain(store, a.run, a.name, chain);
       if (!found) throw new ProseError('E_NOT_FOUND', `no binding ${a.name} visible from ${a.executionId == null ? 'root' : `execution_id ${a.executionId}`}`);
-      return { name: found.name, kind: found.kind, value: found.value, executionId: found.executionId, attached: !!found.attached };
+      return { name: found.name, kind: found.kind, value: found.value, executionId: found.executionId, attached: !!found.attached, ...(found.source ? { source: found.source } : {}) };
     },
     async listBindings(a) {
       await runOf(a.run);
@@ -167,6 +167,9 @@ export function createEngine(opts: EngineOptions): Backend {
     },
     async appendSegment(a) {
       const loc = await agentLoc(a);
+      if (a.timestamp !== undefined && !ISO_8601.test(a.timestamp)) {
+        throw new ProseError('E_INVALID_ARGUMENT', `timestamp ${JSON.stringify(a.timestamp)} is not ISO 8601`, { location: { field: 'timestamp' }, hint: 'for example 2026-01-15T14:32:15Z' });
+      }
       const seg = await store.appendSegment(loc, { timestamp: a.timestamp ?? isoSeconds(now()), prompt: a.prompt, summary: a.summary });
       return { number: seg.number, file: seg.file };
     },
@@ -221,6 +224,9 @@ function checkCustomPath(path: string | undefined): void {
 const summary = (b: BindingRecord) => ({ name: b.name, kind: b.kind, executionId: b.executionId, attached: !!b.attached });
 const byNameThenScope = (x: { name: string; executionId: ExecutionId | null }, y: { name: string; executionId: ExecutionId | null }) =>
   x.name < y.name ? -1 : x.name > y.name ? 1 : (x.executionId ?? 0) - (y.executionId ?? 0);
+
+/** A date and time with a zone, as segment files carry them (seconds required, fractions and offsets allowed). */
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** ISO 8601 in UTC to the second, as the seed's examples write it: 2026-01-15T14:30:52Z. */
 export function isoSeconds(d: Date): string {

@@ -11,12 +11,14 @@ export interface ExecutionState {
   retries: Record<string, { attempt: number; max: number }>;
   errors: { index: number; message: string }[];
   position: { index: number; text: string; status: StatementStatus } | null;
+  /** Latest event per statement index, in the order they were last touched (for the resume position). */
+  statements: Map<number, { index: number; text: string; status: StatementStatus }>;
   nextExecutionId: ExecutionId;
   anonCount: number;
 }
 
 export function emptyState(): ExecutionState {
-  return { frames: new Map(), parallels: {}, loops: {}, retries: {}, errors: [], position: null, nextExecutionId: 1, anonCount: 0 };
+  return { frames: new Map(), parallels: {}, loops: {}, retries: {}, errors: [], position: null, statements: new Map(), nextExecutionId: 1, anonCount: 0 };
 }
 
 export function foldEvents(events: readonly ExecutionEvent[]): ExecutionState {
@@ -100,9 +102,13 @@ export function joinBlockers(p: ParallelState): string[] {
 
 export function applyEvent(state: ExecutionState, event: ExecutionEvent): void {
   switch (event.type) {
-    case 'statement':
-      state.position = { index: event.index, text: event.text, status: event.status };
+    case 'statement': {
+      const s = { index: event.index, text: event.text, status: event.status };
+      state.statements.delete(event.index);
+      state.statements.set(event.index, s);
+      state.position = resumePosition(state.statements) ?? s;
       return;
+    }
     case 'frame-enter':
       state.frames.set(event.executionId, { executionId: event.executionId, block: event.block, parent: event.parent, depth: event.depth, status: 'executing' });
       state.nextExecutionId = Math.max(state.nextExecutionId, event.executionId + 1);
@@ -153,6 +159,16 @@ export function applyEvent(state: ExecutionState, event: ExecutionEvent): void {
     default:
       assertNever(event);
   }
+}
+
+/**
+ * Where a resume picks up: the most recently started statement that is still executing, else the statement
+ * recorded last (filesystem.md marks `# <-- EXECUTING`; a completed statement after it does not move it).
+ */
+function resumePosition(statements: ExecutionState['statements']): ExecutionState['position'] {
+  let executing: ExecutionState['position'] = null;
+  for (const s of statements.values()) if (s.status === 'executing') executing = s;
+  return executing;
 }
 
 /** Frames to look in for a name, innermost first, ending with `null` (root). */

@@ -50,7 +50,7 @@ export interface OpResults {
   recordEvent: Record<string, never>;
   allocateAnon: { name: string };
   bind: { name: string; executionId: ExecutionId | null; attached: boolean; location: string };
-  resolve: { name: string; kind: BindingKind; value: string; executionId: ExecutionId | null; attached: boolean };
+  resolve: { name: string; kind: BindingKind; value: string; executionId: ExecutionId | null; attached: boolean; source?: string };
   listBindings: { bindings: BindingSummary[] };
   writeMemory: { location: string };
   readMemory: { memory: string };

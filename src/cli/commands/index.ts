@@ -1,7 +1,8 @@
 import type { Command } from '../io.ts';
 import { backendsCommand } from './backends.ts';
 import { fingerprintCommand } from './fingerprint.ts';
+import { selftestCommand } from './selftest.ts';
 import { testCommand } from './test.ts';
 
 /** Every subcommand; `main` dispatches on the first word. */
-export const COMMANDS: Command[] = [testCommand, backendsCommand, fingerprintCommand];
+export const COMMANDS: Command[] = [testCommand, backendsCommand, fingerprintCommand, selftestCommand];

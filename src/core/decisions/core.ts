@@ -27,6 +27,12 @@ export const CORE_DECISIONS: DecisionRow[] = [
     why: 'Each scope has its own directory (or database), so its own sequence; parallel agents must never get the same number.',
   },
   {
+    id: 'segment-timestamp', area: 'agents',
+    spec: 'filesystem.md / session.md segment files: "timestamp: {ISO8601}"; the profile is unstated.',
+    choice: 'appendSegment takes an optional timestamp, which must be an ISO 8601 date and time with seconds and a zone (Z or +HH:MM, fractions allowed); anything else is E_INVALID_ARGUMENT and nothing is written. Without one the backend stamps UTC to the second (2026-01-15T14:32:15Z). The text is kept exactly as given.',
+    why: 'The seed names ISO 8601; a free-form timestamp could carry a line break into the segment file\'s header.',
+  },
+  {
     id: 'run-id', area: 'runs',
     spec: 'filesystem.md: {YYYYMMDD}-{HHMMSS}-{random6}, example 20260115-143052-a7b3c9; alphabet and time zone unstated.',
     choice: 'UTC date and time, six lowercase hex digits: ^\\d{8}-\\d{6}-[0-9a-f]{6}$, and the digits must be a real instant. createRun refuses an id already taken (E_CONFLICT).',

@@ -1,0 +1,50 @@
+import type { Row } from '../../core/backend.ts';
+import { toPgError } from './pg-error.ts';
+import { inlineParams, type SqlValue } from './sql-literal.ts';
+
+/** The part of pg's Pool (and of pg-mem's `createPg().Pool`) this backend uses, so one code runs on both. */
+export interface PoolLike {
+  query(text: string, values?: unknown[]): Promise<unknown>;
+  end(): Promise<void>;
+}
+
+export interface Statement {
+  sql: string;
+  params?: readonly SqlValue[];
+}
+
+/** Queries with errors turned into PgError (URL redacted), and atomic multi-statement writes. */
+export class PgDb {
+  constructor(private readonly pool: PoolLike, private readonly url?: string) {}
+
+  async query<R extends Row = Row>(sql: string, params: readonly SqlValue[] = []): Promise<R[]> {
+    try {
+      const res = (await this.pool.query(sql, params as unknown[])) as { rows: R[] };
+      return res.rows;
+    } catch (err) {
+      throw toPgError(err, this.url);
+    }
+  }
+
+  /**
+   * Runs statements all-or-nothing. They go as ONE simple-protocol string with literals inlined (safely escaped):
+   * a real server runs such a string as one implicit transaction, and pg-mem rolls it back on failure, whereas
+   * pg-mem ignores BEGIN/ROLLBACK sent as separate queries. No BEGIN/COMMIT in the string: after an error inside
+   * an explicit block a real server would leave the connection in an aborted transaction.
+   * Answers the rows of the last statement.
+   */
+  async atomic<R extends Row = Row>(statements: readonly Statement[]): Promise<R[]> {
+    const text = statements.map((s) => inlineParams(s.sql, s.params ?? []).trim().replace(/;$/, '')).join(';\n');
+    try {
+      const res = (await this.pool.query(text)) as { rows: R[] } | { rows: R[] }[];
+      const last = Array.isArray(res) ? res[res.length - 1] : res;
+      return last?.rows ?? [];
+    } catch (err) {
+      throw toPgError(err, this.url);
+    }
+  }
+
+  async end(): Promise<void> {
+    await this.pool.end();
+  }
+}

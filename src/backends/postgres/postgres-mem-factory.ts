@@ -1,0 +1,55 @@
+import { newDb, type IMemoryDb } from 'pg-mem';
+import type { BackendEnv, BackendFactory } from '../../core/backend.ts';
+import { createEngine } from '../../core/engine.ts';
+import { PG_MEM_CAPABILITIES } from './capabilities.ts';
+import { ensureSchema } from './ensure-schema.ts';
+import { PgDb, type PoolLike } from './pg-db.ts';
+import { PostgresStore } from './postgres-store.ts';
+
+/**
+ * A factory for the PostgreSQL backend on pg-mem: one in-memory database per `env.storageKey`, kept by the
+ * factory, so a restart (close, then open on the same env) sees the same data, and `dispose` forgets it.
+ * Each call makes a factory with its own databases (no state shared between factories).
+ */
+export function createPostgresMemFactory(): BackendFactory & { openDb(env: BackendEnv): PgDb } {
+  const dbs = new Map<string, IMemoryDb>();
+  const memOf = (env: BackendEnv) => {
+    let mem = dbs.get(env.storageKey);
+    if (!mem) {
+      // noAstCoverageCheck: pg-mem otherwise refuses some valid DDL it only partly reads (toolchain.md).
+      mem = newDb({ noAstCoverageCheck: true });
+      dbs.set(env.storageKey, mem);
+    }
+    return mem;
+  };
+  const openDb = (env: BackendEnv) => {
+    const { Pool } = memOf(env).adapters.createPg();
+    return new PgDb(new Pool() as PoolLike);
+  };
+  return {
+    name: 'postgres',
+    kind: 'postgres',
+    capabilities: PG_MEM_CAPABILITIES,
+    description: 'PostgreSQL schema openprose on pg-mem (in memory, one database per case)',
+    settings: { engine: 'pg-mem', isolation: 'one in-memory database per case' },
+    openDb,
+    async open(env) {
+      const fresh = !dbs.has(env.storageKey);
+      const db = openDb(env);
+      try {
+        await ensureSchema(db);
+      } catch (err) {
+        await db.end().catch(() => undefined);
+        // A database this call made and could not set up is forgotten: nothing half-created stays.
+        if (fresh) dbs.delete(env.storageKey);
+        throw err;
+      }
+      return createEngine({ store: new PostgresStore(db, env.projectDir, env.decisions), decisions: env.decisions, capabilities: PG_MEM_CAPABILITIES });
+    },
+    async dispose(env) {
+      dbs.delete(env.storageKey);
+    },
+  };
+}
+
+export const postgresMemFactory: BackendFactory = createPostgresMemFactory();

@@ -1,0 +1,234 @@
+import type { StorageView } from '../../core/backend.ts';
+import type { Decisions } from '../../core/decisions.ts';
+import { isoSeconds } from '../../core/engine.ts';
+import { ProseError } from '../../core/errors.ts';
+import type {
+  AgentLocation, BindingKind, BindingRecord, ExecutionEvent, ExecutionId, RunRecord, RunRef, RunStatus, Segment,
+} from '../../core/model.ts';
+import { segmentFileName } from '../../core/numbering.ts';
+import type { StateStore } from '../../core/store.ts';
+import { Attachments } from './attachments.ts';
+import { eventColumns } from './event-columns.ts';
+import type { PgDb } from './pg-db.ts';
+import { PgError } from './pg-error.ts';
+import { checkStorableText } from './sql-literal.ts';
+import { readOnlyView } from './storage-view.ts';
+
+interface BindingRow { name: string; kind: BindingKind; value: string | null; execution_id: number | null; source_statement: string | null; attachment_path: string | null }
+interface RunRow { id: string; program_path: string | null; program_source: string | null; started_at: Date | string; status: RunStatus; metadata: { run_id?: string } | null }
+
+const BINDING_COLUMNS = 'name, kind, value, execution_id, source_statement, attachment_path';
+// One agent location: name, scope, and the run or custom path that scope needs (NULL otherwise).
+const AGENT_WHERE = `name = $1 AND scope = $2 AND COALESCE(run_id, '') = COALESCE($3::text, '') AND COALESCE(path, '') = COALESCE($4::text, '')`;
+const SEGMENT_RETRIES = 50;
+
+/**
+ * What the PostgreSQL backend persists, in schema openprose (ddl.ts). Written once against pg's Pool shape, so it
+ * runs unchanged on pg-mem and on a real server; every method commits before it resolves.
+ */
+export class PostgresStore implements StateStore {
+  private readonly attachments: Attachments;
+
+  constructor(private readonly db: PgDb, projectDir: string, private readonly decisions: Decisions) {
+    this.attachments = new Attachments(projectDir);
+  }
+
+  async createRun(run: RunRecord): Promise<RunRef> {
+    // A plain INSERT: pg-mem answers ON CONFLICT (id) DO NOTHING RETURNING with the row even on a conflict.
+    try {
+      await this.db.query(
+        `INSERT INTO openprose.run (id, program_path, program_source, started_at, status, metadata) VALUES ($1, $2, $3, $4::timestamptz, $5, $6::jsonb)`,
+        [run.runId, run.programPath ?? null, checkStorableText('program', run.program), run.startedAt, run.status, { run_id: run.runId }],
+      );
+    } catch (err) {
+      if (err instanceof PgError && err.sqlState === '23505') {
+        throw new ProseError('E_CONFLICT', `run id ${run.runId} is already taken`, { location: { field: 'runId' }, hint: 'omit runId to get a fresh one' });
+      }
+      throw err;
+    }
+    return run.runId;
+  }
+
+  async readRun(run: RunRef): Promise<RunRecord | undefined> {
+    const [row] = await this.db.query<RunRow & Record<string, unknown>>(
+      `SELECT id, program_path, program_source, started_at, status, metadata FROM openprose.run WHERE id = $1`, [run]);
+    if (!row) return undefined;
+    return {
+      runId: row.metadata?.run_id ?? row.id, program: row.program_source ?? '', status: row.status,
+      startedAt: isoSeconds(new Date(row.started_at)), ...(row.program_path !== null ? { programPath: row.program_path } : {}),
+    };
+  }
+
+  async setRunStatus(run: RunRef, status: RunStatus): Promise<void> {
+    await this.db.query(`UPDATE openprose.run SET status = $2, updated_at = now() WHERE id = $1`, [run, status]);
+  }
+
+  /** The nested run and its imports row are one atomic write: neither exists without the other. */
+  async createImport(parent: RunRef, handle: string, slug: string, record: RunRecord): Promise<RunRef> {
+    const alias = `${handle}--${slug}`;
+    const ref = `${parent}/imports/${alias}`;
+    try {
+      await this.db.atomic([
+        {
+          sql: `INSERT INTO openprose.run (id, program_source, started_at, status, metadata) VALUES ($1, $2, $3::timestamptz, $4, $5::jsonb)`,
+          params: [ref, checkStorableText('program', record.program), record.startedAt, record.status, { run_id: record.runId, parent, handle, slug }],
+        },
+        {
+          sql: `INSERT INTO openprose.imports (alias, run_id, import_run_id, source_url, metadata) VALUES ($1, $2, $3, $4, $5::jsonb)`,
+          params: [alias, parent, ref, `${handle}/${slug}`, { handle, slug }],
+        },
+      ]);
+    } catch (err) {
+      if (err instanceof PgError && err.sqlState === '23505') {
+        throw new ProseError('E_CONFLICT', `run ${parent} already imports ${alias}`, { location: { field: 'slug' } });
+      }
+      throw err;
+    }
+    return ref;
+  }
+
+  async appendEvent(run: RunRef, event: ExecutionEvent): Promise<void> {
+    let parentRow: number | null = null;
+    if (event.type === 'frame-enter' && event.parent !== null) {
+      // parent_id links frame rows, so the spec's recursive CTE can walk openprose.execution (scope-chain-sql.ts).
+      const [p] = await this.db.query<{ id: number }>(
+        `SELECT id FROM openprose.execution WHERE run_id = $1 AND event_type = 'frame-enter' AND execution_id = $2 ORDER BY id LIMIT 1`, [run, event.parent]);
+      parentRow = p?.id ?? null;
+    }
+    const c = eventColumns(event);
+    await this.db.query(
+      `INSERT INTO openprose.execution (run_id, event_type, statement_index, statement_text, status, execution_id, parent_id, error_message, completed_at, metadata)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $9::boolean THEN now() ELSE NULL END, $10::jsonb)`,
+      [run, event.type, c.statementIndex, c.statementText, c.status, c.executionId, parentRow, c.errorMessage, c.completed, event as unknown as Record<string, unknown>],
+    );
+  }
+
+  async readEvents(run: RunRef): Promise<ExecutionEvent[]> {
+    const rows = await this.db.query<{ metadata: ExecutionEvent | string }>(`SELECT metadata FROM openprose.execution WHERE run_id = $1 ORDER BY id`, [run]);
+    return rows.map((r) => (typeof r.metadata === 'string' ? JSON.parse(r.metadata) : r.metadata) as ExecutionEvent);
+  }
+
+  async writeBinding(run: RunRef, b: BindingRecord, attach: boolean): Promise<{ location: string }> {
+    checkStorableText('value', b.value);
+    if (b.source !== undefined) checkStorableText('source', b.source);
+    const relative = this.attachments.relativePath(b.name, b.executionId);
+    if (attach) this.attachments.write(run, relative, b.value);
+    // The const check is repeated inside the upsert, so two writers racing on a const cannot both win.
+    const rows = await this.db.query(
+      `INSERT INTO openprose.bindings (name, run_id, execution_id, kind, value, source_statement, attachment_path)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (name, run_id, COALESCE(execution_id, -1)) DO UPDATE SET kind = EXCLUDED.kind, value = EXCLUDED.value,
+         source_statement = EXCLUDED.source_statement, attachment_path = EXCLUDED.attachment_path, updated_at = now()
+       WHERE openprose.bindings.kind <> 'const' RETURNING name`,
+      [b.name, run, b.executionId, b.kind, attach ? null : b.value, b.source ?? null, attach ? relative : null],
+    );
+    if (rows.length === 0) throw new ProseError('E_CONST_REBIND', `const ${b.name} is already bound`);
+    if (!attach) this.attachments.remove(run, relative);
+    const where = `openprose.bindings (run_id='${run}', name='${b.name}', execution_id=${b.executionId ?? 'NULL'})`;
+    return { location: attach ? `${where}, value in ${this.attachments.displayPath(run, relative)}` : where };
+  }
+
+  async readBinding(run: RunRef, name: string, executionId: ExecutionId | null): Promise<BindingRecord | undefined> {
+    const [row] = await this.db.query<BindingRow & Record<string, unknown>>(
+      `SELECT ${BINDING_COLUMNS} FROM openprose.bindings WHERE run_id = $1 AND name = $2 AND COALESCE(execution_id, -1) = COALESCE($3::integer, -1)`,
+      [run, name, executionId]);
+    return row ? this.toBinding(run, row) : undefined;
+  }
+
+  /** The seed's "simpler version if you know the scope chain": one query, then the innermost match wins. */
+  async resolveBinding(run: RunRef, name: string, chain: (ExecutionId | null)[]): Promise<BindingRecord | undefined> {
+    const ids = chain.filter((x): x is ExecutionId => x !== null);
+    const inList = ids.map((_, i) => `$${i + 3}`).join(', ');
+    const rows = await this.db.query<BindingRow & Record<string, unknown>>(
+      `SELECT ${BINDING_COLUMNS} FROM openprose.bindings WHERE run_id = $1 AND name = $2
+       AND (execution_id IS NULL${ids.length ? ` OR execution_id IN (${inList})` : ''})`, [run, name, ...ids]);
+    for (const id of chain) {
+      const row = rows.find((r) => r.execution_id === id);
+      if (row) return this.toBinding(run, row);
+    }
+    return undefined;
+  }
+
+  async listBindings(run: RunRef): Promise<BindingRecord[]> {
+    const rows = await this.db.query<BindingRow & Record<string, unknown>>(
+      `SELECT ${BINDING_COLUMNS} FROM openprose.bindings WHERE run_id = $1 ORDER BY name, execution_id`, [run]);
+    return rows.map((r) => this.toBinding(run, r));
+  }
+
+  async writeMemory(loc: AgentLocation, memory: string): Promise<{ location: string }> {
+    checkStorableText('memory', memory);
+    await this.db.query(
+      `INSERT INTO openprose.agents (name, scope, run_id, path, memory) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (name, scope, COALESCE(run_id, ''), COALESCE(path, '')) DO UPDATE SET memory = EXCLUDED.memory, updated_at = now()`,
+      [...agentKey(loc), memory]);
+    return { location: `openprose.agents (${describeAgent(loc)})` };
+  }
+
+  async readMemory(loc: AgentLocation): Promise<string | undefined> {
+    const [row] = await this.db.query<{ memory: string | null }>(`SELECT memory FROM openprose.agents WHERE ${AGENT_WHERE}`, agentKey(loc));
+    return row?.memory ?? undefined;
+  }
+
+  /**
+   * The next number is computed inside the INSERT; two writers that compute the same one collide on the unique
+   * index (23505) and the loser tries again, so numbers are never shared, even across processes.
+   */
+  async appendSegment(loc: AgentLocation, s: Omit<Segment, 'number' | 'file'>): Promise<Segment> {
+    checkStorableText('prompt', s.prompt);
+    checkStorableText('summary', s.summary);
+    checkStorableText('timestamp', s.timestamp);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const [row] = await this.db.query<{ segment_number: number }>(
+          `INSERT INTO openprose.agent_segments (agent_name, scope, run_id, path, segment_number, "timestamp", prompt, summary)
+           SELECT $1::text, $2::text, $3::text, $4::text, COALESCE(MAX(segment_number), 0) + 1, $5::text, $6::text, $7::text
+           FROM openprose.agent_segments WHERE agent_name = $1::text AND scope = $2::text
+             AND COALESCE(run_id, '') = COALESCE($3::text, '') AND COALESCE(path, '') = COALESCE($4::text, '')
+           RETURNING segment_number`,
+          [...agentKey(loc), s.timestamp, s.prompt, s.summary]);
+        const n = Number(row!.segment_number);
+        return { number: n, file: segmentFileName(loc.agent, n, this.decisions.segmentWidth), ...s };
+      } catch (err) {
+        if (!(err instanceof PgError && err.sqlState === '23505') || attempt >= SEGMENT_RETRIES) throw err;
+        await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
+      }
+    }
+  }
+
+  async listSegments(loc: AgentLocation): Promise<Segment[]> {
+    const rows = await this.db.query<{ segment_number: number; timestamp: string; prompt: string | null; summary: string | null }>(
+      `SELECT segment_number, "timestamp", prompt, summary FROM openprose.agent_segments
+       WHERE agent_name = $1 AND scope = $2 AND COALESCE(run_id, '') = COALESCE($3::text, '') AND COALESCE(path, '') = COALESCE($4::text, '')
+       ORDER BY segment_number`, agentKey(loc));
+    return rows.map((r) => ({
+      number: Number(r.segment_number), file: segmentFileName(loc.agent, Number(r.segment_number), this.decisions.segmentWidth),
+      timestamp: r.timestamp, prompt: r.prompt ?? '', summary: r.summary ?? '',
+    }));
+  }
+
+  storage(): StorageView {
+    return readOnlyView(this.db);
+  }
+
+  async close(): Promise<void> {
+    await this.db.end();
+  }
+
+  private toBinding(run: RunRef, r: BindingRow): BindingRecord {
+    const attached = r.attachment_path !== null;
+    return {
+      name: r.name, kind: r.kind, executionId: r.execution_id === null ? null : Number(r.execution_id),
+      value: attached ? this.attachments.read(run, r.attachment_path!) : r.value ?? '',
+      ...(r.source_statement !== null ? { source: r.source_statement } : {}), ...(attached ? { attached: true } : {}),
+    };
+  }
+}
+
+function agentKey(loc: AgentLocation): [string, string, string | null, string | null] {
+  return [loc.agent, loc.scope, loc.scope === 'execution' ? loc.run ?? null : null, loc.scope === 'custom' ? loc.path ?? null : null];
+}
+
+function describeAgent(loc: AgentLocation): string {
+  const extra = loc.scope === 'execution' ? `, run_id='${loc.run}'` : loc.scope === 'custom' ? `, path='${loc.path}'` : '';
+  return `name='${loc.agent}', scope='${loc.scope}'${extra}`;
+}

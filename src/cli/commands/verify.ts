@@ -1,0 +1,108 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { formatError, ProseError, toProseError } from '../../core/errors.ts';
+import type { Finding } from '../../verify/finding.ts';
+import { knownKinds, pickVerifier, type VerifyPathOptions } from '../../verify/registry.ts';
+import { parseOptions, type OptionSpec } from '../args.ts';
+import { EXIT, type CliIo, type Command } from '../io.ts';
+
+const HELP = `Usage: prose-state verify PATH [--format text|json] [--home DIR] [--threshold BYTES] [--kind KIND]
+
+Checks run state an OpenProse VM already wrote against the spec. PATH is recognised as one of:
+  run-dir     a run directory, .prose/runs/{id}/ (state.md or state.db), imports checked recursively
+  prose-dir   a .prose/ directory (or a project holding one): every run, project agents, agents.db
+  state-db    a state.db or agents.db SQLite file
+  reactor     a Reactor state directory (receipts.json + world-models/)
+  transcript  an in-context narration transcript
+
+Options:
+  --format json      print {kind, path, findings, counts} instead of lines
+  --home DIR         the home directory standing in for ~ (user-scope agents in DIR/.prose/)   [PROSE_STATE_HOME]
+  --threshold BYTES  attachment threshold in UTF-8 bytes (default 102400)                      [PROSE_STATE_THRESHOLD]
+  --kind KIND        use this verifier instead of detecting one
+  -h, --help         this text
+
+Each finding prints as "file:line: severity rule: message" and a hint; docs/verify-rules.md lists the rules.
+Exit codes: 0 no error finding, 1 an error finding, 2 usage (unknown option, PATH missing), 3 no verifier
+recognises PATH (or verifying failed).
+`;
+
+/** Options as data, so another verifier's option (--subagent-output FILE, say) is one more entry. */
+export const VERIFY_OPTIONS = {
+  format: { type: 'string' },
+  home: { type: 'string', env: 'PROSE_STATE_HOME' },
+  threshold: { type: 'string', env: 'PROSE_STATE_THRESHOLD' },
+  kind: { type: 'string' },
+} satisfies OptionSpec;
+
+export interface VerifyArgs extends VerifyPathOptions {
+  path: string;
+  format: 'text' | 'json';
+}
+
+export const verifyCommand: Command = {
+  name: 'verify',
+  summary: 'check run state on disk (.prose/, a run dir, state.db, ...) against the spec',
+  help: HELP,
+  async run(argv: string[], io: CliIo): Promise<number> {
+    let args: VerifyArgs;
+    try {
+      args = parseVerifyArgs(argv, io);
+    } catch (err) {
+      io.stderr.write(`prose-state verify: ${formatError(toProseError(err, 'E_USAGE'))}\n`);
+      return EXIT.usage;
+    }
+    const abs = resolve(io.cwd, args.path);
+    try {
+      const verifier = await pickVerifier(abs, args.kind);
+      if (!verifier) {
+        io.stderr.write(`prose-state verify: no verifier recognises ${args.path}\n  hint: known kinds: ${knownKinds()}; name one with --kind\n`);
+        return EXIT.harness;
+      }
+      const findings = await verifier.verify(abs, { ...(args.homeDir !== undefined ? { homeDir: args.homeDir } : {}), ...(args.attachmentThresholdBytes !== undefined ? { attachmentThresholdBytes: args.attachmentThresholdBytes } : {}) });
+      const counts = { errors: findings.filter((f) => f.severity === 'error').length, warnings: findings.filter((f) => f.severity === 'warning').length };
+      if (args.format === 'json') io.stdout.write(`${JSON.stringify({ kind: verifier.kind, path: args.path, findings, counts })}\n`);
+      else {
+        for (const f of findings) io.stdout.write(formatFinding(f, args.path));
+        // Fixed wording ("1 errors") so scripts can match the summary line.
+        io.stdout.write(`verify: ${counts.errors} errors, ${counts.warnings} warnings in ${verifier.kind} ${args.path}\n`);
+      }
+      return counts.errors > 0 ? EXIT.failed : EXIT.ok;
+    } catch (err) {
+      const e = toProseError(err, 'E_IO');
+      io.stderr.write(`prose-state verify: ${formatError(e)}\n`);
+      return e.code === 'E_USAGE' ? EXIT.usage : EXIT.harness;
+    }
+  },
+};
+
+export function parseVerifyArgs(argv: string[], io: CliIo): VerifyArgs {
+  const { values, positionals } = parseOptions(argv, VERIFY_OPTIONS, io.env);
+  if (positionals.length !== 1) {
+    throw new ProseError('E_USAGE', positionals.length === 0 ? 'verify needs a PATH' : `verify takes one PATH, got ${positionals.length}`, { hint: 'prose-state verify PATH' });
+  }
+  const path = positionals[0]!;
+  if (!existsSync(resolve(io.cwd, path))) throw new ProseError('E_USAGE', `${path} does not exist`, { location: { file: path } });
+  const format = values.format ?? 'text';
+  if (format !== 'text' && format !== 'json') throw new ProseError('E_USAGE', `--format must be text or json, got ${JSON.stringify(format)}`);
+  const out: VerifyArgs = { path, format };
+  if (typeof values.home === 'string') out.homeDir = resolve(io.cwd, values.home);
+  if (typeof values.threshold === 'string') {
+    if (!/^[1-9]\d*$/.test(values.threshold) || !Number.isSafeInteger(Number(values.threshold))) {
+      throw new ProseError('E_USAGE', `--threshold must be a positive integer of bytes, got ${JSON.stringify(values.threshold)}`);
+    }
+    out.attachmentThresholdBytes = Number(values.threshold);
+  }
+  if (typeof values.kind === 'string') out.kind = values.kind;
+  return out;
+}
+
+/** `file:line: severity rule: message` and an indented hint; a table row reads `file table[row]`. */
+export function formatFinding(f: Finding, root: string): string {
+  let where = f.file ?? root;
+  if (f.line !== undefined) where += `:${f.line}${f.column !== undefined ? `:${f.column}` : ''}`;
+  if (f.table !== undefined) where += ` ${f.table}${f.row !== undefined ? `[${f.row}]` : ''}`;
+  if (f.node !== undefined) where += ` node ${f.node}`;
+  if (f.receipt !== undefined) where += ` receipt ${f.receipt}`;
+  return `${where}: ${f.severity} ${f.rule}: ${f.message}\n${f.hint ? `  hint: ${f.hint}\n` : ''}`;
+}

@@ -1,0 +1,44 @@
+// The single binary's entry (bundled by scripts/build-binary.mjs): hands the embedded assets to the library,
+// routes a `sqlite3` link to that subcommand, then runs the same `main` as bin/prose-state.js.
+import { provideWasmBinary } from '../backends/sqlite/engine/index.ts';
+import { sqlite3Route } from './commands/sqlite3.ts';
+import { main } from './main.ts';
+import { unpackSuite, type SuiteBundle } from './sea/embedded-suite.ts';
+import { SEA_ASSET, inSea, seaAssetBytes, seaAssetText } from './sea/sea-assets.ts';
+
+/** Set by the build (esbuild `define`): the hash naming this binary's suite. */
+declare const __PROSE_STATE_SUITE_KEY__: string;
+const NO_COMMAND = new Set(['--version', '-v', 'version', 'help', '--help', '-h']);
+
+for (const s of [process.stdout, process.stderr]) {
+  s.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    else throw e;
+  });
+}
+
+async function run(): Promise<number> {
+  const argv = sqlite3Route(process.argv0, process.argv.slice(2)) ?? process.argv.slice(2);
+  if (inSea()) {
+    const first = argv[0] ?? 'help';
+    // Copying the 880 KB of WASM is skipped where no command runs, to keep `--version` as fast as `node -e 0`.
+    const wasm = NO_COMMAND.has(first) ? undefined : seaAssetBytes(SEA_ASSET.sqliteWasm);
+    if (wasm) provideWasmBinary(wasm);
+    if (!NO_COMMAND.has(first) && first !== 'sqlite3' && !process.env.PROSE_STATE_SUITE_DIR) {
+      process.env.PROSE_STATE_SUITE_DIR = unpackSuite(__PROSE_STATE_SUITE_KEY__, () => JSON.parse(seaAssetText(SEA_ASSET.suite)!) as SuiteBundle, process.env);
+    }
+  }
+  return main(argv, { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), stdin: readStdin });
+}
+
+function readStdin(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    process.stdin.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks).toString('utf8'))).on('error', reject);
+  });
+}
+
+run().then((code) => { process.exitCode = code; }, (err: unknown) => {
+  process.stderr.write(`prose-state: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 3;
+});

@@ -1,0 +1,71 @@
+import type { DecisionRow } from './decision-row.ts';
+
+/** Choices of the SQLite backend (sqlite.md on WASM SQLite); docs/sqlite.md explains them at length. */
+export const SQLITE_DECISIONS: DecisionRow[] = [
+  {
+    id: 'sqlite-persistence', area: 'sqlite',
+    spec: 'sqlite.md: "Single-file portability"; "Atomic transactions"; "Concurrent access: SQLite handles locking automatically". WASM SQLite in Node has no on-disk VFS.',
+    choice: 'Each database is worked on in memory and written whole after every committed transaction (temp file, fsync, rename, fsync of the directory); another process\'s commit is seen by reloading when the file\'s inode, size or mtime changed. Writers take {db}.lock, created atomically and holding pid, host and a nonce; a lock whose pid is dead on this host is broken under {db}.lock.break. A lock wait longer than 30 s answers E_CONFLICT.',
+    why: 'A crash at any instant leaves the old or the new file, never a torn one, and the real sqlite3 CLI opens every version. The measured seed pattern (8 writers, no busy timeout) lost 89% of its writes; waiting on a lock loses none.',
+  },
+  {
+    id: 'sqlite-schema-version', area: 'sqlite',
+    spec: 'sqlite.md: "Flexible schema: add columns and tables as needed"; no version mark.',
+    choice: 'PRAGMA user_version = 1 marks our schema. A file at 0 (made by the sqlite3 CLI, or empty) is adopted on first open: missing tables and the bindings index are created, then it is marked 1; a same-named table lacking a column we use is refused with E_FORMAT. A version above 1 is refused with E_FORMAT. Extra tables and columns (x_ extensions) are left alone.',
+    why: 'user_version is the header field SQLite reserves for this; adopting 0 is what lets a VM start a run with the CLI and the toolkit read it.',
+  },
+  {
+    id: 'sqlite-bindings-key', area: 'sqlite',
+    spec: 'sqlite.md Core Schema: bindings(..., PRIMARY KEY (name, IFNULL(execution_id, -1))), which SQLite refuses ("expressions prohibited in PRIMARY KEY and UNIQUE constraints").',
+    choice: 'A plain bindings table (the seed\'s columns, including kind) plus CREATE UNIQUE INDEX bindings_name_scope ON bindings(name, IFNULL(execution_id, -1)); writes use INSERT ... ON CONFLICT(name, IFNULL(execution_id, -1)) DO UPDATE, keeping created_at. The seed\'s INSERT OR REPLACE also upserts on it.',
+    why: 'The same key the seed meant, in a form SQLite accepts; every other table is the seed\'s DDL verbatim.',
+  },
+  {
+    id: 'sqlite-execution-rows', area: 'sqlite',
+    spec: 'sqlite.md: the VM owns the execution table; HEAD: events are appended, with status tokens started, completed, joined, iteration, exited, failed, retry and metadata keys parallel_id, branch, loop_id, max, iteration, reason, attempt.',
+    choice: 'One INSERT per event, never an UPDATE. statement events keep their own status (executing, completed, failed, skipped) and statement_index/statement_text; frame-enter, parallel-start and loop-start are \'started\'; a branch carries its status; join \'joined\'; iteration \'iteration\'; loop exit \'exited\'; retry \'retry\'; error \'failed\' with error_message; an anonymous name \'allocated\'. metadata is JSON with the HEAD keys plus "event" (the event type), execution_id, block, depth, parent, strategy, branches, count, on_fail, condition, name. parent_id points at the frame-enter row of the frame (or the parallel-start row of a branch). A row without metadata.event (the seed\'s own INSERTs) reads as a statement event when its status is a statement status, and is otherwise ignored.',
+    why: 'The seed\'s queries on metadata keys and parent_id keep working, and the event list is rebuilt exactly (a property test round-trips every event shape).',
+  },
+  {
+    id: 'sqlite-frame-ids', area: 'sqlite',
+    spec: 'sqlite.md joins bindings.execution_id to execution.id in its scope-resolution CTE, so execution_id would be a row id of every logged statement.',
+    choice: 'bindings.execution_id holds the frame\'s execution_id (the per-run counter of decision execution-id), kept in the frame-enter row\'s metadata.execution_id. resolve runs the seed\'s CTE adapted to walk frame-enter rows through parent_id and match metadata.execution_id; the literal CTE gives a different (wrong) answer on our files, which spec/backends/sqlite/seed-queries-broken.spec.ts shows.',
+    why: 'The same execution_id must mean the same frame in every backend and in every location line a subagent reports.',
+  },
+  {
+    id: 'sqlite-imports', area: 'sqlite',
+    spec: 'sqlite.md: imports(alias PRIMARY KEY, source_url, fetched_at, inputs_schema, outputs_schema); nested runs are not described. filesystem.md (HEAD): imports/{handle}--{slug}/.',
+    choice: 'An import is a nested run at .prose/runs/{id}/imports/{handle}--{slug}/state.db (with program.prose) and a row of the parent\'s imports table with alias = {handle}--{slug}, source_url NULL, fetched_at datetime(\'now\'). Its RunRef is {parentRef}/imports/{handle}--{slug}; refs are split at the first "--" and every part is checked, so none leaves .prose/runs/. Importing the same {handle}--{slug} twice is E_CONFLICT.',
+    why: 'One handle may import several slugs, so the alias must be the pair; the directory rule is the filesystem backend\'s.',
+  },
+  {
+    id: 'sqlite-agent-databases', area: 'sqlite',
+    spec: 'sqlite.md: execution-scope agents in the run\'s state.db, project scope in .prose/agents.db, user scope in ~/.prose/agents.db; custom scope unstated.',
+    choice: 'Those three, and {projectDir}/{path}/agents.db for custom scope; each agents.db holds only agents and agent_segments. A segment\'s number is MAX+1 for the agent under the database lock (UNIQUE(agent_name, segment_number) backs it up); appending a segment creates the agents row (memory NULL) if missing. Segment.file is the logical name {agent}-NNN.md.',
+    why: 'The seed\'s locations; a custom path follows decision custom-scope with a database in place of the directory.',
+  },
+  {
+    id: 'sqlite-attachments', area: 'sqlite',
+    spec: 'sqlite.md Large Outputs: write attachments/{binding_name}.md, store the path in attachment_path, "leave value as a summary or null".',
+    choice: 'value holds "Attached value (N bytes) - see attachments/{file}"; attachment_path is relative to the run directory (decision attachment-naming). The file is written atomically, under the lock, before the row that points at it commits; a replaced attachment file is deleted after the commit. An attachment_path outside attachments/ is refused with E_CORRUPT.',
+    why: 'A reader of the table alone sees what and where the value is; the order keeps a committed row from pointing at a missing file.',
+  },
+  {
+    id: 'sqlite-timestamps', area: 'sqlite',
+    spec: 'sqlite.md: "Timestamps: Use ISO 8601 format (datetime(\'now\'))", which gives YYYY-MM-DD HH:MM:SS.',
+    choice: 'Column defaults and every *_at we write use datetime(\'now\') (UTC, space separator) as the seed does, except run.started_at, which keeps the ISO 8601 instant the run was created with (2026-01-15T14:30:52Z), and agent_segments.timestamp, which keeps the segment\'s own timestamp.',
+    why: 'Those two are read back through the API and must round-trip; the rest are the seed\'s.',
+  },
+  {
+    id: 'sqlite-bad-files', area: 'sqlite',
+    spec: 'Nothing in the seed on unreadable or foreign databases.',
+    choice: 'Before use every file is checked: no "SQLite format 3" header, a size that is not whole pages, fewer pages than the header says, or PRAGMA quick_check not ok is E_CORRUPT; a newer user_version, or a WAL database with an un-checkpointed -wal file, is E_FORMAT; a non-empty -journal that stays past the lock timeout is a hot journal, E_CORRUPT. The file is never written in those cases.',
+    why: 'A write after a bad read would replace the only copy of someone\'s state.',
+  },
+  {
+    id: 'sqlite-shim', area: 'sqlite',
+    spec: 'sqlite.md requires the sqlite3 CLI and its commands set no busy timeout.',
+    choice: 'prose-state sqlite3 (and the binary run through a link named sqlite3) takes the CLI\'s arguments, prints list and -json output as sqlite3 3.40 does and exits with its codes; it writes through the backend\'s lock and atomic rename, waiting up to 10 s (or -cmd ".timeout N") for the lock instead of failing at once. In -json, REAL values are printed with 3.40\'s %!.20g digits, reproducing its x87 long-double arithmetic.',
+    why: 'A VM without sqlite3 can follow the seed word for word, and parallel subagents using it lose no writes.',
+  },
+];

@@ -1,0 +1,70 @@
+import type { Actor } from '../core/actor.ts';
+import type { Backend, BackendEnv, BackendFactory } from '../core/backend.ts';
+import type { Decisions } from '../core/decisions.ts';
+import { createEngine } from '../core/engine.ts';
+import type { OpArgs, OpName, OpResults } from '../core/ops.ts';
+import type { StateStore } from '../core/store.ts';
+import { filesystemFactory } from '../backends/filesystem/index.ts';
+import { FsStore } from '../backends/filesystem/fs-store.ts';
+
+/** A deliberately broken reference backend: one real bug a backend author could write. The suite must kill it. */
+export interface Mutant {
+  name: string;
+  /** The bug, in one sentence. */
+  bug: string;
+  factory: BackendFactory;
+}
+
+export interface MutationContext {
+  real: Backend;
+  store: StateStore;
+  env: BackendEnv;
+}
+
+export type Intercept = (op: OpName, args: Record<string, unknown>, actor: Actor, ctx: MutationContext) => Promise<unknown>;
+
+export interface Mutation {
+  /** Replaces store methods (the rest delegate to the real filesystem store). */
+  store?: (base: FsStore, env: BackendEnv) => Partial<StateStore>;
+  /** Sees every call before the engine; call `ctx.real.call` to go on. */
+  intercept?: Intercept;
+  /** Decisions the buggy backend uses instead of the pinned ones (while reports still print the pinned ones). */
+  decisions?: (d: Decisions) => Decisions;
+}
+
+/** Builds a mutant of the filesystem backend: same storage, same capabilities, one bug. */
+export function mutant(name: string, bug: string, m: Mutation): Mutant {
+  const factory: BackendFactory = {
+    ...filesystemFactory,
+    name: `mutant:${name}`,
+    description: `the filesystem backend with one bug: ${bug}`,
+    async open(env) {
+      const decisions = m.decisions ? m.decisions(env.decisions) : env.decisions;
+      const base = new FsStore(env.projectDir, env.homeDir, decisions);
+      const store = m.store ? delegate(base, m.store(base, env)) : base;
+      const real = createEngine({ store, decisions, capabilities: filesystemFactory.capabilities });
+      if (!m.intercept) return real;
+      const intercept = m.intercept;
+      const ctx: MutationContext = { real, store, env };
+      return {
+        call: <K extends OpName>(op: K, args: OpArgs[K], actor: Actor) => intercept(op, args as Record<string, unknown>, actor, ctx) as Promise<OpResults[K]>,
+        storage: real.storage,
+        close: () => real.close(),
+      };
+    },
+  };
+  return { name, bug, factory };
+}
+
+function delegate(base: FsStore, overrides: Partial<StateStore>): StateStore {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.getOwnPropertyNames(FsStore.prototype)) {
+    if (key === 'constructor') continue;
+    const v = (base as unknown as Record<string, unknown>)[key];
+    if (typeof v === 'function') out[key] = v.bind(base);
+  }
+  return Object.assign(out, overrides) as unknown as StateStore;
+}
+
+/** Passes the call through unchanged. */
+export const pass = (op: OpName, args: Record<string, unknown>, actor: Actor, ctx: MutationContext) => ctx.real.call(op, args as never, actor);

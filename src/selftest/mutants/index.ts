@@ -1,0 +1,9 @@
+import type { Mutant } from '../mutant.ts';
+import { AGENT_MUTANTS } from './agents.ts';
+import { BINDING_MUTANTS } from './bindings.ts';
+import { EXECUTION_MUTANTS, ROLE_MUTANTS } from './execution.ts';
+import { NAMING_MUTANTS } from './naming.ts';
+import { SCOPE_MUTANTS } from './scope.ts';
+
+/** Every built-in mutant. A survivor of the suite is a missing case. */
+export const MUTANTS: readonly Mutant[] = [...SCOPE_MUTANTS, ...BINDING_MUTANTS, ...NAMING_MUTANTS, ...EXECUTION_MUTANTS, ...ROLE_MUTANTS, ...AGENT_MUTANTS];

@@ -1,0 +1,46 @@
+import type { Decisions } from '../core/decisions.ts';
+import type { Suite } from '../conformance/case-types.ts';
+import type { CaseResult } from '../conformance/outcome.ts';
+import { runSuite } from '../conformance/run-suite.ts';
+import type { Mutant } from './mutant.ts';
+
+export interface MutantVerdict {
+  mutant: string;
+  bug: string;
+  /** The case that caught it first (failed or errored on the mutant while it passes on the reference backend). */
+  killedBy: string[];
+}
+
+export interface SelftestResult {
+  verdicts: MutantVerdict[];
+  killed: number;
+  total: number;
+  /** Cases that did not pass on the unmutated backend: a kill by them proves nothing, so they are left out. */
+  unreliable: string[];
+}
+
+const silent = { header() {}, result() {}, footer() {} };
+
+/**
+ * Runs the suite on every mutant. A mutant is killed when a case that passes on the reference backend fails or
+ * errors on it. Reference results come first so a flaky or failing case never counts as a kill.
+ */
+export async function runSelftest(suite: Suite, mutants: readonly Mutant[], decisions: Decisions, reference: CaseResult[], onVerdict: (v: MutantVerdict) => void): Promise<SelftestResult> {
+  const good = new Set(reference.filter((r) => r.outcome.status === 'passed').map((r) => r.id));
+  const unreliable = reference.filter((r) => r.outcome.status !== 'passed' && r.outcome.status !== 'skipped').map((r) => r.id);
+  const verdicts: MutantVerdict[] = [];
+  for (const m of mutants) {
+    const results = await runSuite({ suite: fastFirst(suite), factories: [m.factory], decisions, filter: { areas: [], ids: [...good] }, listener: silent, stopAtFirstFailure: true });
+    const killedBy = results.filter((r) => good.has(r.id) && (r.outcome.status === 'failed' || r.outcome.status === 'errored')).map((r) => r.id);
+    const v = { mutant: m.name, bug: m.bug, killedBy };
+    verdicts.push(v);
+    onVerdict(v);
+  }
+  return { verdicts, killed: verdicts.filter((v) => v.killedBy.length > 0).length, total: verdicts.length, unreliable };
+}
+
+/** Cases without a repeat step first: one kill is enough, and the long repeats rarely give the first one. */
+function fastFirst(suite: Suite): Suite {
+  const slow = (c: Suite['cases'][number]) => c.steps.some((s) => s.kind === 'repeat');
+  return { ...suite, cases: [...suite.cases.filter((c) => !slow(c)), ...suite.cases.filter(slow)] };
+}
