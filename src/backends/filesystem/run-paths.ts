@@ -22,8 +22,11 @@ export class RunPaths {
     if (!isRunId(parts[0])) throw bad();
     for (let i = 1; i < parts.length; i += 2) {
       if (parts[i] !== 'imports' || parts[i + 1] === undefined) throw bad();
-      const [handle, slug, ...rest] = parts[i + 1]!.split('--');
-      if (rest.length > 0 || handle === undefined || slug === undefined) throw bad();
+      // The handle may not hold "--" (names.ts), so the first "--" separates it from the slug.
+      const sep = parts[i + 1]!.indexOf('--');
+      if (sep === -1) throw bad();
+      const handle = parts[i + 1]!.slice(0, sep);
+      const slug = parts[i + 1]!.slice(sep + 2);
       checkName('handle', handle, 'run');
       checkName('slug', slug, 'run');
     }

@@ -24,32 +24,38 @@ export interface IndexEntries {
   agents: { name: string; scope: string; path: string }[];
 }
 
+/**
+ * Text from callers (ids, block names, statement text) shown on one line of a human section: line breaks and
+ * table pipes are escaped, so nothing a caller writes can start a heading or a section of its own.
+ */
+const oneLine = (s: string) => s.replace(/\\/g, '\\\\').replace(/\r/g, '\\r').replace(/\n/g, '\\n').replace(/\|/g, '\\|');
+
 export function renderStateMd(doc: StateDoc, index: IndexEntries): string {
   const state = foldEvents(doc.events);
   const out: string[] = [
     '# Execution State', '',
-    `run: ${doc.runId}`, `program: ${doc.programPath}`, `status: ${doc.status}`, `started: ${doc.started}`, `updated: ${doc.updated}`, '',
+    `run: ${doc.runId}`, `program: ${oneLine(doc.programPath)}`, `status: ${doc.status}`, `started: ${doc.started}`, `updated: ${doc.updated}`, '',
     '## Execution Trace', '', '```prose', ...traceLines(doc.events), '```', '',
     '## Active Constructs', '',
   ];
   for (const [id, p] of Object.entries(state.parallels)) {
-    out.push(`### Parallel (${id})`, '', `- strategy: ${p.strategy}${p.joined ? ' (joined)' : ''}`);
-    for (const [b, s] of Object.entries(p.branches)) out.push(`- ${b}: ${s === 'completed' ? 'complete' : s}`);
+    out.push(`### Parallel (${oneLine(id)})`, '', `- strategy: ${p.strategy}${p.joined ? ' (joined)' : ''}`);
+    for (const [b, s] of Object.entries(p.branches)) out.push(`- ${oneLine(b)}: ${s === 'completed' ? 'complete' : s}`);
     out.push('');
   }
   for (const [id, l] of Object.entries(state.loops)) {
-    out.push(`### Loop (${id})`, '', `- status: ${l.exited ? `exited (${l.exitReason})` : l.iteration === 0 ? 'not yet entered' : 'running'}`,
+    out.push(`### Loop (${oneLine(id)})`, '', `- status: ${l.exited ? `exited (${l.exitReason})` : l.iteration === 0 ? 'not yet entered' : 'running'}`,
       `- iteration: ${l.iteration}/${l.max ?? '∞'}`, '');
   }
   out.push('## Index', '', '### Bindings', '', '| Name | Kind | Path | Execution ID |', '|------|------|------|--------------|');
   for (const b of index.bindings) {
-    out.push(`| ${b.name} | ${b.kind} | bindings/${RunPaths.bindingFile(b.name, b.executionId)} | ${b.executionId ?? '(root)'} |`);
+    out.push(`| ${oneLine(b.name)} | ${b.kind} | bindings/${oneLine(RunPaths.bindingFile(b.name, b.executionId))} | ${b.executionId ?? '(root)'} |`);
   }
   out.push('', '### Agents', '', '| Name | Scope | Path |', '|------|-------|------|');
-  for (const a of index.agents) out.push(`| ${a.name} | ${a.scope} | ${a.path} |`);
+  for (const a of index.agents) out.push(`| ${oneLine(a.name)} | ${a.scope} | ${oneLine(a.path)} |`);
   out.push('', '## Call Stack', '', '| execution_id | block | depth | status | parent |', '|--------------|-------|-------|--------|--------|');
   const stack = callStack(state);
-  stack.forEach((f, i) => out.push(`| ${f.executionId} | ${f.block} | ${f.depth} | ${i === 0 ? 'executing' : 'waiting'} | ${f.parent ?? '(root)'} |`));
+  stack.forEach((f, i) => out.push(`| ${f.executionId} | ${oneLine(f.block)} | ${f.depth} | ${i === 0 ? 'executing' : 'waiting'} | ${f.parent ?? '(root)'} |`));
   out.push('', '## Event Log', '', ...doc.events.map((e) => `- ${JSON.stringify(e)}`), '');
   return out.join('\n');
 }
@@ -61,9 +67,9 @@ function traceLines(events: ExecutionEvent[]): string[] {
   for (const e of events) {
     if (e.type === 'retry') retry.set(e.index, `# <-- RETRYING (attempt ${e.attempt}/${e.max})`);
     if (e.type !== 'statement') continue;
-    const first = e.text.split('\n')[0]!;
+    const first = oneLine(e.text.split('\n')[0]!);
     const note = e.status === 'executing' ? (retry.get(e.index) ?? '# <-- EXECUTING')
-      : e.status === 'completed' ? '# (complete)' : e.status === 'failed' ? `# <-- FAILED${e.error ? `: ${e.error.split('\n')[0]}` : ''}` : '# (skipped)';
+      : e.status === 'completed' ? '# (complete)' : e.status === 'failed' ? `# <-- FAILED${e.error ? `: ${oneLine(e.error.split('\n')[0]!)}` : ''}` : '# (skipped)';
     latest.set(e.index, { text: first, note });
   }
   return [...latest.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => `${v.text.padEnd(44)} ${v.note}`);
@@ -84,7 +90,7 @@ export function parseStateMd(text: string, file: string): StateDoc {
   }
   for (const key of ['run', 'program', 'status', 'started', 'updated']) if (header[key] === undefined) fail(3, `state.md header has no "${key}:"`);
   if (!(RUN_STATUSES as readonly string[]).includes(header.status!)) fail(5, `unknown run status ${JSON.stringify(header.status)}`);
-  const logAt = lines.indexOf('## Event Log');
+  const logAt = lines.lastIndexOf('## Event Log');
   if (logAt === -1) fail(lines.length, 'state.md has no "## Event Log" section');
   const events: ExecutionEvent[] = [];
   for (let j = logAt + 1; j < lines.length; j++) {
@@ -97,5 +103,9 @@ export function parseStateMd(text: string, file: string): StateDoc {
       fail(j + 1, 'event log line is not JSON');
     }
   }
-  return { runId: header.run!, programPath: header.program!, status: header.status as RunStatus, started: header.started!, updated: header.updated!, events };
+  return { runId: header.run!, programPath: unOneLine(header.program!), status: header.status as RunStatus, started: header.started!, updated: header.updated!, events };
+}
+
+function unOneLine(s: string): string {
+  return s.replace(/\\(\\|r|n|\|)/g, (_, c: string) => (c === 'r' ? '\r' : c === 'n' ? '\n' : c));
 }
