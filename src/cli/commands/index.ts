@@ -2,7 +2,9 @@ import type { Command } from '../io.ts';
 import { backendsCommand } from './backends.ts';
 import { fingerprintCommand } from './fingerprint.ts';
 import { selftestCommand } from './selftest.ts';
+import { verifyCommand } from './verify.ts';
+import { workerCommand } from './worker.ts';
 import { testCommand } from './test.ts';
 
 /** Every subcommand; `main` dispatches on the first word. */
-export const COMMANDS: Command[] = [testCommand, backendsCommand, fingerprintCommand, selftestCommand];
+export const COMMANDS: Command[] = [testCommand, backendsCommand, fingerprintCommand, verifyCommand, selftestCommand, workerCommand];

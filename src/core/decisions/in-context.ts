@@ -29,7 +29,7 @@ export const IN_CONTEXT_DECISIONS: DecisionRow[] = [
   {
     id: 'in-context-capabilities', area: 'in-context',
     spec: 'in-context.md: "cannot support RLM-style environment as variable patterns where agents query arbitrarily large bindings"; imports: 0-2; state lives in the conversation.',
-    choice: 'Declared: durable, layout:transcript. Not declared: attachments (values, not references), project-scope, user-scope and custom-scope (they outlive the conversation), imports (nested runs live in the file layout\'s imports/; the narration only announces them), concurrent-writers (one VM narrates one conversation), world-model and receipts (not implemented here). Execution-scope agent memory and segments are narrated ([Memory], [Segment]).',
+    choice: 'Declared: durable, world-model, receipts (HEAD: the canonical world-model and the receipt chain "still hold", narrated in conversation: [WorldModel] Version stored with base64 OPWM1 bytes, [WorldModel] Published, [Receipt] NODE: "json", [WorldModel] Envelope and Workspace), layout:transcript. Not declared: attachments (values, not references), project-scope, user-scope and custom-scope (they outlive the conversation), imports (nested runs live in the file layout\'s imports/; the narration only announces them), concurrent-writers (one VM narrates one conversation). Execution-scope agent memory and segments are narrated ([Memory], [Segment]).',
     why: 'Only what one conversation can hold and re-read is claimed; undeclared cases are skipped with that reason and the engine answers E_UNSUPPORTED.',
   },
   {

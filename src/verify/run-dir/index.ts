@@ -1,0 +1,49 @@
+import { basename, join } from 'node:path';
+import { DEFAULT_DECISIONS } from '../../core/decisions.ts';
+import type { Finding, Verifier, VerifyOptions } from '../finding.ts';
+import { checkProseDir } from './check-prose-dir.ts';
+import { checkRunDir, isKind } from './check-run-dir.ts';
+import { FindingSink } from './finding-sink.ts';
+import { RUN_DIR_RULES } from './rules.ts';
+
+const threshold = (opts: VerifyOptions) => opts.attachmentThresholdBytes ?? DEFAULT_DECISIONS.attachmentThresholdBytes;
+
+/** One run directory, `.prose/runs/{id}/` (or an import on its own): it holds state.md or state.db. */
+export const runDirVerifier: Verifier = {
+  kind: 'run-dir',
+  async detect(path) {
+    return isKind(path, 'dir') && (isKind(join(path, 'state.md'), 'file') || isKind(join(path, 'state.db'), 'file') ||
+      (isKind(join(path, 'program.prose'), 'file') && !isKind(join(path, 'runs'), 'dir')));
+  },
+  async verify(path, opts) {
+    const out: Finding[] = [];
+    // A run outside .../imports/ has a run id for a name; one inside imports/ has {handle}--{slug}.
+    const isImport = basename(join(path, '..')) === 'imports';
+    await checkRunDir(path, new FindingSink(RUN_DIR_RULES, out), { thresholdBytes: threshold(opts), homeDir: opts.homeDir, isImport });
+    return out;
+  },
+};
+
+/** A `.prose/` directory, or a project directory holding one. */
+export const proseDirVerifier: Verifier = {
+  kind: 'prose-dir',
+  async detect(path) {
+    return proseRoot(path) !== undefined;
+  },
+  async verify(path, opts) {
+    const out: Finding[] = [];
+    const root = proseRoot(path) ?? path;
+    const sink = new FindingSink(RUN_DIR_RULES, out);
+    await checkProseDir(root, root === path ? sink : sink.at('.prose'), { thresholdBytes: threshold(opts), homeDir: opts.homeDir });
+    return out;
+  },
+};
+
+/** The `.prose/` directory `path` is or holds, if any. */
+function proseRoot(path: string): string | undefined {
+  if (!isKind(path, 'dir') || isKind(join(path, 'state.md'), 'file')) return undefined;
+  if (basename(path) === '.prose' || isKind(join(path, 'runs'), 'dir')) return path;
+  return isKind(join(path, '.prose'), 'dir') ? join(path, '.prose') : undefined;
+}
+
+export { RUN_DIR_RULES, type RunDirRuleId, type RuleInfo } from './rules.ts';
