@@ -21,7 +21,7 @@ cases:
         expect: { value: y }
   - id: a/skips
     title: needs a capability nobody declares here
-    requires: [world-model]
+    requires: [layout:postgres]
     steps:
       - op: resolve
         args: { name: x }
@@ -41,7 +41,7 @@ test('the JSON reporter writes a header, one line per case and a footer whose co
   const footer = lines.at(-1);
   assert.is(footer.type, 'footer');
   assert.equal(footer.counts, { passed: 1, failed: 1, skipped: 1, errored: 0, xfailed: 0, xpassed: 0, total: 3 });
-  assert.match(cases.find((l) => l.id === 'a/skips').reason, /needs capability world-model/);
+  assert.match(cases.find((l) => l.id === 'a/skips').reason, /needs capability layout:postgres/);
 });
 
 test('zero matching cases is a usage error, exit 2', async () => {

@@ -37,6 +37,11 @@ export interface BackendFactory {
   /** The pinned choice a run of this backend used, where the factory has one (printed in reports). */
   settings?: Record<string, string>;
   open(env: BackendEnv): Promise<Backend>;
+  /**
+   * The backend string that recreates this factory in another process (`filesystem`, `exec:...`), set by the
+   * registry. The crash and concurrency areas pass it to their worker processes through the environment.
+   */
+  spec?: string;
   /** Removes what `open` created outside `projectDir`/`homeDir` (a database schema, say). */
   dispose?(env: BackendEnv): Promise<void>;
 }

@@ -10,6 +10,7 @@ export const CAPABILITIES = {
   imports: 'nested runs for imported programs',
   durable: 'what was committed survives closing and reopening the backend (restart)',
   'concurrent-writers': 'several processes may write bindings and segments of one run at once',
+  'multi-process': 'another process can open the same storage (the crash and concurrency areas run their writers in child processes)',
   'world-model': 'canonical world-model versions (OPWM1, sha256 addresses) per node',
   receipts: 'the append-only receipt ledger, chained per node',
   'layout:directory': 'the storage is the seed directory layout and may be checked file by file',

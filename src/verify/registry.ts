@@ -4,12 +4,23 @@ import { reactorVerifier } from './reactor/index.ts';
 import { proseDirVerifier, runDirVerifier } from './run-dir/index.ts';
 import { stateDbVerifier } from './state-db/index.ts';
 import { transcriptVerifier } from './transcript/index.ts';
+import { worldModelVerifier } from './world-model/index.ts';
+
+/** A run directory in the newer spec layout also holds a world-model and receipts: both are checked. */
+const runDirAndWorldModel: Verifier = {
+  kind: runDirVerifier.kind,
+  detect: (path) => runDirVerifier.detect(path),
+  verify: async (path, opts) => [
+    ...(await runDirVerifier.verify(path, opts)),
+    ...((await worldModelVerifier.detect(path)) ? await worldModelVerifier.verify(path, opts) : []),
+  ],
+};
 
 /**
  * Every verifier, in the order `detect` is tried: the most specific first (a run directory before a `.prose/`
  * directory that holds runs; a SQLite file before a text transcript).
  */
-export const VERIFIERS: readonly Verifier[] = [runDirVerifier, proseDirVerifier, stateDbVerifier, reactorVerifier, transcriptVerifier];
+export const VERIFIERS: readonly Verifier[] = [runDirAndWorldModel, proseDirVerifier, stateDbVerifier, reactorVerifier, worldModelVerifier, transcriptVerifier];
 
 export interface VerifyPathOptions extends VerifyOptions {
   /** Use this verifier instead of detecting one. */

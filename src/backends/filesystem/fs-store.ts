@@ -7,22 +7,26 @@ import { formatBindingFile, parseBindingFile } from '../../core/formats/binding-
 import { formatSegmentFile, parseSegmentFile } from '../../core/formats/segment-file.ts';
 import type { AgentLocation, BindingRecord, ExecutionEvent, ExecutionId, RunRecord, RunRef, RunStatus, Segment } from '../../core/model.ts';
 import { parseSegmentFileName, segmentFileName } from '../../core/numbering.ts';
-import type { StateStore } from '../../core/store.ts';
+import type { StateStore, WorldModelStore } from '../../core/store.ts';
 import { isoSeconds } from '../../core/engine.ts';
 import { createFileExclusive, writeFileAtomic } from '../../io/atomic-write.ts';
 import { RunPaths } from './run-paths.ts';
 import { parseStateMd, renderStateMd, type StateDoc } from './state-md.ts';
+import { FsWorldModelStore } from './world-model-store.ts';
 
 const SCOPED_FILE = /^(.+)__([1-9]\d*)\.md$/;
 
 /** The seed's `.prose/` directory layout (filesystem.md), every write atomic. */
 export class FsStore implements StateStore {
   private readonly paths: RunPaths;
+  /** The canonical world-model, receipts, workspace and envelope of each run (world-model-store.ts). */
+  readonly worldModel: WorldModelStore;
   /** Serializes the VM's read-modify-write of state.md within this process. */
   private readonly locks = new Map<string, Promise<unknown>>();
 
   constructor(projectDir: string, homeDir: string, private readonly decisions: Decisions, private readonly now: () => Date = () => new Date()) {
     this.paths = new RunPaths(projectDir, homeDir);
+    this.worldModel = new FsWorldModelStore(this.paths);
   }
 
   async createRun(rec: RunRecord): Promise<RunRef> {

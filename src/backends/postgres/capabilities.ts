@@ -1,8 +1,8 @@
 import type { Capability } from '../../core/capabilities.ts';
 
-/** What both engines declare. world-model and receipts are not in the StateStore contract yet. */
-const COMMON: readonly Capability[] = ['attachments', 'project-scope', 'user-scope', 'custom-scope', 'imports', 'durable', 'layout:postgres'];
+/** What both engines declare. */
+const COMMON: readonly Capability[] = ['attachments', 'project-scope', 'user-scope', 'custom-scope', 'imports', 'durable', 'world-model', 'receipts', 'layout:postgres'];
 
 /** pg-mem lives in one process's memory, so other processes cannot write to it. */
 export const PG_MEM_CAPABILITIES: readonly Capability[] = COMMON;
-export const PG_SERVER_CAPABILITIES: readonly Capability[] = [...COMMON, 'concurrent-writers'];
+export const PG_SERVER_CAPABILITIES: readonly Capability[] = [...COMMON, 'concurrent-writers', 'multi-process'];

@@ -1,6 +1,7 @@
 import { newDb, type IMemoryDb } from 'pg-mem';
 import type { BackendEnv, BackendFactory } from '../../core/backend.ts';
 import { createEngine } from '../../core/engine.ts';
+import { worldModelHandlers } from '../../canon/world-model-ops.ts';
 import { PG_MEM_CAPABILITIES } from './capabilities.ts';
 import { ensureSchema } from './ensure-schema.ts';
 import { PgDb, type PoolLike } from './pg-db.ts';
@@ -44,7 +45,8 @@ export function createPostgresMemFactory(): BackendFactory & { openDb(env: Backe
         if (fresh) dbs.delete(env.storageKey);
         throw err;
       }
-      return createEngine({ store: new PostgresStore(db, env.projectDir, env.decisions), decisions: env.decisions, capabilities: PG_MEM_CAPABILITIES });
+      const store = new PostgresStore(db, env.projectDir, env.decisions);
+      return createEngine({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities: PG_MEM_CAPABILITIES });
     },
     async dispose(env) {
       dbs.delete(env.storageKey);

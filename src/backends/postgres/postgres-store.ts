@@ -6,7 +6,8 @@ import type {
   AgentLocation, BindingKind, BindingRecord, ExecutionEvent, ExecutionId, RunRecord, RunRef, RunStatus, Segment,
 } from '../../core/model.ts';
 import { segmentFileName } from '../../core/numbering.ts';
-import type { StateStore } from '../../core/store.ts';
+import type { StateStore, WorldModelStore } from '../../core/store.ts';
+import { PostgresWorldModelStore } from './world-model-store.ts';
 import { Attachments } from './attachments.ts';
 import { eventColumns } from './event-columns.ts';
 import type { PgDb } from './pg-db.ts';
@@ -28,9 +29,12 @@ const SEGMENT_RETRIES = 50;
  */
 export class PostgresStore implements StateStore {
   private readonly attachments: Attachments;
+  /** The canonical world-model and receipt ledger (world-model-store.ts). */
+  readonly worldModel: WorldModelStore;
 
   constructor(private readonly db: PgDb, projectDir: string, private readonly decisions: Decisions) {
     this.attachments = new Attachments(projectDir);
+    this.worldModel = new PostgresWorldModelStore(db);
   }
 
   async createRun(run: RunRecord): Promise<RunRef> {

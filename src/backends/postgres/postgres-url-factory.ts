@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { BackendEnv, BackendFactory } from '../../core/backend.ts';
 import { createEngine } from '../../core/engine.ts';
+import { worldModelHandlers } from '../../canon/world-model-ops.ts';
 import { PG_SERVER_CAPABILITIES } from './capabilities.ts';
 import { caseDatabaseName, createCaseDatabase, dropCaseDatabase, parseUrl, withDatabase } from './case-database.ts';
 import { ensureSchema } from './ensure-schema.ts';
@@ -58,7 +59,8 @@ export function postgresUrlFactory(url: string, label?: string): BackendFactory 
         if (created.delete(env.storageKey)) await dropCaseDatabase(url, caseDatabaseName(env.storageKey)).catch(() => undefined);
         throw err;
       }
-      return createEngine({ store: new PostgresStore(db, env.projectDir, env.decisions), decisions: env.decisions, capabilities: PG_SERVER_CAPABILITIES });
+      const store = new PostgresStore(db, env.projectDir, env.decisions);
+      return createEngine({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities: PG_SERVER_CAPABILITIES });
     },
     async dispose(env) {
       created.delete(env.storageKey);

@@ -96,9 +96,9 @@ export class PostgresWorldModelStore implements WorldModelStore {
   }
 
   async writeVersion(run: RunRef, node: string, address: string, bytes: Uint8Array): Promise<void> {
-    const have = await this.q(`SELECT 1 FROM openprose.world_model_version WHERE run_id = $1 AND node = $2 AND version = $3`, [run, node, address]);
-    if (have.length > 0) return;
-    await this.q(`INSERT INTO openprose.world_model_version (run_id, node, version, artifact) VALUES ($1, $2, $3, $4)`, [run, node, address, Buffer.from(bytes)]);
+    // Storing the same (run, node, version) twice is a no-op, even when two connections race.
+    await this.q(`INSERT INTO openprose.world_model_version (run_id, node, version, artifact) VALUES ($1, $2, $3, $4)
+      ON CONFLICT (run_id, node, version) DO NOTHING`, [run, node, address, Buffer.from(bytes)]);
   }
 
   async readVersion(run: RunRef, node: string, address: string): Promise<Uint8Array | undefined> {

@@ -1,8 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { formatError, ProseError, toProseError } from '../../core/errors.ts';
 import type { Finding } from '../../verify/finding.ts';
 import { knownKinds, pickVerifier, type VerifyPathOptions } from '../../verify/registry.ts';
+import { checkSubagentOutput } from '../../session/index.ts';
 import { parseOptions, type OptionSpec } from '../args.ts';
 import { EXIT, type CliIo, type Command } from '../io.ts';
 
@@ -16,6 +17,7 @@ Checks run state an OpenProse VM already wrote against the spec. PATH is recogni
   transcript  an in-context narration transcript
 
 Options:
+  --subagent-output FILE  check a subagent's returned message (and the memory/segment it names) against the run at PATH
   --format json      print {kind, path, findings, counts} instead of lines
   --home DIR         the home directory standing in for ~ (user-scope agents in DIR/.prose/)   [PROSE_STATE_HOME]
   --threshold BYTES  attachment threshold in UTF-8 bytes (default 102400)                      [PROSE_STATE_THRESHOLD]
@@ -33,11 +35,14 @@ export const VERIFY_OPTIONS = {
   home: { type: 'string', env: 'PROSE_STATE_HOME' },
   threshold: { type: 'string', env: 'PROSE_STATE_THRESHOLD' },
   kind: { type: 'string' },
+  'subagent-output': { type: 'string' },
 } satisfies OptionSpec;
 
 export interface VerifyArgs extends VerifyPathOptions {
   path: string;
   format: 'text' | 'json';
+  /** A subagent's returned text, checked against the run at `path` (docs/session-protocol.md). */
+  subagentOutput?: string;
 }
 
 export const verifyCommand: Command = {
@@ -54,12 +59,21 @@ export const verifyCommand: Command = {
     }
     const abs = resolve(io.cwd, args.path);
     try {
-      const verifier = await pickVerifier(abs, args.kind);
-      if (!verifier) {
-        io.stderr.write(`prose-state verify: no verifier recognises ${args.path}\n  hint: known kinds: ${knownKinds()}; name one with --kind\n`);
-        return EXIT.harness;
+      const opts = { ...(args.homeDir !== undefined ? { homeDir: args.homeDir } : {}), ...(args.attachmentThresholdBytes !== undefined ? { attachmentThresholdBytes: args.attachmentThresholdBytes } : {}) };
+      let verifier: { kind: string } | undefined;
+      let findings: Finding[];
+      if (args.subagentOutput !== undefined) {
+        verifier = { kind: 'subagent-output' };
+        findings = await checkSubagentOutput(readFileSync(resolve(io.cwd, args.subagentOutput), 'utf8'), abs, { file: args.subagentOutput, ...opts });
+      } else {
+        const v = await pickVerifier(abs, args.kind);
+        if (!v) {
+          io.stderr.write(`prose-state verify: no verifier recognises ${args.path}\n  hint: known kinds: ${knownKinds()}; name one with --kind\n`);
+          return EXIT.harness;
+        }
+        verifier = v;
+        findings = await v.verify(abs, opts);
       }
-      const findings = await verifier.verify(abs, { ...(args.homeDir !== undefined ? { homeDir: args.homeDir } : {}), ...(args.attachmentThresholdBytes !== undefined ? { attachmentThresholdBytes: args.attachmentThresholdBytes } : {}) });
       const counts = { errors: findings.filter((f) => f.severity === 'error').length, warnings: findings.filter((f) => f.severity === 'warning').length };
       if (args.format === 'json') io.stdout.write(`${JSON.stringify({ kind: verifier.kind, path: args.path, findings, counts })}\n`);
       else {
@@ -94,6 +108,10 @@ export function parseVerifyArgs(argv: string[], io: CliIo): VerifyArgs {
     out.attachmentThresholdBytes = Number(values.threshold);
   }
   if (typeof values.kind === 'string') out.kind = values.kind;
+  if (typeof values['subagent-output'] === 'string') {
+    if (!existsSync(resolve(io.cwd, values['subagent-output']))) throw new ProseError('E_USAGE', `${values['subagent-output']} does not exist`, { location: { file: values['subagent-output'] } });
+    out.subagentOutput = values['subagent-output'];
+  }
   return out;
 }
 

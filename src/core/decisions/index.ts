@@ -4,8 +4,10 @@ import { FILESYSTEM_DECISIONS } from './filesystem.ts';
 import { CANON_DECISIONS } from './canon.ts';
 import { POSTGRES_DECISIONS } from './postgres.ts';
 import { VERIFY_DECISIONS } from './verify.ts';
+import { WORLD_MODEL_DECISIONS } from './world-model.ts';
+import { SESSION_DECISIONS } from './session.ts';
 
 /** Every row of the decisions table, in the order docs/decisions.md shows them. One file per area. */
-export const DECISION_ROWS: readonly DecisionRow[] = [...CORE_DECISIONS, ...FILESYSTEM_DECISIONS, ...CANON_DECISIONS, ...POSTGRES_DECISIONS, ...VERIFY_DECISIONS];
+export const DECISION_ROWS: readonly DecisionRow[] = [...CORE_DECISIONS, ...FILESYSTEM_DECISIONS, ...CANON_DECISIONS, ...POSTGRES_DECISIONS, ...VERIFY_DECISIONS, ...WORLD_MODEL_DECISIONS, ...SESSION_DECISIONS];
 
 export type { DecisionRow };

@@ -59,7 +59,7 @@ export const PLUGIN_DECISIONS: DecisionRow[] = [
   {
     id: 'capability-probes', area: 'plugins',
     spec: 'Declared capabilities are checked both ways (a declared one works; an undeclared one answers E_UNSUPPORTED).',
-    choice: 'project/user/custom scopes and imports: undeclared, the first call must answer E_UNSUPPORTED. attachments undeclared: a large value is stored inline (attached false). durable undeclared: the run is gone after a restart (E_NOT_FOUND). concurrent-writers and layout:* have no refusal to check and are probed only when declared. A capability with operations but no probe yet: undeclared, its first operation must answer E_UNSUPPORTED; declared, it is reported unprobed.',
+    choice: 'project/user/custom scopes, imports, world-model (commitWorldModel then readPublished) and receipts (listReceipts of a new run): undeclared, the first call must answer E_UNSUPPORTED. attachments undeclared: a large value is stored inline (attached false). durable undeclared: the run is gone after a restart (E_NOT_FOUND). concurrent-writers, multi-process and layout:* have no refusal to check and are probed only when declared. A capability with operations but no probe yet: undeclared, its first operation must answer E_UNSUPPORTED; declared, it is reported unprobed.',
     why: 'Only some capabilities gate a call; for the others the off behaviour is what the seed implies.',
   },
 ];

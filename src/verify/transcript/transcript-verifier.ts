@@ -5,7 +5,9 @@ import { checkTranscript } from './check-transcript.ts';
 
 /** Larger files are not conversations the seed has in mind (in-context is for < 30 statements). */
 const MAX_BYTES = 16 * 1024 * 1024;
-const MARKER = /^\s*(?:\[(?:Program|Position|Binding|Input|Output|Import|Success|Warning|Parallel|Loop|Pipeline|Try|Flow|Frame\+|Frame-|CallStack)\]|\d+→|∥ |loop:\d|#\d+ \S)/m;
+const VERBOSE = /^\s*\[(?:Program|Position|Binding|Input|Output|Import|Success|Warning|Parallel|Loop|Pipeline|Try|Flow|Frame\+|Frame-|CallStack)\]/m;
+// A compact marker alone could be a stray `#12 fixed` in notes: two lines of them make a transcript.
+const COMPACT = /^\s*(?:\d+→|∥ |loop:\d|#\d+ \S|---end\b)/gm;
 
 /** Recognises a text file whose lines carry narration markers of either dialect; never throws. */
 export async function looksLikeTranscript(path: string): Promise<boolean> {
@@ -13,7 +15,7 @@ export async function looksLikeTranscript(path: string): Promise<boolean> {
     const s = await stat(path);
     if (!s.isFile() || s.size > MAX_BYTES) return false;
     const text = await readFile(path, 'utf8');
-    return !text.includes('\0') && MARKER.test(text);
+    return !text.includes('\0') && (VERBOSE.test(text) || (text.match(COMPACT)?.length ?? 0) >= 2);
   } catch {
     return false;
   }

@@ -1,0 +1,95 @@
+import { existsSync, statSync } from 'node:fs';
+import { delimiter, join, resolve } from 'node:path';
+import { formatError, ProseError, toProseError } from '../../core/errors.ts';
+import { BINDING_KINDS, type BindingKind } from '../../core/model.ts';
+import { checkName } from '../../core/names.ts';
+import { buildInstructions, nextSegmentNumber, resolveRunTarget, type SessionBackend } from '../../session/index.ts';
+import { parseOptions, type OptionSpec } from '../args.ts';
+import { EXIT, type CliIo, type Command } from '../io.ts';
+
+const HELP = `Usage: prose-state instructions --backend filesystem|sqlite|postgres --run DIR_OR_ID
+         (--binding NAME [--kind let] [--execution-id N] [--source TEXT])
+         [--agent NAME --scope execution|project|user [--prompt TEXT] [--segment N]]
+         [--project DIR] [--home DIR] [--sqlite3 auto|sqlite3|prose-state]
+
+Prints the exact instructions a VM gives a subagent: where to write its binding (and, for a persistent agent, its
+memory and next segment), the format or the statement with the VM's values bound, and the confirmation to return
+(docs/session-protocol.md). A persistent agent writes both: pass --binding and --agent together.
+
+  --run DIR_OR_ID   the run directory (.prose/runs/{id}) or run id (relative to --project)
+  --sqlite3 WHICH   the program the sqlite commands call: auto (sqlite3 when it is on PATH, else
+                    "prose-state sqlite3"), or force one                                    [PROSE_STATE_SQLITE3]
+  --segment N       the segment number to hand out (default: one past the newest stored; required for postgres)
+`;
+
+const OPTIONS = {
+  backend: { type: 'string' }, run: { type: 'string' }, binding: { type: 'string' }, kind: { type: 'string' },
+  'execution-id': { type: 'string' }, source: { type: 'string' }, agent: { type: 'string' }, scope: { type: 'string' },
+  prompt: { type: 'string' }, segment: { type: 'string' }, project: { type: 'string' }, home: { type: 'string', env: 'PROSE_STATE_HOME' },
+  sqlite3: { type: 'string', env: 'PROSE_STATE_SQLITE3' },
+} satisfies OptionSpec;
+
+export const instructionsCommand: Command = {
+  name: 'instructions',
+  summary: 'print what a VM tells a subagent: where and how to write a binding or agent segment, and what to return',
+  help: HELP,
+  async run(argv: string[], io: CliIo): Promise<number> {
+    try {
+      io.stdout.write(await instructionsText(argv, io));
+      return EXIT.ok;
+    } catch (err) {
+      const e = toProseError(err, 'E_USAGE');
+      io.stderr.write(`prose-state instructions: ${formatError(e)}\n`);
+      return e.code === 'E_USAGE' ? EXIT.usage : EXIT.harness;
+    }
+  },
+};
+
+const usage = (msg: string, hint?: string) => new ProseError('E_USAGE', msg, hint ? { hint } : {});
+
+export async function instructionsText(argv: string[], io: CliIo): Promise<string> {
+  const { values: v, positionals } = parseOptions(argv, OPTIONS, io.env);
+  if (positionals.length) throw usage(`unexpected argument ${JSON.stringify(positionals[0])}`, 'see --help');
+  const backend = v.backend as string | undefined;
+  if (backend !== 'filesystem' && backend !== 'sqlite' && backend !== 'postgres') throw usage('--backend must be filesystem, sqlite or postgres');
+  if (typeof v.run !== 'string') throw usage('--run DIR_OR_ID is required');
+  if (typeof v.binding !== 'string' && typeof v.agent !== 'string') throw usage('give --binding NAME, --agent NAME, or both');
+  const projectDir = resolve(io.cwd, typeof v.project === 'string' ? v.project : '.');
+  const homeDir = typeof v.home === 'string' ? resolve(io.cwd, v.home) : io.env.HOME ?? projectDir;
+  const target = resolveRunTarget(typeof v.run === 'string' && existsSync(resolve(io.cwd, v.run)) ? resolve(io.cwd, v.run) : v.run, { projectDir, homeDir, backend: backend as SessionBackend });
+  if (backend !== 'postgres' && !existsSync(target.runDir)) throw usage(`no run directory ${target.runDir}`);
+  const int = (name: string, s: unknown): number => {
+    if (typeof s !== 'string' || !/^[1-9]\d*$/.test(s)) throw usage(`--${name} must be a positive integer, got ${JSON.stringify(s)}`);
+    return Number(s);
+  };
+  let binding;
+  if (typeof v.binding === 'string') {
+    const kind = (v.kind ?? 'let') as BindingKind;
+    if (!BINDING_KINDS.includes(kind)) throw usage(`--kind must be one of ${BINDING_KINDS.join(', ')}`);
+    binding = { name: checkName('binding', v.binding, 'binding'), kind, executionId: v['execution-id'] === undefined ? null : int('execution-id', v['execution-id']), source: typeof v.source === 'string' ? v.source : '' };
+  }
+  let agent;
+  if (typeof v.agent === 'string') {
+    const scope = v.scope;
+    if (scope !== 'execution' && scope !== 'project' && scope !== 'user') throw usage('--scope must be execution, project or user');
+    const segment = v.segment !== undefined ? int('segment', v.segment)
+      : backend === 'postgres' ? (() => { throw usage('--segment N is required for postgres (the VM reads the newest number)'); })()
+        : await nextSegmentNumber(backend, target, v.agent, scope);
+    agent = { name: checkName('agent', v.agent, 'agent'), scope: scope as 'execution', segment, prompt: typeof v.prompt === 'string' ? v.prompt : '{the prompt for this session}' };
+  }
+  return buildInstructions({ backend, target, ...(binding ? { binding } : {}), ...(agent ? { agent } : {}), sqlite3: sqliteProgram(String(v.sqlite3 ?? 'auto'), io.env) });
+}
+
+/** `sqlite3` when it is on PATH (or forced), else the shim: the instructions must run on the machine at hand. */
+export function sqliteProgram(which: string, env: Record<string, string | undefined>): string {
+  if (which === 'sqlite3') return 'sqlite3';
+  if (which === 'prose-state') return 'prose-state sqlite3';
+  if (which !== 'auto') throw usage(`--sqlite3 must be auto, sqlite3 or prose-state, got ${JSON.stringify(which)}`);
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    try {
+      if (statSync(join(dir, 'sqlite3')).isFile()) return 'sqlite3';
+    } catch { /* not here */ }
+  }
+  return 'prose-state sqlite3';
+}

@@ -1,0 +1,61 @@
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { Row } from '../core/backend.ts';
+import { SqliteFile, queryRows } from '../backends/sqlite/engine/index.ts';
+
+export type SessionBackend = 'filesystem' | 'sqlite' | 'postgres';
+
+/** A run being checked: its directory, the project above `.prose/`, and which backend's layout it holds. */
+export interface RunTarget {
+  runDir: string;
+  projectDir: string;
+  homeDir: string;
+  /** `{id}` or `{id}/imports/{handle}--{slug}` */
+  runRef: string;
+  runId: string;
+  backend: SessionBackend | undefined;
+}
+
+/**
+ * Finds the project of a run directory by walking up to `.prose/runs`. A bare run id (postgres, where no directory
+ * may exist) is taken relative to `projectDir`.
+ */
+export function resolveRunTarget(runPath: string, opts: { projectDir?: string; homeDir?: string; backend?: SessionBackend } = {}): RunTarget {
+  const homeDir = opts.homeDir ?? homedir();
+  let runDir = resolve(opts.projectDir ?? '.', runPath);
+  if (!existsSync(runDir) && !runPath.includes('/') && opts.projectDir !== undefined) runDir = join(opts.projectDir, '.prose', 'runs', runPath);
+  let dir = runDir;
+  let projectDir = opts.projectDir ?? dirname(runDir);
+  while (dirname(dir) !== dir) {
+    if (basename(dir) === 'runs' && basename(dirname(dir)) === '.prose') { projectDir = dirname(dirname(dir)); break; }
+    dir = dirname(dir);
+  }
+  const runRef = relative(join(projectDir, '.prose', 'runs'), runDir).split(sep).join('/');
+  const backend = opts.backend ?? (existsSync(join(runDir, 'state.db')) ? 'sqlite' : existsSync(join(runDir, 'state.md')) ? 'filesystem' : undefined);
+  return { runDir, projectDir, homeDir, runRef, runId: runRef.split('/')[0]!, backend };
+}
+
+/** A path from a message: `~/` is the home directory, a relative path is relative to the project. */
+export function resolveMessagePath(t: RunTarget, path: string): string {
+  if (path.startsWith('~/')) return join(t.homeDir, path.slice(2));
+  return isAbsolute(path) ? resolve(path) : resolve(t.projectDir, path);
+}
+
+/** Is `path` inside `dir` (or equal to it)? */
+export function isInside(dir: string, path: string): boolean {
+  const r = relative(dir, path);
+  return r === '' || (!r.startsWith('..') && !isAbsolute(r));
+}
+
+/** How the checker reads a database: SQLite files directly, PostgreSQL through a query function the caller gives. */
+export type PgQuery = (sql: string, params?: unknown[]) => Promise<Row[]>;
+
+export async function sqliteRows(path: string, sql: string, params: unknown[]): Promise<Row[]> {
+  const file = await SqliteFile.open(path);
+  try {
+    return await file.read((db) => queryRows(db, sql, params));
+  } finally {
+    file.close();
+  }
+}
