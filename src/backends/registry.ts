@@ -13,13 +13,20 @@ export interface ResolveContext {
  */
 const BUILT_IN: Record<string, () => Promise<BackendFactory>> = {
   filesystem: async () => (await import('./filesystem/index.ts')).filesystemFactory,
+  sqlite: async () => (await import('./sqlite/index.ts')).sqliteFactory,
   postgres: async () => (await import('./postgres/index.ts')).postgresMemFactory,
+  'in-context': async () => (await import('./in-context/index.ts')).inContextFactory,
+};
+
+/** Built in, but not part of `all`: the same backend in another dialect. */
+const VARIANTS: Record<string, () => Promise<BackendFactory>> = {
+  'in-context:compact': async () => (await import('./in-context/index.ts')).inContextCompactFactory,
 };
 
 export const EMBEDDED = Object.keys(BUILT_IN);
 
 export function builtInNames(): string[] {
-  return Object.keys(BUILT_IN);
+  return [...Object.keys(BUILT_IN), ...Object.keys(VARIANTS)];
 }
 
 /**
@@ -28,12 +35,23 @@ export function builtInNames(): string[] {
  * An unknown name is a usage error naming it (but never the rest of the string, which may be a secret).
  */
 export async function resolveBackends(spec: string, ctx: ResolveContext = { env: {}, cwd: process.cwd() }): Promise<BackendFactory[]> {
-  if (spec === 'all') return Promise.all(EMBEDDED.map((n) => BUILT_IN[n]!()));
-  const load = BUILT_IN[spec];
-  if (load) return [await load()];
+  if (spec === 'all') return Promise.all(EMBEDDED.map(async (n) => ({ ...(await BUILT_IN[n]!()), spec: n })));
+  const load = BUILT_IN[spec] ?? VARIANTS[spec];
+  if (load) return [{ ...(await load()), spec }];
+  return (await resolvePrefixed(spec, ctx)).map((f) => ({ ...f, spec }));
+}
+
+async function resolvePrefixed(spec: string, ctx: ResolveContext): Promise<BackendFactory[]> {
   const colon = spec.indexOf(':');
   const prefix = colon === -1 ? '' : spec.slice(0, colon);
   const rest = spec.slice(colon + 1);
+  if (prefix === 'mutant') {
+    // The selftest's deliberately broken backends, by name, so a worker process can open the same one.
+    const { MUTANTS, CONTROL } = await import('../selftest/mutants/index.ts');
+    const m = [CONTROL, ...MUTANTS].find((x) => x.name === rest);
+    if (!m) throw new ProseError('E_USAGE', `unknown mutant "${rest}"`, { hint: 'prose-state selftest --list' });
+    return [m.factory];
+  }
   if (prefix === 'postgres') {
     const pg = await import('./postgres/index.ts');
     if (rest === 'env') {
@@ -44,6 +62,6 @@ export async function resolveBackends(spec: string, ctx: ResolveContext = { env:
     return [pg.postgresUrlFactory(rest)];
   }
   throw new ProseError('E_USAGE', `unknown backend "${prefix ? `${prefix}:…` : spec}"`, {
-    hint: `known backends: ${[...Object.keys(BUILT_IN), 'all', 'postgres:URL', 'postgres:env'].join(', ')}`,
+    hint: `known backends: ${[...builtInNames(), 'all', 'postgres:URL', 'postgres:env', 'module:PATH', 'exec:COMMAND'].join(', ')}`,
   });
 }

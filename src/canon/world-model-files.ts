@@ -11,7 +11,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * The canonical entries of the files an operation was given, refused as E_INVALID_ARGUMENT (naming the file)
- * when a path cannot be stored in every backend: `..`, empty, two raw paths for one file, a file at `.version`,
+ * when a path cannot be stored in every backend: `..`, empty, NUL or control characters, two raw paths for one file, a file at `.version`,
  * or a file that is also the directory of another (`a` and `a/b`), which a directory layout cannot hold.
  */
 export function artifactEntriesOf(files: Record<string, string>, field = 'files'): ArtifactEntry[] {
@@ -24,6 +24,13 @@ export function artifactEntriesOf(files: Record<string, string>, field = 'files'
   }
   const paths = new Set(entries.map((e) => e.path));
   for (const e of entries) {
+    // A directory layout cannot name a file with NUL or a control character, so no backend stores one.
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(e.path)) {
+      throw new ProseError('E_INVALID_ARGUMENT', `world-model file path ${JSON.stringify(e.path)} holds NUL or a control character`, {
+        location: { field: `${field}[${JSON.stringify(e.path)}]` }, hint: 'file names in a world-model must be storable as files',
+      });
+    }
     if (e.path === VERSION_FILE) {
       throw new ProseError('E_INVALID_ARGUMENT', `a world-model file may not be named ${VERSION_FILE}`, {
         location: { field: `${field}[${JSON.stringify(e.path)}]` }, hint: `${VERSION_FILE} is the published pointer of the node directory`,

@@ -4,6 +4,8 @@ export interface CliIo {
   stderr: { write(chunk: string): unknown };
   env: Record<string, string | undefined>;
   cwd: string;
+  /** argv that starts this same CLI in a child process (for worker processes). */
+  self?: readonly string[];
   /** Text piped on standard input, when a command reads it. */
   stdin?: () => Promise<string>;
 }

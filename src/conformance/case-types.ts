@@ -1,6 +1,7 @@
 import type { Capability } from '../core/capabilities.ts';
 import type { ErrorCode } from '../core/errors.ts';
 import type { OpName } from '../core/ops.ts';
+import type { Workload } from './workload.ts';
 
 /** Where something was written in the suite, for every error and every failure. */
 export interface SourcePos {
@@ -57,7 +58,26 @@ export interface LayoutStep {
   rows?: unknown;
 }
 
-export type Step = OpStep | RestartStep | RepeatStep | LayoutStep;
+/** Kill a writer process at `kills` seeded points, reopening and checking after each (the crash area). */
+export interface CrashStep {
+  kind: 'crash';
+  pos: SourcePos;
+  workload: Workload;
+  kills: number;
+  /** The longest wait, in ms, between the writer being ready and the kill. */
+  maxDelayMs: number;
+}
+
+/** `writers` processes write `each` items at once, then nothing may be lost or doubled (the concurrency area). */
+export interface ConcurrentStep {
+  kind: 'concurrent';
+  pos: SourcePos;
+  workload: Workload;
+  writers: number;
+  each: number;
+}
+
+export type Step = OpStep | RestartStep | RepeatStep | LayoutStep | CrashStep | ConcurrentStep;
 
 export interface Case {
   id: string;

@@ -5,6 +5,7 @@ import { isCapability, type Capability } from '../core/capabilities.ts';
 import { isErrorCode, ProseError } from '../core/errors.ts';
 import { isOpName, OPS } from '../core/ops.ts';
 import type { Case, LayoutStep, SourcePos, Step, Suite } from './case-types.ts';
+import { WORKLOADS, type Workload } from './workload.ts';
 
 const CASE_KEYS = new Set(['id', 'title', 'spec', 'requires', 'run', 'steps']);
 const FILE_KEYS = new Set(['area', 'spec', 'cases']);
@@ -100,11 +101,32 @@ function loadCaseFile(path: string, root: string): Case[] {
     const steps = stepsNode.items.map((s, j) => loadStep(p, s as Node, `${id}.steps[${j}]`));
     const caps = new Set<Capability>(reqList as Capability[]);
     if (containsRestart(steps)) caps.add('durable');
+    // Worker processes open the same storage, and a crash is survived only by what is durable.
+    if (steps.some((s) => s.kind === 'crash')) { caps.add('durable'); caps.add('multi-process'); }
+    if (steps.some((s) => s.kind === 'concurrent')) { caps.add('multi-process'); caps.add('concurrent-writers'); }
     return {
       id, area, title: str(p, item, 'title', true)!, spec: str(p, item, 'spec', false) ?? fileSpec,
       requires: [...caps], run, steps, pos: { file: p.file, line: at(item) },
     };
   });
+}
+
+function loadWorkerStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos): Step {
+  const crash = node.has('crash');
+  const key = crash ? 'crash' : 'concurrent';
+  checkKeys(p, node, new Set([key]), field);
+  const body = (node.get(key, true) as Node).toJSON() as Record<string, unknown>;
+  const allowed = crash ? ['workload', 'kills', 'max-delay-ms'] : ['workload', 'writers', 'each'];
+  for (const k of Object.keys(body ?? {})) if (!allowed.includes(k)) throw caseError(p.file, pos.line, `unknown field "${k}"; allowed: ${allowed.join(', ')}`, `${field}.${key}.${k}`);
+  if (!WORKLOADS.includes(body.workload as never)) throw caseError(p.file, pos.line, `workload must be one of ${WORKLOADS.join(', ')}`, `${field}.${key}.workload`);
+  const int = (k: string, d?: number): number => {
+    const v = body[k] ?? d;
+    if (!Number.isSafeInteger(v) || (v as number) < 1) throw caseError(p.file, pos.line, `"${k}" must be a positive whole number`, `${field}.${key}.${k}`);
+    return v as number;
+  };
+  return crash
+    ? { kind: 'crash', pos, workload: body.workload as Workload, kills: int('kills'), maxDelayMs: int('max-delay-ms', 40) }
+    : { kind: 'concurrent', pos, workload: body.workload as Workload, writers: int('writers'), each: int('each') };
 }
 
 function containsRestart(steps: Step[]): boolean {
@@ -122,6 +144,7 @@ function loadStep(p: Parsed, node: Node, field: string): Step {
     if (!isSeq(inner)) throw caseError(p.file, line, 'repeat needs "steps"', `${field}.steps`);
     return { kind: 'repeat', pos, times: (node.get('repeat', true) as Node).toJSON(), steps: inner.items.map((s, k) => loadStep(p, s as Node, `${field}.steps[${k}]`)) };
   }
+  if (node.has('crash') || node.has('concurrent')) return loadWorkerStep(p, node, field, pos);
   if (node.has('layout')) {
     checkKeys(p, node, LAYOUT_KEYS, field);
     const js = node.toJSON() as Record<string, unknown>;

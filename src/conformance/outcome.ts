@@ -3,7 +3,7 @@ import type { SourcePos } from './case-types.ts';
 
 /** What happened to one case on one backend. Checked exhaustively wherever it is read. */
 export type Outcome =
-  | { status: 'passed'; layoutChecks: number; layoutNotApplicable: number }
+  | { status: 'passed'; layoutChecks: number; layoutNotApplicable: number; metrics?: Record<string, number> }
   | { status: 'failed'; at: SourcePos; step: string; message: string; expected?: unknown; seen?: unknown }
   | { status: 'skipped'; reason: string }
   | { status: 'errored'; at?: SourcePos; step?: string; error: SerializedError; evidence?: string }
@@ -39,4 +39,14 @@ export function exitCodeFor(counts: Counts): 0 | 1 | 3 {
   if (counts.failed > 0 || counts.xpassed > 0) return 1;
   if (counts.errored > 0) return 3;
   return 0;
+}
+
+/** Sums what passed cases measured (kills survived, writers, inputs tried) for a report footer. */
+export function sumMetrics(results: readonly CaseResult[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of results) {
+    if (r.outcome.status !== 'passed' || !r.outcome.metrics) continue;
+    for (const [k, v] of Object.entries(r.outcome.metrics)) out[k] = (out[k] ?? 0) + v;
+  }
+  return out;
 }

@@ -9,6 +9,7 @@ import type { Case, OpStep, SourcePos, Step } from './case-types.ts';
 import { checkLayout } from './check-layout.ts';
 import { match, show } from './match.ts';
 import type { Outcome } from './outcome.ts';
+import { runConcurrent, runCrash, type WorkerContext } from './run-workers.ts';
 import { interpolate, type Vars } from './template.ts';
 
 export interface CaseContext {
@@ -18,6 +19,12 @@ export interface CaseContext {
   dir: string;
   /** Milliseconds one step may take before the case is errored. */
   stepTimeoutMs: number;
+  /** argv that starts this CLI in a child process (crash and concurrency workers). */
+  workerCommand?: readonly string[];
+  /** The seed of the crash area's kill points for this case, derived from the run's seed. */
+  seed: number;
+  /** The run's seed, named in failures: `--seed N --case ID` replays them. */
+  runSeed?: number;
 }
 
 /** Harness and infrastructure errors: a broken backend or plugin, not an answer the spec allows or forbids. */
@@ -35,7 +42,7 @@ export async function runCase(c: Case, ctx: CaseContext): Promise<Outcome> {
   const env: BackendEnv = { projectDir: join(ctx.dir, 'project'), homeDir: join(ctx.dir, 'home'), decisions: ctx.decisions, storageKey: ctx.dir };
   mkdirSync(env.projectDir, { recursive: true });
   mkdirSync(env.homeDir, { recursive: true });
-  const state = { backend: undefined as Backend | undefined, layoutChecks: 0, layoutNotApplicable: 0 };
+  const state: RunState = { backend: undefined, layoutChecks: 0, layoutNotApplicable: 0, metrics: {} };
   try {
     state.backend = await withTimeout(ctx.factory.open(env), ctx.stepTimeoutMs, 'opening the backend');
     const vars: Vars = { decisions: ctx.decisions };
@@ -45,7 +52,8 @@ export async function runCase(c: Case, ctx: CaseContext): Promise<Outcome> {
       vars.runId = r.runId;
     }
     await runSteps(c.steps, vars, ctx, env, state);
-    return { status: 'passed', layoutChecks: state.layoutChecks, layoutNotApplicable: state.layoutNotApplicable };
+    const metrics = Object.keys(state.metrics).length ? { metrics: state.metrics } : {};
+    return { status: 'passed', layoutChecks: state.layoutChecks, layoutNotApplicable: state.layoutNotApplicable, ...metrics };
   } catch (err) {
     if (err instanceof StepFailure) return err.outcome;
     const e = toProseError(err);
@@ -57,7 +65,7 @@ export async function runCase(c: Case, ctx: CaseContext): Promise<Outcome> {
   }
 }
 
-type RunState = { backend: Backend | undefined; layoutChecks: number; layoutNotApplicable: number };
+type RunState = { backend: Backend | undefined; layoutChecks: number; layoutNotApplicable: number; metrics: Record<string, number> };
 
 async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: BackendEnv, state: RunState): Promise<void> {
   for (const step of steps) {
@@ -89,6 +97,24 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
       case 'op':
         await runOp(step, vars, ctx, state.backend!);
         break;
+      case 'crash':
+      case 'concurrent': {
+        if (!ctx.workerCommand) throw new ProseError('E_CASE', `${step.kind} steps need a worker command`, { location: step.pos });
+        const wctx: WorkerContext = {
+          factory: ctx.factory, env, run: String(vars.run), command: ctx.workerCommand, seed: ctx.seed, readyTimeoutMs: ctx.stepTimeoutMs,
+          reopen: async () => (state.backend ??= await ctx.factory.open(env)),
+          close: async () => { await state.backend?.close(); state.backend = undefined; },
+        };
+        const verdict = step.kind === 'crash' ? await runCrash(step, wctx) : await runConcurrent(step, wctx);
+        if (!verdict.ok) {
+          const replay = ctx.runSeed === undefined ? '' : ` (replay with --seed ${ctx.runSeed})`;
+          throw new StepFailure({ status: 'failed', at: step.pos, step: `${step.kind} ${step.workload}`, message: verdict.message + replay });
+        }
+        for (const [k, v] of Object.entries(verdict.metrics)) state.metrics[k] = (state.metrics[k] ?? 0) + v;
+        break;
+      }
+      default:
+        assertNever(step);
     }
   }
 }
@@ -145,6 +171,10 @@ async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<
   } finally {
     clearTimeout(timer);
   }
+}
+
+function assertNever(x: never): never {
+  throw new ProseError('E_CASE', `unknown step ${JSON.stringify(x)}`);
 }
 
 function evidenceOf(err: unknown): string | undefined {

@@ -5,7 +5,7 @@ import type { BackendFactory } from '../core/backend.ts';
 import type { Decisions } from '../core/decisions.ts';
 import type { Case, Suite } from './case-types.ts';
 import { applyExpectation, expectationFor, type Expectations } from './expectations.ts';
-import { countOutcomes, type CaseResult, type Counts } from './outcome.ts';
+import { countOutcomes, sumMetrics, type CaseResult, type Counts } from './outcome.ts';
 import { runCase } from './run-case.ts';
 
 export interface RunHeader {
@@ -13,6 +13,8 @@ export interface RunHeader {
   backend: { name: string; kind: string; capabilities: readonly string[]; description: string; settings?: Record<string, string> };
   decisions: Decisions;
   cases: number;
+  /** The seed of the crash area's kill points: rerun with --seed to replay. */
+  seed: number;
 }
 
 /** Receives results as they happen, so a JSON Lines report streams and a cut-off run has no footer. */
@@ -32,6 +34,10 @@ export interface RunOptions {
   stepTimeoutMs?: number;
   /** Stop a backend's run at its first failed or errored case (selftest needs one kill, not all). */
   stopAtFirstFailure?: boolean;
+  /** argv that starts this CLI in a child process, for the crash and concurrency areas. */
+  workerCommand?: readonly string[];
+  /** Seed of the crash area's kill points; random when absent (and printed in the header). */
+  seed?: number;
 }
 
 export function selectCases(suite: Suite, filter: RunOptions['filter']): Case[] {
@@ -45,26 +51,27 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
   const cases = selectCases(opts.suite, opts.filter);
   const all: CaseResult[] = [];
   const root = mkdtempSync(join(tmpdir(), 'prose-state-'));
+  const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
   try {
     for (const factory of opts.factories) {
       opts.listener.header({
         suite: { name: opts.suite.name, version: opts.suite.version },
         backend: { name: factory.name, kind: factory.kind, capabilities: factory.capabilities, description: factory.description, ...(factory.settings ? { settings: factory.settings } : {}) },
-        decisions: opts.decisions, cases: cases.length,
+        decisions: opts.decisions, cases: cases.length, seed,
       });
       const results: CaseResult[] = [];
       for (const [n, c] of cases.entries()) {
         const started = performance.now();
         // A skip expectation means the case is not run at all (it may hang or harm the backend).
         const skip = expectationFor(opts.expectations, factory.name, c.id)?.outcome === 'skip';
-        const raw = skip ? undefined : await runCase(c, { factory, decisions: opts.decisions, dir: join(root, `${factories(opts, factory)}-${n}`), stepTimeoutMs: opts.stepTimeoutMs ?? 30_000 });
+        const raw = skip ? undefined : await runCase(c, { factory, decisions: opts.decisions, dir: join(root, `${factories(opts, factory)}-${n}`), stepTimeoutMs: opts.stepTimeoutMs ?? 30_000, workerCommand: opts.workerCommand, seed: caseSeed(seed, c.id), runSeed: seed });
         const outcome = applyExpectation(opts.expectations, factory.name, c.id, raw ?? { status: 'skipped', reason: '' });
         const r: CaseResult = { backend: factory.name, id: c.id, area: c.area, title: c.title, spec: c.spec, durationMs: Math.round(performance.now() - started), outcome };
         results.push(r);
         opts.listener.result(r);
         if (opts.stopAtFirstFailure && (outcome.status === 'failed' || outcome.status === 'errored')) break;
       }
-      opts.listener.footer(factory.name, countOutcomes(results), {});
+      opts.listener.footer(factory.name, countOutcomes(results), sumMetrics(results));
       all.push(...results);
     }
   } finally {
@@ -74,3 +81,10 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
 }
 
 const factories = (opts: RunOptions, f: BackendFactory) => opts.factories.indexOf(f);
+
+/** Each case gets its own seed from the run's, so cases do not share kill points but all replay from one number. */
+function caseSeed(seed: number, id: string): number {
+  let h = seed >>> 0;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}

@@ -23,7 +23,29 @@ export function checkArgs<K extends OpName>(op: K, args: unknown): OpArgs[K] {
     checkType(key, type, value);
   }
   if (op === 'recordEvent') checkEventShape(obj.event);
+  checkWellFormed(obj, 'args');
   return obj as OpArgs[K];
+}
+
+/**
+ * Text must be well-formed Unicode: a lone surrogate has no UTF-8 form, so a file or a TEXT column would turn it
+ * into U+FFFD and the value would not read back (decision `well-formed-text`).
+ */
+const NAME_ARGS = new Set(['name', 'agent', 'handle', 'slug', 'node', 'block']);
+
+function checkWellFormed(value: unknown, field: string): void {
+  if (typeof value === 'string') {
+    if (!value.isWellFormed()) bad(field, `${field} holds a lone UTF-16 surrogate, which no backend can store`);
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => checkWellFormed(v, `${field}[${i}]`));
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (!k.isWellFormed()) bad(field, `${field} has a key holding a lone UTF-16 surrogate`);
+      // Names are checked by checkName, which answers E_INVALID_NAME for a lone surrogate as for any bad name.
+      if (field === 'args' && NAME_ARGS.has(k)) continue;
+      checkWellFormed(v, field === 'args' ? k : `${field}.${k}`);
+    }
+  }
 }
 
 function checkType(field: string, type: ArgType, value: unknown): void {

@@ -5,7 +5,7 @@ import { checkArgs } from './check-args.ts';
 import type { Decisions } from './decisions.ts';
 import { ProseError } from './errors.ts';
 import { checkEvent, foldEvents, scopeChain, toResumeState, type ExecutionState } from './execution-log.ts';
-import type { AgentLocation, BindingRecord, ExecutionId, RunRef } from './model.ts';
+import type { AgentLocation, BindingRecord, ExecutionEvent, ExecutionId, RunRef } from './model.ts';
 import { checkName } from './names.ts';
 import { anonName } from './numbering.ts';
 import { OPS, type OpArgs, type OpName, type OpResults } from './ops.ts';
@@ -42,6 +42,13 @@ export function createEngine(opts: EngineOptions): Backend {
     return rec;
   };
   const stateOf = async (run: RunRef): Promise<ExecutionState> => foldEvents(await store.readEvents(run));
+  /** Builds the next VM event from the current state and appends it, atomically where the store can. */
+  const appendFrom = async (run: RunRef, make: (state: ExecutionState) => ExecutionEvent): Promise<ExecutionEvent> => {
+    if (store.appendEventAtomically) return store.appendEventAtomically(run, (events) => make(foldEvents(events)));
+    const event = make(await stateOf(run));
+    await store.appendEvent(run, event);
+    return event;
+  };
   const frameMustExist = (state: ExecutionState, id: ExecutionId | null | undefined) => {
     if (id != null && !state.frames.has(id)) {
       throw new ProseError('E_STATE', `no frame with execution_id ${id}`, { location: { field: 'executionId' }, hint: 'enterFrame allocates execution ids' });
@@ -85,28 +92,31 @@ export function createEngine(opts: EngineOptions): Backend {
     async enterFrame(a) {
       checkName('block', a.block, 'block');
       await runOf(a.run);
-      const state = await stateOf(a.run);
       const parent = a.parent ?? null;
-      let depth = 1;
-      if (parent !== null) {
-        const p = state.frames.get(parent);
-        if (!p) throw new ProseError('E_STATE', `no parent frame ${parent}`, { location: { field: 'parent' } });
-        if (p.status !== 'executing') throw new ProseError('E_STATE', `parent frame ${parent} already exited`, { location: { field: 'parent' } });
-        depth = p.depth + 1;
-      }
       const max = a.maxDepth ?? decisions.maxRecursionDepth;
       if (max < 1) throw new ProseError('E_INVALID_ARGUMENT', 'maxDepth must be at least 1', { location: { field: 'maxDepth' } });
-      if (depth > max) throw new ProseError('E_RECURSION_LIMIT', `block ${a.block} at depth ${depth} exceeds max_depth ${max}`);
-      const executionId = state.nextExecutionId;
-      await store.appendEvent(a.run, { type: 'frame-enter', executionId, block: a.block, parent, depth, ...(a.args ? { args: a.args } : {}) });
-      return { executionId, depth };
+      const event = await appendFrom(a.run, (state) => {
+        let depth = 1;
+        if (parent !== null) {
+          const p = state.frames.get(parent);
+          if (!p) throw new ProseError('E_STATE', `no parent frame ${parent}`, { location: { field: 'parent' } });
+          if (p.status !== 'executing') throw new ProseError('E_STATE', `parent frame ${parent} already exited`, { location: { field: 'parent' } });
+          depth = p.depth + 1;
+        }
+        if (depth > max) throw new ProseError('E_RECURSION_LIMIT', `block ${a.block} at depth ${depth} exceeds max_depth ${max}`);
+        return { type: 'frame-enter', executionId: state.nextExecutionId, block: a.block, parent, depth, ...(a.args ? { args: a.args } : {}) };
+      });
+      const e = event as Extract<ExecutionEvent, { type: 'frame-enter' }>;
+      return { executionId: e.executionId, depth: e.depth };
     },
     async exitFrame(a) {
       await runOf(a.run);
       const event = { type: 'frame-exit', executionId: a.executionId, status: a.status ?? 'completed' } as const;
       if (event.status !== 'completed' && event.status !== 'failed') throw new ProseError('E_INVALID_ARGUMENT', 'status must be completed or failed', { location: { field: 'status' } });
-      checkEvent(await stateOf(a.run), event);
-      await store.appendEvent(a.run, event);
+      await appendFrom(a.run, (state) => {
+        checkEvent(state, event);
+        return event;
+      });
       return {};
     },
     async recordEvent(a) {
@@ -115,18 +125,17 @@ export function createEngine(opts: EngineOptions): Backend {
       if (t === 'frame-enter' || t === 'frame-exit' || t === 'anon') {
         throw new ProseError('E_INVALID_ARGUMENT', `${t} events are recorded by ${t === 'anon' ? 'allocateAnon' : 'enterFrame/exitFrame'}`, { location: { field: 'event.type' } });
       }
-      const state = await stateOf(a.run);
-      if (t === 'statement') frameMustExist(state, a.event.executionId);
-      checkEvent(state, a.event);
-      await store.appendEvent(a.run, a.event);
+      await appendFrom(a.run, (state) => {
+        if (t === 'statement') frameMustExist(state, a.event.executionId);
+        checkEvent(state, a.event);
+        return a.event;
+      });
       return {};
     },
     async allocateAnon(a) {
       await runOf(a.run);
-      const state = await stateOf(a.run);
-      const name = anonName(state.anonCount + 1, decisions.anonWidth);
-      await store.appendEvent(a.run, { type: 'anon', name });
-      return { name };
+      const event = await appendFrom(a.run, (state) => ({ type: 'anon', name: anonName(state.anonCount + 1, decisions.anonWidth) }));
+      return { name: (event as Extract<ExecutionEvent, { type: 'anon' }>).name };
     },
     async bind(a) {
       checkName('binding', a.name, 'name');
@@ -167,7 +176,7 @@ export function createEngine(opts: EngineOptions): Backend {
     },
     async appendSegment(a) {
       const loc = await agentLoc(a);
-      if (a.timestamp !== undefined && !ISO_8601.test(a.timestamp)) {
+      if (a.timestamp !== undefined && !isIsoDateTime(a.timestamp)) {
         throw new ProseError('E_INVALID_ARGUMENT', `timestamp ${JSON.stringify(a.timestamp)} is not ISO 8601`, { location: { field: 'timestamp' }, hint: 'for example 2026-01-15T14:32:15Z' });
       }
       const seg = await store.appendSegment(loc, { timestamp: a.timestamp ?? isoSeconds(now()), prompt: a.prompt, summary: a.summary });
@@ -212,11 +221,17 @@ async function firstInChain(store: StateStore, run: RunRef, name: string, chain:
   return undefined;
 }
 
-/** A custom persist path is relative to the project and cannot climb out of it. */
+/**
+ * A custom persist path is relative to the project and cannot climb out of it, be absolute on any system
+ * (`/x`, `\\x`, `C:x`, `\\\\server\\share`) or point into the backend's own `.prose/` state.
+ */
 function checkCustomPath(path: string | undefined): void {
   if (typeof path !== 'string' || path.length === 0) throw new ProseError('E_INVALID_ARGUMENT', 'custom scope needs "path"', { location: { field: 'path' } });
-  const segs = path.split(/[\\/]/);
-  if (path.startsWith('/') || /^[A-Za-z]:/.test(path) || segs.includes('..') || path.includes('\0')) {
+  const segs = path.split(/[\\/]/).filter((x) => x !== '' && x !== '.');
+  if (segs[0] === '.prose') {
+    throw new ProseError('E_INVALID_NAME', `custom agent path ${JSON.stringify(path)} points into .prose/, where the backend keeps its own state`, { location: { field: 'path' } });
+  }
+  if (path.startsWith('/') || path.startsWith('\\') || /^[A-Za-z]:/.test(path) || segs.includes('..') || /[\u0000-\u001f]/.test(path)) {
     throw new ProseError('E_INVALID_NAME', `custom agent path ${JSON.stringify(path)} must be relative to the project and may not contain ".."`, { location: { field: 'path' } });
   }
 }
@@ -227,6 +242,15 @@ const byNameThenScope = (x: { name: string; executionId: ExecutionId | null }, y
 
 /** A date and time with a zone, as segment files carry them (seconds required, fractions and offsets allowed). */
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** The pattern, and a real calendar date and clock time (2026-13-45T25:61:61Z is refused). */
+function isIsoDateTime(s: string): boolean {
+  const m = ISO_8601.exec(s);
+  if (!m) return false;
+  const [y, mo, d, h, mi, se] = s.slice(0, 19).split(/[-T:]/).map(Number) as [number, number, number, number, number, number];
+  const t = new Date(Date.UTC(y, mo - 1, d, h, mi, se));
+  return t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && t.getUTCHours() === h && t.getUTCMinutes() === mi && t.getUTCSeconds() === se;
+}
 
 /** ISO 8601 in UTC to the second, as the seed's examples write it: 2026-01-15T14:30:52Z. */
 export function isoSeconds(d: Date): string {

@@ -47,6 +47,7 @@ export function checkEvent(state: ExecutionState, event: ExecutionEvent): void {
       if (event.branches.length === 0) fail('E_STATE', `parallel ${event.id} has no branches`);
       if (new Set(event.branches).size !== event.branches.length) fail('E_STATE', `parallel ${event.id} names a branch twice`);
       if (event.count !== undefined && event.count > event.branches.length) fail('E_STATE', `count ${event.count} is more than the ${event.branches.length} branches`);
+      if (event.count !== undefined && event.count < 1) fail('E_STATE', `count must be at least 1, got ${event.count}`);
       return;
     case 'branch': {
       const p = parallelOf(state, event.id);

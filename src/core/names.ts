@@ -3,11 +3,13 @@ import { ProseError } from './errors.ts';
 /** Longest name in UTF-8 bytes: `{name}__{execution_id}.md` must still fit a 255-byte file name. */
 export const MAX_NAME_BYTES = 200;
 
-const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
-// Bidirectional overrides and isolates make a name read differently from what it is.
-const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069\u200E\u200F]/;
+// Windows also treats the superscript digits as device numbers: COM¹, LPT³.
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$)(\..*)?$/i;
+// Bidirectional marks, overrides and isolates make a name read differently from what it is.
+const BIDI_CONTROL = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
+// C0 and C1 controls, and the Unicode line and paragraph separators (a line break inside a heading).
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001F\u007F]/;
+const CONTROL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/;
 
 export type NameKind = 'binding' | 'agent' | 'handle' | 'slug' | 'node' | 'block';
 
@@ -34,6 +36,8 @@ export function checkName(kind: NameKind, name: unknown, field: string = kind): 
   if (kind === 'binding' && /__\d+$/.test(name)) {
     fail('ends in "__" and digits', 'that suffix is how scoped binding files name their execution_id');
   }
-  if (kind === 'handle' && name.includes('--')) fail('contains "--"', 'imports are stored as {handle}--{slug}');
+  if (kind === 'handle' && (name.includes('--') || name.endsWith('-'))) {
+    fail(name.includes('--') ? 'contains "--"' : 'ends in "-"', 'imports are stored as {handle}--{slug}, so the first "--" must end the handle');
+  }
   return name;
 }

@@ -12,9 +12,13 @@ export function segmentFileName(agent: string, n: number, width: number): string
   return `${agent}-${padNumber(n, width)}.md`;
 }
 
-/** The number in a segment file name of `agent`, or undefined when the name is not one of its segments. */
-export function parseSegmentFileName(agent: string, file: string): number | undefined {
+/**
+ * The number in a segment file name of `agent` written at `width`, or undefined when the name is not one of its
+ * segments: at least `width` digits, and no leading zero beyond the padding.
+ */
+export function parseSegmentFileName(agent: string, file: string, width = 3): number | undefined {
   if (!file.startsWith(`${agent}-`) || !file.endsWith('.md')) return undefined;
   const digits = file.slice(agent.length + 1, -3);
-  return /^\d{3,}$/.test(digits) && (digits.length === 3 || !digits.startsWith('0')) ? Number(digits) : undefined;
+  if (!/^\d+$/.test(digits) || digits.length < width) return undefined;
+  return digits.length === width || !digits.startsWith('0') ? Number(digits) : undefined;
 }

@@ -16,6 +16,12 @@ export interface StateStore {
   /** Append-only execution log of the run, written by the VM alone. */
   appendEvent(run: RunRef, event: ExecutionEvent): Promise<void>;
   readEvents(run: RunRef): Promise<ExecutionEvent[]>;
+  /**
+   * Reads the log, lets `make` build the next event from it (or throw to refuse), and appends that event, all as
+   * one step against every other writer of the run, including other processes. Backends that declare
+   * `concurrent-writers` implement it; without it the engine reads and appends in two steps (one VM only).
+   */
+  appendEventAtomically?(run: RunRef, make: (events: readonly ExecutionEvent[]) => ExecutionEvent): Promise<ExecutionEvent>;
 
   /** Writes (or replaces) the binding at (name, executionId); `attach` says to keep the value as an attachment. */
   writeBinding(run: RunRef, binding: BindingRecord, attach: boolean): Promise<{ location: string }>;

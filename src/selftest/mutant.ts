@@ -1,10 +1,9 @@
 import type { Actor } from '../core/actor.ts';
 import type { Backend, BackendEnv, BackendFactory } from '../core/backend.ts';
 import type { Decisions } from '../core/decisions.ts';
-import { createEngine } from '../core/engine.ts';
 import type { OpArgs, OpName, OpResults } from '../core/ops.ts';
 import type { StateStore } from '../core/store.ts';
-import { filesystemFactory } from '../backends/filesystem/index.ts';
+import { filesystemBackend, filesystemFactory } from '../backends/filesystem/index.ts';
 import { FsStore } from '../backends/filesystem/fs-store.ts';
 
 /** A deliberately broken reference backend: one real bug a backend author could write. The suite must kill it. */
@@ -37,12 +36,13 @@ export function mutant(name: string, bug: string, m: Mutation): Mutant {
   const factory: BackendFactory = {
     ...filesystemFactory,
     name: `mutant:${name}`,
+    spec: `mutant:${name}`,
     description: `the filesystem backend with one bug: ${bug}`,
     async open(env) {
       const decisions = m.decisions ? m.decisions(env.decisions) : env.decisions;
       const base = new FsStore(env.projectDir, env.homeDir, decisions);
       const store = m.store ? delegate(base, m.store(base, env)) : base;
-      const real = createEngine({ store, decisions, capabilities: filesystemFactory.capabilities });
+      const real = filesystemBackend(store, decisions);
       if (!m.intercept) return real;
       const intercept = m.intercept;
       const ctx: MutationContext = { real, store, env };
@@ -63,6 +63,8 @@ function delegate(base: FsStore, overrides: Partial<StateStore>): StateStore {
     const v = (base as unknown as Record<string, unknown>)[key];
     if (typeof v === 'function') out[key] = v.bind(base);
   }
+  // Public fields (the world-model store) carry over as they are.
+  if (base.worldModel) out.worldModel = base.worldModel;
   return Object.assign(out, overrides) as unknown as StateStore;
 }
 

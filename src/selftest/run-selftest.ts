@@ -3,6 +3,7 @@ import type { Suite } from '../conformance/case-types.ts';
 import type { CaseResult } from '../conformance/outcome.ts';
 import { runSuite } from '../conformance/run-suite.ts';
 import type { Mutant } from './mutant.ts';
+import { CONTROL } from './mutants/index.ts';
 
 export interface MutantVerdict {
   mutant: string;
@@ -12,6 +13,8 @@ export interface MutantVerdict {
 }
 
 export interface SelftestResult {
+  /** The control (the mutant harness with no bug) must survive; when it is killed the verdicts mean nothing. */
+  control: MutantVerdict;
   verdicts: MutantVerdict[];
   killed: number;
   total: number;
@@ -25,18 +28,25 @@ const silent = { header() {}, result() {}, footer() {} };
  * Runs the suite on every mutant. A mutant is killed when a case that passes on the reference backend fails or
  * errors on it. Reference results come first so a flaky or failing case never counts as a kill.
  */
-export async function runSelftest(suite: Suite, mutants: readonly Mutant[], decisions: Decisions, reference: CaseResult[], onVerdict: (v: MutantVerdict) => void): Promise<SelftestResult> {
+export async function runSelftest(suite: Suite, mutants: readonly Mutant[], decisions: Decisions, reference: CaseResult[], onVerdict: (v: MutantVerdict) => void, workerCommand?: readonly string[]): Promise<SelftestResult> {
   const good = new Set(reference.filter((r) => r.outcome.status === 'passed').map((r) => r.id));
   const unreliable = reference.filter((r) => r.outcome.status !== 'passed' && r.outcome.status !== 'skipped').map((r) => r.id);
   const verdicts: MutantVerdict[] = [];
+  const control = await verdictOf(CONTROL, suite, good, decisions, workerCommand);
+  if (control.killedBy.length > 0) return { control, verdicts, killed: 0, total: mutants.length, unreliable };
   for (const m of mutants) {
-    const results = await runSuite({ suite: fastFirst(suite), factories: [m.factory], decisions, filter: { areas: [], ids: [...good] }, listener: silent, stopAtFirstFailure: true });
-    const killedBy = results.filter((r) => good.has(r.id) && (r.outcome.status === 'failed' || r.outcome.status === 'errored')).map((r) => r.id);
-    const v = { mutant: m.name, bug: m.bug, killedBy };
+    const v = await verdictOf(m, suite, good, decisions, workerCommand);
     verdicts.push(v);
     onVerdict(v);
   }
-  return { verdicts, killed: verdicts.filter((v) => v.killedBy.length > 0).length, total: verdicts.length, unreliable };
+  return { control, verdicts, killed: verdicts.filter((v) => v.killedBy.length > 0).length, total: verdicts.length, unreliable };
+}
+
+
+async function verdictOf(m: Mutant, suite: Suite, good: Set<string>, decisions: Decisions, workerCommand?: readonly string[]): Promise<MutantVerdict> {
+  const results = await runSuite({ suite: fastFirst(suite), factories: [m.factory], decisions, filter: { areas: [], ids: [...good] }, listener: silent, stopAtFirstFailure: true, workerCommand });
+  const killedBy = results.filter((r) => good.has(r.id) && (r.outcome.status === 'failed' || r.outcome.status === 'errored')).map((r) => r.id);
+  return { mutant: m.name, bug: m.bug, killedBy };
 }
 
 /** Cases without a repeat step first: one kill is enough, and the long repeats rarely give the first one. */

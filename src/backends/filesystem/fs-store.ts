@@ -10,11 +10,22 @@ import { parseSegmentFileName, segmentFileName } from '../../core/numbering.ts';
 import type { StateStore, WorldModelStore } from '../../core/store.ts';
 import { isoSeconds } from '../../core/engine.ts';
 import { createFileExclusive, writeFileAtomic } from '../../io/atomic-write.ts';
+import { withFileLock } from '../../io/file-lock.ts';
 import { RunPaths } from './run-paths.ts';
 import { parseStateMd, renderStateMd, type StateDoc } from './state-md.ts';
 import { FsWorldModelStore } from './world-model-store.ts';
 
 const SCOPED_FILE = /^(.+)__([1-9]\d*)\.md$/;
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Bytes that are not UTF-8 were not written by us: reading them as U+FFFD would hand back a different value. */
+function decodeUtf8(bytes: Uint8Array, file: string): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    throw new ProseError('E_CORRUPT', `${file} is not valid UTF-8`, { location: { file }, hint: 'the file was changed outside the backend; restore it' });
+  }
+}
 
 /** The seed's `.prose/` directory layout (filesystem.md), every write atomic. */
 export class FsStore implements StateStore {
@@ -69,6 +80,15 @@ export class FsStore implements StateStore {
     await this.updateDoc(run, (doc) => { doc.events.push(event); });
   }
 
+  async appendEventAtomically(run: RunRef, make: (events: readonly ExecutionEvent[]) => ExecutionEvent): Promise<ExecutionEvent> {
+    let made: ExecutionEvent | undefined;
+    await this.updateDoc(run, (doc) => {
+      made = make(doc.events);
+      doc.events.push(made);
+    });
+    return made!;
+  }
+
   async readEvents(run: RunRef): Promise<ExecutionEvent[]> {
     return this.readDoc(run)?.events ?? [];
   }
@@ -87,13 +107,15 @@ export class FsStore implements StateStore {
 
   private async updateDoc(run: RunRef, change: (doc: StateDoc) => void): Promise<void> {
     const prev = this.locks.get(run) ?? Promise.resolve();
-    const next = prev.catch(() => undefined).then(() => {
+    // Another process may be a VM on the same run too (the concurrency area): the lock file spans processes.
+    const dir = this.paths.runDir(run);
+    const next = prev.catch(() => undefined).then(() => withFileLock(join(dir, 'state.md.lock'), () => {
       const doc = this.readDoc(run);
       if (!doc) throw new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)}`);
       change(doc);
       doc.updated = isoSeconds(this.now());
-      writeFileAtomic(join(this.paths.runDir(run), 'state.md'), renderStateMd(doc, this.indexOf(run)));
-    });
+      writeFileAtomic(join(dir, 'state.md'), renderStateMd(doc, this.indexOf(run)));
+    }));
     this.locks.set(run, next);
     try {
       await next;
@@ -130,13 +152,14 @@ export class FsStore implements StateStore {
   }
 
   private readBindingFile(run: RunRef, file: string): BindingRecord | undefined {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = readFileSync(file, 'utf8');
+      bytes = readFileSync(file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
     }
+    const text = decodeUtf8(bytes, this.rel(file));
     let parsed;
     try {
       parsed = parseBindingFile(text, this.rel(file));
@@ -223,7 +246,7 @@ export class FsStore implements StateStore {
 
   private segmentNumbers(dir: string, agent: string): number[] {
     if (!existsSync(dir)) return [];
-    return readdirSync(dir).map((f) => parseSegmentFileName(agent, f)).filter((n): n is number => n !== undefined).sort((a, b) => a - b);
+    return readdirSync(dir).map((f) => parseSegmentFileName(agent, f, this.decisions.segmentWidth)).filter((n): n is number => n !== undefined).sort((a, b) => a - b);
   }
 
   storage(): StorageView {

@@ -1,4 +1,6 @@
-import type { BackendFactory } from '../../core/backend.ts';
+import type { Backend, BackendFactory } from '../../core/backend.ts';
+import type { Decisions } from '../../core/decisions.ts';
+import type { StateStore } from '../../core/store.ts';
 import type { Capability } from '../../core/capabilities.ts';
 import { createEngine } from '../../core/engine.ts';
 import { worldModelHandlers } from '../../canon/world-model-ops.ts';
@@ -16,7 +18,11 @@ export const filesystemFactory: BackendFactory = {
   capabilities: CAPABILITIES,
   description: 'the seed layout: .prose/runs/{id}/ with program.prose, state.md, bindings/, agents/, attachments/, imports/',
   async open(env) {
-    const store = new FsStore(env.projectDir, env.homeDir, env.decisions);
-    return createEngine({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities: CAPABILITIES });
+    return filesystemBackend(new FsStore(env.projectDir, env.homeDir, env.decisions), env.decisions);
   },
 };
+
+/** The backend over a store: the one place the filesystem backend is assembled (the selftest's mutants reuse it). */
+export function filesystemBackend(store: StateStore, decisions: Decisions): Backend {
+  return createEngine({ store, extraHandlers: worldModelHandlers(store), decisions, capabilities: CAPABILITIES });
+}

@@ -27,8 +27,13 @@ export class RunPaths {
       if (sep === -1) throw bad();
       const handle = parts[i + 1]!.slice(0, sep);
       const slug = parts[i + 1]!.slice(sep + 2);
-      checkName('handle', handle, 'run');
-      checkName('slug', slug, 'run');
+      // A reference is only ever found, never named by the caller: a bad part means no such run.
+      try {
+        checkName('handle', handle, 'run');
+        checkName('slug', slug, 'run');
+      } catch {
+        throw bad();
+      }
     }
     return join(this.proseDir, 'runs', ...parts);
   }

@@ -2,6 +2,7 @@ import { ProseError } from '../../core/errors.ts';
 import { callStack, foldEvents } from '../../core/execution-log.ts';
 import type { ExecutionEvent, RunStatus } from '../../core/model.ts';
 import { RUN_STATUSES } from '../../core/model.ts';
+import { checkEventShape } from '../../core/check-args.ts';
 import { RunPaths } from './run-paths.ts';
 
 /**
@@ -56,7 +57,8 @@ export function renderStateMd(doc: StateDoc, index: IndexEntries): string {
   out.push('', '## Call Stack', '', '| execution_id | block | depth | status | parent |', '|--------------|-------|-------|--------|--------|');
   const stack = callStack(state);
   stack.forEach((f, i) => out.push(`| ${f.executionId} | ${oneLine(f.block)} | ${f.depth} | ${i === 0 ? 'executing' : 'waiting'} | ${f.parent ?? '(root)'} |`));
-  out.push('', '## Event Log', '', ...doc.events.map((e) => `- ${JSON.stringify(e)}`), '');
+  // The count closes the file, so a cut that drops whole event lines is seen, not read as a shorter history.
+  out.push('', '## Event Log', '', ...doc.events.map((e) => `- ${JSON.stringify(e)}`), '', `<!-- ${doc.events.length} events -->`, '');
   return out.join('\n');
 }
 
@@ -93,16 +95,31 @@ export function parseStateMd(text: string, file: string): StateDoc {
   const logAt = lines.lastIndexOf('## Event Log');
   if (logAt === -1) fail(lines.length, 'state.md has no "## Event Log" section');
   const events: ExecutionEvent[] = [];
+  let declared: number | undefined;
   for (let j = logAt + 1; j < lines.length; j++) {
     const line = lines[j]!;
     if (line === '') continue;
+    const end = /^<!-- (\d+) events -->$/.exec(line);
+    if (end) {
+      declared = Number(end[1]);
+      if (lines.slice(j + 1).some((l) => l !== '')) fail(j + 2, 'text after the event count that closes state.md');
+      break;
+    }
     if (!line.startsWith('- ')) fail(j + 1, `event log line does not start with "- "`);
+    let parsed: unknown;
     try {
-      events.push(JSON.parse(line.slice(2)) as ExecutionEvent);
+      parsed = JSON.parse(line.slice(2));
     } catch {
       fail(j + 1, 'event log line is not JSON');
     }
+    try {
+      events.push(checkEventShape(parsed));
+    } catch (err) {
+      fail(j + 1, `event log line is not an event: ${(err as Error).message}`);
+    }
   }
+  if (declared === undefined) fail(lines.length, 'state.md ends without its event count: the file was cut short');
+  if (declared !== events.length) fail(lines.length, `state.md declares ${declared} events but holds ${events.length}`);
   return { runId: header.run!, programPath: unOneLine(header.program!), status: header.status as RunStatus, started: header.started!, updated: header.updated!, events };
 }
 

@@ -28,6 +28,7 @@ Options:
   --expect FILE       expected outcomes per case id (fail or skip, with a reason)   [PROSE_STATE_EXPECT]
   --decision K=V      override a pinned decision, e.g. attachmentThresholdBytes=100000 (repeatable)
   --timeout MS        per-step timeout in milliseconds (default 30000)
+  --seed N            seed of the crash area's kill points (default random, printed in the header)  [PROSE_STATE_SEED]
   --verbose           list passed and skipped cases too
   -h, --help          this text
 
@@ -48,6 +49,7 @@ export const testCommand: Command = {
       expect: { type: 'string', env: 'PROSE_STATE_EXPECT' },
       decision: { type: 'string', multiple: true },
       timeout: { type: 'string' },
+      seed: { type: 'string', env: 'PROSE_STATE_SEED' },
       verbose: { type: 'boolean' },
     }, io.env);
     const overrides = Object.fromEntries(((values.decision as string[] | undefined) ?? []).map((kv) => {
@@ -69,7 +71,9 @@ export const testCommand: Command = {
     const reporter = createReporters((values.reporter as string | undefined) ?? 'pretty', (s) => io.stdout.write(s), { verbose: !!values.verbose });
     const files = values['report-dir'] ? createFileReports(values['report-dir'] as string) : undefined;
     const listener = files ? teeListener(reporter, files.reporter) : reporter;
-    const all = await runSuite({ suite, factories, decisions, filter, listener, expectations, stepTimeoutMs: timeout });
+    const seed = values.seed === undefined ? undefined : Number(values.seed);
+    if (seed !== undefined && !(Number.isSafeInteger(seed) && seed >= 0)) throw new ProseError('E_USAGE', '--seed takes a whole number');
+    const all = await runSuite({ suite, factories, decisions, filter, listener, expectations, stepTimeoutMs: timeout, seed, workerCommand: io.self });
     reporter.finish(all);
     files?.reporter.finish(all);
     files?.flush();

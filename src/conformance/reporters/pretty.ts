@@ -12,7 +12,7 @@ export function prettyReporter(write: Write, opts: { verbose?: boolean } = {}): 
       write(`\n${h.backend.name} (${h.backend.kind}): ${h.cases} cases of ${h.suite.name} ${h.suite.version}\n`);
       write(`  capabilities: ${h.backend.capabilities.join(', ') || '(none)'}\n`);
       if (h.backend.settings) write(`  settings: ${Object.entries(h.backend.settings).map(([k, v]) => `${k}=${v}`).join(', ')}\n`);
-      write(`  decisions: ${Object.entries(h.decisions).map(([k, v]) => `${k}=${v}`).join(', ')}\n`);
+      write(`  decisions: ${Object.entries(h.decisions).map(([k, v]) => `${k}=${v}`).join(', ')}\n  seed: ${h.seed}\n`);
     },
     result: (r) => {
       const o = r.outcome;
@@ -25,7 +25,10 @@ export function prettyReporter(write: Write, opts: { verbose?: boolean } = {}): 
         case 'errored': write(`  ERROR ${r.id}${o.at ? `  ${o.at.file}:${o.at.line}` : ''}\n        ${o.error.code}: ${o.error.message}\n${o.evidence ? `        ${o.evidence.split('\n').join('\n        ')}\n` : ''}`); return;
       }
     },
-    footer: (backend, c) => write(`  ${backend}: ${c.passed} passed, ${c.failed} failed, ${c.errored} errored, ${c.skipped} skipped, ${c.xfailed} xfailed, ${c.xpassed} xpassed\n`),
+    footer: (backend, c, extra) => {
+      const measured = Object.entries(extra).map(([k, v]) => `${v} ${k}`).join(', ');
+      write(`  ${backend}: ${c.passed} passed, ${c.failed} failed, ${c.errored} errored, ${c.skipped} skipped, ${c.xfailed} xfailed, ${c.xpassed} xpassed${measured ? `; survived: ${measured}` : ''}\n`);
+    },
     finish: (all) => write(prettySummary(all)),
   };
 }

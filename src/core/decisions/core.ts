@@ -33,6 +33,12 @@ export const CORE_DECISIONS: DecisionRow[] = [
     why: 'The seed names ISO 8601; a free-form timestamp could carry a line break into the segment file\'s header.',
   },
   {
+    id: 'well-formed-text', area: 'bindings',
+    spec: 'The seeds store values as files and TEXT columns and say nothing of text that is not valid Unicode.',
+    choice: 'Every text argument (names, values, memory, prompts, summaries, programs, world-model files) must be well-formed Unicode: a lone UTF-16 surrogate is E_INVALID_ARGUMENT and nothing is written.',
+    why: 'UTF-8 cannot hold a lone surrogate; a file would silently read back U+FFFD, so one backend would answer differently from another.',
+  },
+  {
     id: 'run-id', area: 'runs',
     spec: 'filesystem.md: {YYYYMMDD}-{HHMMSS}-{random6}, example 20260115-143052-a7b3c9; alphabet and time zone unstated.',
     choice: 'UTC date and time, six lowercase hex digits: ^\\d{8}-\\d{6}-[0-9a-f]{6}$, and the digits must be a real instant. createRun refuses an id already taken (E_CONFLICT).',
@@ -71,13 +77,13 @@ export const CORE_DECISIONS: DecisionRow[] = [
   {
     id: 'names', area: 'names',
     spec: 'The seeds name files after bindings and agents and say nothing on what a name may hold.',
-    choice: 'Names must be non-empty NFC Unicode of at most 200 UTF-8 bytes, with no / \\ NUL or control characters, no "..", no leading "." or white space at either end, no bidirectional controls, no lone surrogates, not a Windows device name (CON, NUL, COM1, ...); a binding name may not end in "__" and digits; an import handle may not contain "--". Refused with E_INVALID_NAME before anything is written.',
+    choice: 'Names must be non-empty NFC Unicode of at most 200 UTF-8 bytes, with no / \\\\ NUL, C0 or C1 control characters or U+2028/U+2029 line separators, no "..", no leading "." or white space at either end, no bidirectional marks or controls (U+061C, U+200E/F, U+202A-E, U+2066-9), no lone surrogates, not a Windows device name (CON, NUL, COM1, COM¹, LPT³, CONIN$, ...); a binding name may not end in "__" and digits; an import handle may not contain "--" or end in "-" (so the first "--" of {handle}--{slug} always ends the handle). Refused with E_INVALID_NAME before anything is written.',
     why: 'Each rule closes a way to escape the run directory, to collide on another file system (NFD twins on macOS, device names on Windows), or to make {name}__{id}.md ambiguous.',
   },
   {
     id: 'custom-scope', area: 'agents',
     spec: 'filesystem.md: persist: "path" keeps memory at the "Specified path"; gone from the scoping tables at HEAD.',
-    choice: 'A custom path is relative to the project directory, may not be absolute or contain "..", and holds {path}/{name}/memory.md like the other scopes.',
+    choice: 'A custom path is relative to the project directory: not absolute on any system (/x, \\\\x, C:x, \\\\\\\\server), no ".." or control characters, and not inside .prose/ (the backend\'s own state). It holds {path}/{name}/memory.md like the other scopes.',
     why: 'A path from a program must not write outside the project.',
   },
   {

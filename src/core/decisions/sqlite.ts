@@ -51,6 +51,12 @@ export const SQLITE_DECISIONS: DecisionRow[] = [
     why: 'A reader of the table alone sees what and where the value is; the order keeps a committed row from pointing at a missing file.',
   },
   {
+    id: 'sqlite-text', area: 'sqlite',
+    spec: 'Values are stored and read back exactly; SQLite TEXT is UTF-8, which cannot hold a lone surrogate.',
+    choice: 'Text is always bound as a parameter and read back from its bytes (a leading U+FEFF is kept). Values, sources, memory, prompts, summaries and programs holding a lone surrogate are stored as WTF-8 (the surrogate\'s 3-byte form), in the column and in attachment files; well-formed text is plain UTF-8.',
+    why: 'Refusing such a value would lose data a JSON caller can send; WTF-8 keeps it without changing any well-formed value.',
+  },
+  {
     id: 'sqlite-timestamps', area: 'sqlite',
     spec: 'sqlite.md: "Timestamps: Use ISO 8601 format (datetime(\'now\'))", which gives YYYY-MM-DD HH:MM:SS.',
     choice: 'Column defaults and every *_at we write use datetime(\'now\') (UTC, space separator) as the seed does, except run.started_at, which keeps the ISO 8601 instant the run was created with (2026-01-15T14:30:52Z), and agent_segments.timestamp, which keeps the segment\'s own timestamp.',

@@ -1,0 +1,188 @@
+import type { StorageView } from '../../core/backend.ts';
+import type { Decisions } from '../../core/decisions.ts';
+import { ProseError } from '../../core/errors.ts';
+import type { AgentLocation, BindingRecord, ExecutionEvent, ExecutionId, RunRecord, RunRef, RunStatus, Segment } from '../../core/model.ts';
+import { segmentFileName } from '../../core/numbering.ts';
+import type { StateStore, WorldModelStore } from '../../core/store.ts';
+import type { Dialect, NarrationEvent } from '../../transcript/narration-event.ts';
+import { writeCompact } from '../../transcript/write-compact.ts';
+import { writeVerbose } from '../../transcript/write-verbose.ts';
+import { TranscriptWorldModel } from './transcript-world-model.ts';
+import { bindingKey, extendModel, readModel, type RunModel, type TranscriptModel } from './transcript-model.ts';
+
+/** The conversation a store narrates into. The factory keeps one per storage, so a restart reads the same text. */
+export interface Conversation { text: string }
+
+/**
+ * A StateStore whose only state is an append-only transcript: every write appends narration lines, every read
+ * parses the text back. The engine (core/engine.ts) holds all semantics; this only says and remembers.
+ */
+export class TranscriptStore implements StateStore {
+  // The model is derived from the text alone, so it is kept while the text is unchanged and extended as it grows.
+  private cache: { text: string; model: TranscriptModel } | undefined;
+  private closed = false;
+  /** HEAD: the canonical world-model and the receipt chain "still hold", narrated in conversation. */
+  readonly worldModel: WorldModelStore = new TranscriptWorldModel(this);
+
+  constructor(private readonly conversation: Conversation, private readonly decisions: Decisions, private readonly dialect: Dialect) {}
+
+  private model(): TranscriptModel {
+    if (this.closed) throw new ProseError('E_STATE', 'the in-context store is closed');
+    const text = this.conversation.text;
+    const seg = (a: string, n: number) => segmentFileName(a, n, this.decisions.segmentWidth);
+    const c = this.cache;
+    if (c?.text === text) return c.model;
+    // Append-only: when the text grew by whole lines, only the new lines need reading.
+    if (c && (c.text === '' || c.text.endsWith('\n')) && text.startsWith(c.text)) {
+      this.cache = undefined;
+      this.cache = { text, model: extendModel(c.model, text.slice(c.text.length), seg) };
+    } else {
+      this.cache = { text, model: readModel(text, seg) };
+    }
+    return this.cache.model;
+  }
+
+  /** The run's model; E_NOT_FOUND when the transcript never started it. */
+  runOf(run: RunRef): RunModel {
+    const r = this.model().runs.get(run);
+    if (!r) throw new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)} in the transcript`, { location: { field: 'run' } });
+    return r;
+  }
+
+  /** Appends narration for `run`, first saying which run it is when the transcript was speaking of another. */
+  say(run: RunRef | undefined, events: { e: NarrationEvent; depth?: number }[]): string {
+    const model = this.model();
+    let out = '';
+    if (run !== undefined && model.current !== run) out += writeVerbose({ kind: 'run-switch', runId: run });
+    const line = model.lineCount + out.split('\n').length;
+    const write = this.dialect === 'compact' ? writeCompact : writeVerbose;
+    for (const { e, depth } of events) out += write(e, depth ?? 0);
+    this.conversation.text += out;
+    return `transcript:${line}`;
+  }
+
+  private depthOf(run: RunModel, id: ExecutionId | null | undefined): number {
+    return id == null ? 0 : (run.frames.get(id)?.depth ?? 0);
+  }
+
+  async createRun(rec: RunRecord): Promise<RunRef> {
+    if (this.model().runs.has(rec.runId)) throw new ProseError('E_CONFLICT', `run ${rec.runId} already exists in the transcript`, { location: { field: 'runId' } });
+    this.say(undefined, [{ e: { kind: 'run-start', runId: rec.runId, startedAt: rec.startedAt, program: rec.program, ...(rec.programPath !== undefined ? { programPath: rec.programPath } : {}) } }]);
+    if (rec.status !== 'running') this.say(rec.runId, [{ e: { kind: 'run-status', status: rec.status, runId: rec.runId } }]);
+    return rec.runId;
+  }
+
+  async readRun(run: RunRef): Promise<RunRecord | undefined> {
+    const r = this.model().runs.get(run);
+    return r && { ...r.record };
+  }
+
+  async setRunStatus(run: RunRef, status: RunStatus): Promise<void> {
+    this.runOf(run);
+    this.say(run, [{ e: { kind: 'run-status', status, runId: run } }]);
+  }
+
+  async createImport(): Promise<RunRef> {
+    throw new ProseError('E_UNSUPPORTED', 'in-context state does not nest imported runs', { hint: 'the in-context backend does not declare the imports capability' });
+  }
+
+  async appendEvent(run: RunRef, event: ExecutionEvent): Promise<void> {
+    const r = this.runOf(run);
+    this.say(run, [{ e: toNarration(r, event), depth: eventDepth(event, (id) => this.depthOf(r, id)) }]);
+  }
+
+  async readEvents(run: RunRef): Promise<ExecutionEvent[]> {
+    return structuredClone(this.runOf(run).events);
+  }
+
+  async writeBinding(run: RunRef, b: BindingRecord, attach: boolean): Promise<{ location: string }> {
+    if (attach) throw new ProseError('E_UNSUPPORTED', 'in-context state passes values, not references: no attachments');
+    const r = this.runOf(run);
+    // A root binding said while a frame is open names root, so no reader takes it for the frame's (seed: "always include the execution_id").
+    const scoped = b.executionId !== null || [...r.frames.values()].some((f) => f.open);
+    const e: NarrationEvent = { kind: 'bind', name: b.name, bindingKind: b.kind, value: b.value, ...(scoped ? { executionId: b.executionId } : {}), ...(b.source !== undefined ? { source: b.source } : {}) };
+    return { location: this.say(run, [{ e, depth: this.depthOf(r, b.executionId) }]) };
+  }
+
+  async readBinding(run: RunRef, name: string, executionId: ExecutionId | null): Promise<BindingRecord | undefined> {
+    const b = this.runOf(run).bindings.get(bindingKey(name, executionId));
+    return b && { ...b };
+  }
+
+  async listBindings(run: RunRef): Promise<BindingRecord[]> {
+    return [...this.runOf(run).bindings.values()].map((b) => ({ ...b }));
+  }
+
+  async writeMemory(loc: AgentLocation, memory: string): Promise<{ location: string }> {
+    const run = executionRun(loc);
+    this.runOf(run);
+    return { location: this.say(run, [{ e: { kind: 'memory', agent: loc.agent, memory } }]) };
+  }
+
+  async readMemory(loc: AgentLocation): Promise<string | undefined> {
+    return this.runOf(executionRun(loc)).memory.get(loc.agent);
+  }
+
+  async appendSegment(loc: AgentLocation, seg: Omit<Segment, 'number' | 'file'>): Promise<Segment> {
+    const run = executionRun(loc);
+    const number = (this.runOf(run).segments.get(loc.agent)?.at(-1)?.number ?? 0) + 1;
+    this.say(run, [{ e: { kind: 'segment', agent: loc.agent, number, timestamp: seg.timestamp, prompt: seg.prompt, summary: seg.summary } }]);
+    return { number, file: segmentFileName(loc.agent, number, this.decisions.segmentWidth), ...seg };
+  }
+
+  async listSegments(loc: AgentLocation): Promise<Segment[]> {
+    return (this.runOf(executionRun(loc)).segments.get(loc.agent) ?? []).map((s) => ({ ...s }));
+  }
+
+  storage(): StorageView {
+    return { kind: 'transcript', text: async () => this.conversation.text };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}
+
+/** Only execution-scope agents live in a conversation; the engine refuses the other scopes (not declared). */
+function executionRun(loc: AgentLocation): RunRef {
+  if (loc.scope !== 'execution' || loc.run === undefined) {
+    throw new ProseError('E_UNSUPPORTED', `in-context state keeps only execution-scope agents, not ${loc.scope}`, { location: { field: 'scope' } });
+  }
+  return loc.run;
+}
+
+function eventDepth(e: ExecutionEvent, depthOf: (id: ExecutionId | null | undefined) => number): number {
+  if (e.type === 'frame-enter') return e.depth - 1;
+  if (e.type === 'frame-exit') return Math.max(0, depthOf(e.executionId) - 1);
+  if (e.type === 'statement') return depthOf(e.executionId);
+  return 0;
+}
+
+/** The narration of an engine event; loop iterations repeat the loop's max, as the seed's "Iteration 2 of max 5". */
+export function toNarration(r: RunModel, e: ExecutionEvent): NarrationEvent {
+  switch (e.type) {
+    case 'statement': return { kind: 'statement', index: e.index, text: e.text, status: e.status, ...(e.executionId !== undefined ? { executionId: e.executionId } : {}), ...(e.error !== undefined ? { error: e.error } : {}) };
+    case 'frame-enter': return { kind: 'frame-enter', executionId: e.executionId, block: e.block, parent: e.parent, depth: e.depth, ...(e.args !== undefined ? { args: e.args } : {}) };
+    case 'frame-exit': return { kind: 'frame-exit', executionId: e.executionId, status: e.status, ...(r.frames.has(e.executionId) ? { block: r.frames.get(e.executionId)!.block } : {}) };
+    case 'parallel-start': return { kind: 'parallel-start', id: e.id, strategy: e.strategy, branches: e.branches, ...(e.count !== undefined ? { count: e.count } : {}), ...(e.onFail !== undefined ? { onFail: e.onFail } : {}) };
+    case 'branch': return { kind: 'branch', id: e.id, branch: e.branch, status: e.status };
+    case 'parallel-join': return { kind: 'parallel-join', id: e.id, branches: [] };
+    case 'loop-start': return { kind: 'loop-start', id: e.id, ...(e.max !== undefined ? { max: e.max } : {}), ...(e.condition !== undefined ? { condition: e.condition } : {}) };
+    case 'loop-iteration': {
+      const max = loopMax(r, e.id);
+      return { kind: 'loop-iteration', id: e.id, iteration: e.iteration, ...(max !== undefined ? { max } : {}) };
+    }
+    case 'loop-exit': return { kind: 'loop-exit', id: e.id, reason: e.reason };
+    case 'retry': return { kind: 'retry', index: e.index, attempt: e.attempt, max: e.max, ...(e.error !== undefined ? { error: e.error } : {}) };
+    case 'error': return { kind: 'error', index: e.index, message: e.message };
+    case 'anon': return { kind: 'anon', name: e.name };
+  }
+}
+
+function loopMax(r: RunModel, id: string): number | undefined {
+  for (let i = r.events.length - 1; i >= 0; i--) {
+    const e = r.events[i]!;
+    if (e.type === 'loop-start' && e.id === id) return e.max;
+  }
+  return undefined;
+}

@@ -1,0 +1,65 @@
+import type { RunRef } from '../../core/model.ts';
+import type { WorldModelStore } from '../../core/store.ts';
+import type { NarrationEvent } from '../../transcript/narration-event.ts';
+import { versionKey, type RunModel } from './transcript-model.ts';
+
+/** What the world-model narration needs of the transcript store: say lines for a run, and read a run back. */
+export interface Narrator {
+  say(run: RunRef | undefined, events: { e: NarrationEvent }[]): string;
+  runOf(run: RunRef): RunModel;
+}
+
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+const unb64 = (text: string) => new Uint8Array(Buffer.from(text, 'base64'));
+
+/**
+ * The canonical store narrated into the conversation: `[WorldModel] Version stored` with the OPWM1 bytes in base64,
+ * `[WorldModel] Published`, `[Receipt] NODE: "..."`, the workspace and the run envelope. Semantics (addresses,
+ * chaining, skips) come from src/canon through the engine; this only says and remembers.
+ */
+export class TranscriptWorldModel implements WorldModelStore {
+  constructor(private readonly t: Narrator) {}
+
+  private tell(run: RunRef, e: NarrationEvent): void {
+    this.t.say(run, [{ e }]);
+  }
+
+  async writeVersion(run: RunRef, node: string, address: string, bytes: Uint8Array): Promise<void> {
+    if (this.t.runOf(run).wm.versions.has(versionKey(node, address))) return;
+    this.tell(run, { kind: 'wm-version', node, address, bytes: b64(bytes) });
+  }
+
+  async readVersion(run: RunRef, node: string, address: string): Promise<Uint8Array | undefined> {
+    const text = this.t.runOf(run).wm.versions.get(versionKey(node, address));
+    return text === undefined ? undefined : unb64(text);
+  }
+
+  async publish(run: RunRef, node: string, address: string): Promise<void> {
+    this.tell(run, { kind: 'wm-publish', node, address });
+  }
+
+  async readPublished(run: RunRef, node: string): Promise<string | null> {
+    return this.t.runOf(run).wm.published.get(node) ?? null;
+  }
+
+  async appendReceipt(run: RunRef, node: string, receiptJson: string): Promise<void> {
+    this.tell(run, { kind: 'receipt', node, receipt: receiptJson });
+  }
+
+  async readReceipts(run: RunRef, node?: string): Promise<string[]> {
+    return this.t.runOf(run).wm.receipts.filter((r) => node === undefined || r.node === node).map((r) => r.receipt);
+  }
+
+  async writeWorkspace(run: RunRef, node: string, bytes: Uint8Array): Promise<void> {
+    this.tell(run, { kind: 'wm-workspace', node, bytes: b64(bytes) });
+  }
+
+  async writeEnvelope(run: RunRef, envelope: { compiledIntentJson: string; rootSource: string; sources: Record<string, string> }): Promise<void> {
+    this.tell(run, { kind: 'envelope', ...envelope });
+  }
+
+  async readEnvelope(run: RunRef): Promise<{ compiledIntentJson: string; rootSource: string; sources: Record<string, string> } | undefined> {
+    const e = this.t.runOf(run).wm.envelope;
+    return e && { compiledIntentJson: e.compiledIntentJson, rootSource: e.rootSource, sources: { ...e.sources } };
+  }
+}

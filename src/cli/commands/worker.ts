@@ -1,0 +1,56 @@
+import { resolveBackends } from '../../backends/registry.ts';
+import type { BackendEnv } from '../../core/backend.ts';
+import { ProseError, toProseError } from '../../core/errors.ts';
+import { WORKLOADS, workItem, type Workload } from '../../conformance/workload.ts';
+import { parseOptions } from '../args.ts';
+import type { Command } from '../io.ts';
+
+/**
+ * The child process of the crash and concurrency areas: opens a backend on a case's storage and runs a write
+ * workload, printing `ack KEY<TAB>RESULT` after each call returns. The backend string and its environment come
+ * through PROSE_STATE_WORKER_BACKEND and PROSE_STATE_WORKER_ENV, never argv, since a URL may hold a password.
+ */
+export const workerCommand: Command = {
+  name: 'worker',
+  summary: 'run a write workload on a backend (the child process of the crash and concurrency areas)',
+  help: `Usage: prose-state worker --workload ${WORKLOADS.join('|')} --run RUN [--writer N] [--start I] [--count C]
+
+Used by the runner: reads the backend from PROSE_STATE_WORKER_BACKEND and its storage from PROSE_STATE_WORKER_ENV
+(JSON: projectDir, homeDir, decisions, storageKey). Prints "ready", then "ack KEY<TAB>RESULT" per write.`,
+  async run(argv, io) {
+    const { values } = parseOptions(argv, { workload: { type: 'string' }, run: { type: 'string' }, writer: { type: 'string' }, start: { type: 'string' }, count: { type: 'string' }, 'wait-go': { type: 'boolean' } }, io.env);
+    const workload = values.workload as Workload;
+    if (!WORKLOADS.includes(workload)) throw new ProseError('E_USAGE', `--workload must be one of ${WORKLOADS.join(', ')}`);
+    if (typeof values.run !== 'string') throw new ProseError('E_USAGE', 'worker needs --run');
+    const spec = io.env.PROSE_STATE_WORKER_BACKEND;
+    const envJson = io.env.PROSE_STATE_WORKER_ENV;
+    if (!spec || !envJson) throw new ProseError('E_USAGE', 'worker needs PROSE_STATE_WORKER_BACKEND and PROSE_STATE_WORKER_ENV');
+    const env = JSON.parse(envJson) as BackendEnv;
+    const int = (v: unknown, d: number) => (v === undefined ? d : Number(v));
+    const writer = int(values.writer, 0);
+    const start = int(values.start, 0);
+    const count = int(values.count, Number.MAX_SAFE_INTEGER);
+    const [factory] = await resolveBackends(spec, { env: io.env, cwd: io.cwd });
+    const backend = await factory!.open(env);
+    io.stdout.write('ready\n');
+    // Several writers start together: the runner closes our stdin once every one of them is ready.
+    if (values['wait-go'] && io.stdin) await io.stdin();
+    try {
+      for (let i = start; i < start + count; i++) {
+        const item = workItem(workload, values.run, writer, i, factory!.capabilities, env.decisions.attachmentThresholdBytes);
+        let result: unknown;
+        try {
+          result = await backend.call(item.op, item.args as never, item.actor);
+        } catch (err) {
+          const e = toProseError(err);
+          io.stdout.write(`fail ${item.key}\t${JSON.stringify({ code: e.code, message: e.message })}\n`);
+          return 1;
+        }
+        io.stdout.write(`ack ${item.key}\t${JSON.stringify(result)}\n`);
+      }
+    } finally {
+      await backend.close();
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,79 @@
+import type { Backend, BackendEnv, BackendFactory } from '../core/backend.ts';
+import { ProseError } from '../core/errors.ts';
+import type { CrashStep, ConcurrentStep } from './case-types.ts';
+import { checkWritten } from './check-written.ts';
+import { spawnWorker } from './spawn-worker.ts';
+import { seededRandom } from './workload.ts';
+
+export interface WorkerContext {
+  factory: BackendFactory;
+  env: BackendEnv;
+  run: string;
+  /** argv that starts the CLI in a child process. */
+  command: readonly string[];
+  seed: number;
+  readyTimeoutMs: number;
+  /** Closes the in-process backend (workers own the storage while they run) and reopens it. */
+  reopen(): Promise<Backend>;
+  close(): Promise<void>;
+}
+
+export type WorkerVerdict = { ok: true; metrics: Record<string, number> } | { ok: false; message: string };
+
+function specOf(f: BackendFactory): string {
+  if (!f.spec) throw new ProseError('E_CASE', `${f.name} cannot be opened in another process (no backend string)`, { hint: 'crash and concurrency cases need a backend named on the command line' });
+  return f.spec;
+}
+
+/**
+ * The crash area: a writer process is killed with SIGKILL at `kills` seeded points; after each kill the storage
+ * is reopened and everything acknowledged before the kill must be there, whole.
+ */
+export async function runCrash(step: CrashStep, ctx: WorkerContext): Promise<WorkerVerdict> {
+  const random = seededRandom(ctx.seed);
+  const acks = new Map<string, unknown>();
+  let next = 0;
+  await ctx.close();
+  for (let k = 1; k <= step.kills; k++) {
+    const w = spawnWorker({ command: ctx.command, backendSpec: specOf(ctx.factory), env: ctx.env, workload: step.workload, run: ctx.run, writer: 0, start: next, readyTimeoutMs: ctx.readyTimeoutMs });
+    await w.ready;
+    // Kill points spread over the first writes, where a write is most often mid-flight; some land before any.
+    await new Promise((r) => setTimeout(r, Math.floor(random() * step.maxDelayMs)));
+    w.child.kill('SIGKILL');
+    const done = await w.done;
+    if (done.failure) return { ok: false, message: `kill ${k}: the writer was refused before the kill: ${done.failure}` };
+    for (const [key, r] of done.acks) acks.set(key, r);
+    next += done.acks.size;
+    const backend = await ctx.reopen();
+    const problem = await checkWritten(backend, ctx.factory, ctx.run, acks, ctx.env.decisions.attachmentThresholdBytes);
+    if (problem) return { ok: false, message: `kill ${k} of ${step.kills} (after ${done.acks.size} acknowledged writes): ${problem}` };
+    await ctx.close();
+  }
+  await ctx.reopen();
+  return { ok: true, metrics: { kills: step.kills, 'crash writes': acks.size } };
+}
+
+/** The concurrency area: `writers` processes write at once; nothing may be lost, duplicated or skipped. */
+export async function runConcurrent(step: ConcurrentStep, ctx: WorkerContext): Promise<WorkerVerdict> {
+  await ctx.close();
+  const workers = Array.from({ length: step.writers }, (_, writer) =>
+    spawnWorker({ command: ctx.command, backendSpec: specOf(ctx.factory), env: ctx.env, workload: step.workload, run: ctx.run, writer, start: 0, count: step.each, waitForGo: true, readyTimeoutMs: ctx.readyTimeoutMs }));
+  try {
+    await Promise.all(workers.map((w) => w.ready));
+  } catch (err) {
+    for (const w of workers) w.child.kill('SIGKILL');
+    throw err;
+  }
+  for (const w of workers) w.child.stdin!.end();
+  const results = await Promise.all(workers.map((w) => w.done));
+  const failed = results.find((r) => r.failure || r.code !== 0);
+  if (failed) return { ok: false, message: `a writer failed: ${failed.failure ?? `exit ${failed.signal ?? failed.code}: ${failed.stderr.slice(-300)}`}` };
+  const acks = new Map<string, unknown>();
+  for (const r of results) for (const [k, v] of r.acks) acks.set(k, v);
+  const expected = step.writers * step.each;
+  if (acks.size !== expected) return { ok: false, message: `${acks.size} of ${expected} writes were acknowledged` };
+  const backend = await ctx.reopen();
+  const problem = await checkWritten(backend, ctx.factory, ctx.run, acks, ctx.env.decisions.attachmentThresholdBytes, true);
+  if (problem) return { ok: false, message: `${step.writers} writers x ${step.each}: ${problem}` };
+  return { ok: true, metrics: { writers: step.writers, 'concurrent writes': expected } };
+}
