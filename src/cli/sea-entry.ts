@@ -28,7 +28,9 @@ async function run(): Promise<number> {
       process.env.PROSE_STATE_SUITE_DIR = unpackSuite(__PROSE_STATE_SUITE_KEY__, () => JSON.parse(seaAssetText(SEA_ASSET.suite)!) as SuiteBundle, process.env);
     }
   }
-  return main(argv, { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), stdin: readStdin });
+  // Worker processes (crash and concurrency areas) are this same binary, or node running this bundle.
+  const self = inSea() ? [process.execPath] : [process.execPath, process.argv[1]!];
+  return main(argv, { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), stdin: readStdin, self });
 }
 
 function readStdin(): Promise<string> {

@@ -1,0 +1,105 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { VERSION } from '../../src/cli/version.ts';
+import { ensureBinary, REPO } from './built-binary.ts';
+
+// The built binary as a user without Node gets it: copied alone into an empty folder, run with an empty
+// environment (PATH=/nonexistent: no node, no sqlite3), from that folder. Each command is its own test, so a
+// command the CLI does not have yet fails by name instead of hiding.
+const root = mkdtempSync(join(tmpdir(), 'binary-e2e-'));
+const binDir = join(root, 'bin');
+const shimDir = join(root, 'shim');
+const data = join(root, 'data');
+let binary = '';
+
+test.before(() => {
+  const built = ensureBinary();
+  mkdirSync(binDir);
+  mkdirSync(shimDir);
+  mkdirSync(data);
+  binary = join(binDir, 'prose-state');
+  copyFileSync(built, binary);
+  spawnSync('chmod', ['755', binary]);
+  symlinkSync(binary, join(shimDir, 'sqlite3'));
+});
+test.after(() => rmSync(root, { recursive: true, force: true }));
+
+function bare(cmd: string, args: string[], opts: { cwd?: string; input?: string } = {}) {
+  const r = spawnSync(cmd, args, { cwd: opts.cwd ?? binDir, env: { PATH: '/nonexistent' }, encoding: 'utf8', input: opts.input, maxBuffer: 64 << 20 });
+  if (r.error) throw r.error;
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+// Counts only: a footer's measured extras (crash writes acknowledged before each kill) vary from run to run.
+const footers = (jsonl: string) => jsonl.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((m) => m.type === 'footer').map((m) => ({ backend: m.backend, counts: m.counts }))
+  .map((m) => ({ backend: m.backend, counts: m.counts })).sort((a, b) => (a.backend < b.backend ? -1 : 1));
+
+test('--version prints the toolkit version with no node on PATH', () => {
+  const r = bare(binary, ['--version']);
+  assert.is(r.code, 0, r.stderr);
+  assert.is(r.stdout, `prose-state ${VERSION}\n`);
+  assert.is(r.stderr, '');
+});
+
+// Areas that cover the engine, every storage layout, the world-model and the worker processes the binary spawns of
+// itself; the whole suite runs in CI through `npm start` and the binary's own job.
+const AREAS = ['bindings', 'scope-resolution', 'attachment-thresholds', 'world-model', 'concurrency', 'crash'].flatMap((a) => ['--area', a]);
+
+test('test --backend all runs the embedded suite on every embedded backend, exactly as the checkout does', () => {
+  const r = bare(binary, ['test', '--backend', 'all', '--reporter', 'json', '--seed', '7', ...AREAS]);
+  assert.ok(r.code === 0 || r.code === 1, `exit ${r.code} is a harness or usage error:\n${r.stderr.slice(-3000)}`);
+  const fromBinary = footers(r.stdout);
+  assert.ok(fromBinary.length > 0, 'no footer: the run was cut off');
+  const checkout = spawnSync(process.execPath, [join(REPO, 'bin', 'prose-state.js'), 'test', '--backend', 'all', '--reporter', 'json', '--seed', '7', ...AREAS], { cwd: REPO, encoding: 'utf8', maxBuffer: 64 << 20 });
+  assert.equal(fromBinary, footers(checkout.stdout), 'the binary and the checkout disagree on backends or counts');
+  assert.is(r.code, checkout.status);
+});
+
+test('fingerprint gives the reference addresses (empty artifact, {"truth.json":"{}"})', () => {
+  const empty = join(data, 'empty');
+  const truth = join(data, 'truth');
+  mkdirSync(empty);
+  mkdirSync(truth);
+  writeFileSync(join(truth, 'truth.json'), '{}');
+  const a = bare(binary, ['fingerprint', empty]);
+  assert.is(a.code, 0, a.stderr);
+  assert.is(a.stdout, 'sha256:e59ed80133c208bf8e8264c96c5bbe0d36aa073fb969671ec6b752bffb7b08e6\n');
+  const b = bare(binary, ['fingerprint', truth]);
+  assert.is(b.code, 0, b.stderr);
+  assert.is(b.stdout, 'sha256:d8e15992a8d850d8120b7879866036272f46fafd568ce4c86ab241c60b3ccc85\n');
+});
+
+const vectors = join(REPO, '..', 'shared', 'vectors', 'reactor');
+test('verify passes a Reactor vector state-dir', () => {
+  assert.ok(existsSync(vectors), `the Reactor vectors are expected at ${vectors}`);
+  const r = bare(binary, ['verify', join(vectors, 'agent-observatory')]);
+  assert.is(r.code, 0, `${r.stdout}\n${r.stderr}`);
+});
+
+test('verify passes a seed run directory', () => {
+  const r = bare(binary, ['verify', join(REPO, 'spec', 'fixtures', 'run-dirs', 'valid')]);
+  assert.is(r.code, 0, `${r.stdout}\n${r.stderr}`);
+});
+
+test('a link named sqlite3 runs the sqlite3 shim on WASM SQLite', () => {
+  const sqlite3 = join(shimDir, 'sqlite3');
+  const db = join(data, 'state.db');
+  const w = bare(sqlite3, [db, 'CREATE TABLE t(a, b); INSERT INTO t VALUES (1, \'x\'), (2, \'y\');']);
+  assert.is(w.code, 0, w.stderr);
+  const r = bare(sqlite3, [db, 'SELECT a, b FROM t ORDER BY a;']);
+  assert.is(r.code, 0, r.stderr);
+  assert.is(r.stdout, '1|x\n2|y\n');
+  const j = bare(sqlite3, ['-json', db, 'SELECT a FROM t ORDER BY a;']);
+  assert.equal(JSON.parse(j.stdout), [{ a: 1 }, { a: 2 }]);
+  // The file is a real SQLite database (magic header), not an in-memory stand-in.
+  assert.is(readFileSync(db).subarray(0, 16).toString('latin1'), 'SQLite format 3\0');
+  const bad = bare(sqlite3, [db, 'SELECT nope FROM t;']);
+  assert.is(bad.code, 1);
+  assert.match(bad.stderr, /no such column: nope/);
+});
+
+test.run();

@@ -1,0 +1,109 @@
+/**
+ * The shape of `prose-state bench --format json` (a contract: spec/bench checks it). Every time is a median in
+ * milliseconds; every ratio is a time divided by a reference time measured in the SAME run (lower is better), and
+ * only ratios are gated by `--compare`, because absolute times on a shared machine swing by 20% (notes/toolchain.md).
+ */
+export const BENCH_SCHEMA = 'prose-state.bench';
+export const BENCH_VERSION = 1;
+
+export type Profile = 'full' | 'quick';
+
+/** A measurement that could not be taken is a value with a reason, never a silent gap. */
+export interface Skipped { skipped: string }
+
+export interface Timing {
+  /** Median of the per-round medians. */
+  ms: number;
+  /** Mean over every sample (tinybench `latency.mean`, ms). */
+  meanMs: number;
+  samples: number;
+}
+
+export interface ThroughputTiming extends Timing {
+  filesPerSec: number;
+  mbPerSec: number;
+}
+
+export interface WorkloadResult {
+  name: string;
+  description: string;
+  files: number;
+  /** Bytes of file content. */
+  bytes: number;
+  fingerprint: ThroughputTiming & { address: string };
+  walk: ThroughputTiming;
+  rawHash: ThroughputTiming;
+  /** walk + rawHash: what a single thread cannot beat (the "limit"). */
+  limitMs: number;
+  peers: Record<string, (Timing & { command: string }) | Skipped>;
+  /** `limit` and one entry per measured peer: fingerprint time / reference time. */
+  ratios: Record<string, number>;
+}
+
+export interface ReceiptsResult {
+  source: string;
+  receipts: number;
+  chains: number;
+  hash: Timing & { receiptsPerSec: number };
+  chain: Timing & { receiptsPerSec: number };
+  /** JSON.stringify + sha256 of each receipt, no key sorting: the floor of canonical hashing. */
+  floor: Timing & { receiptsPerSec: number };
+  ratios: { hash: number; chain: number };
+}
+
+export interface BackendResult {
+  name: string;
+  write: Timing & { opsPerSec: number };
+  read: Timing & { opsPerSec: number };
+  /** writeFileAtomic (temp, fsync, rename, dir fsync) and readFileSync of the same value. */
+  floor: { write: Timing; read: Timing };
+  ratios: { write: number; read: number };
+}
+
+export interface MemoryResult {
+  tree: string;
+  files: number;
+  bytes: number;
+  /** Peak RSS of a `fingerprint` process on this tree. */
+  peakRssMiB: number;
+  /** Peak RSS above the same process on an empty directory. */
+  growthMiB: number;
+}
+
+export interface StartupResult {
+  binary: string;
+  node: string;
+  nodeVersion: string;
+  runs: number;
+  binaryMs: number;
+  nodeMs: number;
+  ratio: number;
+}
+
+export interface TargetResult {
+  id: string;
+  description: string;
+  met: boolean | null;
+  actual: string;
+}
+
+export interface BenchReport {
+  schema: typeof BENCH_SCHEMA;
+  version: typeof BENCH_VERSION;
+  profile: Profile;
+  startedAt: string;
+  durationMs: number;
+  environment: Record<string, string | number | boolean>;
+  workloads: WorkloadResult[];
+  receipts: ReceiptsResult | Skipped;
+  backends: (BackendResult | ({ name: string } & Skipped))[];
+  memory: { trees: MemoryResult[]; boundMiB: number; bounded: boolean } | Skipped;
+  startup: StartupResult | Skipped;
+  targets: TargetResult[];
+  /** Every gated ratio under a stable dotted key (what `--compare` reads). */
+  ratios: Record<string, number>;
+}
+
+export function isSkipped(v: unknown): v is Skipped {
+  return typeof v === 'object' && v !== null && typeof (v as Skipped).skipped === 'string';
+}

@@ -1,0 +1,81 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BENCH_SCHEMA, BENCH_VERSION, isSkipped, type BenchReport, type Profile } from './bench-report.ts';
+import { benchBackends } from './bench-backends.ts';
+import { benchMemory } from './bench-memory.ts';
+import { benchReceipts } from './bench-receipts.ts';
+import { benchStartup } from './bench-startup.ts';
+import { benchWorkload, type Effort } from './bench-workload.ts';
+import { describeEnvironment } from './environment.ts';
+import { flattenRatios } from './flatten-ratios.ts';
+import { evaluateTargets } from './targets.ts';
+import { fileCount, generateWorkload, WORKLOADS } from './workloads.ts';
+
+export interface BenchOptions {
+  profile: Profile;
+  env: Record<string, string | undefined>;
+  /** Reactor state-dirs (`receipts.json` under each); absent means that section is skipped with a reason. */
+  vectorsDir?: string;
+  /** The built binary to time `--version` of, and the node to compare it with. */
+  binary?: string;
+  node?: string;
+  /** argv prefix that starts this CLI again (for the memory probes). */
+  self?: readonly string[];
+  /** Backends to measure (default: every built-in one). */
+  backends?: readonly string[];
+  inBinary: boolean;
+  /** Progress lines (stderr), so a long run shows where it is. */
+  log: (line: string) => void;
+}
+
+const EFFORT: Record<Profile, Effort> = {
+  full: { rounds: 3, inProcess: 5, peer: 2 },
+  quick: { rounds: 1, inProcess: 3, peer: 1 },
+};
+
+/** Generates the workloads in a temp dir, measures everything in one process, removes the temp dir. */
+export async function runBench(opts: BenchOptions): Promise<BenchReport> {
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  const effort = EFFORT[opts.profile];
+  const root = mkdtempSync(join(opts.env.PROSE_STATE_BENCH_TMP || tmpdir(), 'prose-state-bench-'));
+  try {
+    const environment = describeEnvironment(opts.env, opts.inBinary);
+    const specs = WORKLOADS[opts.profile];
+    const dirs = specs.map((s) => {
+      opts.log(`bench: generating ${s.name} (${s.description})`);
+      return generateWorkload(join(root, 'trees'), s);
+    });
+    const workloads = specs.map((s, i) => {
+      opts.log(`bench: fingerprint ${s.name}: ours, read-only walk, raw hash, peers`);
+      return benchWorkload(dirs[i]!, s, effort, opts.env);
+    });
+    opts.log('bench: receipts');
+    const receipts = benchReceipts(opts.vectorsDir, effort);
+    opts.log('bench: backends');
+    const backends = await benchBackends(join(root, 'backends'), effort, opts.backends);
+    opts.log('bench: peak memory');
+    const empty = join(root, 'empty');
+    mkdirSync(empty);
+    const small = specs[0]!;
+    const memory = benchMemory([
+      { name: `${small.name}/d00`, dir: join(dirs[0]!, 'd00'), files: small.perDir, bytes: small.perDir * small.fileBytes },
+      ...specs.map((s, i) => ({ name: s.name, dir: dirs[i]!, files: fileCount(s), bytes: fileCount(s) * s.fileBytes })),
+    ], empty, opts.self, opts.env);
+    opts.log('bench: startup');
+    const startup = benchStartup(opts.binary, opts.node, opts.profile === 'full' ? 20 : 5);
+    const report: BenchReport = {
+      schema: BENCH_SCHEMA, version: BENCH_VERSION, profile: opts.profile, startedAt, durationMs: 0, environment,
+      workloads, receipts, backends, memory, startup, targets: [], ratios: {},
+    };
+    report.ratios = flattenRatios(report);
+    report.targets = evaluateTargets(report);
+    report.durationMs = performance.now() - started;
+    return report;
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+export { isSkipped };

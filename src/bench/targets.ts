@@ -1,0 +1,26 @@
+import { isSkipped, type BenchReport, type TargetResult } from './bench-report.ts';
+
+/** Issue 8's targets, each judged on this run's ratios; `met: null` when the input was skipped. */
+export function evaluateTargets(r: BenchReport): TargetResult[] {
+  const out: TargetResult[] = [];
+  const limits: Record<string, number> = { small: 1.3, medium: 1.1, large: 1.1 };
+  for (const w of r.workloads) {
+    const max = limits[w.name];
+    if (max === undefined) continue;
+    out.push({ id: `fingerprint-${w.name}-limit`, description: `fingerprint ${w.description} within ${max}x of (read-only walk + raw hash)`, met: w.ratios.limit! <= max, actual: `${w.ratios.limit!.toFixed(2)}x` });
+  }
+  const peerRatios = r.workloads.flatMap((w) => Object.entries(w.ratios).filter(([k]) => k !== 'limit').map(([k, v]) => ({ w: w.name, k, v })));
+  const slowest = peerRatios.reduce<{ w: string; k: string; v: number } | undefined>((a, b) => (!a || b.v > a.v ? b : a), undefined);
+  out.push({
+    id: 'fingerprint-beats-peers', description: 'fingerprint faster than every peer on every workload',
+    met: slowest ? slowest.v < 1 : null,
+    actual: slowest ? `worst ${slowest.v.toFixed(2)}x of ${slowest.k} on ${slowest.w}` : 'no peer available',
+  });
+  out.push(isSkipped(r.memory)
+    ? { id: 'memory-bounded', description: 'peak RSS bounded as the tree grows', met: null, actual: r.memory.skipped }
+    : { id: 'memory-bounded', description: `peak RSS grows at most ${r.memory.boundMiB} MiB over an empty tree`, met: r.memory.bounded, actual: `max growth ${Math.max(...r.memory.trees.map((t) => t.growthMiB)).toFixed(1)} MiB` });
+  out.push(isSkipped(r.startup)
+    ? { id: 'startup', description: 'binary --version within 1.5x of node -e 0', met: null, actual: r.startup.skipped }
+    : { id: 'startup', description: 'binary --version within 1.5x of node -e 0', met: r.startup.ratio <= 1.5, actual: `${r.startup.ratio.toFixed(2)}x (${r.startup.binaryMs.toFixed(1)} vs ${r.startup.nodeMs.toFixed(1)} ms)` });
+  return out;
+}
