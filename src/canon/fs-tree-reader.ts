@@ -1,13 +1,27 @@
-import { closeSync, lstatSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
 import { basename } from 'node:path';
 import { ProseError } from '../core/errors.ts';
-import type { TreeFile, TreeKind, TreeReader } from './tree-reader.ts';
+import type { TreeFile, TreeFileAccess, TreeKind, TreeReader } from './tree-reader.ts';
 
 /**
  * The one file of src/canon that touches the disk. Sync calls on purpose: on many small files sync fs is 3-7x
  * faster than fs/promises here (notes/toolchain.md), and the walk is the hot path of a fingerprint.
  */
 const UTF8_STRICT = new TextDecoder('utf-8', { fatal: true });
+
+/** Handles are file descriptors. Only `open` wraps its error: the path is known there, as in `chunks`. */
+const access: TreeFileAccess = {
+  open(file: TreeFile): number {
+    try {
+      return openSync(file.ref, 'r');
+    } catch (err) {
+      throw ioError(err, file.ref);
+    }
+  },
+  readInto: (fd, buffer, offset, max) => readSync(fd, buffer, offset, max, null),
+  size: (fd) => fstatSync(fd).size,
+  close: (fd) => closeSync(fd),
+};
 
 export const fsTreeReader: TreeReader = {
   kind(path: string): TreeKind {
@@ -22,6 +36,9 @@ export const fsTreeReader: TreeReader = {
     return st.isFile() ? 'file' : st.isDirectory() ? 'directory' : 'other';
   },
 
+  access,
+
+  /** No stat per file: sizes are -1, learned while reading through `access` (the dirent type is enough to refuse). */
   list(root: string): TreeFile[] {
     const out: TreeFile[] = [];
     walk(root, '', out);
@@ -67,7 +84,7 @@ function walk(dir: string, rel: string, out: TreeFile[]): void {
     const abs = `${dir}/${name}`;
     const path = rel === '' ? name : `${rel}/${name}`;
     if (entry.isDirectory()) walk(abs, path, out);
-    else if (entry.isFile()) out.push({ path, size: lstatSync(abs).size, ref: abs });
+    else if (entry.isFile()) out.push({ path, size: -1, ref: abs });
     else refuse(abs, path, entry.isSymbolicLink() ? 'a symlink' : 'not a regular file (socket, FIFO or device)');
   }
 }

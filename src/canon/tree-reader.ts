@@ -5,13 +5,35 @@
 export interface TreeFile {
   /** Path relative to the root, segments joined with `/`, as the names decode from UTF-8. */
   path: string;
-  /** Size in bytes when listed; reading must find exactly this many. */
+  /**
+   * Size in bytes when listed, or -1 when the listing did not look (the fs reader's `list`, to spare a stat per
+   * file). A known size is checked: reading must find exactly this many bytes. An unknown one is learned while
+   * reading (`TreeFileAccess`), so only a reader with `access` may list -1.
+   */
   size: number;
   /** Whatever the reader needs to open the file again (an absolute path for the fs reader). */
   ref: string;
 }
 
 export type TreeKind = 'file' | 'directory' | 'missing' | 'other';
+
+/**
+ * Optional direct access to a file through a handle, so a small file costs one open, one read and one close
+ * (no stat, no EOF probe, no generator). The artifact stream reads a file's bytes straight into its staging
+ * buffer behind the frame header, and asks for the size only when the file does not fit.
+ */
+export interface TreeFileAccess {
+  /** Opens the file for reading from its start; the handle must be closed. */
+  open(file: TreeFile): number;
+  /**
+   * Reads up to `max` bytes at the handle's position into `buffer` at `offset` and returns how many. A count
+   * below `max` means the file ended there (what read(2) guarantees for a regular file); 0 is end of file.
+   */
+  readInto(handle: number, buffer: Uint8Array, offset: number, max: number): number;
+  /** The file's size now (fstat for the fs reader); asked only when a file does not fit the staging buffer. */
+  size(handle: number): number;
+  close(handle: number): void;
+}
 
 export interface TreeReader {
   /** What the root path is (a link named as the root is followed). */
@@ -25,7 +47,9 @@ export interface TreeReader {
   single(path: string): TreeFile;
   /**
    * Reads the file in order into `buffer` (reused), yielding a view of each filled part; the view is valid only
-   * until the next step. Total bytes read are checked against `size` by the caller.
+   * until the next step. Total bytes read are checked against `size` by the caller. Used when `access` is absent.
    */
   chunks(file: TreeFile, buffer: Uint8Array): Iterable<Uint8Array>;
+  /** The fast path, preferred over `chunks` when present. */
+  access?: TreeFileAccess;
 }

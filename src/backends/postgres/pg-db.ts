@@ -15,11 +15,20 @@ export interface Statement {
 
 /** Queries with errors turned into PgError (URL redacted), and atomic multi-statement writes. */
 export class PgDb {
-  constructor(private readonly pool: PoolLike, private readonly url?: string) {}
+  /**
+   * `inline`: send parameters as literals we write (sql-literal.ts) instead of binding them. pg-mem needs it: its
+   * own substitution turns a text parameter into an escaped string it then fails to read back ("Bad escaped
+   * character in JSON" for any backslash before a space), while its standard literals are exact.
+   */
+  constructor(private readonly pool: PoolLike, private readonly url?: string, private readonly inline = false) {}
 
   async query<R extends Row = Row>(sql: string, params: readonly SqlValue[] = []): Promise<R[]> {
+    // Bytes (version artifacts) stay bound: pg-mem takes a Buffer parameter as it is, and a literal cannot hold it.
+    const inlined = this.inline && !params.some((p) => p instanceof Uint8Array) ? inlineParams(sql, params) : undefined;
     try {
-      const res = (await this.pool.query(sql, params as unknown[])) as { rows: R[] };
+      const res = (inlined !== undefined
+        ? await this.pool.query(inlined)
+        : await this.pool.query(sql, params as unknown[])) as { rows: R[] };
       return res.rows;
     } catch (err) {
       throw toPgError(err, this.url);

@@ -25,7 +25,7 @@ export function createPostgresMemFactory(): BackendFactory & { openDb(env: Backe
   };
   const openDb = (env: BackendEnv) => {
     const { Pool } = memOf(env).adapters.createPg();
-    return new PgDb(new Pool() as PoolLike);
+    return new PgDb(new Pool() as PoolLike, undefined, true);
   };
   return {
     name: 'postgres',

@@ -54,6 +54,8 @@ export class PostgresStore implements StateStore {
   }
 
   async readRun(run: RunRef): Promise<RunRecord | undefined> {
+    // No run can be stored under a reference PostgreSQL text cannot hold: it is simply not there.
+    if (run.includes('\u0000')) return undefined;
     const [row] = await this.db.query<RunRow & Record<string, unknown>>(
       `SELECT id, program_path, program_source, started_at, status, metadata FROM openprose.run WHERE id = $1`, [run]);
     if (!row) return undefined;

@@ -3,12 +3,13 @@ import { CORE_DECISIONS } from './core.ts';
 import { FILESYSTEM_DECISIONS } from './filesystem.ts';
 import { CANON_DECISIONS } from './canon.ts';
 import { POSTGRES_DECISIONS } from './postgres.ts';
+import { SQLITE_DECISIONS } from './sqlite.ts';
 import { VERIFY_DECISIONS } from './verify.ts';
 import { WORLD_MODEL_DECISIONS } from './world-model.ts';
 import { SESSION_DECISIONS } from './session.ts';
 import { IN_CONTEXT_DECISIONS } from './in-context.ts';
 
 /** Every row of the decisions table, in the order docs/decisions.md shows them. One file per area. */
-export const DECISION_ROWS: readonly DecisionRow[] = [...CORE_DECISIONS, ...FILESYSTEM_DECISIONS, ...CANON_DECISIONS, ...POSTGRES_DECISIONS, ...VERIFY_DECISIONS, ...WORLD_MODEL_DECISIONS, ...SESSION_DECISIONS, ...IN_CONTEXT_DECISIONS];
+export const DECISION_ROWS: readonly DecisionRow[] = [...CORE_DECISIONS, ...FILESYSTEM_DECISIONS, ...CANON_DECISIONS, ...SQLITE_DECISIONS, ...POSTGRES_DECISIONS, ...VERIFY_DECISIONS, ...WORLD_MODEL_DECISIONS, ...SESSION_DECISIONS, ...IN_CONTEXT_DECISIONS];
 
 export type { DecisionRow };

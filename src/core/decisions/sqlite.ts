@@ -5,7 +5,7 @@ export const SQLITE_DECISIONS: DecisionRow[] = [
   {
     id: 'sqlite-persistence', area: 'sqlite',
     spec: 'sqlite.md: "Single-file portability"; "Atomic transactions"; "Concurrent access: SQLite handles locking automatically". WASM SQLite in Node has no on-disk VFS.',
-    choice: 'Each database is worked on in memory and written whole after every committed transaction (temp file, fsync, rename, fsync of the directory); another process\'s commit is seen by reloading when the file\'s inode, size or mtime changed. Writers take {db}.lock, created atomically and holding pid, host and a nonce; a lock whose pid is dead on this host is broken under {db}.lock.break. A lock wait longer than 30 s answers E_CONFLICT.',
+    choice: 'Each database is worked on in memory and written whole after every committed transaction (temp file, fsync, rename, fsync of the directory); another process\'s commit is seen by reloading when the file\'s inode, size or mtime changed. Writers take {db}.lock, created atomically and holding pid, host and a nonce; a lock whose pid is dead on this host is broken under {db}.lock.break. A lock wait longer than 30 s answers E_CONFLICT. Reading the log and appending the event it decides (anonymous names, frame ids) is one transaction under the lock.',
     why: 'A crash at any instant leaves the old or the new file, never a torn one, and the real sqlite3 CLI opens every version. The measured seed pattern (8 writers, no busy timeout) lost 89% of its writes; waiting on a lock loses none.',
   },
   {

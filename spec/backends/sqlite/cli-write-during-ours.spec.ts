@@ -1,0 +1,30 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { SqliteFile } from '../../../src/backends/sqlite/engine/index.ts';
+import { cli, SQLITE3, tempEnv } from './helpers.ts';
+
+test('a real sqlite3 write landing while our transaction runs is kept: our transaction is redone on top of it', async () => {
+  const env = tempEnv('cli-race');
+  try {
+    const path = join(env.dir, 'x.db');
+    assert.is(cli([path, 'CREATE TABLE t(who TEXT)']).status, 0);
+    const file = await SqliteFile.open(path);
+    let attempts = 0;
+    await file.write((db) => {
+      attempts++;
+      // The first time, a sqlite3 process (which knows nothing of our lock) writes the file in place meanwhile.
+      if (attempts === 1) spawnSync(SQLITE3, [path, "INSERT INTO t VALUES ('cli')"]);
+      db.exec("INSERT INTO t VALUES ('ours')");
+    });
+    file.close();
+    assert.is(attempts, 2);
+    assert.is(cli([path, 'SELECT who FROM t ORDER BY who']).stdout, 'cli\nours\n');
+    assert.is(cli([path, 'PRAGMA integrity_check']).stdout, 'ok\n');
+  } finally {
+    env.done();
+  }
+});
+
+test.run();

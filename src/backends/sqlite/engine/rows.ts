@@ -1,0 +1,65 @@
+import type { Database } from '@sqlite.org/sqlite-wasm';
+import { loadedSqlite, type Sqlite3Static } from './wasm.ts';
+import { decodeWtf8 } from './wtf8.ts';
+
+export type SqlValue = string | number | bigint | Uint8Array | null;
+export type SqlRow = Record<string, SqlValue>;
+export type SqlParams = readonly unknown[] | Record<string, unknown>;
+
+
+/**
+ * A column's TEXT exactly as stored: the bytes sqlite3_column_blob gives, decoded here because the WASM build's own
+ * decoder drops a leading U+FEFF and turns encoded lone surrogates (wtf8.ts) into U+FFFD.
+ */
+export function columnText(sqlite3: Sqlite3Static, pStmt: number, i: number): string {
+  const { capi, wasm } = sqlite3;
+  const p = Number(capi.sqlite3_column_blob(pStmt, i));
+  const n = capi.sqlite3_column_bytes(pStmt, i);
+  return n === 0 ? '' : decodeWtf8(wasm.heap8u().subarray(p, p + n));
+}
+
+function columnValue(sqlite3: Sqlite3Static, pStmt: number, i: number): SqlValue {
+  const { capi, wasm } = sqlite3;
+  switch (capi.sqlite3_column_type(pStmt, i)) {
+    case capi.SQLITE_NULL: return null;
+    case capi.SQLITE_INTEGER: {
+      const v = BigInt(capi.sqlite3_column_int64(pStmt, i));
+      return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+    }
+    case capi.SQLITE_FLOAT: return capi.sqlite3_column_double(pStmt, i);
+    case capi.SQLITE_TEXT: return columnText(sqlite3, pStmt, i);
+    default: {
+      const p = Number(capi.sqlite3_column_blob(pStmt, i));
+      return wasm.heap8u().slice(p, p + capi.sqlite3_column_bytes(pStmt, i));
+    }
+  }
+}
+
+/** Every row of one statement, values bound as parameters, text read back byte for byte. */
+export function queryRows(db: Database, sql: string, params: SqlParams = []): SqlRow[] {
+  const sqlite3 = loadedSqlite();
+  const stmt = db.prepare(sql);
+  try {
+    if (Array.isArray(params) ? params.length > 0 : Object.keys(params).length > 0) stmt.bind(params as never);
+    // getColumnNames() throws on a statement without columns (DELETE, INSERT, ...).
+    const names = stmt.columnCount > 0 ? stmt.getColumnNames() : [];
+    const rows: SqlRow[] = [];
+    while (stmt.step()) {
+      const row: SqlRow = {};
+      names.forEach((name, i) => { row[name] = columnValue(sqlite3, stmt.pointer as unknown as number, i); });
+      rows.push(row);
+    }
+    return rows;
+  } finally {
+    stmt.finalize();
+  }
+}
+
+export function queryRow(db: Database, sql: string, params: SqlParams = []): SqlRow | undefined {
+  return queryRows(db, sql, params)[0];
+}
+
+export function queryValue(db: Database, sql: string, params: SqlParams = []): SqlValue | undefined {
+  const row = queryRow(db, sql, params);
+  return row === undefined ? undefined : Object.values(row)[0];
+}

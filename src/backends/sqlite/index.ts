@@ -1,0 +1,26 @@
+import type { BackendFactory } from '../../core/backend.ts';
+import type { Capability } from '../../core/capabilities.ts';
+import { worldModelHandlers } from '../../canon/world-model-ops.ts';
+import { createEngine } from '../../core/engine.ts';
+import { SqliteStore } from './sqlite-store.ts';
+
+export const SQLITE_CAPABILITIES: readonly Capability[] = [
+  'attachments', 'project-scope', 'user-scope', 'custom-scope', 'imports', 'durable', 'concurrent-writers', 'multi-process', 'layout:sqlite',
+  'world-model', 'receipts',
+];
+
+/** sqlite.md on WASM SQLite: real state.db files the sqlite3 CLI can open, written whole on each commit. */
+export const sqliteFactory: BackendFactory = {
+  name: 'sqlite',
+  kind: 'sqlite',
+  capabilities: SQLITE_CAPABILITIES,
+  description: 'sqlite.md: .prose/runs/{id}/state.db through WASM SQLite (export on commit, cross-process lock file)',
+  settings: { engine: '@sqlite.org/sqlite-wasm', persistence: 'export-on-commit', schemaVersion: 'PRAGMA user_version = 1' },
+  async open(env) {
+    const store = new SqliteStore(env.projectDir, env.homeDir, env.decisions);
+    return createEngine({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities: SQLITE_CAPABILITIES });
+  },
+};
+
+export { SqliteStore } from './sqlite-store.ts';
+export { SqliteFile, provideWasmBinary, loadSqlite } from './engine/index.ts';

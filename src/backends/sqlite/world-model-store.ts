@@ -1,0 +1,165 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ProseError } from '../../core/errors.ts';
+import type { RunRef } from '../../core/model.ts';
+import type { WorldModelStore } from '../../core/store.ts';
+import { canonicalJson } from '../../canon/canonical-json.ts';
+import { writeFileAtomic } from '../../io/atomic-write.ts';
+import { queryRows, queryValue, type Database, type SqliteFile } from './engine/index.ts';
+
+/**
+ * sqlite.md's canonical tables, corrected (decision wm-sql-keys): versions keyed (node, version), the published
+ * pointer per node, and receipt rows mapping one-to-one to the envelope plus its content_hash. The workspace is an
+ * extension table (x_ prefix, as sqlite.md asks). Created on first use in the run's state.db.
+ */
+export const WORLD_MODEL_SQLITE_DDL = `
+CREATE TABLE IF NOT EXISTS world_model_version (
+    node TEXT NOT NULL,
+    version TEXT NOT NULL,
+    artifact BLOB NOT NULL,
+    attachment_path TEXT,
+    created_at TEXT DEFAULT (datetime('now')),
+    PRIMARY KEY (node, version)
+);
+CREATE TABLE IF NOT EXISTS world_model_published (
+    node TEXT PRIMARY KEY,
+    version TEXT NOT NULL,
+    FOREIGN KEY (node, version) REFERENCES world_model_version(node, version)
+);
+CREATE TABLE IF NOT EXISTS receipt (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    node TEXT NOT NULL,
+    contract_fingerprint TEXT NOT NULL,
+    wake TEXT NOT NULL,
+    input_fingerprints TEXT NOT NULL,
+    fingerprints TEXT NOT NULL,
+    semantic_diff TEXT NOT NULL DEFAULT '{}',
+    prev TEXT,
+    status TEXT NOT NULL CHECK (status IN ('rendered', 'skipped', 'failed')),
+    cost TEXT NOT NULL,
+    sig TEXT NOT NULL,
+    content_hash TEXT NOT NULL UNIQUE,
+    created_at TEXT DEFAULT (datetime('now'))
+);
+CREATE INDEX IF NOT EXISTS receipt_node ON receipt(node, id);
+CREATE TABLE IF NOT EXISTS x_world_model_workspace (
+    node TEXT PRIMARY KEY,
+    artifact BLOB NOT NULL
+);
+`;
+
+const JSON_COLUMNS = ['wake', 'input_fingerprints', 'fingerprints', 'semantic_diff', 'cost', 'sig'] as const;
+const RECEIPT_COLUMNS = ['node', 'contract_fingerprint', ...JSON_COLUMNS, 'prev', 'status', 'content_hash'] as const;
+
+/** A receipt row back to its envelope (canonical JSON); schema and hash_algorithm are constants of the format. */
+export function envelopeOfRow(row: Record<string, unknown>): string {
+  const env: Record<string, unknown> = { schema: 'openprose.receipt', hash_algorithm: 'sha256' };
+  for (const c of RECEIPT_COLUMNS) {
+    const v = row[c];
+    env[c] = (JSON_COLUMNS as readonly string[]).includes(c) ? (typeof v === 'string' ? JSON.parse(v) : v) : v;
+  }
+  return canonicalJson(env);
+}
+
+/** The columns of a receipt row from the envelope text: JSON columns hold canonical JSON. */
+export function rowOfEnvelope(receiptJson: string): unknown[] {
+  const env = JSON.parse(receiptJson) as Record<string, unknown>;
+  return RECEIPT_COLUMNS.map((c) => ((JSON_COLUMNS as readonly string[]).includes(c) ? canonicalJson(env[c]) : env[c] ?? null));
+}
+
+const hasTables = (db: Database): boolean => queryValue(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'receipt'") === 1;
+
+/**
+ * The world-model store of the SQLite backend: tables in each run's state.db; the envelope as files beside it
+ * (sqlite.md: "an optional compiled-intent.json, plus root.prose.md and sources/"), as on the filesystem.
+ * `runFile` opens the run's database (E_NOT_FOUND for an unknown run); `runDir` names its directory.
+ */
+export class SqliteWorldModelStore implements WorldModelStore {
+  constructor(private readonly runFile: (run: RunRef) => Promise<SqliteFile>, private readonly runDir: (run: RunRef) => string) {}
+
+  private async write<T>(run: RunRef, fn: (db: Database) => T): Promise<T> {
+    return (await this.runFile(run)).write((db) => {
+      db.exec(WORLD_MODEL_SQLITE_DDL);
+      return fn(db);
+    });
+  }
+
+  private async read<T>(run: RunRef, empty: T, fn: (db: Database) => T): Promise<T> {
+    return (await this.runFile(run)).read((db) => (hasTables(db) ? fn(db) : empty));
+  }
+
+  async writeVersion(run: RunRef, node: string, address: string, bytes: Uint8Array): Promise<void> {
+    await this.write(run, (db) => db.exec({ sql: 'INSERT OR IGNORE INTO world_model_version (node, version, artifact) VALUES (?, ?, ?)', bind: [node, address, bytes] }));
+  }
+
+  async readVersion(run: RunRef, node: string, address: string): Promise<Uint8Array | undefined> {
+    return this.read(run, undefined, (db) => {
+      const v = queryValue(db, 'SELECT artifact FROM world_model_version WHERE node = ? AND version = ?', [node, address]);
+      return v instanceof Uint8Array ? v : v === undefined || v === null ? undefined : new Uint8Array(0);
+    });
+  }
+
+  async publish(run: RunRef, node: string, address: string): Promise<void> {
+    await this.write(run, (db) => {
+      if (queryValue(db, 'SELECT count(*) FROM world_model_version WHERE node = ? AND version = ?', [node, address]) !== 1) {
+        throw new ProseError('E_STATE', `version ${address} of ${node} is not stored; write it before publishing`);
+      }
+      db.exec({ sql: 'INSERT INTO world_model_published (node, version) VALUES (?, ?) ON CONFLICT (node) DO UPDATE SET version = excluded.version', bind: [node, address] });
+    });
+  }
+
+  async readPublished(run: RunRef, node: string): Promise<string | null> {
+    return this.read(run, null, (db) => {
+      const v = queryValue(db, 'SELECT version FROM world_model_published WHERE node = ?', [node]);
+      return v === undefined || v === null ? null : String(v);
+    });
+  }
+
+  async appendReceipt(run: RunRef, _node: string, receiptJson: string): Promise<void> {
+    const values = rowOfEnvelope(receiptJson);
+    await this.write(run, (db) => db.exec({
+      sql: `INSERT INTO receipt (${RECEIPT_COLUMNS.join(', ')}) VALUES (${RECEIPT_COLUMNS.map(() => '?').join(', ')})`,
+      bind: values as never,
+    }));
+  }
+
+  async readReceipts(run: RunRef, node?: string): Promise<string[]> {
+    return this.read(run, [] as string[], (db) => {
+      const sql = `SELECT ${RECEIPT_COLUMNS.join(', ')} FROM receipt ${node === undefined ? '' : 'WHERE node = ?'} ORDER BY id`;
+      return queryRows(db, sql, node === undefined ? [] : [node]).map(envelopeOfRow);
+    });
+  }
+
+  async writeWorkspace(run: RunRef, node: string, bytes: Uint8Array): Promise<void> {
+    await this.write(run, (db) => db.exec({ sql: 'INSERT OR REPLACE INTO x_world_model_workspace (node, artifact) VALUES (?, ?)', bind: [node, bytes] }));
+  }
+
+  async writeEnvelope(run: RunRef, env: { compiledIntentJson: string; rootSource: string; sources: Record<string, string> }): Promise<void> {
+    await this.runFile(run);
+    const dir = this.runDir(run);
+    for (const [path, text] of Object.entries(env.sources)) writeFileAtomic(join(dir, 'sources', ...path.split('/')), text);
+    writeFileAtomic(join(dir, 'root.prose.md'), env.rootSource);
+    writeFileAtomic(join(dir, 'compiled-intent.json'), `${env.compiledIntentJson}\n`);
+  }
+
+  async readEnvelope(run: RunRef): Promise<{ compiledIntentJson: string; rootSource: string; sources: Record<string, string> } | undefined> {
+    await this.runFile(run);
+    const dir = this.runDir(run);
+    if (!existsSync(join(dir, 'compiled-intent.json'))) return undefined;
+    const sources: Record<string, string> = {};
+    const walk = (d: string, prefix: string) => {
+      if (!existsSync(d)) return;
+      for (const name of readdirSync(d)) {
+        const p = join(d, name);
+        if (statSync(p).isDirectory()) walk(p, `${prefix}${name}/`);
+        else sources[`${prefix}${name}`] = readFileSync(p, 'utf8');
+      }
+    };
+    walk(join(dir, 'sources'), '');
+    return {
+      compiledIntentJson: readFileSync(join(dir, 'compiled-intent.json'), 'utf8').replace(/\n$/, ''),
+      rootSource: readFileSync(join(dir, 'root.prose.md'), 'utf8'),
+      sources,
+    };
+  }
+}
