@@ -60,6 +60,29 @@ export interface BackendResult {
   ratios: { write: number; read: number };
 }
 
+export type OpsTiming = Timing & { opsPerSec: number };
+export type PeerTiming = OpsTiming & { command: string };
+
+/**
+ * Issue 3's goal: binding writes and scope-resolved reads through our sqlite backend against the real `sqlite3` CLI
+ * on the same schema (a state.db our backend created) and the same rows. Peers: one `sqlite3` process per INSERT
+ * (what the seed spec does), one `sqlite3` process running every INSERT as its own autocommit transaction (the
+ * same durability as our one commit per write), and one `sqlite3 -json` process per scope-resolution query.
+ */
+export interface SqlitePeersResult {
+  /** Bindings written per run (each a new name, root scope), and the reads resolved per run. */
+  bindings: number;
+  reads: number;
+  valueBytes: number;
+  /** The frame depth the reads resolve from (each read walks the frame chain up to root scope). */
+  readDepth: number;
+  sqlite3?: string;
+  ours: { write: OpsTiming; read: OpsTiming };
+  peers: { 'cli-per-statement': PeerTiming | Skipped; 'cli-batched': PeerTiming | Skipped; 'cli-json-read': PeerTiming | Skipped };
+  /** Our per-op time / the peer's per-op time (lower is better), one key per measured peer. */
+  ratios: Record<string, number>;
+}
+
 export interface MemoryResult {
   tree: string;
   files: number;
@@ -97,6 +120,8 @@ export interface BenchReport {
   workloads: WorkloadResult[];
   receipts: ReceiptsResult | Skipped;
   backends: (BackendResult | ({ name: string } & Skipped))[];
+  /** Issue 3: our sqlite backend against the sqlite3 CLI (absent in reports from before it was measured). */
+  sqlitePeers?: SqlitePeersResult | Skipped;
   memory: { trees: MemoryResult[]; boundMiB: number; bounded: boolean } | Skipped;
   startup: StartupResult | Skipped;
   targets: TargetResult[];

@@ -40,6 +40,7 @@ export function formatText(r: BenchReport): string {
   out.push(table(['backend', 'bind ops/s', 'resolve ops/s', 'write vs floor', 'read vs floor'], r.backends.map((b) => (isSkipped(b)
     ? [b.name, 'skipped', '', '', b.skipped.slice(0, 60)]
     : [b.name, int(b.write.opsPerSec), int(b.read.opsPerSec), `${f2(b.ratios.write)}x`, `${f2(b.ratios.read)}x`]))), '');
+  if (r.sqlitePeers !== undefined) out.push(...formatSqlitePeers(r.sqlitePeers));
   if (isSkipped(r.memory)) out.push(`Peak memory: skipped: ${r.memory.skipped}`, '');
   else {
     out.push(`Peak RSS of a fingerprint process (bound: +${r.memory.boundMiB} MiB)`, '');
@@ -49,6 +50,21 @@ export function formatText(r: BenchReport): string {
   out.push('Targets', '');
   out.push(table(['target', 'met', 'actual'], r.targets.map((t) => [t.description, t.met === null ? 'n/a' : t.met ? 'yes' : 'NO', t.actual])));
   return `${out.join('\n')}\n`;
+}
+
+function formatSqlitePeers(sp: NonNullable<BenchReport['sqlitePeers']>): string[] {
+  if (isSkipped(sp)) return [`sqlite backend vs the sqlite3 CLI: skipped: ${sp.skipped}`, ''];
+  const out = [`sqlite backend vs the sqlite3 CLI (${int(sp.bindings)} bindings of ${int(sp.valueBytes)} B, root scope, one commit each; ${int(sp.reads)} reads resolved from depth ${sp.readDepth}; ratio = our time / that time)`, ''];
+  const row = (label: string, ours: number, key: 'cli-per-statement' | 'cli-batched' | 'cli-json-read'): string[] => {
+    const p = sp.peers[key];
+    return isSkipped(p) ? [label, 'skipped', '', p.skipped] : [label, f1(p.opsPerSec), f1(ours), `${f2(sp.ratios[key]!)}x (${sp.ratios[key]! <= 1 ? `${f1(1 / sp.ratios[key]!)}x faster` : `${f1(sp.ratios[key]!)}x slower`})`];
+  };
+  out.push(table(['peer', 'peer ops/s', 'ours ops/s', 'ours vs peer'], [
+    row('writes: sqlite3 per INSERT', sp.ours.write.opsPerSec, 'cli-per-statement'),
+    row('writes: sqlite3 batched', sp.ours.write.opsPerSec, 'cli-batched'),
+    row('reads: sqlite3 -json per query', sp.ours.read.opsPerSec, 'cli-json-read'),
+  ]), '');
+  return out;
 }
 
 export function formatComparison(changes: readonly RatioChange[], tolerance: number): string {

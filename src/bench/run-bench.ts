@@ -5,6 +5,7 @@ import { BENCH_SCHEMA, BENCH_VERSION, isSkipped, type BenchReport, type Profile 
 import { benchBackends } from './bench-backends.ts';
 import { benchMemory } from './bench-memory.ts';
 import { benchReceipts } from './bench-receipts.ts';
+import { benchSqlitePeers, sqlitePeerRatios } from './bench-sqlite-peers.ts';
 import { benchStartup } from './bench-startup.ts';
 import { benchWorkload, type Effort } from './bench-workload.ts';
 import { describeEnvironment } from './environment.ts';
@@ -34,6 +35,10 @@ const EFFORT: Record<Profile, Effort> = {
   quick: { rounds: 1, inProcess: 3, peer: 1 },
 };
 
+/** Issue 3's run of bindings; one round (a run of spawned sqlite3 processes is ~100 s on a slow disk at 1,000). */
+const SQLITE_PEER_BINDINGS: Record<Profile, number> = { full: 1000, quick: 100 };
+const SQLITE_PEER_ROUNDS = 1;
+
 /** Generates the workloads in a temp dir, measures everything in one process, removes the temp dir. */
 export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   const started = performance.now();
@@ -55,6 +60,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     const receipts = benchReceipts(opts.vectorsDir, effort);
     opts.log('bench: backends');
     const backends = await benchBackends(join(root, 'backends'), effort, opts.backends);
+    opts.log(`bench: sqlite backend vs the sqlite3 CLI (${SQLITE_PEER_BINDINGS[opts.profile]} bindings)`);
+    const sqlitePeers = await benchSqlitePeers(join(root, 'sqlite-peers'), SQLITE_PEER_ROUNDS, SQLITE_PEER_BINDINGS[opts.profile], opts.env);
     opts.log('bench: peak memory');
     const empty = join(root, 'empty');
     mkdirSync(empty);
@@ -67,9 +74,9 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     const startup = benchStartup(opts.binary, opts.node, opts.profile === 'full' ? 20 : 5);
     const report: BenchReport = {
       schema: BENCH_SCHEMA, version: BENCH_VERSION, profile: opts.profile, startedAt, durationMs: 0, environment,
-      workloads, receipts, backends, memory, startup, targets: [], ratios: {},
+      workloads, receipts, backends, sqlitePeers, memory, startup, targets: [], ratios: {},
     };
-    report.ratios = flattenRatios(report);
+    report.ratios = { ...flattenRatios(report), ...sqlitePeerRatios(sqlitePeers) };
     report.targets = evaluateTargets(report);
     report.durationMs = performance.now() - started;
     return report;

@@ -22,5 +22,18 @@ export function evaluateTargets(r: BenchReport): TargetResult[] {
   out.push(isSkipped(r.startup)
     ? { id: 'startup', description: 'binary --version within 1.5x of node -e 0', met: null, actual: r.startup.skipped }
     : { id: 'startup', description: 'binary --version within 1.5x of node -e 0', met: r.startup.ratio <= 1.5, actual: `${r.startup.ratio.toFixed(2)}x (${r.startup.binaryMs.toFixed(1)} vs ${r.startup.nodeMs.toFixed(1)} ms)` });
+  const sp = r.sqlitePeers;
+  if (sp !== undefined) {
+    const spawn = isSkipped(sp) ? sp : sp.peers['cli-per-statement'];
+    const batch = isSkipped(sp) ? sp : sp.peers['cli-batched'];
+    const d1 = 'sqlite backend binding writes at least 50x faster than one sqlite3 process per INSERT';
+    const d2 = 'sqlite backend binding writes within 3x of one sqlite3 process running them batched';
+    out.push(isSkipped(spawn) || isSkipped(sp)
+      ? { id: 'sqlite-vs-cli-spawn', description: d1, met: null, actual: isSkipped(spawn) ? spawn.skipped : 'skipped' }
+      : { id: 'sqlite-vs-cli-spawn', description: d1, met: spawn.ms / sp.ours.write.ms >= 50, actual: `${(spawn.ms / sp.ours.write.ms).toFixed(2)}x faster (${sp.ours.write.opsPerSec.toFixed(1)} vs ${spawn.opsPerSec.toFixed(1)} writes/s)` });
+    out.push(isSkipped(batch) || isSkipped(sp)
+      ? { id: 'sqlite-vs-cli-batch', description: d2, met: null, actual: isSkipped(batch) ? batch.skipped : 'skipped' }
+      : { id: 'sqlite-vs-cli-batch', description: d2, met: sp.ours.write.ms / batch.ms <= 3, actual: `${(sp.ours.write.ms / batch.ms).toFixed(2)}x its time (${sp.ours.write.opsPerSec.toFixed(1)} vs ${batch.opsPerSec.toFixed(1)} writes/s)` });
+  }
   return out;
 }
