@@ -1,10 +1,13 @@
 import type { BackendFactory } from '../core/backend.ts';
+import { resolve } from 'node:path';
 import { ProseError } from '../core/errors.ts';
 
 /** What parsing a backend string may need from the command's surroundings (never printed: it may hold secrets). */
 export interface ResolveContext {
   env: Record<string, string | undefined>;
   cwd: string;
+  /** The suite version an exec plugin is told in its handshake. */
+  suiteVersion?: string;
 }
 
 /**
@@ -45,6 +48,14 @@ async function resolvePrefixed(spec: string, ctx: ResolveContext): Promise<Backe
   const colon = spec.indexOf(':');
   const prefix = colon === -1 ? '' : spec.slice(0, colon);
   const rest = spec.slice(colon + 1);
+  if (prefix === 'module') {
+    const { moduleFactory } = await import('../plugin/index.ts');
+    return [await moduleFactory(resolve(ctx.cwd, rest))];
+  }
+  if (prefix === 'exec') {
+    const { execFactory } = await import('../plugin/index.ts');
+    return [await execFactory(rest, { suite: ctx.suiteVersion ?? 'unknown' })];
+  }
   if (prefix === 'mutant') {
     // The selftest's deliberately broken backends, by name, so a worker process can open the same one.
     const { MUTANTS, CONTROL } = await import('../selftest/mutants/index.ts');

@@ -64,7 +64,7 @@ export const testCommand: Command = {
       throw new ProseError('E_USAGE', 'no case matches the --area/--case filters', { hint: `areas: ${[...new Set(suite.cases.map((c) => c.area))].join(', ')}` });
     }
     const factories: BackendFactory[] = [];
-    for (const spec of (values.backend as string[] | undefined) ?? ['all']) factories.push(...(await resolveBackends(spec, { env: io.env, cwd: io.cwd })));
+    for (const spec of (values.backend as string[] | undefined) ?? ['all']) factories.push(...(await resolveBackends(spec, { env: io.env, cwd: io.cwd, suiteVersion: suite.version })));
     const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
     if (timeout !== undefined && !(Number.isSafeInteger(timeout) && timeout > 0)) throw new ProseError('E_USAGE', '--timeout takes a positive number of milliseconds');
     const expectations = values.expect ? loadExpectations(values.expect as string) : undefined;

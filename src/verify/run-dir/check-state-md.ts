@@ -162,8 +162,16 @@ function checkCallStack(stack: MdSection, sink: Sink): void {
 }
 
 function checkEventLog(log: MdSection, sink: Sink): void {
+  let events = 0;
   for (const l of log.body) {
     if (l.text.trim() === '') continue;
+    // The count that closes the log (decision state-md-event-log) must match the lines above it.
+    const end = /^<!-- (\d+) events -->$/.exec(l.text);
+    if (end) {
+      if (Number(end[1]) !== events) sink.add('state-md.event-log', `the event log declares ${end[1]} events but holds ${events}`, { file: FILE, line: l.line });
+      continue;
+    }
+    events += 1;
     let ok = false;
     if (l.text.startsWith('- ')) {
       try {
