@@ -6,6 +6,8 @@ import { inlineParams, type SqlValue } from './sql-literal.ts';
 export interface PoolLike {
   query(text: string, values?: unknown[]): Promise<unknown>;
   end(): Promise<void>;
+  /** A dedicated connection (pg's Pool#connect), for a transaction that waits on a lock. */
+  connect?(): Promise<PoolLike & { release(): void }>;
 }
 
 export interface Statement {
@@ -52,6 +54,41 @@ export class PgDb {
       throw toPgError(err, this.url);
     }
   }
+
+  /**
+   * Runs `fn` as the only holder of `key` across every process using this database: inside one transaction holding
+   * pg_advisory_xact_lock(hashtext(key)) on a real server; behind an in-process queue on pg-mem, which lives in
+   * one process anyway. `fn` gets a PgDb on that connection; an error rolls everything back.
+   */
+  async exclusive<T>(key: string, fn: (db: PgDb) => Promise<T>): Promise<T> {
+    // pg-mem (the inline engine) has no advisory locks and ignores a separate BEGIN: one process, one queue.
+    if (this.inline || !this.pool.connect) {
+      const prev = this.queues.get(key) ?? Promise.resolve();
+      const next = prev.catch(() => undefined).then(() => fn(this));
+      this.queues.set(key, next);
+      try {
+        return await next;
+      } finally {
+        if (this.queues.get(key) === next) this.queues.delete(key);
+      }
+    }
+    const client = await this.pool.connect();
+    const db = new PgDb(client, this.url, this.inline);
+    try {
+      await db.query('BEGIN');
+      await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [key]);
+      const out = await fn(db);
+      await db.query('COMMIT');
+      return out;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  private readonly queues = new Map<string, Promise<unknown>>();
 
   async end(): Promise<void> {
     await this.pool.end();

@@ -94,15 +94,28 @@ export class PostgresStore implements StateStore {
   }
 
   async appendEvent(run: RunRef, event: ExecutionEvent): Promise<void> {
+    await this.insertEvent(this.db, run, event);
+  }
+
+  /** The engine's atomic append: read, decide and insert while holding the run's advisory lock (pg-db.ts). */
+  async appendEventAtomically(run: RunRef, make: (events: readonly ExecutionEvent[]) => ExecutionEvent): Promise<ExecutionEvent> {
+    return this.db.exclusive(`openprose.run:${run}`, async (db) => {
+      const event = make(await this.readEventsWith(db, run));
+      await this.insertEvent(db, run, event);
+      return event;
+    });
+  }
+
+  private async insertEvent(db: PgDb, run: RunRef, event: ExecutionEvent): Promise<void> {
     let parentRow: number | null = null;
     if (event.type === 'frame-enter' && event.parent !== null) {
       // parent_id links frame rows, so the spec's recursive CTE can walk openprose.execution (scope-chain-sql.ts).
-      const [p] = await this.db.query<{ id: number }>(
+      const [p] = await db.query<{ id: number }>(
         `SELECT id FROM openprose.execution WHERE run_id = $1 AND event_type = 'frame-enter' AND execution_id = $2 ORDER BY id LIMIT 1`, [run, event.parent]);
       parentRow = p?.id ?? null;
     }
     const c = eventColumns(event);
-    await this.db.query(
+    await db.query(
       `INSERT INTO openprose.execution (run_id, event_type, statement_index, statement_text, status, execution_id, parent_id, error_message, completed_at, metadata)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $9::boolean THEN now() ELSE NULL END, $10::jsonb)`,
       [run, event.type, c.statementIndex, c.statementText, c.status, c.executionId, parentRow, c.errorMessage, c.completed, event as unknown as Record<string, unknown>],
@@ -110,7 +123,11 @@ export class PostgresStore implements StateStore {
   }
 
   async readEvents(run: RunRef): Promise<ExecutionEvent[]> {
-    const rows = await this.db.query<{ metadata: ExecutionEvent | string }>(`SELECT metadata FROM openprose.execution WHERE run_id = $1 ORDER BY id`, [run]);
+    return this.readEventsWith(this.db, run);
+  }
+
+  private async readEventsWith(db: PgDb, run: RunRef): Promise<ExecutionEvent[]> {
+    const rows = await db.query<{ metadata: ExecutionEvent | string }>(`SELECT metadata FROM openprose.execution WHERE run_id = $1 ORDER BY id`, [run]);
     return rows.map((r) => (typeof r.metadata === 'string' ? JSON.parse(r.metadata) : r.metadata) as ExecutionEvent);
   }
 

@@ -6,7 +6,7 @@ import { PG_SERVER_CAPABILITIES } from './capabilities.ts';
 import { caseDatabaseName, createCaseDatabase, dropCaseDatabase, parseUrl, withDatabase } from './case-database.ts';
 import { ensureSchema } from './ensure-schema.ts';
 import { ProseError } from '../../core/errors.ts';
-import { PgDb } from './pg-db.ts';
+import { PgDb, type PoolLike } from './pg-db.ts';
 import { PostgresStore } from './postgres-store.ts';
 
 // int8 (COUNT(*), BIGINT) arrives as text from a real server; pg-mem gives numbers. Numbers on both.
@@ -24,7 +24,7 @@ export function openServerDb(url: string, caseUrl: string): PgDb {
     options: '-c standard_conforming_strings=on',
   });
   pool.on('error', () => undefined);
-  return new PgDb(pool, url);
+  return new PgDb(pool as unknown as PoolLike, url);
 }
 
 /**
