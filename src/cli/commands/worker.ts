@@ -35,8 +35,11 @@ Used by the runner: reads the backend from PROSE_STATE_WORKER_BACKEND and its st
     io.stdout.write('ready\n');
     // Several writers start together: the runner closes our stdin once every one of them is ready.
     if (values['wait-go'] && io.stdin) await io.stdin();
+    // A crash writer runs until it is killed; if the runner itself dies, its end of our stdin closes: stop then.
+    let orphaned = false;
+    if (!values['wait-go'] && io.stdin) void io.stdin().then(() => { orphaned = true; });
     try {
-      for (let i = start; i < start + count; i++) {
+      for (let i = start; i < start + count && !orphaned; i++) {
         const item = workItem(workload, values.run, writer, i, factory!.capabilities, env.decisions.attachmentThresholdBytes);
         let result: unknown;
         try {
