@@ -1,0 +1,81 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Actor } from '../core/actor.ts';
+import type { Backend, BackendEnv, BackendFactory } from '../core/backend.ts';
+import { isCapability } from '../core/capabilities.ts';
+import { ProseError, toProseError } from '../core/errors.ts';
+import type { OpArgs, OpName, OpResults } from '../core/ops.ts';
+
+const KINDS: readonly BackendFactory['kind'][] = ['directory', 'sqlite', 'postgres', 'transcript', 'other'];
+
+/**
+ * Loads a JS or TS module (tsx handles TS when running from source) exporting a backend factory as `factory` or
+ * as the default export, checks its shape and wraps it so errors thrown by plain JavaScript (an Error with a
+ * contract `code`) reach the runner as ProseErrors.
+ */
+export async function moduleFactory(path: string): Promise<BackendFactory> {
+  const url = pathToFileURL(resolve(path)).href;
+  let mod: Record<string, unknown>;
+  try {
+    mod = await import(url) as Record<string, unknown>;
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new ProseError('E_PLUGIN', `module ${path}: cannot load: ${why}`, { location: { file: path }, cause: err, hint: 'the module must be an ES module (or TypeScript) that loads without throwing' });
+  }
+  const which = mod.factory !== undefined ? 'factory' : 'default';
+  const f = mod[which];
+  if (f === undefined) throw shapeError(path, 'exports neither "factory" nor a default export', 'export const factory = { name, kind, capabilities, open(env) }');
+  return wrapFactory(checkShape(path, which, f));
+}
+
+function shapeError(path: string, what: string, hint?: string): ProseError {
+  return new ProseError('E_PLUGIN', `module ${path}: ${what}`, { location: { file: path }, hint });
+}
+
+function checkShape(path: string, which: string, f: unknown): BackendFactory {
+  const ex = `export "${which}"`;
+  if (!f || typeof f !== 'object') throw shapeError(path, `${ex} is not an object (got ${typeof f})`);
+  const o = f as Record<string, unknown>;
+  if (typeof o.open !== 'function') throw shapeError(path, `${ex} has no open() function`);
+  if (typeof o.name !== 'string' || o.name === '') throw shapeError(path, `${ex} has no "name" string`);
+  if (!KINDS.includes(o.kind as BackendFactory['kind'])) throw shapeError(path, `${ex} has "kind" ${JSON.stringify(o.kind)}; expected one of ${KINDS.join(', ')}`);
+  if (!Array.isArray(o.capabilities)) throw shapeError(path, `${ex} has no "capabilities" array`);
+  const unknown = o.capabilities.filter((c) => !isCapability(c));
+  if (unknown.length) throw shapeError(path, `${ex} declares unknown capabilities ${unknown.map((c) => JSON.stringify(c)).join(', ')}`);
+  if (o.description !== undefined && typeof o.description !== 'string') throw shapeError(path, `${ex} has a "description" that is not a string`);
+  return { ...(o as unknown as BackendFactory), description: (o.description as string | undefined) ?? `module plugin: ${path}` };
+}
+
+function wrapFactory(f: BackendFactory): BackendFactory {
+  return {
+    name: f.name,
+    kind: f.kind,
+    capabilities: Object.freeze([...f.capabilities]),
+    description: f.description,
+    ...(f.settings ? { settings: f.settings } : {}),
+    open: async (env: BackendEnv) => wrapBackend(f.name, await callPlugin(() => f.open(env))),
+    ...(f.dispose ? { dispose: (env: BackendEnv) => callPlugin(() => f.dispose!(env)) } : {}),
+  };
+}
+
+function wrapBackend(name: string, b: unknown): Backend {
+  const o = b as Record<string, unknown> | null;
+  if (!o || typeof o.call !== 'function' || typeof o.close !== 'function') {
+    throw new ProseError('E_PLUGIN', `module backend ${name}: open() must resolve to an object with call() and close() functions`);
+  }
+  const backend = o as unknown as Backend;
+  return {
+    call: <K extends OpName>(op: K, args: OpArgs[K], actor: Actor) => callPlugin(() => backend.call(op, args, actor)) as Promise<OpResults[K]>,
+    ...(typeof o.storage === 'function' ? { storage: () => backend.storage!() } : {}),
+    close: () => callPlugin(() => backend.close()),
+  };
+}
+
+/** Keeps contract codes of plain `Error`s with a `code`; anything else is the backend failing (E_BACKEND). */
+async function callPlugin<T>(fn: () => T | Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw toProseError(err, 'E_BACKEND');
+  }
+}

@@ -1,0 +1,121 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { StderrRing } from './stderr-ring.ts';
+
+export interface ProcessExit {
+  code: number | null;
+  signal: string | null;
+}
+
+export interface PluginProcessOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  stderrBytes?: number;
+  /** Longest stdout line accepted; a longer one is garbage, not a reply. */
+  maxLineBytes?: number;
+}
+
+export interface ProcessEvents {
+  line(text: string): void;
+  /** A line longer than the limit (the process is still running). */
+  overlong(bytes: number): void;
+  exit(exit: ProcessExit): void;
+}
+
+/**
+ * One plugin process started through `/bin/sh -c`, speaking lines over stdio. It runs in its own process group so
+ * `kill()` also ends what the shell started. Nothing here knows the protocol.
+ */
+export class PluginProcess {
+  readonly stderr: StderrRing;
+  private readonly child: ChildProcess;
+  private buffered: string[] = [];
+  private bufferedBytes = 0;
+  private exitInfo: ProcessExit | undefined;
+  readonly exited: Promise<ProcessExit>;
+
+  constructor(readonly command: string, events: ProcessEvents, opts: PluginProcessOptions = {}) {
+    this.stderr = new StderrRing(opts.stderrBytes ?? 8192);
+    const maxLine = opts.maxLineBytes ?? 64 * 1024 * 1024;
+    this.child = spawn('/bin/sh', ['-c', command], {
+      cwd: opts.cwd, env: opts.env as NodeJS.ProcessEnv | undefined, stdio: ['pipe', 'pipe', 'pipe'], detached: true,
+    });
+    let resolveExit!: (e: ProcessExit) => void;
+    this.exited = new Promise((r) => { resolveExit = r; });
+    // A write to a plugin that died raises EPIPE on stdin; the exit report carries the evidence instead.
+    this.child.stdin!.on('error', () => {});
+    this.child.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk));
+    this.child.stdout!.setEncoding('utf8');
+    this.child.stdout!.on('data', (chunk: string) => {
+      let start = 0;
+      for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', start)) {
+        this.buffered.push(chunk.slice(start, nl));
+        const line = this.buffered.join('');
+        this.buffered = [];
+        this.bufferedBytes = 0;
+        start = nl + 1;
+        events.line(line.endsWith('\r') ? line.slice(0, -1) : line);
+      }
+      if (start < chunk.length) {
+        this.buffered.push(chunk.slice(start));
+        this.bufferedBytes += chunk.length - start;
+        if (this.bufferedBytes > maxLine) {
+          events.overlong(this.bufferedBytes);
+          this.buffered = [];
+          this.bufferedBytes = 0;
+        }
+      }
+    });
+    const finish = (code: number | null, signal: string | null) => {
+      if (this.exitInfo) return;
+      this.exitInfo = { code, signal };
+      // A last line without its newline is still evidence of what the plugin said.
+      if (this.buffered.length) events.line(this.buffered.join(''));
+      events.exit(this.exitInfo);
+      resolveExit(this.exitInfo);
+    };
+    // 'exit' can come before the last stderr bytes; 'close' waits for the pipes, which a grandchild may hold open.
+    this.child.on('close', (code, signal) => finish(code, signal));
+    this.child.on('exit', (code, signal) => { setTimeout(() => finish(code, signal), 100).unref(); });
+    this.child.on('error', (err) => { this.stderr.push(Buffer.from(`[harness] cannot start: ${err.message}\n`)); finish(null, null); });
+  }
+
+  /** Stdout text received after the last newline (a reply the plugin never finished). */
+  get partialLine(): string {
+    return this.buffered.join('');
+  }
+
+  get hasExited(): boolean {
+    return this.exitInfo !== undefined;
+  }
+
+  send(line: string): void {
+    if (this.exitInfo || !this.child.stdin!.writable) return;
+    this.child.stdin!.write(`${line}\n`);
+  }
+
+  /** Ends stdin: a plugin must exit when its input ends. */
+  endInput(): void {
+    if (this.child.stdin!.writable) this.child.stdin!.end();
+  }
+
+  /** Kills the whole process group (the shell and what it started), by the id of the process we spawned. */
+  kill(): void {
+    if (this.exitInfo || this.child.pid === undefined) return;
+    try {
+      process.kill(-this.child.pid, 'SIGKILL');
+    } catch {
+      this.child.kill('SIGKILL');
+    }
+  }
+
+  /** Waits up to `ms` for the process to exit by itself, then kills it. */
+  async stop(ms: number): Promise<ProcessExit> {
+    this.endInput();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((r) => { timer = setTimeout(r, ms); });
+    await Promise.race([this.exited, late]);
+    clearTimeout(timer);
+    if (!this.exitInfo) this.kill();
+    return this.exited;
+  }
+}
