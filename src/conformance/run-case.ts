@@ -96,6 +96,8 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
       }
       case 'op':
         await runOp(step, vars, ctx, state.backend!);
+        // Each expected refusal that held is one bad input tried (the hostile-input area's count).
+        if (step.error) state.metrics['bad inputs refused'] = (state.metrics['bad inputs refused'] ?? 0) + 1;
         break;
       case 'crash':
       case 'concurrent': {
