@@ -49,8 +49,12 @@ async function verdictOf(m: Mutant, suite: Suite, good: Set<string>, decisions: 
   return { mutant: m.name, bug: m.bug, killedBy };
 }
 
-/** Cases without a repeat step first: one kill is enough, and the long repeats rarely give the first one. */
+/**
+ * One kill is enough, so the cheap cases go first: plain ones, then those with long repeats, and last the crash
+ * and concurrency cases, which start worker processes (a mutant that survives to them pays for them once).
+ */
 function fastFirst(suite: Suite): Suite {
-  const slow = (c: Suite['cases'][number]) => c.steps.some((s) => s.kind === 'repeat');
-  return { ...suite, cases: [...suite.cases.filter((c) => !slow(c)), ...suite.cases.filter(slow)] };
+  const cost = (c: Suite['cases'][number]) =>
+    c.steps.some((s) => s.kind === 'crash' || s.kind === 'concurrent') ? 2 : c.steps.some((s) => s.kind === 'repeat') ? 1 : 0;
+  return { ...suite, cases: [...suite.cases].sort((a, b) => cost(a) - cost(b)) };
 }
