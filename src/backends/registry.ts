@@ -54,7 +54,10 @@ async function resolvePrefixed(spec: string, ctx: ResolveContext): Promise<Backe
   }
   if (prefix === 'exec') {
     const { execFactory } = await import('../plugin/index.ts');
-    return [await execFactory(rest, { suite: ctx.suiteVersion ?? 'unknown' })];
+    // The per-request timeout stays below the runner's step timeout, so a hung plugin is the plugin's error.
+    const timeoutMs = ctx.env.PROSE_STATE_PLUGIN_TIMEOUT ? Number(ctx.env.PROSE_STATE_PLUGIN_TIMEOUT) : undefined;
+    if (timeoutMs !== undefined && !(Number.isSafeInteger(timeoutMs) && timeoutMs > 0)) throw new ProseError('E_USAGE', 'PROSE_STATE_PLUGIN_TIMEOUT must be a positive number of milliseconds');
+    return [await execFactory(rest, { suite: ctx.suiteVersion ?? 'unknown', cwd: ctx.cwd, ...(timeoutMs !== undefined ? { timeoutMs } : {}) })];
   }
   if (prefix === 'mutant') {
     // The selftest's deliberately broken backends, by name, so a worker process can open the same one.
