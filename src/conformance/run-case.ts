@@ -107,7 +107,9 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
           reopen: async () => (state.backend ??= await ctx.factory.open(env)),
           close: async () => { await state.backend?.close(); state.backend = undefined; },
         };
-        const verdict = step.kind === 'crash' ? await runCrash(step, wctx) : await runConcurrent(step, wctx);
+        // Bounded like any step, scaled by its work: a writer or a check that hangs errors the case, never the run.
+        const budget = ctx.stepTimeoutMs * (step.kind === 'crash' ? step.kills : step.writers);
+        const verdict = await withTimeout(step.kind === 'crash' ? runCrash(step, wctx) : runConcurrent(step, wctx), budget, `${step.kind} ${step.workload}`);
         if (!verdict.ok) {
           const replay = ctx.runSeed === undefined ? '' : ` (replay with --seed ${ctx.runSeed})`;
           throw new StepFailure({ status: 'failed', at: step.pos, step: `${step.kind} ${step.workload}`, message: verdict.message + replay });
