@@ -53,7 +53,7 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
   const root = mkdtempSync(join(tmpdir(), 'prose-state-'));
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
   try {
-    for (const factory of opts.factories) {
+    for (const [f, factory] of opts.factories.entries()) {
       opts.listener.header({
         suite: { name: opts.suite.name, version: opts.suite.version },
         backend: { name: factory.name, kind: factory.kind, capabilities: factory.capabilities, description: factory.description, ...(factory.settings ? { settings: factory.settings } : {}) },
@@ -64,7 +64,7 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
         const started = performance.now();
         // A skip expectation means the case is not run at all (it may hang or harm the backend).
         const skip = expectationFor(opts.expectations, factory.name, c.id)?.outcome === 'skip';
-        const raw = skip ? undefined : await runCase(c, { factory, decisions: opts.decisions, dir: join(root, `${factories(opts, factory)}-${n}`), stepTimeoutMs: opts.stepTimeoutMs ?? 30_000, workerCommand: opts.workerCommand, seed: caseSeed(seed, c.id), runSeed: seed });
+        const raw = skip ? undefined : await runCase(c, { factory, decisions: opts.decisions, dir: join(root, `${f}-${n}`), stepTimeoutMs: opts.stepTimeoutMs ?? 30_000, workerCommand: opts.workerCommand, seed: caseSeed(seed, c.id), runSeed: seed });
         const outcome = applyExpectation(opts.expectations, factory.name, c.id, raw ?? { status: 'skipped', reason: '' });
         const r: CaseResult = { backend: factory.name, id: c.id, area: c.area, title: c.title, spec: c.spec, durationMs: Math.round(performance.now() - started), outcome };
         results.push(r);
@@ -80,7 +80,6 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
   return all;
 }
 
-const factories = (opts: RunOptions, f: BackendFactory) => opts.factories.indexOf(f);
 
 /** Each case gets its own seed from the run's, so cases do not share kill points but all replay from one number. */
 function caseSeed(seed: number, id: string): number {

@@ -28,7 +28,7 @@ function existing(env: { projectDir: string; homeDir: string }, loc: AgentLocati
 /** Numbering and naming bugs: anonymous bindings, segments, run ids, names. */
 export const NAMING_MUTANTS: Mutant[] = [
   mutant('segment-from-zero', 'the first segment is numbered 000', {
-    store: (_base, env) => ({ appendSegment: async (loc, seg) => writeSegment(env, loc, existing(env, loc).length, seg, env.decisions.segmentWidth, existing(env, loc).length) }),
+    store: (_base, env) => ({ appendSegment: async (loc, seg) => writeSegment(env, loc, existing(env, loc).length, seg, env.decisions.segmentWidth) }),
   }),
   mutant('segment-wraps-at-999', 'segment numbers wrap to 000 after 999 instead of growing to 1000', {
     store: (_base, env) => ({
