@@ -80,7 +80,7 @@ export async function checkBinding(b: BindingBlock, t: RunTarget, msgFile: strin
     out.push(finding('message.unchecked', 'no PostgreSQL connection was given, so the row was not read', at(b.location.line)));
     return { findings: out };
   }
-  const rows = await query('SELECT name, execution_id, kind, value, attachment_path FROM openprose.bindings WHERE run_id = $1 AND name = $2 AND COALESCE(execution_id, -1) = COALESCE($3::integer, -1)', [t.runId, name, eid]);
+  const rows = await query('SELECT name, execution_id, kind, value, attachment_path FROM openprose.bindings WHERE run_id = $1 AND name = $2 AND COALESCE(execution_id, -1) = COALESCE($3::bigint, -1)', [t.runId, name, eid]);
   return { findings: out, ...checkRow(rows, 'openprose.bindings', name, eid, expect, out) };
 }
 

@@ -5,6 +5,7 @@
  * - agents and agent_segments key on scope (and custom path) too, so project and user agents of one name
  *   never collide (`pg-agent-scope-key`);
  * - execution is an append-only log, one row per event, with the event as JSONB (`pg-execution-events`);
+ * - statement_index and execution_id are BIGINT: an index is any safe integer, past INTEGER's 2^31 (`pg-execution-events`);
  * - no CREATE INDEX CONCURRENTLY, which cannot run in the one transaction that creates the schema;
  * - a version marker, openprose.x_prose_meta, so a schema of another version is recognised (`pg-schema-version`).
  */
@@ -32,10 +33,10 @@ export const DDL: readonly string[] = [
     id SERIAL PRIMARY KEY,
     run_id TEXT NOT NULL REFERENCES openprose.run(id) ON DELETE CASCADE,
     event_type TEXT NOT NULL,
-    statement_index INTEGER,
+    statement_index BIGINT,
     statement_text TEXT,
     status TEXT CHECK (status IS NULL OR status IN ('pending', 'executing', 'completed', 'failed', 'skipped')),
-    execution_id INTEGER,
+    execution_id BIGINT,
     parent_id INTEGER REFERENCES openprose.execution(id),
     started_at TIMESTAMPTZ DEFAULT now(),
     completed_at TIMESTAMPTZ,
@@ -46,7 +47,7 @@ export const DDL: readonly string[] = [
   `CREATE TABLE openprose.bindings (
     name TEXT NOT NULL,
     run_id TEXT NOT NULL REFERENCES openprose.run(id) ON DELETE CASCADE,
-    execution_id INTEGER,
+    execution_id BIGINT,
     kind TEXT NOT NULL CHECK (kind IN ('input', 'output', 'let', 'const')),
     value TEXT,
     source_statement TEXT,

@@ -153,7 +153,7 @@ export class PostgresStore implements StateStore {
 
   async readBinding(run: RunRef, name: string, executionId: ExecutionId | null): Promise<BindingRecord | undefined> {
     const [row] = await this.db.query<BindingRow & Record<string, unknown>>(
-      `SELECT ${BINDING_COLUMNS} FROM openprose.bindings WHERE run_id = $1 AND name = $2 AND COALESCE(execution_id, -1) = COALESCE($3::integer, -1)`,
+      `SELECT ${BINDING_COLUMNS} FROM openprose.bindings WHERE run_id = $1 AND name = $2 AND COALESCE(execution_id, -1) = COALESCE($3::bigint, -1)`,
       [run, name, executionId]);
     return row ? this.toBinding(run, row) : undefined;
   }

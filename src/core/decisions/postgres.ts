@@ -23,7 +23,7 @@ export const POSTGRES_DECISIONS: DecisionRow[] = [
   {
     id: 'pg-execution-events', area: 'postgres',
     spec: 'postgres.md: execution rows are UPDATEd; status CHECK in pending/executing/completed/failed/skipped rejects the append-only tokens of sqlite.md (started, iteration, joined, ...); statement_index NOT NULL; loop metadata keys max_iterations/current_iteration (sqlite.md: max/iteration).',
-    choice: 'execution is append-only: one row per event (event_type column), never updated; the whole event is stored in metadata (JSONB, the event model\'s keys: max, iteration, attempt, ...) and the log is rebuilt from it. statement_index, statement_text, status (kept to the spec\'s CHECK vocabulary, NULL for events without one), execution_id, parent_id (the row of the parent frame) and error_message are filled where the event has them.',
+    choice: 'execution is append-only: one row per event (event_type column), never updated; the whole event is stored in metadata (JSONB, the event model\'s keys: max, iteration, attempt, ...) and the log is rebuilt from it. statement_index, statement_text, status (kept to the spec\'s CHECK vocabulary, NULL for events without one), execution_id, parent_id (the row of the parent frame) and error_message are filled where the event has them. statement_index and execution_id are BIGINT, not INTEGER as in postgres.md: an index is any safe integer (check-args), and 2^31 must store.',
     why: 'One event model for every backend (core execution-events); the spec columns stay readable for people who query them.',
   },
   {
