@@ -64,7 +64,8 @@ test('an expectations file turns the known failure into xfail and the run passes
   const file = `${suiteDir}/expect.yaml`;
   writeFileSync(file, 'expectations:\n  a/fails:\n    outcome: fail\n    reason: on purpose\n');
   const c = captureIo();
-  assert.is(await main(['test', '--backend', 'filesystem', '--suite', suiteDir, '--expect', file, '--reporter', 'tap'], c.io), 0);
+  // Without the capability probes, the TAP plan counts the cases alone.
+  assert.is(await main(['test', '--backend', 'filesystem', '--suite', suiteDir, '--expect', file, '--reporter', 'tap', '--no-probe'], c.io), 0);
   assert.match(c.out(), /not ok \d+ - filesystem a\/fails # TODO on purpose/);
   assert.match(c.out(), /^1\.\.3$/m);
 });

@@ -7,6 +7,8 @@
 // MISBEHAVE_KIND sets the declared kind; MISBEHAVE=flip-caps declares other capabilities from the second process on
 // (MISBEHAVE_FILE remembers the first).
 // Otherwise it is a tiny in-memory backend: createRun, getRun, bind, resolve; other ops answer E_UNSUPPORTED.
+// Its default declaration, durable while it keeps state in memory per process, is a contradicted claim on purpose
+// (the capability probes must report it: spec/conformance/claims-exit-code.spec.ts).
 import { existsSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 

@@ -12,7 +12,8 @@ test('the stdio reference plugin keeps its capability claims both ways', async (
     assert.equal(verdicts.filter((v) => v.verdict !== 'ok'), []);
     const worked = verdicts.filter((v) => v.works).map((v) => v.capability).sort();
     assert.equal(worked, ['attachments', 'concurrent-writers', 'custom-scope', 'durable', 'imports', 'layout:directory', 'multi-process', 'project-scope', 'receipts', 'user-scope', 'world-model']);
-    assert.equal(verdicts.find((v) => v.capability === 'layout:sqlite'), { capability: 'layout:sqlite', declared: false, works: null, verdict: 'ok', detail: 'nothing to refuse when undeclared' });
+    // Undeclared layouts are probed too: its storage view is a directory, not SQLite.
+    assert.equal(verdicts.find((v) => v.capability === 'layout:sqlite'), { capability: 'layout:sqlite', declared: false, works: false, verdict: 'ok' });
   } finally {
     env.cleanup();
   }

@@ -1,19 +1,21 @@
-// The session-protocol conformance area as specs (the YAML case format has no "follow the instructions" step): a
-// scripted subagent follows the printed instructions literally on every built-in backend; the backend reads the
-// binding back with its own API, and the returned message passes the checker.
+// The `instructions` command's text, followed literally by the scripted subagent (src/session/follow-instructions.ts)
+// on every built-in backend: the backend reads the binding back with its own API, and the returned message passes
+// the checker. The session-protocol conformance area runs the same follower from YAML cases.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { VM } from '../../src/core/actor.ts';
 import { instructionsText } from '../../src/cli/commands/instructions.ts';
-import { checkSubagentOutput } from '../../src/session/index.ts';
+import { checkSubagentOutput, followInstructions, type SubagentWork } from '../../src/session/index.ts';
 import { openBackend, type Kind } from './helpers/backends.ts';
-import { followFilesystem, followPostgres, followSqlite, shimBinDir, type Work } from './helpers/scripted-subagent.ts';
+
+const SELF = [process.execPath, resolve(dirname(fileURLToPath(import.meta.url)), '../../bin/prose-state.js')];
 
 const VALUE = `AI safety research covers "alignment", robustness & interpretability.\nIt's about $HOME, \`backticks\`, back\\slashes and 'quotes'.\n\n---\n\nA separator line above, and a trailing newline.\n`;
 const MEMORY = `# Agent Memory: captain\n\n## Current Understanding\n\nREST API for user management; coverage target 80% (src/api/users.ts).\n\n## Decisions Made\n\n- 2026-01-16: Approved JWT over session tokens — simpler stateless auth, O'Brien agreed\n\n## Open Concerns\n\n- Rate limiting missing on POST /login\n`;
 const SEGMENT = `- Reviewed: src/auth/login.ts:45-120\n- Found: SQL injection risk in query builder line 67\n- Decided: request fixes for #1 before step 3\n- Next: re-review after fixes\n`;
-const WORK: Work = { value: VALUE, summary: 'Safety overview with 3 areas and quoting edge cases.', memory: MEMORY, segmentSummary: SEGMENT };
+const WORK: SubagentWork = { value: VALUE, summary: 'Safety overview with 3 areas and quoting edge cases.', memory: MEMORY, segmentSummary: SEGMENT };
 
 async function scenario(kind: Kind, opts: { frame?: boolean; agent?: boolean; shim?: boolean } = {}) {
   const o = await openBackend(kind);
@@ -26,9 +28,10 @@ async function scenario(kind: Kind, opts: { frame?: boolean; agent?: boolean; sh
     if (opts.agent) argv.push('--agent', 'captain', '--scope', 'execution', '--prompt', 'Review the "plan"', ...(kind === 'postgres' ? ['--segment', '1'] : []));
     if (kind === 'sqlite') argv.push('--sqlite3', opts.shim ? 'prose-state' : 'sqlite3');
     const text = await instructionsText(argv, { stdout: process.stdout, stderr: process.stderr, env: {}, cwd: o.projectDir });
-    const message = kind === 'filesystem' ? followFilesystem(text, o.projectDir, WORK)
-      : kind === 'sqlite' ? followSqlite(text, o.projectDir, WORK, opts.shim ? shimBinDir() : undefined)
-        : await followPostgres(text, WORK, o.pgRun!);
+    const message = await followInstructions(text, WORK, {
+      backend: kind, projectDir: o.projectDir, homeDir: o.homeDir, ...(opts.shim ? { self: SELF } : {}),
+      env: { ...process.env, NODE_OPTIONS: '' }, ...(o.pgRun ? { pgRun: async (sql: string) => { await o.pgRun!(sql); } } : {}),
+    });
     const got = await o.backend.call('resolve', { run, name: 'research', ...(eid !== null ? { executionId: eid } : {}) }, VM);
     assert.is(got.value, VALUE, 'the backend reads back exactly what the subagent wrote');
     assert.is(got.executionId, eid);

@@ -3,7 +3,8 @@ import * as assert from 'uvu/assert';
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { instructionsCommand, sqliteProgram } from '../../src/cli/commands/instructions.ts';
+import { instructionsCommand } from '../../src/cli/commands/instructions.ts';
+import { sqliteProgram } from '../../src/session/index.ts';
 import { openBackend } from './helpers/backends.ts';
 import { VM } from '../../src/core/actor.ts';
 

@@ -77,7 +77,42 @@ export interface ConcurrentStep {
   each: number;
 }
 
-export type Step = OpStep | RestartStep | RepeatStep | LayoutStep | CrashStep | ConcurrentStep;
+/** How a scripted subagent departs from its instructions, to check the checker finds it (subagent-deviation.ts). */
+export const DEVIATIONS = ['echo-value', 'no-write', 'wrong-execution-id', 'no-summary', 'mis-cased-key', 'location-outside-run', 'skip-segment', 'reuse-segment'] as const;
+export type Deviation = (typeof DEVIATIONS)[number];
+
+/**
+ * A scripted subagent (session.md): the runner builds the instructions a VM gives for this backend's storage, the
+ * subagent follows them literally (writes the files, runs the commands), and the message it returns is checked
+ * against the state. Template strings (`${f.executionId}`) are filled like op arguments.
+ */
+export interface SubagentStep {
+  kind: 'subagent';
+  pos: SourcePos;
+  binding?: unknown;
+  bindingKind?: unknown;
+  executionId?: unknown;
+  source?: unknown;
+  agent?: unknown;
+  scope?: 'execution' | 'project' | 'user';
+  prompt?: unknown;
+  value: unknown;
+  summary: unknown;
+  memory?: unknown;
+  segmentSummary?: unknown;
+  deviate?: Deviation;
+  /**
+   * The rule ids the checker must report, as a set (errors and warnings); empty: a clean message. A map by storage
+   * kind where the same mistake legitimately reads differently (a path, a database row).
+   */
+  findings: string[] | Record<'directory' | 'sqlite' | 'postgres', string[]>;
+  /** Whether the storage must refuse what the (deviating) subagent writes: a database keeps a segment number unique. */
+  refused: boolean | Record<'directory' | 'sqlite' | 'postgres', boolean>;
+  /** Saves `{ message, instructions, segment }` under this variable name. */
+  save?: string;
+}
+
+export type Step = OpStep | RestartStep | RepeatStep | LayoutStep | CrashStep | ConcurrentStep | SubagentStep;
 
 export interface Case {
   id: string;

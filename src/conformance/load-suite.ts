@@ -4,7 +4,8 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAM
 import { isCapability, type Capability } from '../core/capabilities.ts';
 import { isErrorCode, ProseError } from '../core/errors.ts';
 import { isOpName, OPS } from '../core/ops.ts';
-import type { Case, LayoutStep, SourcePos, Step, Suite } from './case-types.ts';
+import { SESSION_RULES } from '../session/session-rules.ts';
+import { DEVIATIONS, type Case, type LayoutStep, type SourcePos, type Step, type SubagentStep, type Suite } from './case-types.ts';
 import { WORKLOADS, type Workload } from './workload.ts';
 
 const CASE_KEYS = new Set(['id', 'title', 'spec', 'requires', 'run', 'steps']);
@@ -69,6 +70,11 @@ function readYaml(path: string, root: string): Parsed {
   return { doc, lc, file };
 }
 
+/** A node as plain data, with anchors and aliases resolved against its document (cases may share values). */
+function toJs(p: Parsed, node: Node): unknown {
+  return node.toJS(p.doc);
+}
+
 function caseError(file: string, line: number, message: string, field?: string): ProseError {
   return new ProseError('E_CASE', message, { location: { file, line, ...(field ? { field } : {}) } });
 }
@@ -91,7 +97,7 @@ function loadCaseFile(path: string, root: string): Case[] {
       throw caseError(p.file, at(item), `case id "${id}" must look like "${area}/some-name" (lowercase, digits, "-", ".")`, `cases[${i}].id`);
     }
     const reqNode = item.get('requires', true) as Node | undefined;
-    const reqList = isSeq(reqNode) ? (reqNode.toJSON() as unknown[]) : reqNode === undefined ? [] : null;
+    const reqList = isSeq(reqNode) ? (toJs(p, reqNode) as unknown[]) : reqNode === undefined ? [] : null;
     if (!reqList || !reqList.every(isCapability)) throw caseError(p.file, at(reqNode ?? item), `requires must list known capabilities`, `${id}.requires`);
     const runNode = item.get('run', true);
     const run = runNode === undefined ? true : (runNode as { value?: unknown }).value;
@@ -104,6 +110,7 @@ function loadCaseFile(path: string, root: string): Case[] {
     // Worker processes open the same storage, and a crash is survived only by what is durable.
     if (steps.some((s) => s.kind === 'crash')) { caps.add('durable'); caps.add('multi-process'); }
     if (steps.some((s) => s.kind === 'concurrent')) { caps.add('multi-process'); caps.add('concurrent-writers'); }
+    if (containsKind(steps, 'subagent')) caps.add('subagent-writes');
     return {
       id, area, title: str(p, item, 'title', true)!, spec: str(p, item, 'spec', false) ?? fileSpec,
       requires: [...caps], run, steps, pos: { file: p.file, line: at(item) },
@@ -115,7 +122,7 @@ function loadWorkerStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos)
   const crash = node.has('crash');
   const key = crash ? 'crash' : 'concurrent';
   checkKeys(p, node, new Set([key]), field);
-  const body = (node.get(key, true) as Node).toJSON() as Record<string, unknown>;
+  const body = toJs(p, node.get(key, true) as Node) as Record<string, unknown>;
   const allowed = crash ? ['workload', 'kills', 'max-delay-ms'] : ['workload', 'writers', 'each'];
   for (const k of Object.keys(body ?? {})) if (!allowed.includes(k)) throw caseError(p.file, pos.line, `unknown field "${k}"; allowed: ${allowed.join(', ')}`, `${field}.${key}.${k}`);
   if (!WORKLOADS.includes(body.workload as never)) throw caseError(p.file, pos.line, `workload must be one of ${WORKLOADS.join(', ')}`, `${field}.${key}.workload`);
@@ -130,30 +137,83 @@ function loadWorkerStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos)
 }
 
 function containsRestart(steps: Step[]): boolean {
-  return steps.some((s) => s.kind === 'restart' || (s.kind === 'repeat' && containsRestart(s.steps)));
+  return containsKind(steps, 'restart');
+}
+
+function containsKind(steps: Step[], kind: Step['kind']): boolean {
+  return steps.some((s) => s.kind === kind || (s.kind === 'repeat' && containsKind(s.steps, kind)));
+}
+
+const SUBAGENT_FIELDS = new Set(['binding', 'kind', 'executionId', 'source', 'agent', 'scope', 'prompt', 'value', 'summary', 'memory', 'segmentSummary', 'deviate']);
+const FINDING_KINDS = ['directory', 'sqlite', 'postgres'] as const;
+
+function loadSubagentStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos): SubagentStep {
+  checkKeys(p, node, new Set(['subagent', 'findings', 'refused', 'save']), field);
+  const body = toJs(p, node.get('subagent', true) as Node) as Record<string, unknown> | null;
+  const err = (msg: string, f: string) => caseError(p.file, pos.line, msg, `${field}.${f}`);
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw err('"subagent" is a mapping (binding, value, summary, ...)', 'subagent');
+  for (const k of Object.keys(body)) if (!SUBAGENT_FIELDS.has(k)) throw err(`unknown field "${k}"; allowed: ${[...SUBAGENT_FIELDS].join(', ')}`, `subagent.${k}`);
+  if (body.binding === undefined && body.agent === undefined) throw err('a subagent writes a binding, an agent\'s memory, or both', 'subagent');
+  for (const k of ['value', 'summary']) if (body[k] === undefined) throw err(`"${k}" is required (what the subagent produces)`, `subagent.${k}`);
+  if (body.scope !== undefined && !['execution', 'project', 'user'].includes(body.scope as string)) throw err('scope is execution, project or user', 'subagent.scope');
+  if (body.deviate !== undefined && !DEVIATIONS.includes(body.deviate as never)) throw err(`deviate is one of ${DEVIATIONS.join(', ')}`, 'subagent.deviate');
+  const save = node.get('save');
+  if (save !== undefined && typeof save !== 'string') throw err('"save" must be a variable name', 'save');
+  const { kind, ...rest } = body;
+  const refused = loadRefused(p, node.get('refused', true) as Node | undefined, err);
+  if (refused !== false && body.deviate === undefined) throw err('only a deviating subagent (deviate:) can expect its write refused', 'refused');
+  return {
+    kind: 'subagent', pos, ...rest, ...(kind !== undefined ? { bindingKind: kind } : {}), refused,
+    findings: loadFindings(p, node.get('findings', true) as Node | undefined, err), ...(save !== undefined ? { save: save as string } : {}),
+  } as SubagentStep;
+}
+
+function loadRefused(p: Parsed, node: Node | undefined, err: (msg: string, f: string) => ProseError): SubagentStep['refused'] {
+  const js = node === undefined ? false : toJs(p, node);
+  if (typeof js === 'boolean') return js;
+  const map = js as Record<string, unknown>;
+  if (!map || typeof map !== 'object' || Array.isArray(map) || !FINDING_KINDS.every((k) => typeof map[k] === 'boolean') || Object.keys(map).length !== FINDING_KINDS.length) {
+    throw err('refused is true, false, or a map of them by storage (directory, sqlite, postgres)', 'refused');
+  }
+  return map as SubagentStep['refused'];
+}
+
+function loadFindings(p: Parsed, node: Node | undefined, err: (msg: string, f: string) => ProseError): SubagentStep['findings'] {
+  const js = node === undefined ? [] : toJs(p, node);
+  const list = (v: unknown, f: string): string[] => {
+    if (!Array.isArray(v)) throw err('findings is a list of rule ids (or a map of such lists by storage: directory, sqlite, postgres)', f);
+    for (const r of v) if (!(typeof r === 'string' && r in SESSION_RULES)) throw err(`unknown rule ${JSON.stringify(r)} (docs/session-protocol.md lists them)`, f);
+    return v as string[];
+  };
+  if (Array.isArray(js)) return list(js, 'findings');
+  if (!js || typeof js !== 'object') return list(js, 'findings');
+  const map = js as Record<string, unknown>;
+  for (const k of Object.keys(map)) if (!FINDING_KINDS.includes(k as never)) throw err(`findings by storage: unknown kind "${k}"`, `findings.${k}`);
+  return Object.fromEntries(FINDING_KINDS.map((k) => [k, list(map[k], `findings.${k}`)])) as SubagentStep['findings'];
 }
 
 function loadStep(p: Parsed, node: Node, field: string): Step {
   const line = node?.range ? p.lc.linePos(node.range[0]).line : 1;
   const pos: SourcePos = { file: p.file, line };
   if (isScalar(node) && node.value === 'restart') return { kind: 'restart', pos };
-  if (!isMap(node)) throw caseError(p.file, line, 'a step is a mapping (op:, layout:, repeat:) or the word restart', field);
+  if (!isMap(node)) throw caseError(p.file, line, 'a step is a mapping (op:, layout:, repeat:, crash:, concurrent:, subagent:) or the word restart', field);
   if (node.has('repeat')) {
     checkKeys(p, node, new Set(['repeat', 'steps']), field);
     const inner = node.get('steps', true);
     if (!isSeq(inner)) throw caseError(p.file, line, 'repeat needs "steps"', `${field}.steps`);
-    return { kind: 'repeat', pos, times: (node.get('repeat', true) as Node).toJSON(), steps: inner.items.map((s, k) => loadStep(p, s as Node, `${field}.steps[${k}]`)) };
+    return { kind: 'repeat', pos, times: toJs(p, node.get('repeat', true) as Node), steps: inner.items.map((s, k) => loadStep(p, s as Node, `${field}.steps[${k}]`)) };
   }
   if (node.has('crash') || node.has('concurrent')) return loadWorkerStep(p, node, field, pos);
+  if (node.has('subagent')) return loadSubagentStep(p, node, field, pos);
   if (node.has('layout')) {
     checkKeys(p, node, LAYOUT_KEYS, field);
-    const js = node.toJSON() as Record<string, unknown>;
+    const js = toJs(p, node) as Record<string, unknown>;
     if (!STORAGES.has(js.layout as string)) throw caseError(p.file, line, `layout must be one of ${[...STORAGES].join(', ')}`, `${field}.layout`);
     const { layout, ...rest } = js;
     return { kind: 'layout', pos, storage: layout as LayoutStep['storage'], ...rest } as LayoutStep;
   }
   checkKeys(p, node, OP_KEYS, field);
-  const js = node.toJSON() as Record<string, unknown>;
+  const js = toJs(p, node) as Record<string, unknown>;
   if (!isOpName(js.op)) throw caseError(p.file, line, `unknown op ${JSON.stringify(js.op)}; known: ${Object.keys(OPS).join(', ')}`, `${field}.op`);
   const args = (js.args ?? {}) as Record<string, unknown>;
   if (typeof args !== 'object' || Array.isArray(args)) throw caseError(p.file, line, '"args" must be a mapping', `${field}.args`);

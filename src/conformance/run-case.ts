@@ -9,6 +9,7 @@ import type { Case, OpStep, SourcePos, Step } from './case-types.ts';
 import { checkLayout } from './check-layout.ts';
 import { match, show } from './match.ts';
 import type { Outcome } from './outcome.ts';
+import { runSubagent } from './run-subagent.ts';
 import { runConcurrent, runCrash, type WorkerContext } from './run-workers.ts';
 import { interpolate, type Vars } from './template.ts';
 
@@ -115,6 +116,13 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
           throw new StepFailure({ status: 'failed', at: step.pos, step: `${step.kind} ${step.workload}`, message: verdict.message + replay });
         }
         for (const [k, v] of Object.entries(verdict.metrics)) state.metrics[k] = (state.metrics[k] ?? 0) + v;
+        break;
+      }
+      case 'subagent': {
+        const r = await withTimeout(runSubagent(step, { factory: ctx.factory, backend: state.backend!, env, vars, ...(ctx.workerCommand ? { self: ctx.workerCommand } : {}), timeoutMs: ctx.stepTimeoutMs }), ctx.stepTimeoutMs * 2, 'subagent session');
+        if (r.verdict) throw new StepFailure({ status: 'failed', at: step.pos, step: 'subagent', message: r.verdict, expected: step.findings, seen: { findings: r.findings, message: r.message } });
+        state.metrics['subagent sessions checked'] = (state.metrics['subagent sessions checked'] ?? 0) + 1;
+        if (step.save) vars[step.save] = { message: r.message, instructions: r.instructions, segment: r.segment };
         break;
       }
       default:

@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import type { BackendFactory } from '../core/backend.ts';
 import type { Decisions } from '../core/decisions.ts';
 import type { Case, Suite } from './case-types.ts';
+import type { CapabilityReport, ProbeFn } from './capability-report.ts';
 import { applyExpectation, expectationFor, type Expectations } from './expectations.ts';
 import { countOutcomes, sumMetrics, type CaseResult, type Counts } from './outcome.ts';
 import { runCase } from './run-case.ts';
+import { probeBackend } from './run-probes.ts';
 
 export interface RunHeader {
   suite: { name: string; version: string };
@@ -15,11 +17,15 @@ export interface RunHeader {
   cases: number;
   /** The seed of the crash area's kill points: rerun with --seed to replay. */
   seed: number;
+  /** Whether the capability claims are probed in this run (`skipped`: --no-probe, or a caller without a prober). */
+  probes: 'run' | 'skipped';
 }
 
 /** Receives results as they happen, so a JSON Lines report streams and a cut-off run has no footer. */
 export interface Listener {
   header(h: RunHeader): void;
+  /** The backend's capability probes, after its header and before its cases (only when the run probes). */
+  capabilities?(r: CapabilityReport): void;
   result(r: CaseResult): void;
   footer(backend: string, counts: Counts, extra: Record<string, unknown>): void;
 }
@@ -38,6 +44,8 @@ export interface RunOptions {
   workerCommand?: readonly string[];
   /** Seed of the crash area's kill points; random when absent (and printed in the header). */
   seed?: number;
+  /** Probes each backend's capability claims on fresh storage before its cases; absent, they are not probed. */
+  probe?: ProbeFn;
 }
 
 export function selectCases(suite: Suite, filter: RunOptions['filter']): Case[] {
@@ -57,8 +65,9 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
       opts.listener.header({
         suite: { name: opts.suite.name, version: opts.suite.version },
         backend: { name: factory.name, kind: factory.kind, capabilities: factory.capabilities, description: factory.description, ...(factory.settings ? { settings: factory.settings } : {}) },
-        decisions: opts.decisions, cases: cases.length, seed,
+        decisions: opts.decisions, cases: cases.length, seed, probes: opts.probe ? 'run' : 'skipped',
       });
+      if (opts.probe) opts.listener.capabilities?.(await probeBackend(opts.probe, factory, opts.decisions, join(root, `${f}-probes`), opts.stepTimeoutMs ?? 30_000));
       const results: CaseResult[] = [];
       for (const [n, c] of cases.entries()) {
         const started = performance.now();

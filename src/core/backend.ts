@@ -51,5 +51,10 @@ export type Row = Record<string, unknown>;
 export type StorageView =
   | { kind: 'directory'; projectDir: string; homeDir: string }
   | { kind: 'sqlite'; projectDir: string; homeDir: string; query(dbPath: string, sql: string, params?: unknown[]): Promise<Row[]> }
-  | { kind: 'postgres'; query(sql: string, params?: unknown[]): Promise<Row[]> }
+  | {
+    kind: 'postgres';
+    query(sql: string, params?: unknown[]): Promise<Row[]>;
+    /** Runs a script as a subagent's own psql session would (the session-protocol area); never used by layout checks. */
+    subagentScript?(script: string): Promise<void>;
+  }
   | { kind: 'transcript'; text(): Promise<string> };

@@ -11,6 +11,7 @@ export const CAPABILITIES = {
   durable: 'what was committed survives closing and reopening the backend (restart)',
   'concurrent-writers': 'several processes may write bindings and segments of one run at once',
   'multi-process': 'another process can open the same storage (the crash and concurrency areas run their writers in child processes)',
+  'subagent-writes': 'subagents write bindings, memory and segments into the storage themselves, as session.md instructs, and the backend reads them back',
   'world-model': 'canonical world-model versions (OPWM1, sha256 addresses) per node',
   receipts: 'the append-only receipt ledger, chained per node',
   'layout:directory': 'the storage is the seed directory layout and may be checked file by file',

@@ -1,25 +1,27 @@
 import type { BackendEnv, BackendFactory } from '../core/backend.ts';
 import { CAPABILITIES, type Capability } from '../core/capabilities.ts';
+import type { CapabilityVerdict } from '../core/capability-verdict.ts';
 import { ProseError } from '../core/errors.ts';
-import { genericProbe, PROBES, type Outcome, type Probe, type ProbeContext } from './probe-table.ts';
+import { Broken, genericProbe, PROBES, UNPROBED, type Outcome, type Probe, type ProbeContext } from './probe-table.ts';
 
-export type Verdict = 'ok' | 'claimed-but-broken' | 'undeclared-but-works' | 'undeclared-half-works' | 'unprobed';
+export type { CapabilityVerdict, Verdict } from '../core/capability-verdict.ts';
 
-export interface CapabilityVerdict {
-  capability: Capability;
-  declared: boolean;
-  /** Whether the probe's sequence worked; null when it was not run. */
-  works: boolean | null;
-  verdict: Verdict;
-  /** Why, when the verdict is not a plain ok. */
-  detail?: string;
+export interface ProbeOptions {
+  /** How long one capability's probe may take before it is errored (default 30 s, the runner's step timeout). */
+  timeoutMs?: number;
 }
+
+/** What a probe came to: its outcome, a wrong answer (`broken`), or the backend breaking (`errored`). */
+type Ran = Outcome | { broken: string } | { errored: string };
+
+/** Codes that say the backend or the plugin broke, not how it answers (the runner errors a case on them too). */
+const ERRORED_CODES = new Set(['E_PLUGIN', 'E_BACKEND', 'E_IO', 'E_CASE']);
 
 /**
  * Checks each capability both ways: a declared one must work, an undeclared one must answer E_UNSUPPORTED (or its
  * documented "off" behaviour). Every probe opens its own backend on `env`; the env should be fresh storage.
  */
-export async function probeCapabilities(factory: BackendFactory, env: BackendEnv): Promise<CapabilityVerdict[]> {
+export async function probeCapabilities(factory: BackendFactory, env: BackendEnv, opts: ProbeOptions = {}): Promise<CapabilityVerdict[]> {
   const ctx: ProbeContext = { env, open: () => factory.open(env) };
   const out: CapabilityVerdict[] = [];
   for (const capability of Object.keys(CAPABILITIES) as Capability[]) {
@@ -27,32 +29,42 @@ export async function probeCapabilities(factory: BackendFactory, env: BackendEnv
     const probe = PROBES[capability] ?? genericProbe(capability);
     // A declared capability with only the generic probe cannot be exercised (no valid arguments are known).
     if (!probe || (declared && !PROBES[capability])) {
-      out.push({ capability, declared, works: null, verdict: declared ? 'unprobed' : 'ok', detail: 'no probe for this capability yet' });
+      out.push({ capability, declared, works: null, verdict: declared ? 'unprobed' : 'ok', detail: UNPROBED[capability] ?? 'no probe for this capability yet' });
       continue;
     }
     if (!declared && !probe.bothWays) {
       out.push({ capability, declared, works: null, verdict: 'ok', detail: 'nothing to refuse when undeclared' });
       continue;
     }
-    out.push(judge(capability, declared, await runProbe(probe, ctx)));
+    out.push(judge(capability, declared, await runProbe(probe, ctx, opts.timeoutMs ?? 30_000), probe.offMeans));
   }
   return out;
 }
 
-async function runProbe(probe: Probe, ctx: ProbeContext): Promise<Outcome | { broken: string }> {
+async function runProbe(probe: Probe, ctx: ProbeContext, timeoutMs: number): Promise<Ran> {
+  let timer: NodeJS.Timeout | undefined;
+  // A probe that never answers is the backend hanging; the run goes on without it.
+  const timeout = new Promise<Ran>((resolve) => { timer = setTimeout(() => resolve({ errored: `the probe timed out after ${timeoutMs} ms` }), timeoutMs); });
   try {
-    return await probe.run(ctx);
+    return await Promise.race([probe.run(ctx), timeout]);
   } catch (err) {
-    if (err instanceof ProseError) return { broken: `${err.code}: ${err.message.split('\n')[0]}` };
-    return { broken: err instanceof Error ? err.message : String(err) };
+    if (err instanceof Broken) return { broken: err.message };
+    if (err instanceof ProseError) {
+      const text = `${err.code}: ${err.message.split('\n')[0]}`;
+      return ERRORED_CODES.has(err.code) ? { errored: text } : { broken: text };
+    }
+    return { errored: `the backend threw ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}` };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
-function judge(capability: Capability, declared: boolean, o: Outcome | { broken: string }): CapabilityVerdict {
+function judge(capability: Capability, declared: boolean, o: Ran, offMeans = 'answered E_UNSUPPORTED'): CapabilityVerdict {
+  if (typeof o === 'object' && 'errored' in o) return { capability, declared, works: null, verdict: 'errored', detail: o.errored };
   const works = o === 'works';
   if (declared) {
     if (works) return { capability, declared, works, verdict: 'ok' };
-    return { capability, declared, works, verdict: 'claimed-but-broken', detail: o === 'unsupported' ? 'declared, but answered as unsupported' : o.broken };
+    return { capability, declared, works, verdict: 'claimed-but-broken', detail: o === 'unsupported' ? `declared, but ${offMeans}` : o.broken };
   }
   if (o === 'unsupported') return { capability, declared, works, verdict: 'ok' };
   if (works) return { capability, declared, works, verdict: 'undeclared-but-works', detail: 'not declared, yet the probe succeeded' };

@@ -18,6 +18,8 @@ export interface ProbeContext {
 export interface Probe {
   /** Probed also when undeclared: only where an undeclared capability has an answer to check. */
   bothWays: boolean;
+  /** What `unsupported` means where no call is refused (durable, attachments), for a declared capability's report. */
+  offMeans?: string;
   run(ctx: ProbeContext): Promise<Outcome>;
 }
 
@@ -95,12 +97,13 @@ export const PROBES: Partial<Record<Capability, Probe>> = {
       const r = await gate(() => call(b, 'listReceipts', { run }));
       if (r === 'unsupported') return 'unsupported';
       expect(Array.isArray(r.receipts) && r.receipts.length === 0, `listReceipts of a new run answered ${JSON.stringify(r)}`);
-      return 'works';
+      return probeLedger(b, run);
     }),
   },
   attachments: {
     // Undeclared, a large value is stored inline: attached false, read back whole (there is no call to refuse).
     bothWays: true,
+    offMeans: 'a value over the attachment threshold was stored inline (attached false)',
     run: (ctx) => withBackend<Outcome>(ctx, async (b) => {
       const { run } = await call(b, 'createRun', { program: 'probe' });
       const value = 'x'.repeat(ctx.env.decisions.attachmentThresholdBytes + 1);
@@ -114,6 +117,7 @@ export const PROBES: Partial<Record<Capability, Probe>> = {
   durable: {
     // Undeclared, a restart loses the run (E_NOT_FOUND); keeping it is reported as undeclared-but-works.
     bothWays: true,
+    offMeans: 'a binding was gone after closing and reopening the backend (E_NOT_FOUND)',
     run: async (ctx) => {
       const { run } = await withBackend(ctx, async (b) => {
         const r = await call(b, 'createRun', { program: 'probe' });
@@ -176,9 +180,11 @@ export const PROBES: Partial<Record<Capability, Probe>> = {
     },
   },
   'layout:directory': {
-    bothWays: false,
+    // Undeclared, the storage view (if any) is of another kind; declared, the seed tree is really written.
+    bothWays: true,
+    offMeans: 'storage() is not a directory view',
     run: (ctx) => withBackend<Outcome>(ctx, async (b) => {
-      expect(b.storage?.().kind === 'directory', 'storage() is not a directory view');
+      if (b.storage?.().kind !== 'directory') return 'unsupported';
       const { runId, run } = await call(b, 'createRun', { program: 'probe' });
       await call(b, 'bind', { run, name: 'probe', kind: 'let', value: 'v' });
       const file = join(ctx.env.projectDir, '.prose', 'runs', runId, 'bindings', 'probe.md');
@@ -190,13 +196,32 @@ export const PROBES: Partial<Record<Capability, Probe>> = {
 
 for (const kind of ['sqlite', 'postgres', 'transcript'] as const) {
   PROBES[`layout:${kind}`] = {
-    bothWays: false,
-    run: (ctx) => withBackend<Outcome>(ctx, async (b) => {
-      expect(b.storage?.().kind === kind, `storage() is not a ${kind} view`);
-      return 'works';
-    }),
+    // Undeclared, the storage view (if any) is of another kind: a view of this kind is an undeclared layout.
+    bothWays: true,
+    offMeans: `storage() is not a ${kind} view`,
+    run: (ctx) => withBackend<Outcome>(ctx, async (b) => (b.storage?.().kind === kind ? 'works' : 'unsupported')),
   };
 }
+
+/**
+ * With world-model too, the ledger must hold what commits appended: one receipt per commit carrying its content
+ * hash, chained per node by prev. Without it (commitWorldModel answers E_UNSUPPORTED) the empty ledger is all there is.
+ */
+async function probeLedger(b: Backend, run: string): Promise<Outcome> {
+  const first = await gate(() => call(b, 'commitWorldModel', { run, node: 'probe', contract: 'probe', files: { 'truth.json': '{}' } }));
+  if (first === 'unsupported') return 'works';
+  const second = await call(b, 'commitWorldModel', { run, node: 'probe', contract: 'probe', files: { 'truth.json': '{"n":2}' } });
+  const { receipts } = await call(b, 'listReceipts', { run, node: 'probe' });
+  const hashes = receipts.map((r) => r.content_hash);
+  expect(hashes.join() === [first.contentHash, second.contentHash].join(), `after two commits listReceipts holds content hashes ${JSON.stringify(hashes)}, not the two the commits answered`);
+  expect(receipts[0]!.prev === null && receipts[1]!.prev === first.contentHash, `the receipts are not chained: prev ${JSON.stringify(receipts.map((r) => r.prev))}`);
+  return 'works';
+}
+
+/** Why a declared capability has no probe, where it is known; otherwise "no probe for this capability yet". */
+export const UNPROBED: Partial<Record<Capability, string>> = {
+  'subagent-writes': 'a probe would need a subagent following session.md; the session-protocol area exercises it',
+};
 
 /** Capabilities whose operations exist but have no probe yet: undeclared, their first op must answer E_UNSUPPORTED. */
 export function genericProbe(capability: Capability): Probe | undefined {

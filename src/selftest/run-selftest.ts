@@ -10,6 +10,8 @@ export interface MutantVerdict {
   bug: string;
   /** The case that caught it first (failed or errored on the mutant while it passes on the reference backend). */
   killedBy: string[];
+  /** What the first killing case saw (its failure or error), so a kill of the control can be diagnosed. */
+  evidence?: string;
 }
 
 export interface SelftestResult {
@@ -45,8 +47,10 @@ export async function runSelftest(suite: Suite, mutants: readonly Mutant[], deci
 
 async function verdictOf(m: Mutant, suite: Suite, good: Set<string>, decisions: Decisions, workerCommand?: readonly string[]): Promise<MutantVerdict> {
   const results = await runSuite({ suite: fastFirst(suite), factories: [m.factory], decisions, filter: { areas: [], ids: [...good] }, listener: silent, stopAtFirstFailure: true, workerCommand });
-  const killedBy = results.filter((r) => good.has(r.id) && (r.outcome.status === 'failed' || r.outcome.status === 'errored')).map((r) => r.id);
-  return { mutant: m.name, bug: m.bug, killedBy };
+  const kills = results.filter((r) => good.has(r.id) && (r.outcome.status === 'failed' || r.outcome.status === 'errored'));
+  const first = kills[0]?.outcome;
+  const evidence = first?.status === 'failed' ? first.message : first?.status === 'errored' ? `${first.error.code}: ${first.error.message}` : undefined;
+  return { mutant: m.name, bug: m.bug, killedBy: kills.map((r) => r.id), ...(evidence !== undefined ? { evidence } : {}) };
 }
 
 /**

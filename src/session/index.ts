@@ -8,3 +8,6 @@ export { checkSegmentFile, checkSummary } from './check-segment-text.ts';
 export { resolveRunTarget, type RunTarget, type SessionBackend, type PgQuery } from './run-target.ts';
 export { nextSegmentNumber } from './next-segment.ts';
 export { SESSION_RULES, type SessionRule } from './session-rules.ts';
+export { sqliteProgram } from './sqlite-program.ts';
+export { followInstructions, returnMessage, type SubagentWork, type FollowOptions } from './follow-instructions.ts';
+export { prepareAgentDb } from './prepare-agent-db.ts';

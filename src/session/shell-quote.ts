@@ -5,4 +5,6 @@ export const shDq = (s: string): string => s.replace(/[\\$`"]/g, '\\$&');
 /** A shell word in single quotes: nothing inside expands; a ' is written '\''. */
 export const shSq = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 /** A path as one shell word, quoted only when it needs it. */
-export const shWord = (s: string): string => (/^[\w./~-]+$/.test(s) && !s.startsWith('~') ? s : shSq(s));
+export const shWord = (s: string): string =>
+  // A leading ~/ stays outside the quotes, so the shell expands it to the home directory.
+  (s.startsWith('~/') ? `~/${shWord(s.slice(2))}` : /^[\w./-]+$/.test(s) ? s : shSq(s));

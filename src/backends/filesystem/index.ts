@@ -7,7 +7,7 @@ import { worldModelHandlers } from '../../canon/world-model-ops.ts';
 import { FsStore } from './fs-store.ts';
 
 const CAPABILITIES: readonly Capability[] = [
-  'attachments', 'project-scope', 'user-scope', 'custom-scope', 'imports', 'durable', 'concurrent-writers', 'multi-process', 'layout:directory',
+  'attachments', 'project-scope', 'user-scope', 'custom-scope', 'imports', 'durable', 'concurrent-writers', 'multi-process', 'layout:directory', 'subagent-writes',
   'world-model', 'receipts',
 ];
 

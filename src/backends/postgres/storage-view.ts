@@ -6,7 +6,7 @@ import type { SqlValue } from './sql-literal.ts';
 const READ_ONLY = /^\s*(select|with|values|table|show)\b/i;
 
 /**
- * The read-only view layout expectations query. Values come back the same on both engines: timestamps as ISO
+ * The read-only view layout expectations query, and apart from it the connection a scripted subagent writes with. Values come back the same on both engines: timestamps as ISO
  * strings (pg gives Date objects), int8 as numbers (a real server sends them as text; pg-url-factory sets the
  * parser) and JSONB as parsed values.
  */
@@ -23,6 +23,10 @@ export function readOnlyView(db: PgDb): StorageView {
       }
       const rows = await db.query(body, params as SqlValue[]);
       return rows.map(normalizeRow);
+    },
+    // The subagent's own connection: session.md has subagents write their rows themselves.
+    async subagentScript(script: string): Promise<void> {
+      await db.query(script);
     },
   };
 }

@@ -5,7 +5,7 @@ import { createEngine } from '../../core/engine.ts';
 import { SqliteStore } from './sqlite-store.ts';
 
 export const SQLITE_CAPABILITIES: readonly Capability[] = [
-  'attachments', 'project-scope', 'user-scope', 'custom-scope', 'imports', 'durable', 'concurrent-writers', 'multi-process', 'layout:sqlite',
+  'attachments', 'project-scope', 'user-scope', 'custom-scope', 'imports', 'durable', 'concurrent-writers', 'multi-process', 'layout:sqlite', 'subagent-writes',
   'world-model', 'receipts',
 ];
 

@@ -1,9 +1,9 @@
-import { existsSync, statSync } from 'node:fs';
-import { delimiter, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { formatError, ProseError, toProseError } from '../../core/errors.ts';
 import { BINDING_KINDS, type BindingKind } from '../../core/model.ts';
 import { checkName } from '../../core/names.ts';
-import { buildInstructions, nextSegmentNumber, resolveRunTarget, type SessionBackend } from '../../session/index.ts';
+import { buildInstructions, nextSegmentNumber, prepareAgentDb, resolveRunTarget, sqliteProgram, type SessionBackend } from '../../session/index.ts';
 import { parseOptions, type OptionSpec } from '../args.ts';
 import { EXIT, type CliIo, type Command } from '../io.ts';
 
@@ -14,7 +14,8 @@ const HELP = `Usage: prose-state instructions --backend filesystem|sqlite|postgr
 
 Prints the exact instructions a VM gives a subagent: where to write its binding (and, for a persistent agent, its
 memory and next segment), the format or the statement with the VM's values bound, and the confirmation to return
-(docs/session-protocol.md). A persistent agent writes both: pass --binding and --agent together.
+(docs/session-protocol.md). A persistent agent writes both: pass --binding and --agent together. For sqlite it
+first creates a missing project or user agents.db, the VM's part in sqlite.md.
 
   --run DIR_OR_ID   the run directory (.prose/runs/{id}) or run id (relative to --project)
   --sqlite3 WHICH   the program the sqlite commands call: auto (sqlite3 when it is on PATH, else
@@ -76,20 +77,8 @@ export async function instructionsText(argv: string[], io: CliIo): Promise<strin
       : backend === 'postgres' ? (() => { throw usage('--segment N is required for postgres (the VM reads the newest number)'); })()
         : await nextSegmentNumber(backend, target, v.agent, scope);
     agent = { name: checkName('agent', v.agent, 'agent'), scope: scope as 'execution', segment, prompt: typeof v.prompt === 'string' ? v.prompt : '{the prompt for this session}' };
+    // The VM's part of sqlite.md: a project or user agents.db exists before the subagent writes to it.
+    if (backend === 'sqlite') await prepareAgentDb(target, scope);
   }
   return buildInstructions({ backend, target, ...(binding ? { binding } : {}), ...(agent ? { agent } : {}), sqlite3: sqliteProgram(String(v.sqlite3 ?? 'auto'), io.env) });
-}
-
-/** `sqlite3` when it is on PATH (or forced), else the shim: the instructions must run on the machine at hand. */
-export function sqliteProgram(which: string, env: Record<string, string | undefined>): string {
-  if (which === 'sqlite3') return 'sqlite3';
-  if (which === 'prose-state') return 'prose-state sqlite3';
-  if (which !== 'auto') throw usage(`--sqlite3 must be auto, sqlite3 or prose-state, got ${JSON.stringify(which)}`);
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    try {
-      if (statSync(join(dir, 'sqlite3')).isFile()) return 'sqlite3';
-    } catch { /* not here */ }
-  }
-  return 'prose-state sqlite3';
 }

@@ -46,7 +46,7 @@ Options:
       if (!json) io.stdout.write(v.killedBy.length ? `  killed   ${v.mutant.padEnd(30)} by ${v.killedBy.slice(0, 3).join(', ')}${v.killedBy.length > 3 ? ` and ${v.killedBy.length - 3} more` : ''}\n` : `  SURVIVED ${v.mutant.padEnd(30)} ${v.bug}\n`);
     }, io.self);
     if (result.control.killedBy.length > 0) {
-      io.stderr.write(`prose-state selftest: the control mutant (no bug) failed ${result.control.killedBy.join(', ')}: mutants are not built like the reference backend, so no kill would mean anything\n`);
+      io.stderr.write(`prose-state selftest: the control mutant (no bug) failed ${result.control.killedBy.join(', ')}: mutants are not built like the reference backend, so no kill would mean anything\n${result.control.evidence ? `  it saw: ${result.control.evidence}\n` : ''}`);
       return 3;
     }
     if (json) {

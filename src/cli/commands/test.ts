@@ -4,11 +4,13 @@ import { resolveBackends } from '../../backends/registry.ts';
 import type { BackendFactory } from '../../core/backend.ts';
 import { resolveDecisions } from '../../core/decisions.ts';
 import { ProseError } from '../../core/errors.ts';
+import { exitCodeForClaims, worstExit, type CapabilityReport } from '../../conformance/capability-report.ts';
 import { loadExpectations } from '../../conformance/expectations.ts';
 import { loadSuite } from '../../conformance/load-suite.ts';
 import { countOutcomes, exitCodeFor } from '../../conformance/outcome.ts';
 import { runSuite, selectCases } from '../../conformance/run-suite.ts';
 import { createReporters, REPORTERS } from '../../conformance/reporters/create-reporters.ts';
+import { probeCapabilities } from '../../plugin/capability-probes.ts';
 import { parseOptions } from '../args.ts';
 import type { Command } from '../io.ts';
 import { defaultSuiteDir } from '../suite-dir.ts';
@@ -29,10 +31,15 @@ Options:
   --decision K=V      override a pinned decision, e.g. attachmentThresholdBytes=100000 (repeatable)
   --timeout MS        per-step timeout in milliseconds (default 30000)
   --seed N            seed of the crash area's kill points (default random, printed in the header)  [PROSE_STATE_SEED]
+  --no-probe          do not probe the capability claims (faster; the report header says so)  [PROSE_STATE_NO_PROBE]
   --verbose           list passed and skipped cases too
   -h, --help          this text
 
-Exit codes: 0 all passed, 1 a case failed (or passed unexpectedly), 2 usage error, 3 harness or backend error.`;
+Before its cases, each backend's capability claims are probed both ways on fresh storage: a declared capability
+must work, an undeclared one must answer E_UNSUPPORTED. Every report shows the verdicts.
+
+Exit codes: 0 all passed, 1 a case failed (or passed unexpectedly) or a capability claim is contradicted,
+2 usage error, 3 harness or backend error (an errored case or probe).`;
 
 export const testCommand: Command = {
   name: 'test',
@@ -50,6 +57,7 @@ export const testCommand: Command = {
       decision: { type: 'string', multiple: true },
       timeout: { type: 'string' },
       seed: { type: 'string', env: 'PROSE_STATE_SEED' },
+      'no-probe': { type: 'boolean', env: 'PROSE_STATE_NO_PROBE' },
       verbose: { type: 'boolean' },
     }, io.env);
     const overrides = Object.fromEntries(((values.decision as string[] | undefined) ?? []).map((kv) => {
@@ -70,14 +78,17 @@ export const testCommand: Command = {
     const expectations = values.expect ? loadExpectations(values.expect as string) : undefined;
     const reporter = createReporters((values.reporter as string | undefined) ?? 'pretty', (s) => io.stdout.write(s), { verbose: !!values.verbose });
     const files = values['report-dir'] ? createFileReports(values['report-dir'] as string) : undefined;
-    const listener = files ? teeListener(reporter, files.reporter) : reporter;
+    const claims: CapabilityReport[] = [];
+    const collector = { header() {}, capabilities: (r: CapabilityReport) => { claims.push(r); }, result() {}, footer() {}, finish() {} };
+    const listener = teeListener(files ? teeListener(reporter, files.reporter) : reporter, collector);
     const seed = values.seed === undefined ? undefined : Number(values.seed);
     if (seed !== undefined && !(Number.isSafeInteger(seed) && seed >= 0)) throw new ProseError('E_USAGE', '--seed takes a whole number');
-    const all = await runSuite({ suite, factories, decisions, filter, listener, expectations, stepTimeoutMs: timeout, seed, workerCommand: io.self });
+    const probe = values['no-probe'] ? undefined : probeCapabilities;
+    const all = await runSuite({ suite, factories, decisions, filter, listener, expectations, stepTimeoutMs: timeout, seed, workerCommand: io.self, probe });
     reporter.finish(all);
     files?.reporter.finish(all);
     files?.flush();
-    return exitCodeFor(countOutcomes(all));
+    return worstExit(exitCodeFor(countOutcomes(all)), exitCodeForClaims(claims));
   },
 };
 
@@ -98,6 +109,7 @@ function createFileReports(dir: string) {
 function teeListener<T extends ReturnType<typeof createReporters>>(a: T, b: T): T {
   return {
     header: (h) => { a.header(h); b.header(h); },
+    capabilities: (r) => { a.capabilities(r); b.capabilities(r); },
     result: (r) => { a.result(r); b.result(r); },
     footer: (x, c, e) => { a.footer(x, c, e); b.footer(x, c, e); },
     finish: (all) => { a.finish(all); b.finish(all); },

@@ -1,18 +1,27 @@
+import type { CapabilityVerdict } from '../../core/capability-verdict.ts';
+import type { CapabilityReport } from '../capability-report.ts';
 import type { CaseResult } from '../outcome.ts';
 import { countOutcomes } from '../outcome.ts';
+import { isFailure, notExercised } from './claims.ts';
 import type { Reporter, Write } from './reporter.ts';
 
-/** JUnit XML for CI dashboards: one testsuite per backend, written when the run is over. */
+/**
+ * JUnit XML for CI dashboards: one testsuite per backend, written when the run is over, and beside it one
+ * "capability claims" testsuite per probed backend (a contradicted claim is a failure, an errored probe an error).
+ */
 export function junitReporter(write: Write): Reporter {
+  const claims: CapabilityReport[] = [];
+  const skipped = new Set<string>();
   return {
-    header: () => undefined,
+    header: (h) => { if (h.probes === 'skipped') skipped.add(h.backend.name); },
+    capabilities: (r) => claims.push(r),
     result: () => undefined,
     footer: () => undefined,
-    finish: (all) => write(junitXml(all)),
+    finish: (all) => write(junitXml(all, claims, skipped)),
   };
 }
 
-export function junitXml(all: readonly CaseResult[]): string {
+export function junitXml(all: readonly CaseResult[], claims: readonly CapabilityReport[] = [], probesSkipped: ReadonlySet<string> = new Set()): string {
   const backends = [...new Set(all.map((r) => r.backend))];
   const out = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites name="prose-state">'];
   for (const b of backends) {
@@ -20,8 +29,11 @@ export function junitXml(all: readonly CaseResult[]): string {
     const c = countOutcomes(rs);
     const time = rs.reduce((t, r) => t + r.durationMs, 0) / 1000;
     out.push(`  <testsuite name="${esc(b)}" tests="${c.total}" failures="${c.failed + c.xpassed}" errors="${c.errored}" skipped="${c.skipped + c.xfailed}" time="${time.toFixed(3)}">`);
+    if (probesSkipped.has(b)) out.push('    <properties><property name="capability-probes" value="skipped (--no-probe)"/></properties>');
     for (const r of rs) out.push(testcase(r));
     out.push('  </testsuite>');
+    const probed = claims.find((x) => x.backend === b);
+    if (probed) out.push(...claimsSuite(probed));
   }
   out.push('</testsuites>', '');
   return out.join('\n');
@@ -38,6 +50,27 @@ function testcase(r: CaseResult): string {
     case 'failed': return `${open}><failure message="${esc(o.message)}">${esc(`${o.at.file}:${o.at.line}\n${o.step}`)}</failure></testcase>`;
     case 'errored': return `${open}><error message="${esc(`${o.error.code}: ${o.error.message}`)}">${esc(o.evidence ?? '')}</error></testcase>`;
   }
+}
+
+function claimsSuite(r: CapabilityReport): string[] {
+  const n = (p: (v: CapabilityVerdict) => boolean) => r.verdicts.filter(p).length;
+  const failures = n(isFailure);
+  const errors = n((v) => v.verdict === 'errored');
+  const skipped = n((v) => v.verdict === 'unprobed' || notExercised(v));
+  return [
+    `  <testsuite name="${esc(`${r.backend} capability claims`)}" tests="${r.verdicts.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${(r.durationMs / 1000).toFixed(3)}">`,
+    ...r.verdicts.map((v) => claimCase(r.backend, v)),
+    '  </testsuite>',
+  ];
+}
+
+function claimCase(backend: string, v: CapabilityVerdict): string {
+  const open = `    <testcase classname="${esc(`${backend}.capabilities`)}" name="${esc(v.capability)}"`;
+  const detail = esc(v.detail ?? '');
+  if (isFailure(v)) return `${open}><failure message="${esc(`${v.verdict}: ${v.detail ?? ''}`)}" type="${v.verdict}"/></testcase>`;
+  if (v.verdict === 'errored') return `${open}><error message="${detail}" type="errored"/></testcase>`;
+  if (v.verdict === 'unprobed') return `${open}><skipped message="${esc(`unprobed: ${v.detail ?? ''}`)}"/></testcase>`;
+  return notExercised(v) ? `${open}><skipped message="${detail}"/></testcase>` : `${open}/>`;
 }
 
 function esc(s: string): string {

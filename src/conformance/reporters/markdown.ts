@@ -1,22 +1,26 @@
+import type { CapabilityReport } from '../capability-report.ts';
 import { show } from '../match.ts';
 import type { CaseResult } from '../outcome.ts';
+import { CLAIM_LEGEND, claimCell, claimLine, claimsTable, needsAttention } from './claims.ts';
 import { buildMatrix, cellText } from './matrix.ts';
 import type { Reporter, Write } from './reporter.ts';
 
 /** The compliance matrix as Markdown: each cell links to that area's failures on that backend, with expected vs seen. */
 export function markdownReporter(write: Write): Reporter {
   const headers: string[] = [];
+  const claims: CapabilityReport[] = [];
   return {
-    header: (h) => headers.push(`- **${h.backend.name}** (${h.backend.kind}), suite ${h.suite.name} ${h.suite.version}; decisions: ${Object.entries(h.decisions).map(([k, v]) => `${k}=${v}`).join(', ')}`),
+    header: (h) => headers.push(`- **${h.backend.name}** (${h.backend.kind}), suite ${h.suite.name} ${h.suite.version}; decisions: ${Object.entries(h.decisions).map(([k, v]) => `${k}=${v}`).join(', ')}${h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : ''}`),
+    capabilities: (r) => claims.push(r),
     result: () => undefined,
     footer: () => undefined,
-    finish: (all) => write(markdownReport(all, headers)),
+    finish: (all) => write(markdownReport(all, headers, claims)),
   };
 }
 
 export const anchor = (backend: string, area: string) => `${backend}-${area}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
 
-export function markdownReport(all: readonly CaseResult[], headers: string[] = []): string {
+export function markdownReport(all: readonly CaseResult[], headers: string[] = [], claims: readonly CapabilityReport[] = []): string {
   const m = buildMatrix(all);
   const out = ['# prose-state compliance report', '', ...headers, '', '| area | ' + m.backends.join(' | ') + ' |', '|---|' + m.backends.map(() => '---').join('|') + '|'];
   for (const a of m.areas) {
@@ -27,6 +31,7 @@ export function markdownReport(all: readonly CaseResult[], headers: string[] = [
     }).join(' | ')} |`);
   }
   out.push('', 'Cells: passed/run; F failed, E errored, X! unexpected pass, x expected failure, s skipped.', '');
+  if (claims.length) out.push(...markdownClaims(claims));
   for (const b of m.backends) {
     for (const a of m.areas) {
       const bad = all.filter((r) => r.backend === b && r.area === a && ['failed', 'errored', 'xpassed'].includes(r.outcome.status));
@@ -44,6 +49,17 @@ export function markdownReport(all: readonly CaseResult[], headers: string[] = [
     out.push('');
   }
   return out.join('\n');
+}
+
+/** Capabilities x backends, then every verdict that is not a plain ok, with its detail. */
+function markdownClaims(claims: readonly CapabilityReport[]): string[] {
+  const t = claimsTable(claims);
+  const out = ['## Capability claims', '', '| capability | ' + t.backends.join(' | ') + ' |', '|---|' + t.backends.map(() => '---').join('|') + '|'];
+  for (const cap of t.capabilities) out.push(`| ${cap} | ${t.backends.map((b) => claimCell(t.cell(cap, b))).join(' | ')} |`);
+  out.push('', CLAIM_LEGEND, '');
+  const notes = claims.flatMap((r) => r.verdicts.filter(needsAttention).map((v) => `- **${r.backend}** ${claimLine(v)}`));
+  if (notes.length) out.push(...notes, '');
+  return out;
 }
 
 function detail(r: CaseResult): string[] {

@@ -1,5 +1,7 @@
+import type { CapabilityReport } from '../capability-report.ts';
 import { countOutcomes, type CaseResult } from '../outcome.ts';
 import { buildMatrix, cellText } from './matrix.ts';
+import { prettyClaims, prettyClaimsTotal } from './pretty-claims.ts';
 import type { Reporter, Write } from './reporter.ts';
 
 /**
@@ -7,12 +9,20 @@ import type { Reporter, Write } from './reporter.ts';
  * compliance matrix (areas x backends) and the skip reasons, and a closing count line.
  */
 export function prettyReporter(write: Write, opts: { verbose?: boolean } = {}): Reporter {
+  const claims: CapabilityReport[] = [];
+  let probesSkipped = false;
   return {
     header: (h) => {
       write(`\n${h.backend.name} (${h.backend.kind}): ${h.cases} cases of ${h.suite.name} ${h.suite.version}\n`);
       write(`  capabilities: ${h.backend.capabilities.join(', ') || '(none)'}\n`);
       if (h.backend.settings) write(`  settings: ${Object.entries(h.backend.settings).map(([k, v]) => `${k}=${v}`).join(', ')}\n`);
       write(`  decisions: ${Object.entries(h.decisions).map(([k, v]) => `${k}=${v}`).join(', ')}\n  seed: ${h.seed}\n`);
+      if (h.probes === 'skipped') write('  capability probes: skipped (--no-probe)\n');
+      probesSkipped ||= h.probes === 'skipped';
+    },
+    capabilities: (r) => {
+      claims.push(r);
+      write(prettyClaims(r));
     },
     result: (r) => {
       const o = r.outcome;
@@ -29,11 +39,11 @@ export function prettyReporter(write: Write, opts: { verbose?: boolean } = {}): 
       const measured = Object.entries(extra).map(([k, v]) => `${v} ${k}`).join(', ');
       write(`  ${backend}: ${c.passed} passed, ${c.failed} failed, ${c.errored} errored, ${c.skipped} skipped, ${c.xfailed} xfailed, ${c.xpassed} xpassed${measured ? `; survived: ${measured}` : ''}\n`);
     },
-    finish: (all) => write(prettySummary(all)),
+    finish: (all) => write(prettySummary(all, claims, probesSkipped)),
   };
 }
 
-export function prettySummary(all: readonly CaseResult[]): string {
+export function prettySummary(all: readonly CaseResult[], claims: readonly CapabilityReport[] = [], probesSkipped = false): string {
   const m = buildMatrix(all);
   const rows = [['area', ...m.backends], ...m.areas.map((a) => [a, ...m.backends.map((b) => cellText(m.cell(a, b)))])];
   const totals = m.backends.map((b) => countOutcomes(all.filter((r) => r.backend === b)));
@@ -49,6 +59,8 @@ export function prettySummary(all: readonly CaseResult[]): string {
     for (const [reason, n] of [...reasons].sort()) out.push(`  ${n} x ${reason}`);
   }
   const c = countOutcomes(all);
-  out.push('', `conformance: ${c.passed} passed, ${c.failed + c.xpassed + c.errored} failed, ${c.skipped + c.xfailed} skipped`, '');
+  out.push('', `conformance: ${c.passed} passed, ${c.failed + c.xpassed + c.errored} failed, ${c.skipped + c.xfailed} skipped`);
+  if (claims.length || probesSkipped) out.push(prettyClaimsTotal(claims, probesSkipped));
+  out.push('');
   return out.join('\n');
 }

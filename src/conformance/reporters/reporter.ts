@@ -1,8 +1,11 @@
+import type { CapabilityReport } from '../capability-report.ts';
 import type { Listener } from '../run-suite.ts';
 import type { CaseResult } from '../outcome.ts';
 
 /** A listener that may also write something once every backend has run (a matrix, a JUnit document). */
 export interface Reporter extends Listener {
+  /** Every reporter shows the capability probes (contradicted claims fail the run). */
+  capabilities(r: CapabilityReport): void;
   finish(all: readonly CaseResult[]): void;
 }
 

@@ -1,12 +1,24 @@
+import type { CapabilityVerdict } from '../../core/capability-verdict.ts';
 import type { Outcome } from '../outcome.ts';
+import { isFailure, notExercised } from './claims.ts';
 import type { Reporter, Write } from './reporter.ts';
 
-/** TAP 14. Expected failures are `# TODO`; an unexpected pass is `not ok`, since it needs a person's attention. */
+/**
+ * TAP 14. Expected failures are `# TODO`; an unexpected pass is `not ok`, since it needs a person's attention.
+ * Each capability probe is a test point too: a contradicted claim or an errored probe is `not ok`, an unprobed
+ * capability (or an undeclared one with nothing to refuse) is `# SKIP` with its reason.
+ */
 export function tapReporter(write: Write): Reporter {
   let n = 0;
   write('TAP version 14\n');
   return {
-    header: (h) => write(`# backend ${h.backend.name}: ${h.cases} cases, suite ${h.suite.name} ${h.suite.version}\n`),
+    header: (h) => write(`# backend ${h.backend.name}: ${h.cases} cases, suite ${h.suite.name} ${h.suite.version}${h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : ''}\n`),
+    capabilities: (r) => {
+      for (const v of r.verdicts) {
+        n += 1;
+        write(claimLine(n, `${r.backend} capability ${v.capability}`, v));
+      }
+    },
     result: (r) => {
       n += 1;
       const name = `${r.backend} ${r.id}`;
@@ -26,6 +38,13 @@ function tapLine(n: number, name: string, o: Outcome): string {
     case 'failed': return `not ok ${n} - ${name}\n${diag({ message: o.message, at: `${o.at.file}:${o.at.line}`, step: o.step })}`;
     case 'errored': return `not ok ${n} - ${name}\n${diag({ message: `errored: ${o.error.code}: ${o.error.message}`, ...(o.at ? { at: `${o.at.file}:${o.at.line}` } : {}) })}`;
   }
+}
+
+function claimLine(n: number, name: string, v: CapabilityVerdict): string {
+  if (v.verdict === 'unprobed' || notExercised(v)) return `ok ${n} - ${name} # SKIP ${v.verdict === 'unprobed' ? 'unprobed: ' : ''}${v.detail ?? ''}\n`;
+  if (v.verdict === 'ok') return `ok ${n} - ${name}\n`;
+  const message = isFailure(v) ? `contradicted claim: ${v.verdict}` : 'errored: the probe could not tell';
+  return `not ok ${n} - ${name}\n${diag({ message, verdict: v.verdict, declared: String(v.declared), detail: v.detail ?? '' })}`;
 }
 
 function diag(fields: Record<string, string>): string {

@@ -59,7 +59,13 @@ export const PLUGIN_DECISIONS: DecisionRow[] = [
   {
     id: 'capability-probes', area: 'plugins',
     spec: 'Declared capabilities are checked both ways (a declared one works; an undeclared one answers E_UNSUPPORTED).',
-    choice: 'project/user/custom scopes, imports, world-model (commitWorldModel then readPublished) and receipts (listReceipts of a new run): undeclared, the first call must answer E_UNSUPPORTED. attachments undeclared: a large value is stored inline (attached false). durable undeclared: the run is gone after a restart (E_NOT_FOUND). concurrent-writers, multi-process and layout:* have no refusal to check and are probed only when declared. A capability with operations but no probe yet: undeclared, its first operation must answer E_UNSUPPORTED; declared, it is reported unprobed.',
-    why: 'Only some capabilities gate a call; for the others the off behaviour is what the seed implies.',
+    choice: 'project/user/custom scopes, imports, world-model (commitWorldModel then readPublished) and receipts (an empty ledger for a new run; with world-model, two commits append two receipts carrying their content hashes, chained by prev): undeclared, the first call must answer E_UNSUPPORTED. attachments undeclared: a large value is stored inline (attached false). durable undeclared: the run is gone after a restart (E_NOT_FOUND). layout:* undeclared: storage() is not a view of that kind. concurrent-writers and multi-process have no refusal to check and are probed only when declared. A capability with operations but no probe yet: undeclared, its first operation must answer E_UNSUPPORTED; declared, it is reported unprobed with the reason (subagent-writes: the cases requiring it exercise it). A probe ending in E_PLUGIN, E_BACKEND, E_IO, a plain exception or a timeout (the step timeout) is errored, not a contradiction.',
+    why: 'Only some capabilities gate a call; for the others the off behaviour is what the seed implies. A backend that breaks says nothing about its claims, as an errored case says nothing about conformance.',
+  },
+  {
+    id: 'capability-claims-in-test', area: 'plugins',
+    spec: 'None.',
+    choice: '`prose-state test` probes every backend of the run on fresh storage (disposed after), after its header and before its cases, and every report shows the verdicts (JSON Lines: one `capabilities` record per backend). A contradicted claim (claimed-but-broken, undeclared-but-works, undeclared-half-works) fails the run with exit 1, as a failed case does; an errored probe is exit 3 unless something failed; unprobed is shown with its reason and fails nothing. --no-probe (PROSE_STATE_NO_PROBE) skips the probes; the header then says `probes: skipped`.',
+    why: 'A claim the behaviour contradicts decides which cases run or are skipped, so it is a conformance failure of its own; undeclared-but-works too, since the design says an undeclared capability answers unsupported.',
   },
 ];

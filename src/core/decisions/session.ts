@@ -62,4 +62,16 @@ export const SESSION_DECISIONS: DecisionRow[] = [
     choice: 'Instructions print `psql "$OPENPROSE_POSTGRES_URL" -v ON_ERROR_STOP=1 -v name=\'...\' ... <<\'PROSE_SQL\'` with the SQL in a quoted here-document using :\'var\' (psql quotes each value for SQL). The URL is never printed; the value placeholder\'s rule is "write each \' as \'\\\'\'". Postgres agent instructions need --segment N (the CLI does not connect).',
     why: 'psql does not interpolate variables in -c; a quoted here-document expands nothing, so only one quoting level is left to the subagent.',
   },
+  {
+    id: 'session-vm-inits-agents-db', area: 'session',
+    spec: 'sqlite.md: "The VM initializes these databases on first use and provides the correct path to subagents." It does not say when, or with which statements.',
+    choice: 'Before instructions for a project- or user-scope agent on sqlite are handed out (`prose-state instructions`, and the conformance VM), the VM creates a missing .prose/agents.db or ~/.prose/agents.db with the agents and agent_segments tables and our schema mark; an existing file is left as it is. A `~/` path in a printed command stays outside the quotes so the shell expands it.',
+    why: 'A first session\'s INSERT otherwise fails with "no such table" or "unable to open database": the subagent has no other moment to learn the database is new.',
+  },
+  {
+    id: 'session-protocol-area', area: 'session',
+    spec: 'session.md 6-7 describe what a subagent writes and returns; nothing says how a conformance run plays the subagent.',
+    choice: 'The session-protocol area runs on backends declaring subagent-writes. A scripted subagent follows the printed instructions literally: files as shown; sqlite commands through sh with the real sqlite3 when it is on PATH, else `prose-state sqlite3`; the psql script with :\'var\' quoted as psql does, sent on the storage\'s own connection (StorageView.subagentScript), since pg-mem has no psql. A reused segment number is refused by sqlite and postgres (unique key), overwritten on the filesystem; the checker must flag the message either way.',
+    why: 'Following the text literally is what catches wrong instructions; the real sqlite3 is what users run, the shim what offline machines run.',
+  },
 ];

@@ -1,0 +1,38 @@
+import type { Deviation } from './case-types.ts';
+
+/**
+ * The ways a scripted subagent departs from its instructions, each one a mistake session.md warns about, so a case
+ * can check that the checker names it. Each works on the message or the segment number only: what the subagent
+ * writes is still what the instructions say, for the number it was given.
+ */
+export function segmentOffset(d: Deviation | undefined): number {
+  if (d === 'skip-segment') return 1; // writes one past the number the VM handed out
+  if (d === 'reuse-segment') return -1; // overwrites the newest segment instead of adding one
+  return 0;
+}
+
+export function deviateMessage(d: Deviation | undefined, message: string, value: string): string {
+  switch (d) {
+    case 'echo-value':
+      return `${message}\n${value}\n`;
+    case 'wrong-execution-id':
+      return message.replace(/^Execution ID: (\d+)$/m, (_, n: string) => `Execution ID: ${Number(n) + 1}`);
+    case 'no-summary':
+      return message.replace(/^Summary: .*\n/m, '');
+    case 'mis-cased-key':
+      return message.replace(/^Binding written:/m, 'binding written:');
+    case 'location-outside-run':
+      return message.replace(/^Location: (.*)$/m, (_, loc: string) => `Location: ${outside(loc)}`);
+    default:
+      return message;
+  }
+}
+
+/** The same location form, moved out of the run: a path beside `.prose/`, or another run's id. */
+function outside(loc: string): string {
+  if (loc.startsWith('openprose.')) return loc.replace(/run_id='[^']*'/, "run_id='19700101-000000-zzzzzz'");
+  const sp = loc.indexOf(' (');
+  const path = sp === -1 ? loc : loc.slice(0, sp);
+  const file = path.slice(path.lastIndexOf('/') + 1);
+  return `outside/${file}${sp === -1 ? '' : loc.slice(sp)}`;
+}
