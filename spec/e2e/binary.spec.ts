@@ -46,8 +46,9 @@ test('--version prints the toolkit version with no node on PATH', () => {
 });
 
 // Areas that cover the engine, every storage layout, the world-model and the worker processes the binary spawns of
-// itself (concurrency); the whole suite, crash area included, runs in CI through the matrix step of .ci/run.
-const AREAS = ['bindings', 'scope-resolution', 'attachment-thresholds', 'world-model', 'concurrency'].flatMap((a) => ['--area', a]);
+// itself (concurrency, and the sqlite3 shim a scripted subagent runs in session-protocol, as no sqlite3 is on PATH);
+// the whole suite, crash area included, runs in CI through the matrix step of .ci/run.
+const AREAS = ['bindings', 'scope-resolution', 'attachment-thresholds', 'world-model', 'session-protocol', 'concurrency'].flatMap((a) => ['--area', a]);
 
 test('test --backend all runs the embedded suite on every embedded backend, exactly as the checkout does', () => {
   const r = bare(binary, ['test', '--backend', 'all', '--reporter', 'json', '--seed', '7', ...AREAS]);

@@ -115,7 +115,7 @@ function shimBinDir(self: readonly string[]): string {
 
 function sh(cmd: string, cwd: string, env: Record<string, string | undefined>, timeout: number): Promise<void> {
   return new Promise((res, rej) => {
-    execFile('sh', ['-c', cmd], { cwd, env, timeout, maxBuffer: 16 << 20 }, (err, _out, stderr) => {
+    execFile('/bin/sh', ['-c', cmd], { cwd, env, timeout, maxBuffer: 16 << 20 }, (err, _out, stderr) => {
       if (!err) return res();
       const why = stderr.trim().split('\n')[0] || err.message;
       rej(new ProseError('E_IO', `the subagent's command failed (exit ${err.code ?? err.signal}): ${why}`, { hint: cmd.slice(0, 200) }));
