@@ -13,6 +13,9 @@ const CONTROL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/;
 
 export type NameKind = 'binding' | 'agent' | 'handle' | 'slug' | 'node' | 'block';
 
+/** Kinds whose names become file or directory names as they are (nodes are stored hex-encoded, blocks not at all). */
+const FILE_NAMED: ReadonlySet<NameKind> = new Set(['binding', 'agent', 'handle', 'slug']);
+
 /**
  * Refuses names that could escape a directory or collide on some file system, before anything is written.
  * The rules are listed in docs/decisions.md (`names`).
@@ -32,6 +35,8 @@ export function checkName(kind: NameKind, name: unknown, field: string = kind): 
   if (name !== name.normalize('NFC')) fail('is not in Unicode NFC form', 'normalize the name to NFC; an NFD twin would collide on macOS');
   if (name.trim() !== name) fail('has leading or trailing white space');
   if (WINDOWS_DEVICE.test(name)) fail('is a reserved device name on Windows');
+  if (FILE_NAMED.has(kind) && name.includes(':')) fail('contains ":"', 'on Windows "a:b" is an alternate data stream of "a" and "C:x" is relative to drive C');
+  if (FILE_NAMED.has(kind) && name.endsWith('.')) fail('ends in "."', 'Windows drops trailing dots, so "a." and "a" would be one file');
   if (Buffer.byteLength(name, 'utf8') > MAX_NAME_BYTES) fail(`is longer than ${MAX_NAME_BYTES} bytes of UTF-8`);
   if (kind === 'binding' && /__\d+$/.test(name)) {
     fail('ends in "__" and digits', 'that suffix is how scoped binding files name their execution_id');

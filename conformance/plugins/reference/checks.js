@@ -151,6 +151,9 @@ export function checkName(kind, name, field = kind) {
   if (name !== name.normalize('NFC')) no('is not in Unicode NFC form');
   if (name.trim() !== name) no('has leading or trailing white space');
   if (WINDOWS_DEVICE.test(name)) no('is a reserved device name on Windows');
+  // These kinds become file names as they are: no NTFS stream or drive colon, no trailing dot Windows would drop.
+  if (['binding', 'agent', 'handle', 'slug'].includes(kind) && name.includes(':')) no('contains ":"');
+  if (['binding', 'agent', 'handle', 'slug'].includes(kind) && name.endsWith('.')) no('ends in "."');
   if (Buffer.byteLength(name, 'utf8') > 200) no('is longer than 200 bytes of UTF-8');
   if (kind === 'binding' && /__\d+$/.test(name)) no('ends in "__" and digits');
   // {handle}--{slug} must split one way only: "a-" + "-b" and "a" + "--b" would both be a----b.

@@ -77,8 +77,8 @@ export const CORE_DECISIONS: DecisionRow[] = [
   {
     id: 'names', area: 'names',
     spec: 'The seeds name files after bindings and agents and say nothing on what a name may hold.',
-    choice: 'Names must be non-empty NFC Unicode of at most 200 UTF-8 bytes, with no / \\\\ NUL, C0 or C1 control characters or U+2028/U+2029 line separators, no "..", no leading "." or white space at either end, no bidirectional marks or controls (U+061C, U+200E/F, U+202A-E, U+2066-9), no lone surrogates, not a Windows device name (CON, NUL, COM1, COM¹, LPT³, CONIN$, ...); a binding name may not end in "__" and digits; an import handle may not contain "--" or end in "-" (so the first "--" of {handle}--{slug} always ends the handle). Refused with E_INVALID_NAME before anything is written.',
-    why: 'Each rule closes a way to escape the run directory, to collide on another file system (NFD twins on macOS, device names on Windows), or to make {name}__{id}.md ambiguous.',
+    choice: 'Names must be non-empty NFC Unicode of at most 200 UTF-8 bytes, with no / \\\\ NUL, C0 or C1 control characters or U+2028/U+2029 line separators, no "..", no leading "." or white space at either end, no bidirectional marks or controls (U+061C, U+200E/F, U+202A-E, U+2066-9), no lone surrogates, not a Windows device name (CON, NUL, COM1, COM¹, LPT³, CONIN$, ...); binding, agent, handle and slug names (file names as they are) hold no ":" (an NTFS stream, a drive) and do not end in "."; a binding name may not end in "__" and digits; an import handle may not contain "--" or end in "-" (so the first "--" of {handle}--{slug} always ends the handle). Refused with E_INVALID_NAME before anything is written.',
+    why: 'Each rule closes a way to escape the run directory, to collide on another file system (NFD twins on macOS, device names and trailing dots on Windows), or to make {name}__{id}.md ambiguous. Names stay case-sensitive, as program identifiers are: on a case-insensitive file system Result and result share one file, which the filesystem backend does not detect.',
   },
   {
     id: 'custom-scope', area: 'agents',
