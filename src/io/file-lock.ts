@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { hostname } from 'node:os';
 import { ProseError } from '../core/errors.ts';
@@ -12,20 +12,26 @@ export interface LockOptions {
 export const DEFAULT_LOCK_TIMEOUT_MS = 30_000;
 /** A lock file with no readable owner, or a break marker, older than this is left over from a crash. */
 const ORPHAN_AGE_MS = 10_000;
+/** How long a writer about to take the lock lets waiting readers in first. */
+const READER_GRACE_MS = 20;
 const HOST = hostname();
+/** Told apart per acquisition without a random draw each time (the pid alone repeats across acquisitions). */
+const PROCESS_NONCE = randomBytes(6).toString('hex');
+let acquisitions = 0;
 
 /**
  * Runs `fn` while holding `{lockPath}` exclusively against every process that uses this lock (not against a real
- * sqlite3 process: it knows nothing of it). The lock is a file created atomically (a hard link, so its content is
- * complete when the name appears) holding pid, host and a nonce. A lock whose pid is dead on this host is stale and
- * is broken under a second marker file, so two waiters can never both break it and both win.
+ * sqlite3 process: it knows nothing of it), once every reader (reader-mark.ts) has left. The lock is a file created
+ * with O_EXCL holding pid, host and a nonce (one directory change to take it, one to give it back: on a busy ext4
+ * each costs far more than the data it holds). A lock whose pid is dead on this host is stale and is broken under a
+ * second marker file, so two waiters can never both break it and both win.
  * `fn` is synchronous on purpose: nothing can re-enter the lock while it is held.
  */
 export async function withFileLock<T>(lockPath: string, fn: () => T, opts: LockOptions = {}): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
-  const nonce = randomBytes(8).toString('hex');
-  const content = `${process.pid}\n${HOST}\n${nonce}\n`;
+  const content = `${process.pid}\n${HOST}\n${PROCESS_NONCE}-${++acquisitions}\n`;
   const deadline = Date.now() + timeoutMs;
+  await letWaitingReadersIn(lockPath);
   let wait = 1;
   for (;;) {
     if (tryCreate(lockPath, content)) break;
@@ -34,64 +40,47 @@ export async function withFileLock<T>(lockPath: string, fn: () => T, opts: LockO
       breakStale(lockPath, holder);
       continue;
     }
-    if (Date.now() >= deadline) {
-      const who = holder?.pid ? `pid ${holder.pid} on ${holder.host}` : 'an unknown process';
-      throw new ProseError('E_CONFLICT', `timed out after ${timeoutMs} ms waiting for the lock ${lockPath} held by ${who}`, {
-        location: { file: lockPath },
-        hint: 'another process is writing this database; if none is, delete the lock file',
-      });
-    }
+    if (Date.now() >= deadline) throw lockTimeout(lockPath, timeoutMs, holder);
     await sleep(wait + Math.random() * wait);
     wait = Math.min(wait * 2, 25);
   }
   try {
-    sweepDeadWriters(lockPath);
+    // New readers stay out while the lock exists; the ones already inside are waited for (their reads are short).
+    for (wait = 1; ; wait = Math.min(wait * 2, 25)) {
+      const reader = sweepDirectory(lockPath).reading;
+      if (reader === undefined) break;
+      if (Date.now() >= deadline) throw lockTimeout(lockPath, timeoutMs, undefined, `reader pid ${reader}`);
+      await sleep(wait);
+    }
     return fn();
   } finally {
     release(lockPath, content);
   }
 }
 
-interface Holder { pid: number; host: string; raw: string }
+export interface Holder { pid: number; host: string; raw: string }
 
-function tryCreate(path: string, content: string): boolean {
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  const fd = openSync(tmp, 'wx', 0o644);
-  try {
-    writeSync(fd, content);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    linkSync(tmp, path);
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw new ProseError('E_IO', `cannot create lock ${path}: ${(err as Error).message}`, { location: { file: path }, cause: err });
-  } finally {
-    safeUnlink(tmp);
-  }
-}
-
-function readHolder(path: string): Holder | undefined {
+/** Who holds `path` now; undefined when nobody does (it was released while we looked). */
+export function readHolder(path: string): Holder | undefined {
   let raw: string;
   try {
     raw = readFileSync(path, 'utf8');
   } catch {
-    return undefined; // released between our attempt and this read: just retry
+    return undefined;
   }
   const [pid, host] = raw.split('\n');
   return { pid: Number(pid), host: host ?? '', raw };
 }
 
-function isStale(path: string, h: Holder): boolean {
+export function isStale(path: string, h: Holder): boolean {
+  // No readable pid: a holder between its create and its write (microseconds), or one that died right there.
   if (!Number.isSafeInteger(h.pid) || h.pid <= 0) return ageOf(path) > ORPHAN_AGE_MS;
   if (h.host !== HOST) return false; // cannot see another host's processes: wait for the timeout
   return !isAlive(h.pid);
 }
 
 /** Removes a stale lock, but only while holding `{lock}.break` and only if it is still the stale one we judged. */
-function breakStale(path: string, h: Holder): void {
+export function breakStale(path: string, h: Holder): void {
   const marker = `${path}.break`;
   if (!tryCreate(marker, `${process.pid}\n${HOST}\n`)) {
     if (ageOf(marker) > ORPHAN_AGE_MS) safeUnlink(marker);
@@ -106,22 +95,97 @@ function breakStale(path: string, h: Holder): void {
   }
 }
 
+export function lockTimeout(lockPath: string, timeoutMs: number, holder: Holder | undefined, who?: string): ProseError {
+  who ??= holder?.pid ? `pid ${holder.pid} on ${holder.host}` : 'an unknown process';
+  return new ProseError('E_CONFLICT', `timed out after ${timeoutMs} ms waiting for the lock ${lockPath} held by ${who}`, {
+    location: { file: lockPath },
+    hint: 'another process is using this database; if none is, delete the lock file',
+  });
+}
+
 /**
- * Removes temp files of writers that died (SIGKILL between creating a temp file and renaming it): the lock's own
- * `{lock}.{pid}.{hex}` and atomic-write's `.tmp-{pid}-{hex}`, when that pid no longer runs. Called with the lock held.
+ * Before taking the lock, a writer gives readers that are waiting for it (their mark says "2") up to
+ * READER_GRACE_MS to get in: writers that commit back to back would otherwise leave them only chance gaps.
  */
-function sweepDeadWriters(lockPath: string): void {
+async function letWaitingReadersIn(lockPath: string): Promise<void> {
+  if (!readersSeen.has(lockPath)) return; // no other reader at our last look: skip the directory scan
+  const until = Date.now() + READER_GRACE_MS;
+  while (sweepDirectory(lockPath).waiting && Date.now() < until) await sleep(1);
+}
+
+/** Locks whose last scan found marks of other processes' readers (the filesystem backend's locks never do). */
+const readersSeen = new Set<string>();
+
+/** The name of a reader's mark: `{lock}.reader-{pid}-{n}` (reader-mark.ts: "1" reading, "2" waiting, "0" idle). */
+export function readerMarkName(lockPath: string, n: number): string {
+  return `${lockPath}.reader-${process.pid}-${n}`;
+}
+
+function tryCreate(path: string, content: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'wx', 0o644);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw new ProseError('E_IO', `cannot create lock ${path}: ${(err as Error).message}`, { location: { file: path }, cause: err });
+  }
+  try {
+    writeSync(fd, content);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+/**
+ * Removes what dead processes left (atomic-write's `.tmp-{pid}-{hex}`, the lock's temp files of earlier versions,
+ * reader marks) and reports the readers of other live processes: the pid of one reading now, and whether any waits.
+ */
+function sweepDirectory(lockPath: string): { reading?: number; waiting: boolean } {
   const dir = dirname(lockPath);
-  const lockTmp = new RegExp(`^${escapeRe(basename(lockPath))}\\.(\\d+)\\.[0-9a-f]+$`);
+  const base = escapeRe(basename(lockPath));
+  const lockTmp = new RegExp(`^${base}\\.(\\d+)\\.[0-9a-f]+$`);
+  const readerMark = new RegExp(`^${base}\\.reader-(\\d+)-\\d+$`);
+  const out: { reading?: number; waiting: boolean } = { waiting: false };
   let names: string[];
-  try { names = readdirSync(dir); } catch { return; }
+  try { names = readdirSync(dir); } catch { return out; }
+  readersSeen.delete(lockPath);
   for (const name of names) {
+    const reader = readerMark.exec(name);
+    if (reader) {
+      // Our own process reads only inside a synchronous call, never while this runs: its marks are idle.
+      const pid = Number(reader[1]);
+      if (pid === process.pid) continue;
+      if (!isAlive(pid)) {
+        safeUnlink(join(dir, name));
+        continue;
+      }
+      readersSeen.add(lockPath);
+      const state = markState(join(dir, name));
+      if (state === 0x31) out.reading ??= pid;
+      if (state === 0x32) out.waiting = true;
+      continue;
+    }
     const m = /^\.tmp-(\d+)-[0-9a-f]+$/.exec(name) ?? lockTmp.exec(name);
     if (m && !isAlive(Number(m[1]))) safeUnlink(join(dir, name));
   }
+  return out;
 }
 
-function isAlive(pid: number): boolean {
+const one = Buffer.alloc(1);
+
+/** The byte in a reader's mark ("1" reading, "2" waiting, "0" idle); 0 when it is gone or empty. */
+function markState(mark: string): number {
+  let fd: number;
+  try { fd = openSync(mark, 'r'); } catch { return 0; }
+  try {
+    return readSync(fd, one, 0, 1, 0) === 1 ? one[0]! : 0;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function isAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
@@ -145,8 +209,8 @@ function ageOf(path: string): number {
   try { return Date.now() - statSync(path).mtimeMs; } catch { return 0; }
 }
 
-function safeUnlink(p: string): void {
+export function safeUnlink(p: string): void {
   try { unlinkSync(p); } catch { /* gone */ }
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

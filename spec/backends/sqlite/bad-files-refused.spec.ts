@@ -45,7 +45,8 @@ test('a file that is not SQLite is refused with E_CORRUPT and left untouched', (
   refuses('not-db', () => Buffer.from('# state.md\n\nthis is a markdown file, not a database\n'.repeat(10)), 'E_CORRUPT', /not a SQLite database/));
 
 test('a truncated state.db is refused with E_CORRUPT', () =>
-  refuses('truncated', (bytes) => bytes.subarray(0, bytes.length - 4096), 'E_CORRUPT', /truncated/));
+  // Cut into the database's own pages (the file also holds zeroed space reserved for growth past them).
+  refuses('truncated', (bytes) => bytes.subarray(0, (bytes.readUInt32BE(28) - 1) * bytes.readUInt16BE(16)), 'E_CORRUPT', /truncated/));
 
 test('a state.db with garbage in its pages is refused with E_CORRUPT', () =>
   refuses('garbled', (bytes) => {

@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SqliteFile } from '../../../src/backends/sqlite/engine/index.ts';
+import { ProseError } from '../../../src/core/errors.ts';
 import { cli, SQLITE3, tempEnv } from './helpers.ts';
 
 test('a real sqlite3 write landing while our transaction runs is kept: our transaction is redone on top of it', async () => {
@@ -22,6 +24,29 @@ test('a real sqlite3 write landing while our transaction runs is kept: our trans
     assert.is(attempts, 2);
     assert.is(cli([path, 'SELECT who FROM t ORDER BY who']).stdout, 'cli\nours\n');
     assert.is(cli([path, 'PRAGMA integrity_check']).stdout, 'ok\n');
+  } finally {
+    env.done();
+  }
+});
+
+test('a commit undone behind our back (a sqlite3 rolling our live journal back) is answered E_CONFLICT, not acknowledged', async () => {
+  const env = tempEnv('cli-rollback');
+  try {
+    const path = join(env.dir, 'x.db');
+    assert.is(cli([path, "CREATE TABLE t(who TEXT); INSERT INTO t VALUES ('before')"]).status, 0);
+    const before = readFileSync(path);
+    const file = await SqliteFile.open(path);
+    try {
+      await file.write((db) => {
+        db.exec("INSERT INTO t VALUES ('ours')");
+        writeFileSync(path, before); // what a sqlite3 playing our journal back leaves: the file as it was
+      }, { transaction: false });
+      assert.unreachable('the lost commit was acknowledged');
+    } catch (err) {
+      assert.is((err as ProseError).code, 'E_CONFLICT');
+    }
+    file.close();
+    assert.is(cli([path, 'PRAGMA integrity_check; SELECT who FROM t']).stdout, 'ok\nbefore\n');
   } finally {
     env.done();
   }

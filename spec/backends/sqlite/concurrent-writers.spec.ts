@@ -1,8 +1,9 @@
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sqliteFactory } from '../../../src/backends/sqlite/index.ts';
 import { VM } from '../../../src/core/actor.ts';
-import { agent, runFixture, tempEnv } from './helpers.ts';
+import { agent, cli, runFixture, tempEnv } from './helpers.ts';
 
 const PROCS = 8;
 const EACH = 200;
@@ -26,6 +27,9 @@ test(`${PROCS} processes writing ${EACH} bindings (and ${SEGMENTS} segments) eac
     const segs = (await again.call('listSegments', { agent: 'shared', scope: 'project' }, agent('shared'))).segments;
     assert.equal(segs.map((s) => s.number), Array.from({ length: PROCS * SEGMENTS }, (_, i) => i + 1));
     await again.close();
+    // Pages were written in place by eight processes: the files must still be sound to the real sqlite3.
+    assert.is(cli([join(env.projectDir, '.prose', 'runs', run, 'state.db'), 'PRAGMA integrity_check']).stdout, 'ok\n');
+    assert.is(cli([join(env.projectDir, '.prose', 'agents.db'), 'PRAGMA integrity_check']).stdout, 'ok\n');
   } finally {
     env.done();
   }

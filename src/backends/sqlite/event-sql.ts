@@ -1,5 +1,5 @@
 import type { ExecutionEvent } from '../../core/model.ts';
-import { encodeWtf8, queryRows, queryValue, type Database } from './engine/index.ts';
+import { encodeWtf8, execute, queryRows, queryValue, type Database } from './engine/index.ts';
 import { eventToRow, rowToEvent, type StoredRow } from './event-rows.ts';
 
 /** The run's execution log, read whole in row order (rows that are not events of ours are skipped). */
@@ -19,11 +19,9 @@ export function insertEvent(db: Database, event: ExecutionEvent): void {
       [r.parent.event, value]);
     parentId = found === undefined ? null : Number(found);
   }
-  db.exec({
-    sql: `INSERT INTO execution (statement_index, statement_text, status, started_at, completed_at, error_message, parent_id, metadata)
+  execute(db, `INSERT INTO execution (statement_index, statement_text, status, started_at, completed_at, error_message, parent_id, metadata)
           VALUES (?, CAST(? AS TEXT), ?, datetime('now'), ${r.completed ? "datetime('now')" : 'NULL'}, CAST(? AS TEXT), ?, ?)`,
-    bind: [r.statement_index, text(r.statement_text), r.status, text(r.error_message), parentId, JSON.stringify(r.metadata)],
-  });
+  [r.statement_index, text(r.statement_text), r.status, text(r.error_message), parentId, JSON.stringify(r.metadata)]);
 }
 
 // Statement texts and messages may hold lone surrogates; metadata is JSON, which escapes them.

@@ -2,6 +2,7 @@ import type { BackendFactory } from '../../core/backend.ts';
 import type { Capability } from '../../core/capabilities.ts';
 import { worldModelHandlers } from '../../canon/world-model-ops.ts';
 import { createEngine } from '../../core/engine.ts';
+import { JOURNAL_MODE } from './engine/sqlite-file.ts';
 import { SqliteStore } from './sqlite-store.ts';
 
 export const SQLITE_CAPABILITIES: readonly Capability[] = [
@@ -9,13 +10,16 @@ export const SQLITE_CAPABILITIES: readonly Capability[] = [
   'world-model', 'receipts',
 ];
 
-/** sqlite.md on WASM SQLite: real state.db files the sqlite3 CLI can open, written whole on each commit. */
+/** sqlite.md on WASM SQLite: real state.db files the sqlite3 CLI can open, each commit writing its pages in place. */
 export const sqliteFactory: BackendFactory = {
   name: 'sqlite',
   kind: 'sqlite',
   capabilities: SQLITE_CAPABILITIES,
-  description: 'sqlite.md: .prose/runs/{id}/state.db through WASM SQLite (export on commit, cross-process lock file)',
-  settings: { engine: '@sqlite.org/sqlite-wasm', persistence: 'export-on-commit', schemaVersion: 'PRAGMA user_version = 1' },
+  description: 'sqlite.md: .prose/runs/{id}/state.db through WASM SQLite (pages in place over a node:fs VFS, rollback journal, cross-process lock file)',
+  settings: {
+    engine: '@sqlite.org/sqlite-wasm', persistence: 'pages-in-place', journalMode: JOURNAL_MODE, synchronous: 'full (fdatasync)',
+    schemaVersion: 'PRAGMA user_version = 1',
+  },
   async open(env) {
     const store = new SqliteStore(env.projectDir, env.homeDir, env.decisions);
     return createEngine({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities: SQLITE_CAPABILITIES });

@@ -1,4 +1,4 @@
-import type { Database } from './engine/index.ts';
+import { queryValue, type Database } from './engine/index.ts';
 import { ProseError } from '../../core/errors.ts';
 
 /**
@@ -85,7 +85,7 @@ export type DbKind = 'run' | 'agents';
 
 /** Refuses a database of a newer schema version before anything reads or writes it. */
 export function checkVersion(db: Database, file: string): void {
-  const v = Number(db.selectValue('PRAGMA user_version'));
+  const v = Number(queryValue(db, 'PRAGMA user_version'));
   if (v > SCHEMA_VERSION) {
     throw new ProseError('E_FORMAT', `${file} has schema version ${v} (PRAGMA user_version); this toolkit reads up to ${SCHEMA_VERSION}`, {
       location: { file, field: 'PRAGMA user_version' }, hint: 'use the newer prose-state that wrote it; the file was left untouched',
@@ -94,7 +94,7 @@ export function checkVersion(db: Database, file: string): void {
 }
 
 export function needsSchema(db: Database): boolean {
-  return Number(db.selectValue('PRAGMA user_version')) < SCHEMA_VERSION;
+  return Number(queryValue(db, 'PRAGMA user_version')) < SCHEMA_VERSION;
 }
 
 /** Creates what is missing (inside the caller's transaction) and marks the file; refuses tables of another shape. */

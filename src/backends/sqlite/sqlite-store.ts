@@ -7,7 +7,7 @@ import type { AgentLocation, BindingRecord, ExecutionEvent, ExecutionId, RunReco
 import { segmentFileName } from '../../core/numbering.ts';
 import type { StateStore, WorldModelStore } from '../../core/store.ts';
 import { writeFileAtomic } from '../../io/atomic-write.ts';
-import { decodeWtf8, encodeWtf8, queryRow, queryRows, queryValue, SqliteFile, type Database } from './engine/index.ts';
+import { decodeWtf8, encodeWtf8, execute, queryRow, queryRows, queryValue, SqliteFile, type Database } from './engine/index.ts';
 import { eventsOf, insertEvent } from './event-sql.ts';
 import { bindingFromRow, RESOLVE_SQL, sqlLiteral, type BindingRow } from './binding-rows.ts';
 import { checkVersion, ensureSchema, needsSchema, type DbKind } from './schema.ts';
@@ -39,7 +39,7 @@ export class SqliteStore implements StateStore {
     const ref = `${parent}/imports/${alias}`;
     await this.makeRun(ref, rec);
     await writeWithSchema(parentDb, 'run', (db) => {
-      db.exec({ sql: "INSERT OR REPLACE INTO imports (alias, source_url, fetched_at) VALUES (?, NULL, datetime('now'))", bind: [alias] });
+      execute(db, "INSERT OR REPLACE INTO imports (alias, source_url, fetched_at) VALUES (?, NULL, datetime('now'))", [alias]);
     });
     return ref;
   }
@@ -78,7 +78,7 @@ export class SqliteStore implements StateStore {
 
   async setRunStatus(run: RunRef, status: RunStatus): Promise<void> {
     await writeWithSchema(await this.runFile(run), 'run', (db) => {
-      db.exec({ sql: "UPDATE run SET status = ?, updated_at = datetime('now')", bind: [status] });
+      execute(db, "UPDATE run SET status = ?, updated_at = datetime('now')", [status]);
     });
   }
 
@@ -109,13 +109,11 @@ export class SqliteStore implements StateStore {
       const before = queryValue(db, 'SELECT attachment_path FROM bindings WHERE name = ? AND IFNULL(execution_id, -1) = IFNULL(?, -1)', [b.name, b.executionId]);
       // The attachment is complete on disk before the row that points at it commits.
       if (attachment) writeFileAtomic(join(dir, attachment), encodeWtf8(b.value));
-      db.exec({
-        sql: `INSERT INTO bindings (name, execution_id, kind, value, source_statement, attachment_path, updated_at)
+      execute(db, `INSERT INTO bindings (name, execution_id, kind, value, source_statement, attachment_path, updated_at)
               VALUES (?, ?, ?, CAST(? AS TEXT), CAST(? AS TEXT), ?, datetime('now'))
               ON CONFLICT (name, IFNULL(execution_id, -1)) DO UPDATE SET kind = excluded.kind, value = excluded.value,
                 source_statement = excluded.source_statement, attachment_path = excluded.attachment_path, updated_at = excluded.updated_at`,
-        bind: [b.name, b.executionId, b.kind, encodeWtf8(stored), b.source === undefined ? null : encodeWtf8(b.source), attachment],
-      });
+      [b.name, b.executionId, b.kind, encodeWtf8(stored), b.source === undefined ? null : encodeWtf8(b.source), attachment]);
       return before == null ? null : String(before);
     });
     if (old && old !== attachment) {
@@ -173,7 +171,7 @@ export class SqliteStore implements StateStore {
     const file = await this.agentFile(loc, true);
     // Numbering runs under the file lock, so two processes never compute the same number; UNIQUE backs it up.
     const number = await writeWithSchema(file, kindOf(loc), (db) => {
-      db.exec({ sql: 'INSERT OR IGNORE INTO agents (name, scope) VALUES (?, ?)', bind: [loc.agent, loc.scope] });
+      execute(db, 'INSERT OR IGNORE INTO agents (name, scope) VALUES (?, ?)', [loc.agent, loc.scope]);
       const n = Number(queryValue(db, 'SELECT IFNULL(MAX(segment_number), 0) + 1 FROM agent_segments WHERE agent_name = ?', [loc.agent]));
       db.exec({ sql: 'INSERT INTO agent_segments (agent_name, segment_number, timestamp, prompt, summary) VALUES (?, ?, ?, CAST(? AS TEXT), CAST(? AS TEXT))',
         bind: [loc.agent, n, seg.timestamp, encodeWtf8(seg.prompt), encodeWtf8(seg.summary)] });

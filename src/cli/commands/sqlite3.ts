@@ -14,7 +14,7 @@ const HELP = `Usage: prose-state sqlite3 [-json|-list] [-header] [-separator SEP
 A stand-in for the sqlite3 CLI on WASM SQLite, for machines without it. Runs each SQL argument (several statements
 each) against DB, printing what sqlite3 3.40 prints: list mode ('|'-separated) or -json, the same error text on
 stderr and the same exit code. Writes take the backend's lock file (waiting up to .timeout ms, default
-${SHIM_DEFAULT_TIMEOUT_MS}) and replace the file atomically on commit.
+${SHIM_DEFAULT_TIMEOUT_MS}) and commit their pages in place behind a rollback journal, as sqlite3 does.
 Dot commands: .timeout MS. Invoked through a link named sqlite3, the binary behaves as this command.
 `;
 
@@ -78,6 +78,7 @@ async function runAll(sqlite3: Sqlite3Static, path: string, steps: Step[], args:
   const opts: RunSqlOptions = { mode: args.mode, header: args.header, separator: args.separator, out: (t) => { out += t; } };
   const file = await SqliteFile.open(path, { timeoutMs });
   const session = (db: Database): { stderr: string; code: number } => {
+    out = ''; // a read is tried again when a native sqlite3 held the file: print only the last try
     for (const step of steps) {
       if ('error' in step) return { stderr: step.error, code: 1 };
       const failure = runSql(sqlite3, db, step.sql, opts);

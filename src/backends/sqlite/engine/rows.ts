@@ -38,9 +38,7 @@ function columnValue(sqlite3: Sqlite3Static, pStmt: number, i: number): SqlValue
 /** Every row of one statement, values bound as parameters, text read back byte for byte. */
 export function queryRows(db: Database, sql: string, params: SqlParams = []): SqlRow[] {
   const sqlite3 = loadedSqlite();
-  const stmt = db.prepare(sql);
-  try {
-    if (Array.isArray(params) ? params.length > 0 : Object.keys(params).length > 0) stmt.bind(params as never);
+  return withStatement(db, sql, params, (stmt) => {
     // getColumnNames() throws on a statement without columns (DELETE, INSERT, ...).
     const names = stmt.columnCount > 0 ? stmt.getColumnNames() : [];
     const rows: SqlRow[] = [];
@@ -50,8 +48,45 @@ export function queryRows(db: Database, sql: string, params: SqlParams = []): Sq
       rows.push(row);
     }
     return rows;
+  });
+}
+
+/** Runs one statement that returns no rows (an INSERT, an UPDATE, BEGIN, COMMIT), parameters bound. */
+export function execute(db: Database, sql: string, params: SqlParams = []): void {
+  withStatement(db, sql, params, (stmt) => {
+    while (stmt.step()) { /* a statement run for its effect */ }
+  });
+}
+
+type Stmt = ReturnType<Database['prepare']>;
+/** Prepared statements kept per connection: parsing them again was a tenth of a binding's cost. */
+const statements = new WeakMap<Database, Map<string, Stmt>>();
+const KEPT_PER_CONNECTION = 64;
+
+/**
+ * Runs `fn` on a prepared statement of `sql` with `params` bound, then resets it and keeps it for the next call on
+ * this connection (closing the connection finalizes it). A statement is taken out of the cache while in use, so a
+ * nested use of the same SQL prepares its own.
+ */
+function withStatement<T>(db: Database, sql: string, params: SqlParams, fn: (stmt: Stmt) => T): T {
+  let kept = statements.get(db);
+  if (!kept) statements.set(db, (kept = new Map()));
+  const stmt = kept.get(sql) ?? db.prepare(sql);
+  kept.delete(sql);
+  let reusable = false;
+  try {
+    if (Array.isArray(params) ? params.length > 0 : Object.keys(params).length > 0) stmt.bind(params as never);
+    const out = fn(stmt);
+    reusable = true;
+    return out;
   } finally {
-    stmt.finalize();
+    try {
+      stmt.reset(true);
+    } catch {
+      reusable = false; // the step failed: reset reports it again
+    }
+    if (!reusable || kept.size >= KEPT_PER_CONNECTION) stmt.finalize();
+    else kept.set(sql, stmt);
   }
 }
 

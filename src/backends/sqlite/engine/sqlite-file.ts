@@ -1,241 +1,269 @@
-import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync, unlinkSync } from 'node:fs';
 import type { Database } from '@sqlite.org/sqlite-wasm';
 import { ProseError } from '../../../core/errors.ts';
-import { writeFileAtomic } from '../../../io/atomic-write.ts';
-import { checkDbBytes, isWalHeader } from './db-header.ts';
-import { DEFAULT_LOCK_TIMEOUT_MS, withFileLock } from './file-lock.ts';
+import { checkDbFile, walPending } from './db-header.ts';
+import { DEFAULT_LOCK_TIMEOUT_MS, ReaderMark, withFileLock, withSharedLock } from './file-lock.ts';
+import { installNodeFsVfs, mainFileOf, NODE_FS_VFS, takeVfsError } from './node-fs-vfs.ts';
+import { execute } from './rows.ts';
+import { onSnapshot } from './snapshot.ts';
+import type { Access, Incident, VfsFile } from './vfs-file.ts';
 import { loadSqlite, type Sqlite3Static } from './wasm.ts';
 
 export type { Database };
 
 export interface SqliteFileOptions {
-  /** Lock and hot-journal wait, in ms (the CLI's `.timeout`). */
+  /** Lock wait, in ms (the CLI's `.timeout`). */
   timeoutMs?: number;
-  /** Called on every database loaded from disk, before use; throw to refuse it (a newer schema, say). */
+  /** Called on every database opened, and again after another process changed it; throw to refuse it. */
   validate?: (db: Database, file: string) => void;
 }
 
-/** Identity of the bytes on disk: a rename (our commit) changes the inode, an in-place write the mtime or size. */
-interface Signature { ino: bigint; size: bigint; mtimeNs: bigint }
+/** The rollback journal of every connection: sqlite-journal in the decisions table says why this one. */
+export const JOURNAL_MODE = 'persist';
+/** A persisted journal left larger than this by a big transaction is cut back to it. */
+const JOURNAL_SIZE_LIMIT = 1 << 20;
+/** Databases we create get the sqlite3 CLI's page size (the WASM build's default is 8 KiB: twice the bytes a commit). */
+const NEW_PAGE_SIZE = 4096;
+
+interface Connection { db: Database; main: VfsFile; ino: bigint; verified: boolean; counter: number | undefined }
+
+/** Why an attempt is tried again instead of answered. */
+type Retry = 'busy' | 'recover' | 'redo' | 'snapshot';
+type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown } | { retry: Retry };
 
 /**
- * A real SQLite file on disk, worked on through WASM SQLite in memory. Reads reload the file when another process
- * replaced or changed it; every write runs under a cross-process lock file and is exported whole on commit (temp file,
- * fsync, rename, fsync of the directory), so a crash at any point leaves the last committed file, and the real
- * sqlite3 CLI can open the result. This folder knows nothing of OpenProse tables.
+ * A real SQLite file on disk, worked on in place through WASM SQLite and the node:fs VFS (node-fs-vfs.ts): a commit
+ * writes its changed pages and a rollback journal, fdatasync'd, as the native sqlite3 does; a crash at any point is
+ * rolled back from the journal by the next opener (us or the CLI). Writers hold `{db}.lock` exclusively and readers
+ * hold it shared for the length of their read, so no page is written while another process reads. Each connection
+ * stays open between operations; SQLite checks the header's change counter when a transaction starts, so another
+ * process's commit drops the stale pages. This folder knows nothing of OpenProse tables.
  */
 export class SqliteFile {
-  private db: Database | undefined;
-  private sig: Signature | undefined;
+  private conn: Connection | undefined;
   private closed = false;
-  /** quick_check runs on the first load only: later reloads are other writers' commits (~7 ms saved per commit). */
+  /** quick_check runs on the first open only: later opens are of files this object already checked or made. */
   private checked = false;
+  private readonly lockPath: string;
+  private readonly timeoutMs: number;
+  /** This object's reader mark beside the lock, kept for its lifetime (reader-mark.ts). */
+  private readonly mark: ReaderMark;
 
-  private constructor(readonly path: string, private readonly sqlite3: Sqlite3Static, private readonly opts: SqliteFileOptions) {}
+  private constructor(readonly path: string, private readonly sqlite3: Sqlite3Static, private readonly opts: SqliteFileOptions) {
+    this.lockPath = `${path}.lock`;
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+    this.mark = new ReaderMark(this.lockPath);
+  }
 
   static async open(path: string, opts: SqliteFileOptions = {}): Promise<SqliteFile> {
-    return new SqliteFile(path, await loadSqlite(), opts);
+    const sqlite3 = await loadSqlite();
+    installNodeFsVfs(sqlite3);
+    return new SqliteFile(path, sqlite3, opts);
   }
 
   exists(): boolean {
-    return existsSync(this.path);
+    return statSync(this.path, { throwIfNoEntry: false }) !== undefined;
   }
 
-  /** Runs `fn` on the latest committed state. Nothing `fn` changes is kept. */
+  /** Runs `fn` on the latest committed state, under the shared lock. Nothing `fn` changes is kept. */
   async read<T>(fn: (db: Database) => T): Promise<T> {
-    const db = await this.refresh(false);
-    if (!db) throw new ProseError('E_NOT_FOUND', `${this.path} does not exist`, { location: { file: this.path } });
-    const before = db.changes(true, true);
-    try {
-      return fn(db);
-    } catch (err) {
-      throw this.corruption(err);
-    } finally {
-      // A reader must not leave uncommitted edits behind in the cached copy.
-      if (!this.sqlite3.capi.sqlite3_get_autocommit(db.pointer!)) db.exec('ROLLBACK');
-      if (db.changes(true, true) !== before) this.drop();
+    this.assertOpen();
+    const deadline = Date.now() + this.timeoutMs;
+    for (;;) {
+      const out = await withSharedLock(this.lockPath, () => {
+        const o = this.attempt('read', (c) => fn(c.db));
+        // A read that changes rows (SQLite asked for a write lock) runs again on a private copy, still under the lock.
+        return 'retry' in o && o.retry === 'snapshot' ? this.outcome(() => onSnapshot(this.sqlite3, this.path, fn)) : o;
+      }, { timeoutMs: this.timeoutMs, mark: this.mark });
+      if (!('retry' in out)) return answer(out);
+      await this.wait(out.retry, deadline);
     }
   }
 
   /**
-   * Runs `fn` in one transaction under the lock, on the latest state (an empty database when the file does not exist
-   * yet), then writes the file. With `transaction: false` `fn` manages its own statements (the sqlite3 shim); an
-   * open transaction it leaves behind is rolled back, like the CLI does at exit.
+   * Runs `fn` in one transaction under the exclusive lock, on the latest state (a new empty database when the file
+   * does not exist yet), and commits it to disk. With `transaction: false` `fn` manages its own statements (the
+   * sqlite3 shim); an open transaction it leaves behind is rolled back, like the CLI does at exit.
    */
   async write<T>(fn: (db: Database) => T, opts: { transaction?: boolean } = {}): Promise<T> {
     this.assertOpen();
-    await this.waitForHotJournal();
-    return withFileLock(`${this.path}.lock`, () => {
-      // Our lock cannot stop a real sqlite3 process writing the file in place; when it did so while we worked, the
-      // work is redone on its result rather than overwriting it (a transaction of ours is a pure function of the db).
-      for (let attempt = 1; ; attempt++) {
-        const db = this.refreshSync(true)!;
-        const tx = opts.transaction !== false;
-        const result = this.runIn(db, fn, tx);
-        if (!this.changedOnDisk()) {
-          this.persist(db);
-          if (result.ok) return result.value;
-          throw result.error;
-        }
-        this.drop();
-        if (!tx || attempt >= 3) {
-          throw new ProseError('E_CONFLICT', `${this.path} was changed by another process (not using the lock) during a write`, {
-            location: { file: this.path }, hint: 'a real sqlite3 process is writing this database at the same time; retry',
-          });
-        }
+    const tx = opts.transaction !== false;
+    const deadline = Date.now() + this.timeoutMs;
+    for (let redo = 0; ;) {
+      const out = await withFileLock(this.lockPath, () => this.attemptWrite(fn, tx), { timeoutMs: this.timeoutMs });
+      if (!('retry' in out)) return answer(out);
+      if (out.retry !== 'redo') {
+        await this.wait(out.retry, deadline);
+        continue;
       }
-    }, { timeoutMs: this.opts.timeoutMs });
+      // A real sqlite3 (which ignores our lock) committed while we worked, or rolled our commit back: redo on what the
+      // file holds now (fn is pure in a tx), on a new connection, since this one's cache holds pages of ours.
+      this.drop();
+      if (!tx || ++redo >= 3) {
+        throw new ProseError('E_CONFLICT', `${this.path} was changed by another process (not using the lock) during a write`, {
+          location: { file: this.path }, hint: 'a real sqlite3 process is writing this database at the same time; retry',
+        });
+      }
+    }
   }
 
-  /** Runs `fn` in a transaction (or as is); with `transaction: false` statements committed before an error stay. */
-  private runIn<T>(db: Database, fn: (db: Database) => T, tx: boolean): { ok: true; value: T } | { ok: false; error: unknown } {
-    const autocommit = () => !!this.sqlite3.capi.sqlite3_get_autocommit(db.pointer!);
-    try {
-      if (tx) db.exec('BEGIN IMMEDIATE');
-      const value = fn(db);
-      if (tx) db.exec('COMMIT');
-      if (!autocommit()) db.exec('ROLLBACK');
-      return { ok: true, value };
-    } catch (error) {
-      if (!autocommit()) db.exec('ROLLBACK');
-      if (tx) throw this.corruption(error); // nothing changed: the cached copy equals the disk again
-      return { ok: false, error };
+  close(): void {
+    this.drop();
+    this.mark.close();
+    this.closed = true;
+  }
+
+  private attemptWrite<T>(fn: (db: Database) => T, tx: boolean): Outcome<T> {
+    const existed = this.exists();
+    // Without a transaction (the shim) statements may have committed: what fn answered stands, incidents and all.
+    const out = this.attempt('write', (c) => {
+      if (!tx) return fn(c.db);
+      execute(c.db, 'BEGIN IMMEDIATE');
+      const value = fn(c.db);
+      execute(c.db, 'COMMIT');
+      return value;
+    }, tx);
+    // A database this write created and left empty (its first transaction failed) is not left behind.
+    if (!existed && !('ok' in out && out.ok) && statSync(this.path, { throwIfNoEntry: false })?.size === 0) {
+      this.drop();
+      for (const f of [this.path, `${this.path}-journal`]) try { unlinkSync(f); } catch { /* gone */ }
     }
+    return out;
+  }
+
+  /** One try of `body` on the connection with `access`; what the VFS ran into decides whether it is tried again. */
+  private attempt<T>(access: Access, body: (c: Connection) => T, retryAnswered = true): Outcome<T> {
+    try {
+      const c = this.connect(access);
+      const value = body(c);
+      // A commit a real sqlite3 rolled back (it took our live journal for a dead writer's) is redone, never acknowledged.
+      if (access === 'write' && !c.main.commitStands()) return { retry: 'redo' };
+      const again = retryAnswered && this.conn && retryOf(this.conn.main.incident);
+      return again ? { retry: again } : { ok: true, value };
+    } catch (err) {
+      const incident = this.conn?.main.incident;
+      if (incident?.walPending) return { ok: false, error: walPending(this.path) };
+      const again = incident && retryOf(incident);
+      return again ? { retry: again } : { ok: false, error: this.corruption(err) };
+    } finally {
+      this.settle();
+    }
+  }
+
+  private outcome<T>(fn: () => T): Outcome<T> {
+    try {
+      return { ok: true, value: fn() };
+    } catch (err) {
+      return { ok: false, error: this.corruption(err) };
+    }
+  }
+
+  /** Waits out what made an attempt fail: a native sqlite3's lock, or a hot journal to roll back under our lock. */
+  private async wait(why: Retry, deadline: number): Promise<void> {
+    if (Date.now() >= deadline) {
+      throw new ProseError('E_CONFLICT', `timed out after ${this.timeoutMs} ms: a native sqlite3 process holds ${this.path}`, {
+        location: { file: this.path }, hint: 'a sqlite3 process is writing (or reading) this database; retry when it is done',
+      });
+    }
+    if (why !== 'recover') {
+      await new Promise((r) => setTimeout(r, 5 + Math.random() * 15));
+      return;
+    }
+    // Reading SQLite's first page under the exclusive lock makes it roll the hot journal back.
+    const out = await withFileLock(this.lockPath, () => this.attempt('write', (c) => c.db.selectValue('PRAGMA schema_version')), { timeoutMs: this.timeoutMs });
+    if ('ok' in out && !out.ok) throw out.error;
+  }
+
+  /** The open connection (reopened when the file was replaced or removed), allowed `access` for this attempt. */
+  private connect(access: Access): Connection {
+    const st = statSync(this.path, { bigint: true, throwIfNoEntry: false });
+    if (this.conn && (!st || st.ino !== this.conn.ino)) this.drop();
+    if (!st && access !== 'write') throw new ProseError('E_NOT_FOUND', `${this.path} does not exist`, { location: { file: this.path } });
+    this.conn ??= this.openConnection(st !== undefined);
+    const c = this.conn;
+    c.main.access = access;
+    c.main.incident = {};
+    if (!c.verified) this.verify(c, st === undefined || st.size === 0n);
+    else if (c.main.diskCounter() !== c.counter) this.validate(c); // another process committed since our last look
+    return c;
+  }
+
+  private openConnection(exists: boolean): Connection {
+    try {
+      if (exists) checkDbFile(this.path);
+      const db = new this.sqlite3.oo1.DB(this.path, exists ? 'w' : 'c', NODE_FS_VFS);
+      const main = mainFileOf(this.sqlite3, db);
+      return { db, main, ino: main.ino!, verified: false, counter: undefined };
+    } catch (err) {
+      if (err instanceof ProseError) throw err;
+      const cause = takeVfsError() ?? err;
+      throw new ProseError('E_IO', `cannot open ${this.path}: ${(cause as Error).message}`, { location: { file: this.path }, cause });
+    }
+  }
+
+  /** Settings of a new connection, then (once per object) quick_check, then the caller's validation. */
+  private verify(c: Connection, empty: boolean): void {
+    try {
+      if (empty) c.db.exec(`PRAGMA page_size = ${NEW_PAGE_SIZE}`);
+      c.db.selectValue(`PRAGMA journal_mode = ${JOURNAL_MODE}`);
+      c.db.selectValue(`PRAGMA journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
+      c.db.exec('PRAGMA synchronous = FULL');
+      if (!this.checked) {
+        const check = c.db.selectValues('PRAGMA quick_check');
+        if (check.length !== 1 || check[0] !== 'ok') throw new Error(`quick_check: ${check.slice(0, 3).join('; ')}`);
+      }
+    } catch (err) {
+      if (retryOf(c.main.incident) || c.main.incident.walPending) throw err;
+      this.drop();
+      throw new ProseError('E_CORRUPT', `${this.path} is corrupt: ${(err as Error).message}`, {
+        location: { file: this.path }, hint: 'restore it from a backup; the file was left untouched', cause: err,
+      });
+    }
+    this.validate(c);
+    this.checked = true;
+    c.verified = true;
+  }
+
+  /** The caller's check (a schema version we read); a file it refuses is closed, so every later use checks again. */
+  private validate(c: Connection): void {
+    try {
+      this.opts.validate?.(c.db, this.path);
+    } catch (err) {
+      this.drop();
+      throw err;
+    }
+  }
+
+  /** Ends whatever the attempt left open, so the connection holds no lock between operations. */
+  private settle(): void {
+    const c = this.conn;
+    if (!c) return;
+    if (!this.sqlite3.capi.sqlite3_get_autocommit(c.db.pointer!)) {
+      try { c.db.exec('ROLLBACK'); } catch { /* the pager already rolled back after an I/O error */ }
+    }
+    c.main.access = 'none';
+    c.counter = c.main.diskCounter();
   }
 
   /** SQLITE_CORRUPT or SQLITE_NOTADB met while working is the file's fault, not the caller's: E_CORRUPT. */
   private corruption(err: unknown): unknown {
     const rc = (err as { resultCode?: unknown }).resultCode;
-    if (typeof rc !== 'number' || ((rc & 0xff) !== 11 && (rc & 0xff) !== 26)) return err;
+    if (typeof rc !== 'number') return err;
+    if ((rc & 0xff) === 10) {
+      this.drop(); // the pager may hold pages it could not write: start the next attempt from the file
+      const cause = takeVfsError() ?? err;
+      return new ProseError('E_IO', `I/O error on ${this.path}: ${(cause as Error).message}`, { location: { file: this.path }, cause });
+    }
+    if ((rc & 0xff) !== 11 && (rc & 0xff) !== 26) return err;
     this.drop();
     return new ProseError('E_CORRUPT', `${this.path} is corrupt: ${(err as Error).message}`, {
       location: { file: this.path }, hint: 'restore it from a backup; nothing was written', cause: err,
     });
   }
 
-  private changedOnDisk(): boolean {
-    let now: Signature | undefined;
-    try { now = signatureOf(statSync(this.path, { bigint: true })); } catch { now = undefined; }
-    if (!now || !this.sig) return now !== undefined && this.sig === undefined && now.size > 0n;
-    return !sameSig(now, this.sig);
-  }
-
-  close(): void {
-    this.drop();
-    this.closed = true;
-  }
-
-  private persist(db: Database): void {
-    const bytes = this.sqlite3.capi.sqlite3_js_db_export(db);
-    try {
-      writeFileAtomic(this.path, bytes);
-    } catch (err) {
-      this.drop(); // the cached copy is ahead of the disk now: forget it
-      throw new ProseError('E_IO', `cannot write ${this.path}: ${(err as Error).message}`, { location: { file: this.path }, cause: err });
-    }
-    this.sig = signatureOf(statSync(this.path, { bigint: true }));
-  }
-
-  private async refresh(create: boolean): Promise<Database | undefined> {
-    this.assertOpen();
-    await this.waitForHotJournal();
-    return this.refreshSync(create);
-  }
-
-  /** Reloads from disk when the file changed since we last saw it. */
-  private refreshSync(create: boolean): Database | undefined {
-    let fd: number;
-    try {
-      fd = openSync(this.path, 'r');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw ioError(this.path, err);
-      this.drop();
-      if (!create) return undefined;
-      this.db = new this.sqlite3.oo1.DB(':memory:', 'c');
-      return this.db;
-    }
-    try {
-      const sig = signatureOf(fstatSync(fd, { bigint: true }));
-      if (this.db && this.sig && sameSig(sig, this.sig)) return this.db;
-      let bytes: Uint8Array;
-      try {
-        bytes = readAll(fd, Number(sig.size));
-      } catch (err) {
-        throw ioError(this.path, err); // a directory, a device, a vanished mount: not a database we can read
-      }
-      const db = this.load(bytes);
-      this.drop();
-      this.db = db;
-      this.sig = sig;
-      return db;
-    } finally {
-      closeSync(fd);
-    }
-  }
-
-  private load(bytes: Uint8Array): Database {
-    checkDbBytes(bytes, this.path);
-    if (isWalHeader(bytes)) {
-      const wal = `${this.path}-wal`;
-      if (existsSync(wal) && statSync(wal).size > 0) {
-        throw new ProseError('E_FORMAT', `${this.path} is in WAL mode with un-checkpointed changes in ${wal}`, {
-          location: { file: this.path }, hint: `run: sqlite3 ${this.path} 'PRAGMA journal_mode=DELETE'`,
-        });
-      }
-      bytes[18] = 1; bytes[19] = 1; // read it as a rollback-journal database; our next commit writes it so
-    }
-    const { capi, wasm, oo1 } = this.sqlite3;
-    const db = new oo1.DB(':memory:', 'c');
-    try {
-      if (bytes.length > 0) {
-        const p = wasm.allocFromTypedArray(bytes);
-        const rc = capi.sqlite3_deserialize(db.pointer!, 'main', p, bytes.length, bytes.length,
-          capi.SQLITE_DESERIALIZE_FREEONCLOSE | capi.SQLITE_DESERIALIZE_RESIZEABLE);
-        if (rc !== 0) throw new Error(`sqlite3_deserialize failed with ${capi.sqlite3_js_rc_str(rc)}`);
-        if (!this.checked) {
-          const check = db.selectValues('PRAGMA quick_check');
-          if (check.length !== 1 || check[0] !== 'ok') throw new Error(`quick_check: ${check.slice(0, 3).join('; ')}`);
-        } else {
-          db.selectValue('PRAGMA schema_version'); // still reads page 1 and the schema, so a garbled file fails here
-        }
-      }
-    } catch (err) {
-      db.close();
-      throw new ProseError('E_CORRUPT', `${this.path} is corrupt: ${(err as Error).message}`, {
-        location: { file: this.path }, hint: 'restore it from a backup; the file was left untouched', cause: err,
-      });
-    }
-    try {
-      this.opts.validate?.(db, this.path);
-    } catch (err) {
-      db.close();
-      throw err;
-    }
-    this.checked = true;
-    return db;
-  }
-
-  /** A non-empty `-journal` means a sqlite3 process is mid-write, or crashed mid-write (a hot journal). */
-  private async waitForHotJournal(): Promise<void> {
-    const journal = `${this.path}-journal`;
-    const deadline = Date.now() + (this.opts.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
-    for (;;) {
-      let size = 0;
-      try { size = statSync(journal).size; } catch { return; }
-      if (size === 0) return;
-      if (Date.now() >= deadline) {
-        throw new ProseError('E_CORRUPT', `${journal} is a hot journal: a sqlite3 process is writing, or crashed while writing`, {
-          location: { file: journal }, hint: `open the database once with the real sqlite3 CLI (sqlite3 ${this.path} 'PRAGMA quick_check') so it rolls back`,
-        });
-      }
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
-
   private drop(): void {
-    this.db?.close();
-    this.db = undefined;
-    this.sig = undefined;
+    this.conn?.db.close();
+    this.conn = undefined;
   }
 
   private assertOpen(): void {
@@ -243,18 +271,14 @@ export class SqliteFile {
   }
 }
 
-function readAll(fd: number, size: number): Uint8Array {
-  // A plain Uint8Array (not a Buffer view of a shared pool) is what allocFromTypedArray accepts.
-  const out = new Uint8Array(size);
-  let off = 0;
-  while (off < size) {
-    const n = readSync(fd, out, off, size - off, off);
-    if (n === 0) break;
-    off += n;
-  }
-  return off === size ? out : out.subarray(0, off);
+function retryOf(i: Incident): Retry | undefined {
+  if (i.foreignCommit) return 'redo';
+  if (i.denied === 'rollback') return 'recover';
+  if (i.denied === 'write') return 'snapshot';
+  return i.busy ? 'busy' : undefined;
 }
 
-const signatureOf = (s: { ino: bigint; size: bigint; mtimeNs: bigint }): Signature => ({ ino: s.ino, size: s.size, mtimeNs: s.mtimeNs });
-const sameSig = (a: Signature, b: Signature) => a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs;
-const ioError = (path: string, err: unknown) => new ProseError('E_IO', `cannot read ${path}: ${(err as Error).message}`, { location: { file: path }, cause: err });
+function answer<T>(out: { ok: true; value: T } | { ok: false; error: unknown }): T {
+  if (out.ok) return out.value;
+  throw out.error;
+}

@@ -34,7 +34,10 @@ async function init(): Promise<Sqlite3Static> {
   // The published type takes no options, but the Emscripten module accepts wasmBinary/print/printErr.
   const initModule = mod.default as unknown as (opts: object) => Promise<Sqlite3Static>;
   // print/printErr are silenced: SQLite warnings must never reach a command's stdout.
-  return initModule({ wasmBinary, print: () => {}, printErr: () => {} });
+  const sqlite3 = await initModule({ wasmBinary, print: () => {}, printErr: () => {} });
+  // Nor oo1's console warning on a failed step (a busy lock, a refused write): the error itself is thrown.
+  (sqlite3 as unknown as { config: { warn: () => void } }).config.warn = () => {};
+  return sqlite3;
 }
 
 /** The module, for synchronous code that runs only on a database `loadSqlite` already opened. */
