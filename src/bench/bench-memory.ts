@@ -1,14 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fingerprintDirectory } from '../canon/index.ts';
+import { fingerprintDirectoryAsync } from '../canon/index.ts';
 import type { MemoryResult, Skipped } from './bench-report.ts';
 
 /** What a peak-memory probe prints: one JSON line. */
 export interface RssProbe { address: string; files: number; maxRssKiB: number }
 
-/** Body of the hidden `bench --rss-probe DIR`: fingerprint DIR in a fresh process and report the peak RSS. */
-export function rssProbe(dir: string): RssProbe {
-  const { address, files } = fingerprintDirectory(dir);
+/** Body of the hidden `bench --rss-probe DIR`: fingerprint DIR (as the bench times it) in a fresh process and report the peak RSS. */
+export async function rssProbe(dir: string): Promise<RssProbe> {
+  const { address, files } = await fingerprintDirectoryAsync(dir);
   return { address, files, maxRssKiB: peakRssKiB() };
 }
 

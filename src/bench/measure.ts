@@ -8,6 +8,8 @@ export interface MeasureTask<R = unknown> {
   iterations: number;
   /** Time budget per round in ms (tinybench runs until both this and `iterations` are met). */
   time?: number;
+  /** Runs only every `every`-th round (default 1): slow peers sampled less often than fast in-process tasks. */
+  every?: number;
 }
 
 /**
@@ -18,7 +20,7 @@ export interface MeasureTask<R = unknown> {
 export function measureInterleaved(tasks: MeasureTask[], rounds: number): Map<string, Timing> {
   const acc = new Accumulator();
   for (let r = 0; r < rounds; r++) {
-    for (const task of tasks) acc.add(task.name, benchFor(task, r).runSync()[0]!);
+    for (const task of tasks) if (r % (task.every ?? 1) === 0) acc.add(task.name, benchFor(task, r).runSync()[0]!);
   }
   return acc.timings(tasks);
 }
@@ -27,7 +29,7 @@ export function measureInterleaved(tasks: MeasureTask[], rounds: number): Map<st
 export async function measureInterleavedAsync(tasks: MeasureTask<Promise<unknown>>[], rounds: number): Promise<Map<string, Timing>> {
   const acc = new Accumulator();
   for (let r = 0; r < rounds; r++) {
-    for (const task of tasks) acc.add(task.name, (await benchFor(task, r).run())[0]!);
+    for (const task of tasks) if (r % (task.every ?? 1) === 0) acc.add(task.name, (await benchFor(task, r).run())[0]!);
   }
   return acc.timings(tasks);
 }

@@ -52,10 +52,11 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
       opts.log(`bench: generating ${s.name} (${s.description})`);
       return generateWorkload(join(root, 'trees'), s);
     });
-    const workloads = specs.map((s, i) => {
+    const workloads = [];
+    for (const [i, s] of specs.entries()) {
       opts.log(`bench: fingerprint ${s.name}: ours, read-only walk, raw hash, peers`);
-      return benchWorkload(dirs[i]!, s, effort, opts.env);
-    });
+      workloads.push(await benchWorkload(dirs[i]!, s, effort, opts.env));
+    }
     opts.log('bench: receipts');
     const receipts = benchReceipts(opts.vectorsDir, effort);
     opts.log('bench: backends');

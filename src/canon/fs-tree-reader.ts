@@ -1,11 +1,12 @@
-import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
+import { closeSync, fstatSync, openSync, read, readdirSync, readSync, statSync, type Dirent } from 'node:fs';
 import { basename } from 'node:path';
 import { ProseError } from '../core/errors.ts';
 import type { TreeFile, TreeFileAccess, TreeKind, TreeReader } from './tree-reader.ts';
 
 /**
  * The one file of src/canon that touches the disk. Sync calls on purpose: on many small files sync fs is 3-7x
- * faster than fs/promises here (notes/toolchain.md), and the walk is the hot path of a fingerprint.
+ * faster than fs/promises here (notes/toolchain.md), and the walk is the hot path of a fingerprint. The one async
+ * call, `readIntoAsync`, serves large files, where a read can overlap the hashing of the part before it.
  */
 const UTF8_STRICT = new TextDecoder('utf-8', { fatal: true });
 
@@ -19,6 +20,10 @@ const access: TreeFileAccess = {
     }
   },
   readInto: (fd, buffer, offset, max) => readSync(fd, buffer, offset, max, null),
+  // The callback API, not fs/promises: no FileHandle, one thread-pool hop per read.
+  readIntoAsync: (fd, buffer, offset, max) => new Promise((resolve, reject) => {
+    read(fd, buffer, offset, max, null, (err, n) => (err ? reject(err) : resolve(n)));
+  }),
   size: (fd) => fstatSync(fd).size,
   close: (fd) => closeSync(fd),
 };

@@ -10,5 +10,6 @@ export * from './receipt-for.ts';
 export * from './receipt-chain.ts';
 export * from './tree-reader.ts';
 export * from './artifact-stream.ts';
+export * from './artifact-stream-async.ts';
 export * from './fingerprint-directory.ts';
 export { fsTreeReader } from './fs-tree-reader.ts';

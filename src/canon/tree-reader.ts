@@ -30,6 +30,11 @@ export interface TreeFileAccess {
    * below `max` means the file ended there (what read(2) guarantees for a regular file); 0 is end of file.
    */
   readInto(handle: number, buffer: Uint8Array, offset: number, max: number): number;
+  /**
+   * `readInto` off the main thread (the fs reader uses libuv's thread pool), so the async stream can read a large
+   * file's next part while the previous one is hashed. The same contract; `buffer` is not touched once it settles.
+   */
+  readIntoAsync?(handle: number, buffer: Uint8Array, offset: number, max: number): Promise<number>;
   /** The file's size now (fstat for the fs reader); asked only when a file does not fit the staging buffer. */
   size(handle: number): number;
   close(handle: number): void;

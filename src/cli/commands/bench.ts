@@ -57,7 +57,7 @@ export const benchCommand: Command = {
     if (positionals.length > 0) throw new ProseError('E_USAGE', `unexpected argument "${positionals[0]}"`, { hint: 'see --help' });
     if (typeof values['rss-probe'] === 'string') {
       // Internal: a child of `bench` measuring one fingerprint's peak RSS in a fresh process.
-      io.stdout.write(`${JSON.stringify(rssProbe(resolve(io.cwd, values['rss-probe'])))}\n`);
+      io.stdout.write(`${JSON.stringify(await rssProbe(resolve(io.cwd, values['rss-probe'])))}\n`);
       return EXIT.ok;
     }
     const format = (values.format as string | undefined) ?? 'text';

@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
-import { fingerprintDirectory, serializeDirectoryTo, type ByteSink, type DirectoryFingerprint } from '../../canon/index.ts';
+import { fingerprintDirectoryAsync, serializeDirectoryTo, type ByteSink, type DirectoryFingerprint } from '../../canon/index.ts';
 import { formatError, ProseError, toProseError } from '../../core/errors.ts';
 import { EXIT, type CliIo, type Command } from '../io.ts';
 
@@ -39,7 +39,7 @@ export const fingerprintCommand: Command = {
     }
     const abs = resolve(io.cwd, args.path);
     try {
-      const result = args.serialize === undefined ? fingerprintDirectory(abs) : await serializeTo(abs, args.serialize, io);
+      const result = args.serialize === undefined ? await fingerprintDirectoryAsync(abs) : await serializeTo(abs, args.serialize, io);
       // With the bytes on stdout, the address goes to stderr so the stream stays pure OPWM1.
       const report = args.serialize === '-' ? io.stderr : io.stdout;
       report.write(args.format === 'json' ? `${JSON.stringify({ path: args.path, address: result.address, files: result.files, bytes: result.bytes })}\n` : `${result.address}\n`);

@@ -1,0 +1,108 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { artifactChunksAsync, ASYNC_FROM_BYTES, commit, fingerprintDirectoryAsync, planTree, type TreeReader } from '../../src/canon/index.ts';
+
+interface Log { closedWhileReading: number; reads: number; open: number }
+
+/**
+ * An in-memory tree whose access reads asynchronously (settling on a later tick, like the thread pool), and can
+ * lie about a file: `grow` appends bytes after the size was asked, `shrink` drops them, `fail` rejects a read.
+ */
+const fake = (files: Record<string, Uint8Array>, log: Log, trick: { grow?: string; shrink?: string; fail?: string } = {}): TreeReader => {
+  const handles = new Map<number, { path: string; off: number; sized: boolean; pending: boolean }>();
+  let next = 3;
+  const bytesOf = (h: { path: string; sized: boolean }): Uint8Array => {
+    const b = files[h.path]!;
+    if (!h.sized) return b;
+    if (h.path === trick.grow) return new Uint8Array(b.length + 10).fill(7);
+    if (h.path === trick.shrink) return b.subarray(0, b.length - 10);
+    return b;
+  };
+  const readInto = (fd: number, buf: Uint8Array, at: number, max: number): number => {
+    const h = handles.get(fd)!;
+    const src = bytesOf(h);
+    const n = Math.max(0, Math.min(max, src.length - h.off));
+    buf.set(src.subarray(h.off, h.off + n), at);
+    h.off += n;
+    return n;
+  };
+  return {
+    kind: (p) => (p === '/root' ? 'directory' : 'missing'),
+    list: () => Object.keys(files).map((path) => ({ path, size: -1, ref: path })),
+    single: () => { throw new Error('unused'); },
+    chunks: () => { throw new Error('unused: access is offered'); },
+    access: {
+      open: (file) => { handles.set(next, { path: file.ref, off: 0, sized: false, pending: false }); log.open++; return next++; },
+      readInto,
+      readIntoAsync: (fd, buf, at, max) => {
+        const h = handles.get(fd)!;
+        h.pending = true;
+        log.reads++;
+        return new Promise((resolve, reject) => setImmediate(() => {
+          h.pending = false;
+          if (h.path === trick.fail) reject(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' }));
+          else resolve(readInto(fd, buf, at, max));
+        }));
+      },
+      size: (fd) => { const h = handles.get(fd)!; h.sized = true; return files[h.path]!.length; },
+      close: (fd) => { if (handles.get(fd)!.pending) log.closedWhileReading++; handles.delete(fd); log.open--; },
+    },
+  };
+};
+
+const big = (n: number, v: number): Uint8Array => new Uint8Array(n).map((_, i) => (i * 31 + v) & 0xff);
+const newLog = (): Log => ({ closedWhileReading: 0, reads: 0, open: 0 });
+
+async function rejectsCode(p: Promise<unknown>, code: string): Promise<void> {
+  try {
+    await p;
+  } catch (err) {
+    assert.is((err as { code?: string }).code, code, (err as Error).message);
+    return;
+  }
+  assert.unreachable(`expected ${code}`);
+}
+
+test('a reader with readIntoAsync streams large files through it and gets the same address', async () => {
+  const files = { 'a.bin': big(5 * ASYNC_FROM_BYTES + 3, 1), 'b.md': big(10, 2), 'c.bin': big(2 * ASYNC_FROM_BYTES, 3) };
+  const log = newLog();
+  const fp = await fingerprintDirectoryAsync('/root', { reader: fake(files, log), bufferBytes: ASYNC_FROM_BYTES * 2 });
+  assert.is(fp.address, commit(files).address);
+  assert.ok(log.reads > 0, 'no async read was made');
+  assert.is(log.open, 0, 'every handle is closed');
+});
+
+test('a file that grows or shrinks during an async read is E_IO', async () => {
+  const files = { 'a.bin': big(3 * ASYNC_FROM_BYTES, 1) };
+  await rejectsCode(fingerprintDirectoryAsync('/root', { reader: fake(files, newLog(), { grow: 'a.bin' }) }), 'E_IO');
+  await rejectsCode(fingerprintDirectoryAsync('/root', { reader: fake(files, newLog(), { shrink: 'a.bin' }) }), 'E_IO');
+});
+
+// Regression guard: the read is issued before the chunk is handed on, so a failure must reach the caller as a
+// rejection, never as an unhandled rejection (which ends the process) while a slow consumer holds the chunk.
+test('a failing async read rejects the stream with the reader error, even under a slow consumer', async () => {
+  const log = newLog();
+  const reader = fake({ 'a.bin': big(3 * ASYNC_FROM_BYTES, 1) }, log, { fail: 'a.bin' });
+  await rejectsCode(fingerprintDirectoryAsync('/root', { reader }), 'EIO');
+  const slow = async (): Promise<void> => {
+    for await (const _ of artifactChunksAsync(reader, planTree(reader, '/root'), { files: 0, bytes: 0 })) {
+      await new Promise((resolve) => setTimeout(resolve, 20)); // like a sink waiting for 'drain'
+    }
+  };
+  await rejectsCode(slow(), 'EIO');
+  assert.is(log.open, 0);
+});
+
+test('a consumer that stops early waits for the read in flight before the file is closed', async () => {
+  const log = newLog();
+  const reader = fake({ 'a.bin': big(8 * ASYNC_FROM_BYTES, 1) }, log);
+  const stats = { files: 0, bytes: 0 };
+  for await (const chunk of artifactChunksAsync(reader, planTree(reader, '/root'), stats, ASYNC_FROM_BYTES)) {
+    assert.ok(chunk.length > 0);
+    break; // a read into the spare buffer is in flight now
+  }
+  assert.is(log.closedWhileReading, 0);
+  assert.is(log.open, 0);
+});
+
+test.run();

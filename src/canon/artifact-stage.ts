@@ -1,0 +1,131 @@
+import { ProseError } from '../core/errors.ts';
+import { opwm1FileHeader, opwm1Header, UINT32_MAX } from './opwm1.ts';
+import type { TreeFile, TreeFileAccess } from './tree-reader.ts';
+
+export interface StreamStats {
+  files: number;
+  /** Length of the OPWM1 stream. */
+  bytes: number;
+}
+
+export interface Planned { file: TreeFile; pathBytes: Uint8Array }
+
+/** A file that did not end where `stageFile` stopped reading: what to hand on first, and where its reading stands. */
+export interface Overflow {
+  size: number;
+  read: number;
+  /** The stage up to the bytes already read (or the stage and a standalone header): to hand on before the rest. */
+  out: Uint8Array[];
+}
+
+/**
+ * The staging buffer both artifact streams (sync and async) fill: the stream header, then per file its frame
+ * header and, when the file fits, its bytes read straight in behind it. A short read is end of file, so its length
+ * is the size and the header is written in front of the bytes afterwards: a small file costs open + read + close.
+ * Chunks handed out are views of `buf`, valid until the stream's next step.
+ */
+export class ArtifactStage {
+  buf: Uint8Array;
+  pos: number;
+  /** With less room than this left for content, the stage is handed on first, so that a small file is not sent
+   * down the size-query-and-stream path only because the buffer is nearly full. */
+  private readonly minRoom: number;
+
+  constructor(fileCount: number, readonly stats: StreamStats, bufferBytes: number) {
+    this.buf = new Uint8Array(Math.max(bufferBytes, 64)); // room at least for the stream header
+    const header = opwm1Header(fileCount);
+    this.buf.set(header, 0);
+    this.pos = header.length;
+    this.minRoom = Math.min(4096, this.buf.length >>> 2);
+    stats.files = fileCount;
+    stats.bytes = header.length;
+  }
+
+  /** The staged bytes, to hand on before a frame of `head` bytes when too little room is left; then the stage is empty. */
+  flushFor(head: number): Uint8Array | undefined {
+    if (this.pos === 0 || this.pos + head + this.minRoom <= this.buf.length) return undefined;
+    return this.take();
+  }
+
+  /** Everything staged, handed on; the stage starts again at 0. */
+  take(): Uint8Array {
+    const out = this.buf.subarray(0, this.pos);
+    this.pos = 0;
+    return out;
+  }
+
+  /**
+   * Reads up to `probe` bytes of the open file in behind its frame header. Returns undefined when the file ended
+   * there (it is staged whole), else its size (asked of `access` when not listed) and what to hand on before the
+   * rest is read, the stage then being empty.
+   */
+  stageFile(access: TreeFileAccess, handle: number, entry: Planned, i: number, probe = Infinity): Overflow | undefined {
+    const { file, pathBytes } = entry;
+    const head = 8 + pathBytes.length;
+    const room = Math.min(this.buf.length - this.pos - head, probe);
+    let got = 0;
+    if (room > 0) {
+      got = access.readInto(handle, this.buf, this.pos + head, room);
+      if (got < room) {
+        if (file.size >= 0 && got !== file.size) throw changedSize(file, file.size, got);
+        writeFrameHeader(this.buf, this.pos, pathBytes, got, i);
+        this.pos += head + got;
+        this.stats.bytes += head + got;
+        return undefined;
+      }
+    }
+    const size = file.size >= 0 ? file.size : access.size(handle);
+    if (got > size) throw changedSize(file, size, got, true);
+    let out: Uint8Array[];
+    if (room > 0) {
+      writeFrameHeader(this.buf, this.pos, pathBytes, size, i);
+      out = [this.buf.subarray(0, this.pos + head + got)];
+    } else {
+      // A path longer than the buffer: its header stands alone.
+      const frame = opwm1FileHeader(pathBytes, size, `files[${i}]`);
+      out = this.pos > 0 ? [this.buf.subarray(0, this.pos), frame] : [frame];
+    }
+    this.pos = 0;
+    return { size, read: got, out };
+  }
+
+  /** The rest of an overflowing file, read through the whole buffer on this thread; checked against its size. */
+  *streamRest(access: TreeFileAccess, handle: number, entry: Planned, ov: Overflow): Generator<Uint8Array> {
+    yield* ov.out;
+    const buf = this.buf;
+    let read = ov.read;
+    for (let n = access.readInto(handle, buf, 0, buf.length); n > 0; n = access.readInto(handle, buf, 0, buf.length)) {
+      read += n;
+      if (read > ov.size) break;
+      yield buf.subarray(0, n);
+    }
+    this.finish(entry, ov.size, read);
+  }
+
+  /** Checks a streamed file's length against its size and counts its frame. */
+  finish(entry: Planned, size: number, read: number): void {
+    if (read !== size) throw changedSize(entry.file, size, read, read > size);
+    this.stats.bytes += 8 + entry.pathBytes.length + read;
+  }
+}
+
+/** The frame header in place, as `opwm1FileHeader` builds it (which also raises its E_FORMAT when out of range). */
+function writeFrameHeader(buf: Uint8Array, at: number, pathBytes: Uint8Array, size: number, i: number): void {
+  if (size > UINT32_MAX || pathBytes.length > UINT32_MAX) opwm1FileHeader(pathBytes, size, `files[${i}]`);
+  writeU32(buf, at, pathBytes.length);
+  buf.set(pathBytes, at + 4);
+  writeU32(buf, at + 4 + pathBytes.length, size);
+}
+
+function writeU32(buf: Uint8Array, off: number, value: number): void {
+  buf[off] = value & 0xff;
+  buf[off + 1] = (value >>> 8) & 0xff;
+  buf[off + 2] = (value >>> 16) & 0xff;
+  buf[off + 3] = (value >>> 24) & 0xff;
+}
+
+export function changedSize(file: TreeFile, size: number, read: number, more = false): ProseError {
+  return new ProseError('E_IO', `${file.path} changed size while being read (${size} ${file.size >= 0 ? 'listed' : 'at open'}, ${read}${more ? '+' : ''} read)`, {
+    location: { file: file.ref }, hint: 'fingerprint a tree nobody is writing to',
+  });
+}

@@ -1,0 +1,70 @@
+import { ArtifactStage, changedSize, type Overflow, type Planned, type StreamStats } from './artifact-stage.ts';
+import { artifactChunks, DEFAULT_BUFFER_BYTES } from './artifact-stream.ts';
+import type { TreeReader } from './tree-reader.ts';
+
+/**
+ * A file longer than this has the rest read off the main thread. Below it the thread-pool hop (tens of
+ * microseconds) costs about what the overlap saves, so small files stay on the sync path of `artifactChunks`.
+ */
+export const ASYNC_FROM_BYTES = 64 * 1024;
+
+const ignore = (): void => {};
+
+/**
+ * The OPWM1 stream of `artifactChunks`, byte for byte, with large files double-buffered: the next part is read
+ * on libuv's thread pool into a second buffer while the consumer hashes the chunk just yielded. Reading and
+ * hashing then overlap instead of adding up, which is what puts a fingerprint under (read time + hash time).
+ * Two buffers of `bufferBytes`, so memory stays flat. A reader without `readIntoAsync` gets the sync stream.
+ */
+export async function* artifactChunksAsync(reader: TreeReader, planned: readonly Planned[], stats: StreamStats, bufferBytes = DEFAULT_BUFFER_BYTES): AsyncGenerator<Uint8Array> {
+  const access = reader.access;
+  if (access?.readIntoAsync === undefined) {
+    yield* artifactChunks(reader, planned, stats, bufferBytes);
+    return;
+  }
+  const stage = new ArtifactStage(planned.length, stats, bufferBytes);
+  let spare: Uint8Array | undefined;
+  for (let i = 0; i < planned.length; i++) {
+    const entry = planned[i]!;
+    const full = stage.flushFor(8 + entry.pathBytes.length);
+    if (full) yield full;
+    const handle = access.open(entry.file);
+    let inflight: Promise<number> | undefined;
+    try {
+      const ov = stage.stageFile(access, handle, entry, i, ASYNC_FROM_BYTES);
+      if (ov === undefined) continue;
+      spare ??= new Uint8Array(stage.buf.length);
+      for (;;) {
+        inflight = access.readIntoAsync(handle, spare, 0, spare.length);
+        inflight.catch(ignore); // awaited below; not an unhandled rejection while the consumer holds a chunk
+        for (const chunk of ov.out) yield chunk;
+        const n = await inflight;
+        inflight = undefined;
+        // The part just read is now the stage; the buffer the consumer is done with is the next spare.
+        [stage.buf, spare] = [spare, stage.buf];
+        if (!nextPart(stage, ov, entry, n)) break;
+      }
+      stage.finish(entry, ov.size, ov.read);
+    } finally {
+      // Never close a descriptor a pool thread is still reading (the consumer may stop early).
+      if (inflight) await inflight.catch(ignore);
+      access.close(handle);
+    }
+  }
+  if (stage.pos > 0) yield stage.take();
+}
+
+/**
+ * Accounts for `n` bytes just read into the stage's buffer. A full buffer is the next chunk to hand on (true: read
+ * on); a short read is end of file, and that tail stays staged so the next files pack in behind it.
+ */
+function nextPart(stage: ArtifactStage, ov: Overflow, entry: Planned, n: number): boolean {
+  ov.read += n;
+  if (ov.read > ov.size) throw changedSize(entry.file, ov.size, ov.read, true);
+  if (n < stage.buf.length) {
+    stage.pos = n;
+    return false;
+  }
+  ov.out = [stage.buf.subarray(0, n)];
+  return true;
+}
