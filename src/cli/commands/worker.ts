@@ -32,6 +32,8 @@ Used by the runner: reads the backend from PROSE_STATE_WORKER_BACKEND and its st
     const count = int(values.count, Number.MAX_SAFE_INTEGER);
     const [factory] = await resolveBackends(spec, { env: io.env, cwd: io.cwd });
     const backend = await factory!.open(env);
+    // Ready means the backend answers: engines that load lazily (WASM SQLite) must not spend the kill window loading.
+    await backend.call('getRun', { run: values.run as string }, { role: 'vm' });
     io.stdout.write('ready\n');
     // Several writers start together: the runner closes our stdin once every one of them is ready.
     if (values['wait-go'] && io.stdin) await io.stdin();
