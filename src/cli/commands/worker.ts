@@ -16,7 +16,8 @@ export const workerCommand: Command = {
   help: `Usage: prose-state worker --workload ${WORKLOADS.join('|')} --run RUN [--writer N] [--start I] [--count C]
 
 Used by the runner: reads the backend from PROSE_STATE_WORKER_BACKEND and its storage from PROSE_STATE_WORKER_ENV
-(JSON: projectDir, homeDir, decisions, storageKey). Prints "ready", then "ack KEY<TAB>RESULT" per write.`,
+(JSON: projectDir, homeDir, decisions, storageKey). Prints "ready" once the backend answered a read of RUN, then
+"ack KEY<TAB>RESULT" per write.`,
   async run(argv, io) {
     const { values } = parseOptions(argv, { workload: { type: 'string' }, run: { type: 'string' }, writer: { type: 'string' }, start: { type: 'string' }, count: { type: 'string' }, 'wait-go': { type: 'boolean' } }, io.env);
     const workload = values.workload as Workload;
