@@ -4,35 +4,12 @@ import { readFileSync, rmSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { main } from '../../src/cli/main.ts';
 import { VERDICTS } from '../../src/core/capability-verdict.ts';
-import { captureIo, tempSuite } from '../helpers/temp-suite.ts';
+import { captureIo, PASS_FAIL_SKIP_CASES, tempSuite } from '../helpers/temp-suite.ts';
 
 const schema = JSON.parse(readFileSync(new URL('../../conformance/schema/report.schema.json', import.meta.url), 'utf8'));
 const validate = new Ajv({ discriminator: true, allErrors: true }).compile(schema);
 
-const suiteDir = tempSuite({
-  'a.yaml': `area: a
-cases:
-  - id: a/passes
-    title: a missing name is not found
-    steps:
-      - op: resolve
-        args: { name: x }
-        error: E_NOT_FOUND
-  - id: a/fails
-    title: expects the wrong thing on purpose
-    steps:
-      - op: resolve
-        args: { name: x }
-        expect: { value: y }
-  - id: a/skips
-    title: needs a capability nobody declares here
-    requires: [layout:postgres]
-    steps:
-      - op: resolve
-        args: { name: x }
-        error: E_NOT_FOUND
-`,
-});
+const suiteDir = tempSuite({ 'a.yaml': PASS_FAIL_SKIP_CASES });
 
 async function records(extra: string[]): Promise<Record<string, unknown>[]> {
   const c = captureIo();

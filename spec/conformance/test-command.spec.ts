@@ -2,32 +2,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { main } from '../../src/cli/main.ts';
-import { captureIo, tempSuite } from '../helpers/temp-suite.ts';
+import { captureIo, PASS_FAIL_SKIP_CASES, tempSuite } from '../helpers/temp-suite.ts';
 
-const suiteDir = tempSuite({
-  'a.yaml': `area: a
-cases:
-  - id: a/passes
-    title: a missing name is not found
-    steps:
-      - op: resolve
-        args: { name: x }
-        error: E_NOT_FOUND
-  - id: a/fails
-    title: expects the wrong thing on purpose
-    steps:
-      - op: resolve
-        args: { name: x }
-        expect: { value: y }
-  - id: a/skips
-    title: needs a capability nobody declares here
-    requires: [layout:postgres]
-    steps:
-      - op: resolve
-        args: { name: x }
-        error: E_NOT_FOUND
-`,
-});
+const suiteDir = tempSuite({ 'a.yaml': PASS_FAIL_SKIP_CASES });
 
 test('the JSON reporter writes a header, one line per case and a footer whose counts match', async () => {
   const c = captureIo();

@@ -11,6 +11,30 @@ export function tempSuite(files: Record<string, string>): string {
   return dir;
 }
 
+/** A case file with one case that passes, one that fails on purpose and one skipped for a capability nobody declares. */
+export const PASS_FAIL_SKIP_CASES = `area: a
+cases:
+  - id: a/passes
+    title: a missing name is not found
+    steps:
+      - op: resolve
+        args: { name: x }
+        error: E_NOT_FOUND
+  - id: a/fails
+    title: expects the wrong thing on purpose
+    steps:
+      - op: resolve
+        args: { name: x }
+        expect: { value: y }
+  - id: a/skips
+    title: needs a capability nobody declares here
+    requires: [layout:postgres]
+    steps:
+      - op: resolve
+        args: { name: x }
+        error: E_NOT_FOUND
+`;
+
 /** Collects what a command writes, for in-process CLI specs. */
 export function captureIo(env: Record<string, string | undefined> = {}) {
   const out: string[] = [];

@@ -35,14 +35,7 @@ export async function withFileLock<T>(lockPath: string, fn: () => T, opts: LockO
   let wait = 1;
   for (;;) {
     if (tryCreate(lockPath, content)) break;
-    const holder = readHolder(lockPath);
-    if (holder !== undefined && isStale(lockPath, holder)) {
-      breakStale(lockPath, holder);
-      continue;
-    }
-    if (Date.now() >= deadline) throw lockTimeout(lockPath, timeoutMs, holder);
-    await sleep(wait + Math.random() * wait);
-    wait = Math.min(wait * 2, 25);
+    if ((await waitOutHolder(lockPath, deadline, timeoutMs, wait)) === 'waited') wait = Math.min(wait * 2, 25);
   }
   try {
     // New readers stay out while the lock exists; the ones already inside are waited for (their reads are short).
@@ -58,10 +51,26 @@ export async function withFileLock<T>(lockPath: string, fn: () => T, opts: LockO
   }
 }
 
+/**
+ * The lock is held by someone else: a holder whose pid is dead on this host is broken at once ('broken'); past the
+ * deadline the wait ends with E_CONFLICT; otherwise sleep about `wait` ms, jittered ('waited'). Writers and
+ * readers (reader-mark.ts) wait for a holder the same way.
+ */
+export async function waitOutHolder(lockPath: string, deadline: number, timeoutMs: number, wait: number): Promise<'broken' | 'waited'> {
+  const holder = readHolder(lockPath);
+  if (holder !== undefined && isStale(lockPath, holder)) {
+    breakStale(lockPath, holder);
+    return 'broken';
+  }
+  if (Date.now() >= deadline) throw lockTimeout(lockPath, timeoutMs, holder);
+  await sleep(wait + Math.random() * wait);
+  return 'waited';
+}
+
 export interface Holder { pid: number; host: string; raw: string }
 
 /** Who holds `path` now; undefined when nobody does (it was released while we looked). */
-export function readHolder(path: string): Holder | undefined {
+function readHolder(path: string): Holder | undefined {
   let raw: string;
   try {
     raw = readFileSync(path, 'utf8');
@@ -72,7 +81,7 @@ export function readHolder(path: string): Holder | undefined {
   return { pid: Number(pid), host: host ?? '', raw };
 }
 
-export function isStale(path: string, h: Holder): boolean {
+function isStale(path: string, h: Holder): boolean {
   // No readable pid: a holder between its create and its write (microseconds), or one that died right there.
   if (!Number.isSafeInteger(h.pid) || h.pid <= 0) return ageOf(path) > ORPHAN_AGE_MS;
   if (h.host !== HOST) return false; // cannot see another host's processes: wait for the timeout
@@ -80,7 +89,7 @@ export function isStale(path: string, h: Holder): boolean {
 }
 
 /** Removes a stale lock, but only while holding `{lock}.break` and only if it is still the stale one we judged. */
-export function breakStale(path: string, h: Holder): void {
+function breakStale(path: string, h: Holder): void {
   const marker = `${path}.break`;
   if (!tryCreate(marker, `${process.pid}\n${HOST}\n`)) {
     if (ageOf(marker) > ORPHAN_AGE_MS) safeUnlink(marker);
@@ -95,7 +104,7 @@ export function breakStale(path: string, h: Holder): void {
   }
 }
 
-export function lockTimeout(lockPath: string, timeoutMs: number, holder: Holder | undefined, who?: string): ProseError {
+function lockTimeout(lockPath: string, timeoutMs: number, holder: Holder | undefined, who?: string): ProseError {
   who ??= holder?.pid ? `pid ${holder.pid} on ${holder.host}` : 'an unknown process';
   return new ProseError('E_CONFLICT', `timed out after ${timeoutMs} ms waiting for the lock ${lockPath} held by ${who}`, {
     location: { file: lockPath },
@@ -213,4 +222,4 @@ export function safeUnlink(p: string): void {
   try { unlinkSync(p); } catch { /* gone */ }
 }
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -1,6 +1,6 @@
 import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { ProseError } from '../core/errors.ts';
-import { breakStale, DEFAULT_LOCK_TIMEOUT_MS, isStale, lockTimeout, readerMarkName, readHolder, safeUnlink, sleep, type LockOptions } from './file-lock.ts';
+import { DEFAULT_LOCK_TIMEOUT_MS, readerMarkName, safeUnlink, waitOutHolder, type LockOptions } from './file-lock.ts';
 
 const READING = Buffer.from('1');
 const IDLE = Buffer.from('0');
@@ -86,13 +86,7 @@ export async function withSharedLock<T>(lockPath: string, fn: () => T, opts: Loc
       } else {
         mark.wait();
       }
-      const holder = readHolder(lockPath);
-      if (holder !== undefined && isStale(lockPath, holder)) {
-        breakStale(lockPath, holder);
-        continue;
-      }
-      if (Date.now() >= deadline) throw lockTimeout(lockPath, timeoutMs, holder);
-      await sleep(wait + Math.random() * wait);
+      await waitOutHolder(lockPath, deadline, timeoutMs, wait);
     }
   } finally {
     if (opts.mark) mark.leave();
