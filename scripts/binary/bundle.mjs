@@ -16,6 +16,7 @@ export async function bundleCli({ entry, outfile, suiteKey }) {
     target: 'node24',
     minifyWhitespace: true,
     minifySyntax: true,
+    minifyIdentifiers: true,
     legalComments: 'none',
     supported: { 'dynamic-import': false },
     define: {

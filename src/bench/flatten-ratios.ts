@@ -19,6 +19,7 @@ export function flattenRatios(r: BenchReport): Record<string, number> {
     const base = r.memory.trees.find((t) => t.tree === 'empty')!.peakRssMiB;
     for (const t of r.memory.trees) if (t.tree !== 'empty') out[`memory.${t.tree}.rss`] = t.peakRssMiB / base;
   }
-  if (!isSkipped(r.startup)) out['startup.node'] = r.startup.ratio;
+  // A ratio to another Node's start is not this binary's figure, so it is not gated.
+  if (!isSkipped(r.startup) && r.startup.comparable) out['startup.node'] = r.startup.ratio;
   return out;
 }

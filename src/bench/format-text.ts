@@ -46,7 +46,7 @@ export function formatText(r: BenchReport): string {
     out.push(`Peak RSS of a fingerprint process (bound: +${r.memory.boundMiB} MiB)`, '');
     out.push(table(['tree', 'files', 'MB', 'peak RSS MiB', 'growth MiB'], r.memory.trees.map((t) => [t.tree, int(t.files), f1(t.bytes / 1e6), f1(t.peakRssMiB), f1(t.growthMiB)])), '');
   }
-  out.push(isSkipped(r.startup) ? `Startup: skipped: ${r.startup.skipped}` : `Startup: binary --version ${f1(r.startup.binaryMs)} ms, ${r.startup.node} -e 0 (${r.startup.nodeVersion}) ${f1(r.startup.nodeMs)} ms: ${f2(r.startup.ratio)}x (medians of ${r.startup.runs})`, '');
+  out.push(isSkipped(r.startup) ? `Startup: skipped: ${r.startup.skipped}` : `Startup: binary --version (Node ${r.startup.binaryNodeVersion}) ${f1(r.startup.binaryMs)} ms, ${r.startup.node} -e 0 (${r.startup.nodeVersion}) ${f1(r.startup.nodeMs)} ms: ${f2(r.startup.ratio)}x (medians of ${r.startup.runs})${r.startup.comparable ? '' : ': not comparable, different Node versions (give --node)'}`, '');
   out.push('Targets', '');
   out.push(table(['target', 'met', 'actual'], r.targets.map((t) => [t.description, t.met === null ? 'n/a' : t.met ? 'yes' : 'NO', t.actual])));
   return `${out.join('\n')}\n`;

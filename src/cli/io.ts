@@ -14,10 +14,19 @@ export interface CliIo {
 export const EXIT = { ok: 0, failed: 1, usage: 2, harness: 3 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/** What a command module exports: loaded only when its command runs. */
 export interface Command {
-  name: string;
-  summary: string;
   /** Full `--help` text. */
   help: string;
   run(argv: string[], io: CliIo): Promise<number>;
+}
+
+/**
+ * A line of the command table: name and summary are here so `--version` and the usage text load no command module
+ * (each pulls in backends, WASM loaders or parsers that cost startup time).
+ */
+export interface CommandEntry {
+  name: string;
+  summary: string;
+  load(): Promise<Command>;
 }

@@ -1,10 +1,9 @@
 // The single binary's entry (bundled by scripts/build-binary.mjs): hands the embedded assets to the library,
 // routes a `sqlite3` link to that subcommand, then runs the same `main` as bin/prose-state.js.
-import { provideWasmBinary } from '../backends/sqlite/engine/index.ts';
-import { sqlite3Route } from './commands/sqlite3.ts';
 import { main } from './main.ts';
-import { unpackSuite, type SuiteBundle } from './sea/embedded-suite.ts';
+import type { SuiteBundle } from './sea/embedded-suite.ts';
 import { SEA_ASSET, inSea, seaAssetBytes, seaAssetText } from './sea/sea-assets.ts';
+import { sqlite3Route } from './sqlite3-route.ts';
 
 /** Set by the build (esbuild `define`): the hash naming this binary's suite. */
 declare const __PROSE_STATE_SUITE_KEY__: string;
@@ -19,12 +18,14 @@ for (const s of [process.stdout, process.stderr]) {
 
 async function run(): Promise<number> {
   const argv = sqlite3Route(process.argv0, process.argv.slice(2)) ?? process.argv.slice(2);
-  if (inSea()) {
-    const first = argv[0] ?? 'help';
-    // Copying the 880 KB of WASM is skipped where no command runs, to keep `--version` as fast as `node -e 0`.
-    const wasm = NO_COMMAND.has(first) ? undefined : seaAssetBytes(SEA_ASSET.sqliteWasm);
-    if (wasm) provideWasmBinary(wasm);
-    if (!NO_COMMAND.has(first) && first !== 'sqlite3' && !process.env.PROSE_STATE_SUITE_DIR) {
+  const first = argv[0] ?? 'help';
+  // Where no command runs, neither the 880 KB of WASM is copied nor its loader evaluated: `--version` stays near
+  // `node -e 0` (issue 8). The imports are lazy for the same reason.
+  if (inSea() && !NO_COMMAND.has(first)) {
+    const { provideWasmBinary } = await import('../backends/sqlite/engine/wasm.ts');
+    provideWasmBinary(seaAssetBytes(SEA_ASSET.sqliteWasm)!);
+    if (first !== 'sqlite3' && !process.env.PROSE_STATE_SUITE_DIR) {
+      const { unpackSuite } = await import('./sea/embedded-suite.ts');
       process.env.PROSE_STATE_SUITE_DIR = unpackSuite(__PROSE_STATE_SUITE_KEY__, () => JSON.parse(seaAssetText(SEA_ASSET.suite)!) as SuiteBundle, process.env);
     }
   }

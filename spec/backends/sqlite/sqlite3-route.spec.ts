@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sqlite3Route } from '../../../src/cli/commands/sqlite3.ts';
+import { sqlite3Route } from '../../../src/cli/sqlite3-route.ts';
 
 test('a binary invoked through a link named sqlite3 routes its arguments to the sqlite3 command', () => {
   for (const argv0 of ['sqlite3', '/usr/local/bin/sqlite3', './sqlite3', 'C:\\tools\\sqlite3.exe'.replaceAll('\\', '/')]) {

@@ -4,8 +4,6 @@ import { parseOptions } from '../args.ts';
 import type { Command } from '../io.ts';
 
 export const backendsCommand: Command = {
-  name: 'backends',
-  summary: 'list the built-in backends and their declared capabilities',
   help: `Usage: prose-state backends [--format json]
 
 Lists every built-in backend with its storage kind and declared capabilities.

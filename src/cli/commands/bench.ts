@@ -28,6 +28,8 @@ Options:
   --results FILE      compare or print a saved run instead of running the benchmark
   --vectors DIR       Reactor state-dirs for the receipt figures (default ../shared/vectors/reactor)  [PROSE_STATE_VECTORS]
   --binary PATH       the built binary to time (default: this binary, or dist/prose-state)
+  --node PATH         the node whose "node -e 0" the binary's start is compared with; it must be the binary's
+                      own Node version for the ratio to be judged (default: this process's node, or node on PATH)
   --backend NAME      only this built-in backend (repeatable; default every built-in one)
   -h, --help          this text
 
@@ -39,8 +41,6 @@ Exit codes: 0 done (no regression), 1 a ratio regressed beyond the tolerance, 2 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 export const benchCommand: Command = {
-  name: 'bench',
-  summary: 'benchmark fingerprinting, receipts and backends against same-run limits and peers',
   help: HELP,
   async run(argv: string[], io: CliIo): Promise<number> {
     const { values, positionals } = parseOptions(argv, {
@@ -51,6 +51,7 @@ export const benchCommand: Command = {
       results: { type: 'string' },
       vectors: { type: 'string', env: 'PROSE_STATE_VECTORS' },
       binary: { type: 'string' },
+      node: { type: 'string' },
       backend: { type: 'string', multiple: true },
       'rss-probe': { type: 'string' },
     }, io.env);
@@ -72,7 +73,7 @@ export const benchCommand: Command = {
         env: io.env,
         vectorsDir: findVectors(values.vectors as string | undefined, io),
         binary: findBinary(values.binary as string | undefined, io),
-        node: inSea() ? which('node', io.env) : process.execPath,
+        node: typeof values.node === 'string' ? resolve(io.cwd, values.node) : inSea() ? which('node', io.env) : process.execPath,
         self: selfCommand(),
         backends: values.backend as string[] | undefined,
         inBinary: inSea(),

@@ -22,8 +22,6 @@ Exit codes: 0 done, 1 PATH cannot be serialized (E_FORMAT), 2 usage or no such P
 interface Args { path: string; format: 'text' | 'json'; serialize?: string }
 
 export const fingerprintCommand: Command = {
-  name: 'fingerprint',
-  summary: 'print the OPWM1 content address of a directory or file',
   help: HELP,
   async run(argv: string[], io: CliIo): Promise<number> {
     let args: Args | 'help';

@@ -31,8 +31,6 @@ const OPTIONS = {
 } satisfies OptionSpec;
 
 export const instructionsCommand: Command = {
-  name: 'instructions',
-  summary: 'print what a VM tells a subagent: where and how to write a binding or agent segment, and what to return',
   help: HELP,
   async run(argv: string[], io: CliIo): Promise<number> {
     try {

@@ -10,8 +10,6 @@ import type { Command } from '../io.ts';
 import { defaultSuiteDir } from '../suite-dir.ts';
 
 export const selftestCommand: Command = {
-  name: 'selftest',
-  summary: 'run the suite on built-in buggy backends (mutants) and report which ones it catches',
   help: `Usage: prose-state selftest [--mutant NAME]... [--area AREA]... [--suite DIR] [--format json] [--list]
 
 Each mutant is the filesystem backend with one real bug a backend author could write (an off-by-one in segment

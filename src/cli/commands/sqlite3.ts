@@ -1,5 +1,5 @@
 import { existsSync, writeFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { SqliteFile, loadSqlite, type Database, type Sqlite3Static } from '../../backends/sqlite/engine/index.ts';
 import { isReadOnlySql, runSql, type RunSqlOptions } from '../../backends/sqlite/shim/run-sql.ts';
 import { parseShellArgs, type ShellArgs } from '../../backends/sqlite/shim/shell-args.ts';
@@ -19,8 +19,6 @@ Dot commands: .timeout MS. Invoked through a link named sqlite3, the binary beha
 `;
 
 export const sqlite3Command: Command = {
-  name: 'sqlite3',
-  summary: 'run SQL on a state.db like the sqlite3 CLI (list and -json output)',
   help: HELP,
   async run(argv: string[], io: CliIo): Promise<number> {
     const parsed = parseShellArgs(argv);
@@ -50,14 +48,6 @@ export const sqlite3Command: Command = {
   },
 };
 
-/**
- * When the binary runs through a link named `sqlite3`, its arguments are this command's. Pass `process.argv0` (the
- * name as invoked): `process.argv[0]` is the resolved execPath, which never carries the link's name.
- */
-export function sqlite3Route(argv0: string, rest: readonly string[]): string[] | undefined {
-  const name = basename(argv0).replace(/\.(exe|cmd|js|mjs|ts)$/i, '');
-  return name === 'sqlite3' ? ['sqlite3', ...rest] : undefined;
-}
 
 type Step = { sql: string } | { error: string };
 

@@ -42,8 +42,6 @@ Exit codes: 0 all passed, 1 a case failed (or passed unexpectedly) or a capabili
 2 usage error, 3 harness or backend error (an errored case or probe).`;
 
 export const testCommand: Command = {
-  name: 'test',
-  summary: 'run the conformance suite against backends',
   help: HELP,
   async run(argv, io) {
     const { values } = parseOptions(argv, {

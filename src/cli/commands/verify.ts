@@ -46,8 +46,6 @@ export interface VerifyArgs extends VerifyPathOptions {
 }
 
 export const verifyCommand: Command = {
-  name: 'verify',
-  summary: 'check run state on disk (.prose/, a run dir, state.db, ...) against the spec',
   help: HELP,
   async run(argv: string[], io: CliIo): Promise<number> {
     let args: VerifyArgs;

@@ -11,8 +11,6 @@ import type { Command } from '../io.ts';
  * through PROSE_STATE_WORKER_BACKEND and PROSE_STATE_WORKER_ENV, never argv, since a URL may hold a password.
  */
 export const workerCommand: Command = {
-  name: 'worker',
-  summary: 'run a write workload on a backend (the child process of the crash and concurrency areas)',
   help: `Usage: prose-state worker --workload ${WORKLOADS.join('|')} --run RUN [--writer N] [--start I] [--count C]
 
 Used by the runner: reads the backend from PROSE_STATE_WORKER_BACKEND and its storage from PROSE_STATE_WORKER_ENV
