@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BackendEnv } from '../core/backend.ts';
 import { resolveDecisions } from '../core/decisions.ts';
@@ -8,6 +8,7 @@ import { sqliteFactory } from '../backends/sqlite/index.ts';
 import { SqlitePaths } from '../backends/sqlite/sqlite-paths.ts';
 import { isSkipped, type OpsTiming, type PeerTiming, type Skipped, type SqlitePeersResult } from './bench-report.ts';
 import { median } from './measure.ts';
+import { Sqlite3Session } from './sqlite3-session.ts';
 import { which } from './which.ts';
 
 /** The same 1.1 KB binding value as bench-backends.ts. */
@@ -19,6 +20,9 @@ function timingOf(runsMs: number[], ops: number): OpsTiming {
   const ms = median(per);
   return { ms, meanMs: per.reduce((a, b) => a + b, 0) / per.length, samples: runsMs.length * ops, opsPerSec: 1000 / ms };
 }
+
+/** Bindings each writer writes per turn. */
+const CHUNK = 50;
 
 const lit = (s: string) => `'${s.replaceAll("'", "''")}'`;
 const insertSql = (name: string) =>
@@ -58,50 +62,64 @@ export async function benchSqlitePeers(root: string, rounds: number, n: number, 
       }
       dbFile = new SqlitePaths(benv.projectDir, benv.homeDir).runDb(run);
       // The peers start from the same file: our schema and frames, no bindings yet.
-      const template = join(dir, 'template.db');
-      copyFileSync(dbFile, template);
-      let t = performance.now();
-      for (let i = 0; i < n; i++) {
-        const name = `b${i}`;
-        await backend.call('bind', { run, name, kind: 'let', value: VALUE }, { role: 'subagent', binding: name });
-      }
-      ourWrites.push(performance.now() - t);
-      t = performance.now();
-      for (let i = 0; i < reads; i++) {
-        const res = await backend.call('resolve', { run, name: `b${(i * 7) % n}`, executionId: frame }, { role: 'vm' });
-        if (res.value !== VALUE) throw new Error('our sqlite backend resolved a different value');
-      }
-      ourReads.push(performance.now() - t);
-      if (!sqlite3 || peerError) continue;
-      try {
-        // (a) one process per statement, as the seed does: sqlite3 state.db "INSERT OR REPLACE INTO bindings ...".
-        const a = join(dir, 'per-statement.db');
-        copyFileSync(template, a);
-        t = performance.now();
-        for (let i = 0; i < n; i++) cli(sqlite3, [a, insertSql(`b${i}`)]);
-        perStmt.push(performance.now() - t);
-        checkCount(sqlite3, a, n);
-        // (b) one process, every statement its own autocommit transaction (statements separated by ';').
-        const b = join(dir, 'batched.db');
-        copyFileSync(template, b);
-        const script = join(dir, 'batch.sql');
-        writeFileSync(script, Array.from({ length: n }, (_, i) => `${insertSql(`b${i}`)};\n`).join(''));
-        const sql = readFileSync(script);
-        t = performance.now();
-        cli(sqlite3, [b], sql);
-        batched.push(performance.now() - t);
-        checkCount(sqlite3, b, n);
-        // Resolved reads: the same CTE our backend runs, one `sqlite3 -json` process per query, on our own file.
-        t = performance.now();
-        for (let i = 0; i < reads; i++) {
-          const q = RESOLVE_SQL.replace(':eid', String(frame)).replace(':name', lit(`b${(i * 7) % n}`));
-          const out = JSON.parse(cli(sqlite3, ['-json', dbFile, q])) as { value: string }[];
-          if (out[0]?.value !== VALUE) throw new Error('sqlite3 -json resolved a different value');
+      const perStatementDb = join(dir, 'per-statement.db');
+      const batchedDb = join(dir, 'batched.db');
+      copyFileSync(dbFile, perStatementDb);
+      copyFileSync(dbFile, batchedDb);
+      const peersOn = () => sqlite3 !== undefined && peerError === undefined;
+      const session = sqlite3 ? Sqlite3Session.open(sqlite3, batchedDb) : undefined;
+      // Writers take turns, CHUNK bindings each, so the disk's state (writeback of earlier sections, a neighbour's
+      // I/O) weighs on all alike; each writer's time is the sum of its turns.
+      const time = { ours: 0, perStmt: 0, batched: 0 };
+      for (let start = 0; start < n; start += CHUNK) {
+        const names = Array.from({ length: Math.min(CHUNK, n - start) }, (_, i) => `b${start + i}`);
+        let t = performance.now();
+        for (const name of names) await backend.call('bind', { run, name, kind: 'let', value: VALUE }, { role: 'subagent', binding: name });
+        time.ours += performance.now() - t;
+        if (!peersOn()) continue;
+        try {
+          // (a) one process per statement, as the seed does: sqlite3 state.db "INSERT OR REPLACE INTO bindings ...".
+          t = performance.now();
+          for (const name of names) cli(sqlite3!, [perStatementDb, insertSql(name)]);
+          time.perStmt += performance.now() - t;
+          // (b) one process for the whole run, every statement its own autocommit transaction.
+          t = performance.now();
+          await session!.run(names.map((name) => `${insertSql(name)};`).join('\n'));
+          time.batched += performance.now() - t;
+        } catch (err) {
+          peerError = `failed: ${err instanceof Error ? err.message : String(err)}`;
         }
-        jsonRead.push(performance.now() - t);
-      } catch (err) {
-        peerError = `failed: ${err instanceof Error ? err.message : String(err)}`;
       }
+      await session?.close().catch((err: unknown) => { peerError ??= `failed: ${err instanceof Error ? err.message : String(err)}`; });
+      ourWrites.push(time.ours);
+      if (peersOn()) {
+        checkCount(sqlite3!, perStatementDb, n);
+        checkCount(sqlite3!, batchedDb, n);
+        perStmt.push(time.perStmt);
+        batched.push(time.batched);
+      }
+      // Resolved reads, alternating one of ours with one `sqlite3 -json` process running the same CTE on our file.
+      let oursRead = 0;
+      let cliRead = 0;
+      for (let i = 0; i < reads; i++) {
+        const name = `b${(i * 7) % n}`;
+        let t = performance.now();
+        const res = await backend.call('resolve', { run, name, executionId: frame }, { role: 'vm' });
+        oursRead += performance.now() - t;
+        if (res.value !== VALUE) throw new Error('our sqlite backend resolved a different value');
+        if (!peersOn()) continue;
+        try {
+          t = performance.now();
+          const q = RESOLVE_SQL.replace(':eid', String(frame)).replace(':name', lit(name));
+          const out = JSON.parse(cli(sqlite3!, ['-json', dbFile, q])) as { value: string }[];
+          cliRead += performance.now() - t;
+          if (out[0]?.value !== VALUE) throw new Error('sqlite3 -json resolved a different value');
+        } catch (err) {
+          peerError = `failed: ${err instanceof Error ? err.message : String(err)}`;
+        }
+      }
+      ourReads.push(oursRead);
+      if (peersOn()) jsonRead.push(cliRead);
     } finally {
       await backend.close();
       await sqliteFactory.dispose?.(benv);
@@ -113,7 +131,7 @@ export async function benchSqlitePeers(root: string, rounds: number, n: number, 
     skip ? { skipped: skip } : { ...timingOf(runs, ops), command };
   const peers: SqlitePeersResult['peers'] = {
     'cli-per-statement': peer(perStmt, n, 'sqlite3 state.db "INSERT OR REPLACE INTO bindings ..." (one process per binding)'),
-    'cli-batched': peer(batched, n, 'sqlite3 state.db < batch.sql (one process; each INSERT its own autocommit)'),
+    'cli-batched': peer(batched, n, 'sqlite3 state.db < INSERTs on stdin (one process for the run; each INSERT its own autocommit)'),
     'cli-json-read': peer(jsonRead, reads, 'sqlite3 -json state.db "<scope resolution CTE>" (one process per read)'),
   };
   const ratios: Record<string, number> = {};
