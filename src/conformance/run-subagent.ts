@@ -21,6 +21,9 @@ export interface SubagentContext {
 /** What the step saw: the verdict is null when the checker reported exactly the expected rules. */
 export interface SubagentResult { verdict: string | null; message: string; instructions: string; segment?: number; findings: Finding[] }
 
+/** How SQLite ("UNIQUE constraint failed") and PostgreSQL ("duplicate key value violates unique constraint") refuse. */
+const UNIQUE_REFUSAL = /UNIQUE constraint failed|duplicate key value violates unique constraint/i;
+
 const SESSION_BACKENDS: Partial<Record<BackendFactory['kind'], SessionBackend>> = { directory: 'filesystem', sqlite: 'sqlite', postgres: 'postgres' };
 
 /**
@@ -69,7 +72,8 @@ export async function runSubagent(step: SubagentStep, c: SubagentContext): Promi
       message = await followInstructions(instructions, work, { backend: backendKind, projectDir: c.env.projectDir, homeDir: c.env.homeDir, ...(c.self ? { self: c.self } : {}), ...(pgRun ? { pgRun } : {}), timeoutMs: c.timeoutMs });
       if (mustRefuse) return { verdict: 'the storage accepted the deviating write; it must refuse it', message: '', instructions, findings: [] };
     } catch (err) {
-      if (!mustRefuse) throw err;
+      // Only a refusal to store a duplicate counts: any other failure (no sqlite3, a syntax error) is the step's.
+      if (!mustRefuse || !UNIQUE_REFUSAL.test(err instanceof Error ? err.message : String(err))) throw err;
       // A subagent whose write was refused still returns its confirmation; the checker must catch the mismatch.
       message = returnMessage(instructions, work);
     }
