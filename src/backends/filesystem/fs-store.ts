@@ -11,8 +11,9 @@ import type { StateStore, WorldModelStore } from '../../core/store.ts';
 import { isoSeconds } from '../../core/engine.ts';
 import { createFileExclusive, writeFileAtomic } from '../../io/atomic-write.ts';
 import { withFileLock } from '../../io/file-lock.ts';
+import { FileMemo } from './file-memo.ts';
 import { RunPaths } from './run-paths.ts';
-import { parseStateMd, renderStateMd, type StateDoc } from './state-md.ts';
+import { parseStateMd, renderStateMd, type IndexEntries, type StateDoc } from './state-md.ts';
 import { FsWorldModelStore } from './world-model-store.ts';
 
 const SCOPED_FILE = /^(.+)__([1-9]\d*)\.md$/;
@@ -34,6 +35,13 @@ export class FsStore implements StateStore {
   readonly worldModel: WorldModelStore;
   /** Serializes the VM's read-modify-write of state.md within this process. */
   private readonly locks = new Map<string, Promise<unknown>>();
+  /**
+   * The last state.md text seen per run and what it parsed to: every VM event reads the whole document, and
+   * parsing and checking each event again made a run's events cost O(events) each. Reused only for equal text.
+   */
+  private readonly docs = new Map<string, { text: string; doc: StateDoc }>();
+  /** Each binding file's line of the state.md index (name, kind, scope), while the file is unchanged. */
+  private readonly indexLines = new FileMemo<IndexEntries['bindings'][number]>();
 
   constructor(projectDir: string, homeDir: string, private readonly decisions: Decisions, private readonly now: () => Date = () => new Date()) {
     this.paths = new RunPaths(projectDir, homeDir);
@@ -102,7 +110,11 @@ export class FsStore implements StateStore {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
     }
-    return parseStateMd(text, this.rel(file));
+    const seen = this.docs.get(file);
+    if (seen?.text === text) return copyDoc(seen.doc);
+    const doc = parseStateMd(text, this.rel(file));
+    this.docs.set(file, { text, doc: copyDoc(doc) });
+    return doc;
   }
 
   private async updateDoc(run: RunRef, change: (doc: StateDoc) => void): Promise<void> {
@@ -114,7 +126,9 @@ export class FsStore implements StateStore {
       if (!doc) throw new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)}`);
       change(doc);
       doc.updated = isoSeconds(this.now());
-      writeFileAtomic(join(dir, 'state.md'), renderStateMd(doc, this.indexOf(run)));
+      const text = renderStateMd(doc, this.indexOf(run));
+      writeFileAtomic(join(dir, 'state.md'), text);
+      this.docs.set(join(dir, 'state.md'), { text, doc: copyDoc(doc) });
     }));
     this.locks.set(run, next);
     try {
@@ -124,8 +138,8 @@ export class FsStore implements StateStore {
     }
   }
 
-  private indexOf(run: RunRef) {
-    const bindings = this.readAllBindings(run).map((b) => ({ name: b.name, kind: b.kind, executionId: b.executionId }));
+  private indexOf(run: RunRef): IndexEntries {
+    const bindings = this.bindingIndex(run);
     const agentsDir = join(this.paths.runDir(run), 'agents');
     const agents = existsSync(agentsDir)
       ? readdirSync(agentsDir).sort().map((name) => ({ name, scope: 'execution', path: `agents/${name}/` }))
@@ -151,7 +165,8 @@ export class FsStore implements StateStore {
     return this.readBindingFile(run, file);
   }
 
-  private readBindingFile(run: RunRef, file: string): BindingRecord | undefined {
+  /** A binding file as written (an attachment's value not read); undefined when there is none. */
+  private parseBinding(file: string): ReturnType<typeof parseBindingFile> | undefined {
     let bytes: Buffer;
     try {
       bytes = readFileSync(file);
@@ -160,12 +175,16 @@ export class FsStore implements StateStore {
       throw err;
     }
     const text = decodeUtf8(bytes, this.rel(file));
-    let parsed;
     try {
-      parsed = parseBindingFile(text, this.rel(file));
+      return parseBindingFile(text, this.rel(file));
     } catch (err) {
       throw new ProseError('E_CORRUPT', (err as Error).message, { location: (err as ProseError).location, cause: err });
     }
+  }
+
+  private readBindingFile(run: RunRef, file: string): BindingRecord | undefined {
+    const parsed = this.parseBinding(file);
+    if (!parsed) return undefined;
     let value = parsed.value;
     if (parsed.attachment !== undefined) {
       if (!/^attachments\/[^/]+$/.test(parsed.attachment)) throw new ProseError('E_CORRUPT', `attachment path ${JSON.stringify(parsed.attachment)} is not under attachments/`, { location: { file: this.rel(file) } });
@@ -183,20 +202,31 @@ export class FsStore implements StateStore {
   }
 
   private readAllBindings(run: RunRef): BindingRecord[] {
+    return this.eachBindingFile(run, (file, entry) => {
+      const rec = this.readBindingFile(run, file);
+      if (rec) checkFileName(entry, rec, () => this.rel(file));
+      return rec;
+    });
+  }
+
+  /** The index lines of state.md: parsed binding files without their attachments, memoized per file. */
+  private bindingIndex(run: RunRef): IndexEntries['bindings'] {
+    return this.eachBindingFile(run, (file, entry) => this.indexLines.get(file, () => {
+      const parsed = this.parseBinding(file);
+      if (!parsed) return undefined;
+      checkFileName(entry, parsed, () => this.rel(file));
+      return { name: parsed.name, kind: parsed.kind, executionId: parsed.executionId };
+    }));
+  }
+
+  private eachBindingFile<T>(run: RunRef, read: (file: string, entry: string) => T | undefined): T[] {
     const dir = join(this.paths.runDir(run), 'bindings');
     if (!existsSync(dir)) return [];
-    const out: BindingRecord[] = [];
+    const out: T[] = [];
     for (const entry of readdirSync(dir).sort()) {
       if (entry.startsWith('.') || !entry.endsWith('.md')) continue; // temp files of writes in flight
-      const scoped = SCOPED_FILE.exec(entry);
-      const rec = this.readBindingFile(run, join(dir, entry));
-      if (!rec) continue;
-      const expectName = scoped ? scoped[1] : entry.slice(0, -3);
-      const expectId = scoped ? Number(scoped[2]) : null;
-      if (rec.name !== expectName || rec.executionId !== expectId) {
-        throw new ProseError('E_CORRUPT', `binding file ${entry} holds ${rec.name} (execution_id ${rec.executionId ?? 'root'})`, { location: { file: this.rel(join(dir, entry)) } });
-      }
-      out.push(rec);
+      const v = read(join(dir, entry), entry);
+      if (v !== undefined) out.push(v);
     }
     return out;
   }
@@ -255,10 +285,27 @@ export class FsStore implements StateStore {
 
   async close(): Promise<void> {
     await Promise.allSettled([...this.locks.values()]);
+    this.docs.clear();
+    this.indexLines.clear();
   }
 
   private rel(abs: string): string {
     const r = relative(this.paths.projectDir, abs);
     return r.startsWith('..') ? abs : r.split(sep).join('/');
+  }
+}
+
+/** The events array is the part a caller changes (appends to); the records in it are never changed. */
+function copyDoc(doc: StateDoc): StateDoc {
+  return { ...doc, events: [...doc.events] };
+}
+
+/** A binding file is named after the binding it holds (`name.md`, or `name__{execution_id}.md` in a frame). */
+function checkFileName(entry: string, rec: { name: string; executionId: ExecutionId | null }, rel: () => string): void {
+  const scoped = SCOPED_FILE.exec(entry);
+  const expectName = scoped ? scoped[1] : entry.slice(0, -3);
+  const expectId = scoped ? Number(scoped[2]) : null;
+  if (rec.name !== expectName || rec.executionId !== expectId) {
+    throw new ProseError('E_CORRUPT', `binding file ${entry} holds ${rec.name} (execution_id ${rec.executionId ?? 'root'})`, { location: { file: rel() } });
   }
 }

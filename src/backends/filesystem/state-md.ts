@@ -58,8 +58,16 @@ export function renderStateMd(doc: StateDoc, index: IndexEntries): string {
   const stack = callStack(state);
   stack.forEach((f, i) => out.push(`| ${f.executionId} | ${oneLine(f.block)} | ${f.depth} | ${i === 0 ? 'executing' : 'waiting'} | ${f.parent ?? '(root)'} |`));
   // The count closes the file, so a cut that drops whole event lines is seen, not read as a shorter history.
-  out.push('', '## Event Log', '', ...doc.events.map((e) => `- ${JSON.stringify(e)}`), '', `<!-- ${doc.events.length} events -->`, '');
+  out.push('', '## Event Log', '', ...doc.events.map(eventLine), '', `<!-- ${doc.events.length} events -->`, '');
   return out.join('\n');
+}
+
+/** Event records are never changed once logged, and state.md is rewritten whole per event: each line is made once. */
+const eventLines = new WeakMap<ExecutionEvent, string>();
+function eventLine(e: ExecutionEvent): string {
+  let line = eventLines.get(e);
+  if (line === undefined) eventLines.set(e, (line = `- ${JSON.stringify(e)}`));
+  return line;
 }
 
 /** One line per statement index, annotated with its latest status (filesystem.md "Status annotations"). */

@@ -1,0 +1,41 @@
+import { statSync } from 'node:fs';
+
+/**
+ * A file's timestamps advance in clock ticks (milliseconds on most Linux file systems), so a file rewritten within
+ * the tick of an earlier read can keep its size and times. A file is memoized only once it is older than this when
+ * read (git's "racy clean" rule): any later rewrite then carries newer times.
+ */
+export const RACY_MS = 100;
+
+/**
+ * What was derived from a file (a parsed binding's index line), reused while the file's inode, size, mtime and
+ * ctime are what they were when it was read, so a VM event need not re-read every binding file.
+ * Only a derivation the file alone determines may be memoized: a mismatch of any field re-reads the file.
+ */
+export class FileMemo<T> {
+  private readonly entries = new Map<string, { key: string; value: T }>();
+
+  /** The memoized value of `file`, or `read()`'s; undefined (and forgotten) when the file does not exist. */
+  get(file: string, read: () => T | undefined): T | undefined {
+    // Number stats: a double of milliseconds resolves well under a microsecond today, far finer than a clock tick,
+    // and BigInt stats cost more than the system call (each builds four Dates).
+    const st = statSync(file, { throwIfNoEntry: false });
+    if (st === undefined) {
+      this.entries.delete(file);
+      return undefined;
+    }
+    const key = `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+    const hit = this.entries.get(file);
+    if (hit?.key === key) return hit.value;
+    // Stat before read: a rewrite in between leaves the old key with the new value, which the next stat misses.
+    const value = read();
+    const settled = Date.now() - Math.max(st.mtimeMs, st.ctimeMs) > RACY_MS;
+    if (value !== undefined && settled) this.entries.set(file, { key, value });
+    else this.entries.delete(file);
+    return value;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
