@@ -93,10 +93,14 @@ export async function benchSqlitePeers(root: string, rounds: number, n: number, 
       await session?.close().catch((err: unknown) => { peerError ??= `failed: ${err instanceof Error ? err.message : String(err)}`; });
       ourWrites.push(time.ours);
       if (peersOn()) {
-        checkCount(sqlite3!, perStatementDb, n);
-        checkCount(sqlite3!, batchedDb, n);
-        perStmt.push(time.perStmt);
-        batched.push(time.batched);
+        try {
+          checkCount(sqlite3!, perStatementDb, n);
+          checkCount(sqlite3!, batchedDb, n);
+          perStmt.push(time.perStmt);
+          batched.push(time.batched);
+        } catch (err) {
+          peerError = `failed: ${err instanceof Error ? err.message : String(err)}`;
+        }
       }
       // Resolved reads, alternating one of ours with one `sqlite3 -json` process running the same CTE on our file.
       let oursRead = 0;
