@@ -21,6 +21,9 @@ function timingOf(runsMs: number[], ops: number): OpsTiming {
   return { ms, meanMs: per.reduce((a, b) => a + b, 0) / per.length, samples: runsMs.length * ops, opsPerSec: 1000 / ms };
 }
 
+/** A peer that failed is skipped with this reason. */
+const failed = (err: unknown) => `failed: ${err instanceof Error ? err.message : String(err)}`;
+
 /** Bindings each writer writes per turn. */
 const CHUNK = 50;
 
@@ -87,10 +90,10 @@ export async function benchSqlitePeers(root: string, rounds: number, n: number, 
           await session!.run(names.map((name) => `${insertSql(name)};`).join('\n'));
           time.batched += performance.now() - t;
         } catch (err) {
-          peerError = `failed: ${err instanceof Error ? err.message : String(err)}`;
+          peerError = failed(err);
         }
       }
-      await session?.close().catch((err: unknown) => { peerError ??= `failed: ${err instanceof Error ? err.message : String(err)}`; });
+      await session?.close().catch((err: unknown) => { peerError ??= failed(err); });
       ourWrites.push(time.ours);
       if (peersOn()) {
         try {
@@ -99,7 +102,7 @@ export async function benchSqlitePeers(root: string, rounds: number, n: number, 
           perStmt.push(time.perStmt);
           batched.push(time.batched);
         } catch (err) {
-          peerError = `failed: ${err instanceof Error ? err.message : String(err)}`;
+          peerError = failed(err);
         }
       }
       // Resolved reads, alternating one of ours with one `sqlite3 -json` process running the same CTE on our file.
@@ -119,7 +122,7 @@ export async function benchSqlitePeers(root: string, rounds: number, n: number, 
           cliRead += performance.now() - t;
           if (out[0]?.value !== VALUE) throw new Error('sqlite3 -json resolved a different value');
         } catch (err) {
-          peerError = `failed: ${err instanceof Error ? err.message : String(err)}`;
+          peerError = failed(err);
         }
       }
       ourReads.push(oursRead);
