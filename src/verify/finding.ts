@@ -1,8 +1,10 @@
-/** One thing `verify` found. Every verifier (run directory, state.db, Reactor dir, transcript, subagent output) returns these. */
+export type Severity = 'error' | 'warning';
+
+/** One thing `verify` found (the one finding shape; src/verify/kit/finding-sink.ts makes and collects them). Every verifier (run directory, state.db, Reactor dir, transcript, subagent output) returns these. */
 export interface Finding {
   /** Stable rule id, e.g. `binding.kind`, listed in docs/verify-rules.md with the spec text it enforces. */
   rule: string;
-  severity: 'error' | 'warning';
+  severity: Severity;
   message: string;
   /** File path (relative to what was verified), with line/column when known; or a table and row; or a receipt index. */
   file?: string;

@@ -83,7 +83,7 @@ export const CANON_DECISIONS: DecisionRow[] = [
   {
     id: 'reactor-status-rules', area: 'verify',
     spec: 'filesystem.md: nothing moved -> a skipped receipt that copies the fingerprints forward; an error -> a failed receipt, nothing commits and no fingerprint moves.',
-    choice: 'A skipped or failed receipt must carry the same fingerprints as the node\'s previous non-failed receipt (cold-start fingerprints if none). A rendered receipt may leave them unmoved (the fixtures have such renders).',
+    choice: 'A skipped or failed receipt must carry the same fingerprints as the node\'s previous non-failed receipt (cold-start fingerprints if none). A rendered receipt may leave them unmoved (the fixtures have such renders), and a failed one need not carry semantic_diff.failure_reason (the fixtures\' failed receipts have {}). One checker applies these rules to receipts.json and to receipts/{node}.jsonl alike.',
     why: 'Every fixture obeys it; a moved fingerprint on a skip would propagate a change nobody published.',
   },
   {

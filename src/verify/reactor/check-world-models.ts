@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import { contentAddressOf, EMPTY_ARTIFACT_ADDRESS, isPlain, parseArtifact } from '../../canon/index.ts';
 import { ProseError } from '../../core/errors.ts';
 import type { Finding } from '../finding.ts';
-import { finding, sameJson, type LedgerFacts } from './check-ledger.ts';
+import { sameJson, type NodeLedger } from '../kit/check-ledger.ts';
+import { finding } from '../kit/finding-sink.ts';
+import { REACTOR_RULES } from './rules.ts';
+
+type Ledgers = Map<string, NodeLedger>;
 
 const BIN_NAME = /^sha256_([0-9a-f]{64})\.bin$/;
 const HEX_NAME = /^(?:[0-9a-f]{2})+$/;
@@ -11,47 +15,47 @@ const UTF8_STRICT = new TextDecoder('utf-8', { fatal: true });
 const KNOWN = new Set(['published.json', 'versions', 'workspace.bin']);
 
 /** Checks world-models/: directory names, every version file, workspace.bin, published.json and @atomic links. */
-export function checkWorldModels(root: string, facts: LedgerFacts, out: Finding[]): void {
+export function checkWorldModels(root: string, ledgers: Ledgers, out: Finding[]): void {
   const wmRoot = join(root, 'world-models');
   const seen = new Set<string>();
   for (const dirName of readdirSync(wmRoot).sort()) {
     const rel = `world-models/${dirName}`;
     if (!statSync(join(wmRoot, dirName)).isDirectory()) {
-      out.push(finding('reactor.wm-unknown', `${rel} is not a node directory`, { file: rel }));
+      out.push(finding(REACTOR_RULES, 'reactor.wm-unknown', `${rel} is not a node directory`, { file: rel }));
       continue;
     }
     const node = nodeOf(dirName);
     if (node === undefined) {
-      out.push(finding('reactor.wm-dir-name', `${dirName} is not the lowercase hex of a UTF-8 node name`, { file: rel }));
+      out.push(finding(REACTOR_RULES, 'reactor.wm-dir-name', `${dirName} is not the lowercase hex of a UTF-8 node name`, { file: rel }));
       continue;
     }
     seen.add(node);
-    if (!facts.receipts.has(node)) out.push(finding('reactor.wm-orphan', `node ${JSON.stringify(node)} has a world model but no receipts`, { file: rel, node }));
-    checkNodeDir(join(wmRoot, dirName), rel, node, facts, out);
+    if (!ledgers.has(node)) out.push(finding(REACTOR_RULES, 'reactor.wm-orphan', `node ${JSON.stringify(node)} has a world model but no receipts`, { file: rel, node }));
+    checkNodeDir(join(wmRoot, dirName), rel, node, ledgers, out);
   }
-  for (const node of facts.lastFingerprints.keys()) {
-    if (!seen.has(node)) out.push(finding('reactor.wm-missing', `node ${JSON.stringify(node)} committed but has no world-models/${Buffer.from(node, 'utf8').toString('hex')}/`, { node }));
+  for (const [node, ledger] of ledgers) {
+    if (ledger.last !== undefined && !seen.has(node)) out.push(finding(REACTOR_RULES, 'reactor.wm-missing', `node ${JSON.stringify(node)} committed but has no world-models/${Buffer.from(node, 'utf8').toString('hex')}/`, { node }));
   }
 }
 
-function checkNodeDir(dir: string, rel: string, node: string, facts: LedgerFacts, out: Finding[]): void {
+function checkNodeDir(dir: string, rel: string, node: string, ledgers: Ledgers, out: Finding[]): void {
   for (const name of readdirSync(dir)) {
-    if (!KNOWN.has(name)) out.push(finding('reactor.wm-unknown', `unexpected ${rel}/${name}`, { file: `${rel}/${name}`, node }));
+    if (!KNOWN.has(name)) out.push(finding(REACTOR_RULES, 'reactor.wm-unknown', `unexpected ${rel}/${name}`, { file: `${rel}/${name}`, node }));
   }
   const versions = checkVersions(join(dir, 'versions'), `${rel}/versions`, node, out);
   if (existsSync(join(dir, 'workspace.bin'))) {
     try {
       parseArtifact(readFileSync(join(dir, 'workspace.bin')));
     } catch (err) {
-      out.push(finding('reactor.workspace-bin', describe(err), { file: `${rel}/workspace.bin`, node }));
+      out.push(finding(REACTOR_RULES, 'reactor.workspace-bin', describe(err), { file: `${rel}/workspace.bin`, node }));
     }
   }
-  const published = checkPublished(join(dir, 'published.json'), `${rel}/published.json`, node, versions, facts, out);
+  const published = checkPublished(join(dir, 'published.json'), `${rel}/published.json`, node, versions, ledgers, out);
   // The @atomic -> .bin link holds only under the atomic canonicalizer, seen as published version == @atomic.
   const atomicCanonicalizer = published !== undefined && published.version === published.atomic;
-  for (const r of facts.rendered.get(node) ?? []) {
+  for (const r of ledgers.get(node)?.rendered ?? []) {
     if (versions.has(r.atomic)) continue;
-    out.push(finding('reactor.atomic-bin', `rendered receipt's @atomic ${r.atomic} names no version file`, {
+    out.push(finding(REACTOR_RULES, 'reactor.atomic-bin', `rendered receipt's @atomic ${r.atomic} names no version file`, {
       file: 'receipts.json', receipt: r.index, node,
       hint: atomicCanonicalizer ? 'the node uses the atomic canonicalizer, so @atomic is the committed version' : 'a compiled canonicalizer\'s @atomic need not be a version address',
     }, atomicCanonicalizer ? 'error' : 'warning'));
@@ -66,19 +70,19 @@ function checkVersions(dir: string, rel: string, node: string, out: Finding[]): 
     const file = `${rel}/${name}`;
     const m = BIN_NAME.exec(name);
     if (!m) {
-      out.push(finding('reactor.bin-name', `${name} is not named sha256_<64 lowercase hex>.bin`, { file, node }));
+      out.push(finding(REACTOR_RULES, 'reactor.bin-name', `${name} is not named sha256_<64 lowercase hex>.bin`, { file, node }));
       continue;
     }
     const bytes = readFileSync(join(dir, name));
     try {
       parseArtifact(bytes);
     } catch (err) {
-      out.push(finding('reactor.bin-parse', describe(err), { file, node }));
+      out.push(finding(REACTOR_RULES, 'reactor.bin-parse', describe(err), { file, node }));
       continue;
     }
     const actual = contentAddressOf(bytes);
     if (actual !== `sha256:${m[1]}`) {
-      out.push(finding('reactor.bin-hash', `content hashes to ${actual}, not to its name`, { file, node, hint: 'the file was edited or renamed' }));
+      out.push(finding(REACTOR_RULES, 'reactor.bin-hash', `content hashes to ${actual}, not to its name`, { file, node, hint: 'the file was edited or renamed' }));
       continue;
     }
     valid.add(actual);
@@ -86,29 +90,29 @@ function checkVersions(dir: string, rel: string, node: string, out: Finding[]): 
   return valid;
 }
 
-function checkPublished(path: string, file: string, node: string, versions: Set<string>, facts: LedgerFacts, out: Finding[]): { version: unknown; atomic: unknown } | undefined {
-  const expected = facts.lastFingerprints.get(node);
+function checkPublished(path: string, file: string, node: string, versions: Set<string>, ledgers: Ledgers, out: Finding[]): { version: unknown; atomic: unknown } | undefined {
+  const expected = ledgers.get(node)?.last;
   if (!existsSync(path)) {
-    if (expected) out.push(finding('reactor.published-missing', 'the node committed but has no published.json', { file, node }));
+    if (expected) out.push(finding(REACTOR_RULES, 'reactor.published-missing', 'the node committed but has no published.json', { file, node }));
     return undefined;
   }
   let pub: unknown;
   try {
     pub = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    out.push(finding('reactor.published-shape', `not JSON: ${(err as Error).message}`, { file, node }));
+    out.push(finding(REACTOR_RULES, 'reactor.published-shape', `not JSON: ${(err as Error).message}`, { file, node }));
     return undefined;
   }
   if (!isPlain(pub) || !isPlain(pub.fingerprints) || Object.keys(pub).sort().join(',') !== 'fingerprints,version') {
-    out.push(finding('reactor.published-shape', 'published.json must be exactly {"version", "fingerprints"}', { file, node }));
+    out.push(finding(REACTOR_RULES, 'reactor.published-shape', 'published.json must be exactly {"version", "fingerprints"}', { file, node }));
     return undefined;
   }
   const want = expected ?? { '@atomic': EMPTY_ARTIFACT_ADDRESS };
   if (!sameJson(pub.fingerprints, want)) {
-    out.push(finding('reactor.published-match', `fingerprints ${JSON.stringify(pub.fingerprints)} differ from the last non-failed receipt's ${JSON.stringify(want)}`, { file, node }));
+    out.push(finding(REACTOR_RULES, 'reactor.published-match', `fingerprints ${JSON.stringify(pub.fingerprints)} differ from the last non-failed receipt's ${JSON.stringify(want)}`, { file, node }));
   }
   if (expected === undefined ? pub.version !== null : !(typeof pub.version === 'string' && versions.has(pub.version))) {
-    out.push(finding('reactor.published-version', `version ${JSON.stringify(pub.version)} names no valid version file`, { file, node }));
+    out.push(finding(REACTOR_RULES, 'reactor.published-version', `version ${JSON.stringify(pub.version)} names no valid version file`, { file, node }));
   }
   return { version: pub.version, atomic: pub.fingerprints['@atomic'] };
 }

@@ -21,8 +21,8 @@ export const reactorVerifier: Verifier = {
     const out: Finding[] = [];
     const receiptsPath = join(path, 'receipts.json');
     const text = existsSync(receiptsPath) ? readFileSync(receiptsPath, 'utf8') : undefined;
-    const facts = checkLedger(text, out);
-    if (existsSync(join(path, 'world-models'))) checkWorldModels(path, facts, out);
+    const ledgers = checkLedger(text, out);
+    if (existsSync(join(path, 'world-models'))) checkWorldModels(path, ledgers, out);
     return out;
   },
 };

@@ -5,7 +5,7 @@ import { parseSegmentFile } from '../../core/formats/segment-file.ts';
 import { checkName } from '../../core/names.ts';
 import { parseSegmentFileName } from '../../core/numbering.ts';
 import { listDir, readText } from './check-bindings.ts';
-import type { FindingSink } from './finding-sink.ts';
+import type { FindingSink } from '../kit/finding-sink.ts';
 import { isIsoDateTime } from './iso-time.ts';
 import type { RunDirRuleId } from './rules.ts';
 

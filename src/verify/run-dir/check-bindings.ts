@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ProseError } from '../../core/errors.ts';
 import { parseBindingFile, type BindingFile } from '../../core/formats/binding-file.ts';
 import { checkName } from '../../core/names.ts';
-import type { FindingSink } from './finding-sink.ts';
+import type { FindingSink } from '../kit/finding-sink.ts';
 import type { RunDirRuleId } from './rules.ts';
 
 type Sink = FindingSink<RunDirRuleId>;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { AGENT_SCOPES, BINDING_KINDS } from '../../core/model.ts';
 import type { BindingOnDisk } from './check-bindings.ts';
 import type { StateMdFacts } from './check-state-md.ts';
-import type { FindingSink } from './finding-sink.ts';
+import type { FindingSink } from '../kit/finding-sink.ts';
 import type { RunDirRuleId } from './rules.ts';
 
 type Sink = FindingSink<RunDirRuleId>;

@@ -4,7 +4,7 @@ import { STATE_DB_RULES } from '../state-db/rules.ts';
 import { checkAgentsDir } from './check-agents.ts';
 import { listDir } from './check-bindings.ts';
 import { checkRunDir, isKind } from './check-run-dir.ts';
-import type { FindingSink } from './finding-sink.ts';
+import type { FindingSink } from '../kit/finding-sink.ts';
 import type { RunDirRuleId } from './rules.ts';
 
 type Sink = FindingSink<RunDirRuleId>;

@@ -8,7 +8,7 @@ import { checkAgentsDir } from './check-agents.ts';
 import { checkBindings, listDir, readText } from './check-bindings.ts';
 import { checkIndex } from './check-index.ts';
 import { checkStateMd } from './check-state-md.ts';
-import type { FindingSink } from './finding-sink.ts';
+import type { FindingSink } from '../kit/finding-sink.ts';
 import type { RunDirRuleId } from './rules.ts';
 
 type Sink = FindingSink<RunDirRuleId>;

@@ -1,6 +1,6 @@
 import { RUN_STATUSES } from '../../core/model.ts';
 import { isRunId } from '../../core/run-id.ts';
-import type { FindingSink } from './finding-sink.ts';
+import type { FindingSink } from '../kit/finding-sink.ts';
 import { isIsoDateTime } from './iso-time.ts';
 import type { RunDirRuleId } from './rules.ts';
 import { firstTable, parseStateMdDoc, section, type MdSection, type MdTable } from './state-md-doc.ts';

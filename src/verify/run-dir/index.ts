@@ -3,7 +3,7 @@ import { DEFAULT_DECISIONS } from '../../core/decisions.ts';
 import type { Finding, Verifier, VerifyOptions } from '../finding.ts';
 import { checkProseDir } from './check-prose-dir.ts';
 import { checkRunDir, isKind } from './check-run-dir.ts';
-import { FindingSink } from './finding-sink.ts';
+import { FindingSink } from '../kit/finding-sink.ts';
 import { RUN_DIR_RULES } from './rules.ts';
 
 const threshold = (opts: VerifyOptions) => opts.attachmentThresholdBytes ?? DEFAULT_DECISIONS.attachmentThresholdBytes;
@@ -46,4 +46,4 @@ function proseRoot(path: string): string | undefined {
   return isKind(join(path, '.prose'), 'dir') ? join(path, '.prose') : undefined;
 }
 
-export { RUN_DIR_RULES, type RunDirRuleId, type RuleInfo } from './rules.ts';
+export { RUN_DIR_RULES, type RunDirRuleId } from './rules.ts';

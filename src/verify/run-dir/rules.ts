@@ -1,16 +1,9 @@
+import type { RuleTable } from '../kit/rule-table.ts';
+
 /**
  * Every rule the run-dir and prose-dir verifiers report, with its severity, the seed text it enforces and what to do.
- * docs/verify-rules.md lists them (a spec keeps the two in step). Severity lives here, never at the call site, so a
- * rule cannot be an error in one place and a warning in another.
+ * docs/verify-rules.md lists them (a spec keeps the two in step).
  */
-export interface RuleInfo {
-  severity: 'error' | 'warning';
-  /** The seed text (quoted or paraphrased, with its document) the rule enforces. */
-  enforces: string;
-  /** The default hint: what to do about it. */
-  hint: string;
-}
-
 export const RUN_DIR_RULES = {
   'run.id': { severity: 'error', enforces: 'filesystem.md "Run ID Format": {YYYYMMDD}-{HHMMSS}-{random6}, e.g. 20260115-143052-a7b3c9 (decisions run-id: UTC, lowercase hex).', hint: 'name the run directory like 20260115-143052-a7b3c9: a real UTC date and time, then six lowercase hex digits' },
   'run.program': { severity: 'error', enforces: 'filesystem.md "Directory Structure": program.prose, "Copy of running program".', hint: 'copy the running program to program.prose in the run directory' },
@@ -57,6 +50,6 @@ export const RUN_DIR_RULES = {
   'segment.number-mismatch': { severity: 'error', enforces: 'filesystem.md: {name}-001.md holds "# Segment 001".', hint: 'the heading number must be the number in the file name' },
   'segment.timestamp': { severity: 'error', enforces: 'session.md 6.3: "timestamp: {ISO8601}", e.g. 2026-01-15T14:32:15Z.', hint: 'write the timestamp as ISO 8601, e.g. 2026-01-15T14:32:15Z' },
   'segment.sequence': { severity: 'error', enforces: 'filesystem.md: captain-001.md, captain-002.md, ... (decisions segment-numbering: per agent and scope, from 001).', hint: 'segments are numbered from 001 without gaps; a missing number is a lost segment' },
-} as const satisfies Record<string, RuleInfo>;
+} as const satisfies RuleTable;
 
 export type RunDirRuleId = keyof typeof RUN_DIR_RULES;

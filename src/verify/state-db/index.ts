@@ -3,7 +3,7 @@ import { basename, dirname } from 'node:path';
 import { DEFAULT_DECISIONS } from '../../core/decisions.ts';
 import { isRunId } from '../../core/run-id.ts';
 import type { Finding, Verifier } from '../finding.ts';
-import { FindingSink } from '../run-dir/finding-sink.ts';
+import { FindingSink } from '../kit/finding-sink.ts';
 import { checkStateDb } from './check-state-db.ts';
 import { STATE_DB_RULES } from './rules.ts';
 

@@ -1,4 +1,4 @@
-import type { RuleInfo } from '../run-dir/rules.ts';
+import type { RuleTable } from '../kit/rule-table.ts';
 
 /** Every rule the state-db verifier reports (sqlite.md "Core Schema" and its conventions). docs/verify-rules.md lists them. */
 export const STATE_DB_RULES = {
@@ -23,6 +23,6 @@ export const STATE_DB_RULES = {
   'db.segment-duplicate': { severity: 'error', enforces: 'sqlite.md agent_segments: UNIQUE(agent_name, segment_number).', hint: 'keep one row per (agent_name, segment_number)' },
   'db.segment-sequence': { severity: 'error', enforces: 'filesystem.md segment numbering 001, 002, ... (decisions segment-numbering: per agent, from 1, no gaps).', hint: 'number an agent\'s segments 1, 2, 3, ... without gaps' },
   'db.segment-agent': { severity: 'warning', enforces: 'sqlite.md agent_segments.agent_name: "REFERENCES agents(name)".', hint: 'insert the agents row before its segments' },
-} as const satisfies Record<string, RuleInfo>;
+} as const satisfies RuleTable;
 
 export type StateDbRuleId = keyof typeof STATE_DB_RULES;

@@ -1,0 +1,46 @@
+import { renderRuleTable } from './kit/rule-table.ts';
+import { REACTOR_RULES } from './reactor/rules.ts';
+import { RUN_DIR_RULES } from './run-dir/rules.ts';
+import { STATE_DB_RULES } from './state-db/rules.ts';
+import { WORLD_MODEL_RULES } from './world-model/rules.ts';
+
+/**
+ * docs/verify-rules.md, rendered from the rule tables so the two cannot drift (a spec compares them). Regenerate:
+ *   node --import tsx -e "import('./src/verify/render-verify-rules.ts').then((m) => process.stdout.write(m.renderVerifyRules()))" > docs/verify-rules.md
+ */
+export function renderVerifyRules(): string {
+  return `# verify rules
+
+\`prose-state verify PATH\` checks run state an OpenProse VM already wrote. Every finding names one of these rules,
+with its severity (error: the spec is broken; warning: only suspicious), where it is (file:line, or table[row]) and a
+hint. The choices behind them are the \`verify-*\` rows of docs/decisions.md. Generated from the rule tables
+src/verify/*/rules.ts: do not edit by hand.
+
+Usage: \`prose-state verify PATH [--format json] [--home DIR] [--threshold BYTES] [--kind KIND]\`. Exit 0 no error
+finding, 1 an error finding, 2 usage, 3 no verifier recognises PATH. From code: \`await verifyPath(path, { homeDir })\`
+(src/verify/registry.ts) returns \`{ kind, findings }\`.
+
+## Run directories and .prose/ (kinds \`run-dir\`, \`prose-dir\`)
+
+${renderRuleTable(RUN_DIR_RULES)}
+
+## SQLite state (kind \`state-db\`; also state.db runs and agents.db inside a .prose/)
+
+${renderRuleTable(STATE_DB_RULES)}
+
+## Receipt ledgers
+
+A receipt ledger is checked by one checker (src/verify/kit/check-ledger.ts) whichever directory holds it: a Reactor
+\`receipts.json\` reports its rules as \`reactor.*\`, a run directory's \`receipts/{node}.jsonl\` as \`wm.*\`; the rules
+after the prefix (\`receipt.*\`, \`chain.*\`, \`status.*\`) mean the same in both, so the same ledger gets the same
+findings. docs/canon.md and docs/world-model.md tell the two layouts apart.
+
+## Reactor state directories (kind \`reactor\`: \`receipts.json\` and \`world-models/\`)
+
+${renderRuleTable(REACTOR_RULES)}
+
+## World models of a run directory (kind \`world-model\`; also checked with every \`run-dir\`)
+
+${renderRuleTable(WORLD_MODEL_RULES)}
+`;
+}
