@@ -1,5 +1,5 @@
 import type { Finding, Severity } from '../finding.ts';
-import type { RuleTable } from './rule-table.ts';
+import type { Rule, RuleTable } from './rule-table.ts';
 
 /** Where a finding points and what to do: everything of a Finding but its rule, severity and message. */
 export type Place = Omit<Finding, 'rule' | 'severity' | 'message'>;
@@ -9,10 +9,10 @@ export type Place = Omit<Finding, 'rule' | 'severity' | 'message'>;
  * it only where the rule itself says the severity depends on what was found. Places left undefined are omitted.
  */
 export function finding<R extends string>(rules: RuleTable<R>, rule: R, message: string, place: Place = {}, severity?: Severity): Finding {
-  const info = rules[rule];
-  const f: Finding = { rule, severity: severity ?? info.severity, message };
+  const info: Rule | undefined = rules[rule]; // undefined only for a parser rule a table lacks (a spec forbids that)
+  const f: Finding = { rule, severity: severity ?? info?.severity ?? 'error', message };
   for (const [k, v] of Object.entries(place)) if (v !== undefined) (f as unknown as Record<string, unknown>)[k] = v;
-  if (f.hint === undefined && info.hint !== undefined) f.hint = info.hint;
+  if (f.hint === undefined && info?.hint !== undefined) f.hint = info.hint;
   return f;
 }
 

@@ -11,6 +11,8 @@ export interface Rule {
   enforces: string;
   /** The default hint: what to do about it. */
   hint?: string;
+  /** What sets the rule off, where its id and `enforces` leave it open. */
+  when?: string;
 }
 
 export type RuleTable<R extends string = string> = Readonly<Record<R, Rule>>;

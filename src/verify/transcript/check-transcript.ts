@@ -2,6 +2,8 @@ import type { BindingKind } from '../../core/model.ts';
 import type { TranscriptEvent } from '../../transcript/narration-event.ts';
 import { parseTranscript } from '../../transcript/parse-transcript.ts';
 import type { Finding } from '../finding.ts';
+import { finding } from '../kit/finding-sink.ts';
+import { TRANSCRIPT_RULES, type TranscriptRuleId } from './transcript-rules.ts';
 
 type Ev<K extends TranscriptEvent['kind']> = Extract<TranscriptEvent, { kind: K }>;
 type At = { line: number; column: number };
@@ -44,9 +46,9 @@ class RunCheck {
  */
 export function checkTranscript(text: string, file?: string): Finding[] {
   const parsed = parseTranscript(text);
-  const findings: Finding[] = parsed.diagnostics.map((d) => ({ rule: d.rule, severity: d.severity, message: d.message, line: d.line, column: d.column, ...(file ? { file } : {}) }));
-  const add: Add = (rule, at, message, severity = 'error', hint) =>
-    findings.push({ rule, severity, message, line: at.line, column: at.column, ...(file ? { file } : {}), ...(hint ? { hint } : {}) });
+  const findings: Finding[] = parsed.diagnostics.map((d) => finding(TRANSCRIPT_RULES, d.rule as TranscriptRuleId, d.message, { line: d.line, column: d.column, file: file || undefined }, d.severity));
+  const add: Add = (rule, at, message, severity, hint) =>
+    findings.push(finding(TRANSCRIPT_RULES, rule, message, { line: at.line, column: at.column, file: file || undefined, hint: hint || undefined }, severity));
   const runs = [new RunCheck()];
   const named = new Map<string, RunCheck>();
   for (const e of parsed.events) {
@@ -64,7 +66,7 @@ export function checkTranscript(text: string, file?: string): Finding[] {
   return findings.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
 }
 
-type Add = (rule: string, at: At, message: string, severity?: Finding['severity'], hint?: string) => void;
+type Add = (rule: TranscriptRuleId, at: At, message: string, severity?: Finding['severity'], hint?: string) => void;
 
 function check(r: RunCheck, e: TranscriptEvent, add: Add): void {
   switch (e.kind) {
