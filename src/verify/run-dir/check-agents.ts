@@ -1,9 +1,9 @@
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProseError } from '../../core/errors.ts';
 import { parseSegmentFile } from '../../core/formats/segment-file.ts';
 import { checkName } from '../../core/names.ts';
 import { parseSegmentFileName } from '../../core/numbering.ts';
+import { isKind } from '../kit/is-kind.ts';
 import { listDir, readText } from './check-bindings.ts';
 import type { FindingSink } from '../kit/finding-sink.ts';
 import { isIsoDateTime } from './iso-time.ts';
@@ -21,7 +21,7 @@ export function checkAgentsDir(abs: string, rel: string, sink: Sink): string[] {
   const names: string[] = [];
   for (const entry of listDir(abs, rel, sink)) {
     const at = `${rel}/${entry}`;
-    if (!isDir(join(abs, entry))) {
+    if (!isKind(join(abs, entry), 'dir')) {
       sink.add('agent.unknown-file', `${at} is a file; ${rel}/ holds one directory per agent`, { file: at });
       continue;
     }
@@ -95,13 +95,6 @@ function checkSegment(abs: string, rel: string, digits: string, sink: Sink): voi
   if (!isIsoDateTime(seg.timestamp)) sink.add('segment.timestamp', `timestamp ${JSON.stringify(seg.timestamp)} is not an ISO 8601 date-time with a zone`, { file: rel, line: 3 });
 }
 
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

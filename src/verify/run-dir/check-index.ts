@@ -1,6 +1,6 @@
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { AGENT_SCOPES, BINDING_KINDS } from '../../core/model.ts';
+import { isKind } from '../kit/is-kind.ts';
 import type { BindingOnDisk } from './check-bindings.ts';
 import type { StateMdFacts } from './check-state-md.ts';
 import type { FindingSink } from '../kit/finding-sink.ts';
@@ -40,7 +40,7 @@ export function checkIndex(facts: StateMdFacts, ctx: IndexContext, sink: Sink): 
     listed.add(row.path);
     const onDisk = byFile.get(row.path);
     if (!onDisk) {
-      if (!isFile(join(ctx.runDir, row.path))) sink.add('index.path-missing', `the Index names ${row.path}, which does not exist`, { file: FILE, line: row.line });
+      if (!isKind(join(ctx.runDir, row.path), 'file')) sink.add('index.path-missing', `the Index names ${row.path}, which does not exist`, { file: FILE, line: row.line });
       continue;
     }
     const p = onDisk.parsed;
@@ -50,7 +50,7 @@ export function checkIndex(facts: StateMdFacts, ctx: IndexContext, sink: Sink): 
     if (!listed.has(b.file)) sink.add('index.unlisted', `${b.file} is not in the Index`, { file: b.file });
   }
   for (const ref of facts.traceRefs) {
-    if (!byFile.has(ref.path) && !isFile(join(ctx.runDir, ref.path))) {
+    if (!byFile.has(ref.path) && !isKind(join(ctx.runDir, ref.path), 'file')) {
       sink.add('state-md.trace-binding', `the trace says output was written to ${ref.path}, which does not exist`, { file: FILE, line: ref.line });
     }
   }
@@ -70,11 +70,11 @@ function checkAgentRows(facts: StateMdFacts, ctx: IndexContext, sink: Sink): voi
         break;
       case 'project':
         if (path !== `.prose/agents/${row.name}/`) bad(`project-scope agent ${row.name} is at ${row.path}, expected .prose/agents/${row.name}/`);
-        else if (ctx.projectDir !== undefined && !isDir(join(ctx.projectDir, path))) bad(`${path} does not exist`);
+        else if (ctx.projectDir !== undefined && !isKind(join(ctx.projectDir, path), 'dir')) bad(`${path} does not exist`);
         break;
       case 'user':
         if (path !== `~/.prose/agents/${row.name}/`) bad(`user-scope agent ${row.name} is at ${row.path}, expected ~/.prose/agents/${row.name}/`);
-        else if (ctx.homeDir !== undefined && !isDir(join(ctx.homeDir, path.slice(2)))) bad(`${path} does not exist (home ${ctx.homeDir})`);
+        else if (ctx.homeDir !== undefined && !isKind(join(ctx.homeDir, path.slice(2)), 'dir')) bad(`${path} does not exist (home ${ctx.homeDir})`);
         break;
       default:
         if (!(AGENT_SCOPES as readonly string[]).includes(row.scope)) bad(`Scope ${JSON.stringify(row.scope)} of ${row.name} is not execution, project, user or custom`);
@@ -85,18 +85,4 @@ function checkAgentRows(facts: StateMdFacts, ctx: IndexContext, sink: Sink): voi
   }
 }
 
-function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}
 
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}

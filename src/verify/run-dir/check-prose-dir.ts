@@ -3,7 +3,8 @@ import { checkStateDb } from '../state-db/check-state-db.ts';
 import { STATE_DB_RULES } from '../state-db/rules.ts';
 import { checkAgentsDir } from './check-agents.ts';
 import { listDir } from './check-bindings.ts';
-import { checkRunDir, isKind } from './check-run-dir.ts';
+import { isKind } from '../kit/is-kind.ts';
+import { checkRunDir } from './check-run-dir.ts';
 import type { FindingSink } from '../kit/finding-sink.ts';
 import type { RunDirRuleId } from './rules.ts';
 

@@ -1,9 +1,9 @@
-import { statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { checkName } from '../../core/names.ts';
 import { isRunId } from '../../core/run-id.ts';
 import { checkStateDb } from '../state-db/check-state-db.ts';
 import { STATE_DB_RULES } from '../state-db/rules.ts';
+import { isKind } from '../kit/is-kind.ts';
 import { checkAgentsDir } from './check-agents.ts';
 import { checkBindings, listDir, readText } from './check-bindings.ts';
 import { checkIndex } from './check-index.ts';
@@ -78,11 +78,3 @@ function projectOf(abs: string, opts: RunDirOptions): string | undefined {
   return basename(runs) === 'runs' && basename(prose) === '.prose' ? dirname(prose) : undefined;
 }
 
-export function isKind(p: string, kind: 'file' | 'dir'): boolean {
-  try {
-    const s = statSync(p);
-    return kind === 'file' ? s.isFile() : s.isDirectory();
-  } catch {
-    return false;
-  }
-}

@@ -2,7 +2,8 @@ import { basename, join } from 'node:path';
 import { DEFAULT_DECISIONS } from '../../core/decisions.ts';
 import type { Finding, Verifier, VerifyOptions } from '../finding.ts';
 import { checkProseDir } from './check-prose-dir.ts';
-import { checkRunDir, isKind } from './check-run-dir.ts';
+import { isKind } from '../kit/is-kind.ts';
+import { checkRunDir } from './check-run-dir.ts';
 import { FindingSink } from '../kit/finding-sink.ts';
 import { RUN_DIR_RULES } from './rules.ts';
 

@@ -1,16 +1,9 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding, Verifier } from '../finding.ts';
+import { isKind } from '../kit/is-kind.ts';
 import { checkReceipts } from './check-receipts.ts';
 import { checkTree } from './check-tree.ts';
-
-const isDir = (p: string): boolean => {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-};
 
 /**
  * Verifies the world-model of a run directory in the spec layout (`.prose/runs/{id}/`): `.version` files hash to
@@ -21,7 +14,7 @@ const isDir = (p: string): boolean => {
 export const worldModelVerifier: Verifier = {
   kind: 'world-model',
   async detect(path: string): Promise<boolean> {
-    return isDir(join(path, 'receipts')) || isDir(join(path, 'world-model'));
+    return isKind(join(path, 'receipts'), 'dir') || isKind(join(path, 'world-model'), 'dir');
   },
   async verify(path: string): Promise<Finding[]> {
     return verifyRunDir(path, '');
@@ -36,9 +29,9 @@ function verifyRunDir(path: string, prefix: string): Finding[] {
   checkTree(path, ledgers, out);
   const found = prefix === '' ? out : out.map((f) => (f.file === undefined ? { ...f, file: prefix.slice(0, -1) } : { ...f, file: `${prefix}${f.file}` }));
   const imports = join(path, 'imports');
-  if (isDir(imports)) {
+  if (isKind(imports, 'dir')) {
     for (const name of readdirSync(imports).sort()) {
-      if (isDir(join(imports, name))) found.push(...verifyRunDir(join(imports, name), `${prefix}imports/${name}/`));
+      if (isKind(join(imports, name), 'dir')) found.push(...verifyRunDir(join(imports, name), `${prefix}imports/${name}/`));
     }
   }
   return found;
