@@ -1,6 +1,9 @@
 export type Severity = 'error' | 'warning';
 
-/** One thing `verify` found (the one finding shape; src/verify/kit/finding-sink.ts makes and collects them). Every verifier (run directory, state.db, Reactor dir, transcript, subagent output) returns these. */
+/**
+ * One thing `verify` found: the one finding shape every verifier (run directory, state.db, Reactor dir, world model,
+ * transcript, subagent output) returns. src/verify/kit/finding-sink.ts makes and collects them.
+ */
 export interface Finding {
   /** Stable rule id, e.g. `binding.kind`, listed in docs/verify-rules.md with the spec text it enforces. */
   rule: string;
