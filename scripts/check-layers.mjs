@@ -15,10 +15,11 @@ const RULES = {
   transcript: ['core', 'transcript'],
   plugin: ['core', 'plugin'],
   conformance: ['core', 'canon', 'io', 'conformance', 'session', 'verify/finding.ts'],
-  verify: ['core', 'canon', 'io', 'transcript', 'verify', 'backends/sqlite/engine'],
-  session: ['core', 'canon', 'io', 'transcript', 'session', 'backends/sqlite/engine', 'backends/sqlite/schema.ts', 'verify'],
+  sqlite: ['core', 'io', 'sqlite'],
+  verify: ['core', 'canon', 'io', 'transcript', 'verify', 'sqlite/index.ts'],
+  session: ['core', 'canon', 'io', 'transcript', 'session', 'sqlite/index.ts', 'verify'],
   bench: ['core', 'canon', 'io', 'bench', 'backends', 'conformance'],
-  backends: ['core', 'canon', 'io', 'transcript'],
+  backends: ['core', 'canon', 'io', 'transcript', 'sqlite/index.ts'],
   selftest: ['core', 'canon', 'io', 'backends', 'conformance', 'selftest'],
   cli: null, // the CLI wires everything
 };

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Row } from '../core/backend.ts';
-import { SqliteFile, queryRows } from '../backends/sqlite/engine/index.ts';
+import { SqliteFile, queryRows } from '../sqlite/index.ts';
 
 export type SessionBackend = 'filesystem' | 'sqlite' | 'postgres';
 
