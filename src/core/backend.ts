@@ -39,7 +39,7 @@ export interface BackendFactory {
   open(env: BackendEnv): Promise<Backend>;
   /**
    * The backend string that recreates this factory in another process (`filesystem`, `exec:...`), set by the
-   * registry. The crash and concurrency areas pass it to their worker processes through the environment.
+   * CLI's table of backend kinds (src/cli/backend-kinds.ts). The crash and concurrency areas pass it to their worker processes through the environment.
    */
   spec?: string;
   /** Removes what `open` created outside `projectDir`/`homeDir` (a database schema, say). */

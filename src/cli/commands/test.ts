@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveBackends } from '../../backends/registry.ts';
+import { resolveBackends } from '../backend-kinds.ts';
 import type { BackendFactory } from '../../core/backend.ts';
 import { resolveDecisions } from '../../core/decisions.ts';
 import { ProseError } from '../../core/errors.ts';
