@@ -1,4 +1,4 @@
-import type { CapabilityReport } from '../capability-report.ts';
+import type { CapabilityReport } from '../probes/capability-report.ts';
 import { countOutcomes, type CaseResult } from '../outcome.ts';
 import { buildMatrix, cellText } from './matrix.ts';
 import { prettyClaims, prettyClaimsTotal } from './pretty-claims.ts';
