@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
+import { SUBAGENT_STORAGE_KINDS } from '../core/backend.ts';
 import { isCapability, type Capability } from '../core/capabilities.ts';
 import { isErrorCode, ProseError } from '../core/errors.ts';
 import { isOpName, OPS } from '../core/ops.ts';
@@ -145,7 +146,6 @@ function containsKind(steps: Step[], kind: Step['kind']): boolean {
 }
 
 const SUBAGENT_FIELDS = new Set(['binding', 'kind', 'executionId', 'source', 'agent', 'scope', 'prompt', 'value', 'summary', 'memory', 'segmentSummary', 'deviate']);
-const FINDING_KINDS = ['directory', 'sqlite', 'postgres'] as const;
 
 function loadSubagentStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos): SubagentStep {
   checkKeys(p, node, new Set(['subagent', 'findings', 'refused', 'save']), field);
@@ -172,7 +172,7 @@ function loadRefused(p: Parsed, node: Node | undefined, err: (msg: string, f: st
   const js = node === undefined ? false : toJs(p, node);
   if (typeof js === 'boolean') return js;
   const map = js as Record<string, unknown>;
-  if (!map || typeof map !== 'object' || Array.isArray(map) || !FINDING_KINDS.every((k) => typeof map[k] === 'boolean') || Object.keys(map).length !== FINDING_KINDS.length) {
+  if (!map || typeof map !== 'object' || Array.isArray(map) || !SUBAGENT_STORAGE_KINDS.every((k) => typeof map[k] === 'boolean') || Object.keys(map).length !== SUBAGENT_STORAGE_KINDS.length) {
     throw err('refused is true, false, or a map of them by storage (directory, sqlite, postgres)', 'refused');
   }
   return map as SubagentStep['refused'];
@@ -188,8 +188,8 @@ function loadFindings(p: Parsed, node: Node | undefined, err: (msg: string, f: s
   if (Array.isArray(js)) return list(js, 'findings');
   if (!js || typeof js !== 'object') return list(js, 'findings');
   const map = js as Record<string, unknown>;
-  for (const k of Object.keys(map)) if (!FINDING_KINDS.includes(k as never)) throw err(`findings by storage: unknown kind "${k}"`, `findings.${k}`);
-  return Object.fromEntries(FINDING_KINDS.map((k) => [k, list(map[k], `findings.${k}`)])) as SubagentStep['findings'];
+  for (const k of Object.keys(map)) if (!SUBAGENT_STORAGE_KINDS.includes(k as never)) throw err(`findings by storage: unknown kind "${k}"`, `findings.${k}`);
+  return Object.fromEntries(SUBAGENT_STORAGE_KINDS.map((k) => [k, list(map[k], `findings.${k}`)])) as SubagentStep['findings'];
 }
 
 function loadStep(p: Parsed, node: Node, field: string): Step {

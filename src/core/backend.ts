@@ -26,11 +26,23 @@ export interface BackendEnv {
   storageKey: string;
 }
 
+/** What a backend keeps its state in: one vocabulary for factories, storage views, plugins and cases. */
+export const STORAGE_KINDS = ['directory', 'sqlite', 'postgres', 'transcript', 'other'] as const;
+export type StorageKind = (typeof STORAGE_KINDS)[number];
+
+/** The storage kinds a subagent writes to itself (session.md has instructions for them); cases may expect by them. */
+export const SUBAGENT_STORAGE_KINDS = ['directory', 'sqlite', 'postgres'] as const;
+export type SubagentStorageKind = (typeof SUBAGENT_STORAGE_KINDS)[number];
+
+export function isSubagentStorageKind(kind: StorageKind): kind is SubagentStorageKind {
+  return (SUBAGENT_STORAGE_KINDS as readonly StorageKind[]).includes(kind);
+}
+
 export interface BackendFactory {
   /** The name used on the command line and in reports (`filesystem`, `sqlite`, `postgres`, `postgres:real`, ...). */
   name: string;
   /** The storage kind, used to match layout expectations. */
-  kind: 'directory' | 'sqlite' | 'postgres' | 'transcript' | 'other';
+  kind: StorageKind;
   capabilities: readonly Capability[];
   /** A line for `prose-state backends` and report headers (never a secret). */
   description: string;

@@ -5,6 +5,7 @@ import type { Backend, BackendEnv } from '../../core/backend.ts';
 import type { Capability } from '../../core/capabilities.ts';
 import { ProseError } from '../../core/errors.ts';
 import { OPS, type OpArgs, type OpName, type OpResults } from '../../core/ops.ts';
+import { runsDir } from '../../core/seed-layout.ts';
 
 // One short op sequence per capability (capability-probes.ts runs them and judges the outcome).
 /** `works`: every step answered as the capability says; `unsupported`: the first step refused as an undeclared one must. */
@@ -187,7 +188,7 @@ export const PROBES: Partial<Record<Capability, Probe>> = {
       if (b.storage?.().kind !== 'directory') return 'unsupported';
       const { runId, run } = await call(b, 'createRun', { program: 'probe' });
       await call(b, 'bind', { run, name: 'probe', kind: 'let', value: 'v' });
-      const file = join(ctx.env.projectDir, '.prose', 'runs', runId, 'bindings', 'probe.md');
+      const file = join(runsDir(ctx.env.projectDir), runId, 'bindings', 'probe.md');
       expect(existsSync(file), `no ${file}`);
       return 'works';
     }),
