@@ -18,7 +18,7 @@ const ID = /^[a-z0-9-]+\/[a-z0-9][a-z0-9.-]*$/;
 
 /** Loads `suite.yaml` and every `cases/**.yaml` under `dir`; every error carries file, line and field. */
 export function loadSuite(dir: string): Suite {
-  const meta = readYaml(join(dir, 'suite.yaml'), dir);
+  const meta = readYaml(join(dir, 'suite.yaml'));
   const metaObj = meta.doc.toJSON() as { name?: unknown; version?: unknown };
   if (typeof metaObj?.name !== 'string' || typeof metaObj?.version !== 'string') {
     throw caseError(meta.file, 1, 'suite.yaml needs "name" and "version" strings');
@@ -26,7 +26,7 @@ export function loadSuite(dir: string): Suite {
   const cases: Case[] = [];
   const seen = new Map<string, SourcePos>();
   for (const path of yamlFiles(join(dir, 'cases'))) {
-    for (const c of loadCaseFile(path, dir)) {
+    for (const c of loadCaseFile(path)) {
       const prev = seen.get(c.id);
       if (prev) throw caseError(c.pos.file, c.pos.line, `case id "${c.id}" is already used at ${prev.file}:${prev.line}`, 'id');
       seen.set(c.id, c.pos);
@@ -52,7 +52,7 @@ function yamlFiles(dir: string): string[] {
 
 interface Parsed { doc: ReturnType<typeof parseDocument>; lc: LineCounter; file: string }
 
-function readYaml(path: string, root: string): Parsed {
+function readYaml(path: string): Parsed {
   const file = relative(process.cwd(), path) || path;
   let text: string;
   try {
@@ -67,7 +67,6 @@ function readYaml(path: string, root: string): Parsed {
     const { line, col } = lc.linePos(first.pos[0]);
     throw new ProseError('E_CASE', first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''), { location: { file, line, column: col } });
   }
-  void root;
   return { doc, lc, file };
 }
 
@@ -80,8 +79,8 @@ function caseError(file: string, line: number, message: string, field?: string):
   return new ProseError('E_CASE', message, { location: { file, line, ...(field ? { field } : {}) } });
 }
 
-function loadCaseFile(path: string, root: string): Case[] {
-  const p = readYaml(path, root);
+function loadCaseFile(path: string): Case[] {
+  const p = readYaml(path);
   const top = p.doc.contents;
   const at = (n: Node | null | undefined): number => (n?.range ? p.lc.linePos(n.range[0]).line : 1);
   if (!isMap(top)) throw caseError(p.file, 1, 'a case file is a mapping with "area" and "cases"');
