@@ -1,4 +1,4 @@
-import type { SubagentStorageKind } from '../core/backend.ts';
+import type { StorageKind, SubagentStorageKind } from '../core/backend.ts';
 import type { Capability } from '../core/capabilities.ts';
 import type { ErrorCode } from '../core/errors.ts';
 import type { OpName } from '../core/ops.ts';
@@ -45,7 +45,7 @@ export interface LayoutStep {
   kind: 'layout';
   pos: SourcePos;
   /** The storage kind this check belongs to; on other kinds it is not applicable and is counted as such. */
-  storage: 'directory' | 'sqlite' | 'postgres' | 'transcript';
+  storage: Exclude<StorageKind, 'other'>;
   /** directory: a path relative to the project directory (`~/` for the home directory). */
   file?: string;
   exists?: boolean;

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
-import { SUBAGENT_STORAGE_KINDS } from '../core/backend.ts';
+import { STORAGE_KINDS, SUBAGENT_STORAGE_KINDS } from '../core/backend.ts';
 import { isCapability, type Capability } from '../core/capabilities.ts';
 import { isErrorCode, ProseError } from '../core/errors.ts';
 import { isOpName, OPS } from '../core/ops.ts';
@@ -13,7 +13,8 @@ const CASE_KEYS = new Set(['id', 'title', 'spec', 'requires', 'run', 'steps']);
 const FILE_KEYS = new Set(['area', 'spec', 'cases']);
 const OP_KEYS = new Set(['op', 'args', 'as', 'expect', 'error', 'message', 'save']);
 const LAYOUT_KEYS = new Set(['layout', 'file', 'exists', 'equals', 'contains', 'matches', 'db', 'query', 'params', 'rows']);
-const STORAGES = new Set(['directory', 'sqlite', 'postgres', 'transcript']);
+/** The storage kinds a layout step may check: every kind with a layout (not `other`). */
+const STORAGES = new Set<string>(STORAGE_KINDS.filter((k) => k !== 'other'));
 const ID = /^[a-z0-9-]+\/[a-z0-9][a-z0-9.-]*$/;
 
 /** Loads `suite.yaml` and every `cases/**.yaml` under `dir`; every error carries file, line and field. */
