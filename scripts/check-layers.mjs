@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Fails when an import crosses a layer the wrong way (docs/architecture.md). Run by `npm test`.
+// Fails when an import crosses a layer the wrong way (the rules and the picture: docs/architecture.md). Run by
+// `npm test`; `node scripts/check-layers.mjs DIR` checks another copy of src/ (spec/layers plants bad imports in one).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
