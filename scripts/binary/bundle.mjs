@@ -1,4 +1,4 @@
-// esbuild step: the CLI as ONE CommonJS file, which is what a Node SEA main must be (notes/toolchain.md).
+// esbuild step: the CLI as ONE CommonJS file, which is what a Node SEA main must be.
 import { build } from 'esbuild';
 
 /**

@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { CapabilityVerdict } from '../../src/core/capability-verdict.ts';
+import type { CapabilityVerdict } from '../../src/conformance/probes/capability-verdict.ts';
 import { DEFAULT_DECISIONS } from '../../src/core/decisions.ts';
-import type { CapabilityReport } from '../../src/conformance/capability-report.ts';
+import type { CapabilityReport } from '../../src/conformance/probes/capability-report.ts';
 import type { CaseResult } from '../../src/conformance/outcome.ts';
 import { createReporters, REPORTERS } from '../../src/conformance/reporters/create-reporters.ts';
 import type { RunHeader } from '../../src/conformance/run-suite.ts';

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync, rmSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { main } from '../../src/cli/main.ts';
-import { VERDICTS } from '../../src/core/capability-verdict.ts';
+import { VERDICTS } from '../../src/conformance/probes/capability-verdict.ts';
 import { captureIo, PASS_FAIL_SKIP_CASES, tempSuite } from '../helpers/temp-suite.ts';
 
 const schema = JSON.parse(readFileSync(new URL('../../conformance/schema/report.schema.json', import.meta.url), 'utf8'));

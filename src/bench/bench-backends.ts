@@ -1,22 +1,24 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { builtInNames, resolveBackends } from '../backends/registry.ts';
-import type { BackendEnv } from '../core/backend.ts';
+import type { BackendEnv, BackendFactory } from '../core/backend.ts';
 import { resolveDecisions } from '../core/decisions.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
 import type { BackendResult, Skipped } from './bench-report.ts';
 import type { Effort } from './bench-workload.ts';
 import { measureInterleavedAsync } from './measure.ts';
 
+/** Opens a backend by its name (`filesystem`, `sqlite`, ...). */
+export type OpenBackend = (name: string) => Promise<BackendFactory>;
+
 /** A binding value of the size the seed's examples show (a paragraph of output), well under the attachment threshold. */
 const VALUE = 'The reviewer found three issues in the draft; each is listed below with its line and a fix.\n'.repeat(12);
 
 /**
  * Binding writes (`bind` by the owning subagent, each a new name) and resolved reads (`resolve` from root scope)
- * through the registry, for every built-in backend. Each figure is also divided by the file-system floor of the
+ * through each named backend, opened by `open` (the CLI's table of backend kinds). Each figure is also divided by the file-system floor of the
  * same bytes: a durable atomic write (temp, fsync, rename, dir fsync) and a readFileSync.
  */
-export async function benchBackends(root: string, effort: Effort, names: readonly string[] = builtInNames()): Promise<(BackendResult | ({ name: string } & Skipped))[]> {
+export async function benchBackends(root: string, effort: Effort, names: readonly string[], open: OpenBackend): Promise<(BackendResult | ({ name: string } & Skipped))[]> {
   const out: (BackendResult | ({ name: string } & Skipped))[] = [];
   const floorDir = join(root, 'floor');
   mkdirSync(floorDir, { recursive: true });
@@ -27,7 +29,7 @@ export async function benchBackends(root: string, effort: Effort, names: readonl
   ], 1);
   for (const name of names) {
     try {
-      out.push(await benchOne(root, name, effort, { write: floor.get('write')!, read: floor.get('read')! }));
+      out.push(await benchOne(root, name, open, effort, { write: floor.get('write')!, read: floor.get('read')! }));
     } catch (err) {
       out.push({ name, skipped: `errored: ${err instanceof Error ? err.message : String(err)}` });
     }
@@ -35,8 +37,8 @@ export async function benchBackends(root: string, effort: Effort, names: readonl
   return out;
 }
 
-async function benchOne(root: string, name: string, effort: Effort, floor: BackendResult['floor']): Promise<BackendResult> {
-  const [factory] = await resolveBackends(name);
+async function benchOne(root: string, name: string, open: OpenBackend, effort: Effort, floor: BackendResult['floor']): Promise<BackendResult> {
+  const factory = await open(name);
   const env: BackendEnv = {
     projectDir: join(root, `backend-${name}`, 'project'),
     homeDir: join(root, `backend-${name}`, 'home'),
@@ -45,7 +47,7 @@ async function benchOne(root: string, name: string, effort: Effort, floor: Backe
   };
   mkdirSync(env.projectDir, { recursive: true });
   mkdirSync(env.homeDir, { recursive: true });
-  const backend = await factory!.open(env);
+  const backend = await factory.open(env);
   try {
     const { run } = await backend.call('createRun', { program: 'session "bench"\n' }, { role: 'vm' });
     let written = 0;
@@ -67,7 +69,7 @@ async function benchOne(root: string, name: string, effort: Effort, floor: Backe
     const write = t.get('write')!;
     const read = t.get('read')!;
     return {
-      name: factory!.name,
+      name: factory.name,
       write: { ...write, opsPerSec: 1000 / write.ms },
       read: { ...read, opsPerSec: 1000 / read.ms },
       floor,
@@ -75,6 +77,6 @@ async function benchOne(root: string, name: string, effort: Effort, floor: Backe
     };
   } finally {
     await backend.close();
-    await factory!.dispose?.(env);
+    await factory.dispose?.(env);
   }
 }

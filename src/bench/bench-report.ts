@@ -1,7 +1,7 @@
 /**
  * The shape of `prose-state bench --format json` (a contract: spec/bench checks it). Every time is a median in
  * milliseconds; every ratio is a time divided by a reference time measured in the SAME run (lower is better), and
- * only ratios are gated by `--compare`, because absolute times on a shared machine swing by 20% (notes/toolchain.md).
+ * only ratios are gated by `--compare`, because absolute times on a shared machine swing by 20%.
  */
 export const BENCH_SCHEMA = 'prose-state.bench';
 export const BENCH_VERSION = 1;

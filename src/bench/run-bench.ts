@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_SCHEMA, BENCH_VERSION, isSkipped, type BenchReport, type Profile } from './bench-report.ts';
-import { benchBackends } from './bench-backends.ts';
+import { benchBackends, type OpenBackend } from './bench-backends.ts';
 import { benchMemory } from './bench-memory.ts';
 import { benchReceipts } from './bench-receipts.ts';
 import { benchSqlitePeers, sqlitePeerRatios } from './bench-sqlite-peers.ts';
@@ -23,8 +23,9 @@ export interface BenchOptions {
   node?: string;
   /** argv prefix that starts this CLI again (for the memory probes). */
   self?: readonly string[];
-  /** Backends to measure (default: every built-in one). */
-  backends?: readonly string[];
+  /** Backends to measure, and how to open one by name. */
+  backends: readonly string[];
+  openBackend: OpenBackend;
   inBinary: boolean;
   /** Progress lines (stderr), so a long run shows where it is. */
   log: (line: string) => void;
@@ -60,7 +61,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     opts.log('bench: receipts');
     const receipts = benchReceipts(opts.vectorsDir, effort);
     opts.log('bench: backends');
-    const backends = await benchBackends(join(root, 'backends'), effort, opts.backends);
+    const backends = await benchBackends(join(root, 'backends'), effort, opts.backends, opts.openBackend);
     opts.log(`bench: sqlite backend vs the sqlite3 CLI (${SQLITE_PEER_BINDINGS[opts.profile]} bindings)`);
     const sqlitePeers = await benchSqlitePeers(join(root, 'sqlite-peers'), SQLITE_PEER_ROUNDS, SQLITE_PEER_BINDINGS[opts.profile], opts.env);
     opts.log('bench: peak memory');

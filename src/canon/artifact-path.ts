@@ -31,11 +31,3 @@ export function normalizeArtifactPath(raw: string, field = 'path'): string {
   }
   return segments.join('/');
 }
-
-/**
- * Orders by UTF-8 bytes, which is not JavaScript's default (UTF-16 code units: U+1F600 sorts before U+FF21 there,
- * after it in UTF-8). Comparing encoded Buffers is both correct and fast.
- */
-export function compareUtf8(a: Uint8Array, b: Uint8Array): number {
-  return Buffer.compare(a, b);
-}

@@ -5,7 +5,7 @@ import type { TreeFile, TreeFileAccess, TreeKind, TreeReader } from './tree-read
 
 /**
  * The one file of src/canon that touches the disk. Sync calls on purpose: on many small files sync fs is 3-7x
- * faster than fs/promises here (notes/toolchain.md), and the walk is the hot path of a fingerprint. The one async
+ * faster than fs/promises here, and the walk is the hot path of a fingerprint. The one async
  * call, `readIntoAsync`, serves large files, where a read can overlap the hashing of the part before it.
  */
 const UTF8_STRICT = new TextDecoder('utf-8', { fatal: true });

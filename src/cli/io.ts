@@ -12,8 +12,6 @@ export interface CliIo {
 
 /** Exit codes, named (craft: 0 pass, 1 conformance failures or findings, 2 usage, 3 harness/infrastructure). */
 export const EXIT = { ok: 0, failed: 1, usage: 2, harness: 3 } as const;
-export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
-
 /** What a command module exports: loaded only when its command runs. */
 export interface Command {
   /** Full `--help` text. */

@@ -22,7 +22,7 @@ async function run(): Promise<number> {
   // Where no command runs, neither the 880 KB of WASM is copied nor its loader evaluated: `--version` stays near
   // `node -e 0` (issue 8). The imports are lazy for the same reason.
   if (inSea() && !NO_COMMAND.has(first)) {
-    const { provideWasmBinary } = await import('../backends/sqlite/engine/wasm.ts');
+    const { provideWasmBinary } = await import('../sqlite/wasm.ts');
     provideWasmBinary(seaAssetBytes(SEA_ASSET.sqliteWasm)!);
     if (first !== 'sqlite3' && !process.env.PROSE_STATE_SUITE_DIR) {
       const { unpackSuite } = await import('./sea/embedded-suite.ts');

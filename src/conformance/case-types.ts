@@ -1,3 +1,4 @@
+import type { StorageKind, SubagentStorageKind } from '../core/backend.ts';
 import type { Capability } from '../core/capabilities.ts';
 import type { ErrorCode } from '../core/errors.ts';
 import type { OpName } from '../core/ops.ts';
@@ -44,7 +45,7 @@ export interface LayoutStep {
   kind: 'layout';
   pos: SourcePos;
   /** The storage kind this check belongs to; on other kinds it is not applicable and is counted as such. */
-  storage: 'directory' | 'sqlite' | 'postgres' | 'transcript';
+  storage: Exclude<StorageKind, 'other'>;
   /** directory: a path relative to the project directory (`~/` for the home directory). */
   file?: string;
   exists?: boolean;
@@ -105,9 +106,9 @@ export interface SubagentStep {
    * The rule ids the checker must report, as a set (errors and warnings); empty: a clean message. A map by storage
    * kind where the same mistake legitimately reads differently (a path, a database row).
    */
-  findings: string[] | Record<'directory' | 'sqlite' | 'postgres', string[]>;
+  findings: string[] | Record<SubagentStorageKind, string[]>;
   /** Whether the storage must refuse what the (deviating) subagent writes: a database keeps a segment number unique. */
-  refused: boolean | Record<'directory' | 'sqlite' | 'postgres', boolean>;
+  refused: boolean | Record<SubagentStorageKind, boolean>;
   /** Saves `{ message, instructions, segment }` under this variable name. */
   save?: string;
 }

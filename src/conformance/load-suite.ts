@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
+import { STORAGE_KINDS, SUBAGENT_STORAGE_KINDS } from '../core/backend.ts';
 import { isCapability, type Capability } from '../core/capabilities.ts';
 import { isErrorCode, ProseError } from '../core/errors.ts';
 import { isOpName, OPS } from '../core/ops.ts';
@@ -12,12 +13,13 @@ const CASE_KEYS = new Set(['id', 'title', 'spec', 'requires', 'run', 'steps']);
 const FILE_KEYS = new Set(['area', 'spec', 'cases']);
 const OP_KEYS = new Set(['op', 'args', 'as', 'expect', 'error', 'message', 'save']);
 const LAYOUT_KEYS = new Set(['layout', 'file', 'exists', 'equals', 'contains', 'matches', 'db', 'query', 'params', 'rows']);
-const STORAGES = new Set(['directory', 'sqlite', 'postgres', 'transcript']);
+/** The storage kinds a layout step may check: every kind with a layout (not `other`). */
+const STORAGES = new Set<string>(STORAGE_KINDS.filter((k) => k !== 'other'));
 const ID = /^[a-z0-9-]+\/[a-z0-9][a-z0-9.-]*$/;
 
 /** Loads `suite.yaml` and every `cases/**.yaml` under `dir`; every error carries file, line and field. */
 export function loadSuite(dir: string): Suite {
-  const meta = readYaml(join(dir, 'suite.yaml'), dir);
+  const meta = readYaml(join(dir, 'suite.yaml'));
   const metaObj = meta.doc.toJSON() as { name?: unknown; version?: unknown };
   if (typeof metaObj?.name !== 'string' || typeof metaObj?.version !== 'string') {
     throw caseError(meta.file, 1, 'suite.yaml needs "name" and "version" strings');
@@ -25,7 +27,7 @@ export function loadSuite(dir: string): Suite {
   const cases: Case[] = [];
   const seen = new Map<string, SourcePos>();
   for (const path of yamlFiles(join(dir, 'cases'))) {
-    for (const c of loadCaseFile(path, dir)) {
+    for (const c of loadCaseFile(path)) {
       const prev = seen.get(c.id);
       if (prev) throw caseError(c.pos.file, c.pos.line, `case id "${c.id}" is already used at ${prev.file}:${prev.line}`, 'id');
       seen.set(c.id, c.pos);
@@ -51,7 +53,7 @@ function yamlFiles(dir: string): string[] {
 
 interface Parsed { doc: ReturnType<typeof parseDocument>; lc: LineCounter; file: string }
 
-function readYaml(path: string, root: string): Parsed {
+function readYaml(path: string): Parsed {
   const file = relative(process.cwd(), path) || path;
   let text: string;
   try {
@@ -66,7 +68,6 @@ function readYaml(path: string, root: string): Parsed {
     const { line, col } = lc.linePos(first.pos[0]);
     throw new ProseError('E_CASE', first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''), { location: { file, line, column: col } });
   }
-  void root;
   return { doc, lc, file };
 }
 
@@ -79,8 +80,8 @@ function caseError(file: string, line: number, message: string, field?: string):
   return new ProseError('E_CASE', message, { location: { file, line, ...(field ? { field } : {}) } });
 }
 
-function loadCaseFile(path: string, root: string): Case[] {
-  const p = readYaml(path, root);
+function loadCaseFile(path: string): Case[] {
+  const p = readYaml(path);
   const top = p.doc.contents;
   const at = (n: Node | null | undefined): number => (n?.range ? p.lc.linePos(n.range[0]).line : 1);
   if (!isMap(top)) throw caseError(p.file, 1, 'a case file is a mapping with "area" and "cases"');
@@ -145,7 +146,6 @@ function containsKind(steps: Step[], kind: Step['kind']): boolean {
 }
 
 const SUBAGENT_FIELDS = new Set(['binding', 'kind', 'executionId', 'source', 'agent', 'scope', 'prompt', 'value', 'summary', 'memory', 'segmentSummary', 'deviate']);
-const FINDING_KINDS = ['directory', 'sqlite', 'postgres'] as const;
 
 function loadSubagentStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos): SubagentStep {
   checkKeys(p, node, new Set(['subagent', 'findings', 'refused', 'save']), field);
@@ -172,7 +172,7 @@ function loadRefused(p: Parsed, node: Node | undefined, err: (msg: string, f: st
   const js = node === undefined ? false : toJs(p, node);
   if (typeof js === 'boolean') return js;
   const map = js as Record<string, unknown>;
-  if (!map || typeof map !== 'object' || Array.isArray(map) || !FINDING_KINDS.every((k) => typeof map[k] === 'boolean') || Object.keys(map).length !== FINDING_KINDS.length) {
+  if (!map || typeof map !== 'object' || Array.isArray(map) || !SUBAGENT_STORAGE_KINDS.every((k) => typeof map[k] === 'boolean') || Object.keys(map).length !== SUBAGENT_STORAGE_KINDS.length) {
     throw err('refused is true, false, or a map of them by storage (directory, sqlite, postgres)', 'refused');
   }
   return map as SubagentStep['refused'];
@@ -188,8 +188,8 @@ function loadFindings(p: Parsed, node: Node | undefined, err: (msg: string, f: s
   if (Array.isArray(js)) return list(js, 'findings');
   if (!js || typeof js !== 'object') return list(js, 'findings');
   const map = js as Record<string, unknown>;
-  for (const k of Object.keys(map)) if (!FINDING_KINDS.includes(k as never)) throw err(`findings by storage: unknown kind "${k}"`, `findings.${k}`);
-  return Object.fromEntries(FINDING_KINDS.map((k) => [k, list(map[k], `findings.${k}`)])) as SubagentStep['findings'];
+  for (const k of Object.keys(map)) if (!SUBAGENT_STORAGE_KINDS.includes(k as never)) throw err(`findings by storage: unknown kind "${k}"`, `findings.${k}`);
+  return Object.fromEntries(SUBAGENT_STORAGE_KINDS.map((k) => [k, list(map[k], `findings.${k}`)])) as SubagentStep['findings'];
 }
 
 function loadStep(p: Parsed, node: Node, field: string): Step {

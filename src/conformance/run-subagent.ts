@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import type { Backend, BackendEnv, BackendFactory } from '../core/backend.ts';
+import { isSubagentStorageKind, type Backend, type BackendEnv, type BackendFactory, type SubagentStorageKind } from '../core/backend.ts';
 import { ProseError } from '../core/errors.ts';
 import type { BindingKind } from '../core/model.ts';
+import { runsDir } from '../core/seed-layout.ts';
 import { buildInstructions, checkSubagentOutput, followInstructions, prepareAgentDb, returnMessage, sqliteProgram, type RunTarget, type SessionBackend, type SubagentWork } from '../session/index.ts';
 import type { Finding } from '../verify/finding.ts';
 import type { SubagentStep } from './case-types.ts';
@@ -24,7 +25,8 @@ export interface SubagentResult { verdict: string | null; message: string; instr
 /** How SQLite ("UNIQUE constraint failed") and PostgreSQL ("duplicate key value violates unique constraint") refuse. */
 const UNIQUE_REFUSAL = /UNIQUE constraint failed|duplicate key value violates unique constraint/i;
 
-const SESSION_BACKENDS: Partial<Record<BackendFactory['kind'], SessionBackend>> = { directory: 'filesystem', sqlite: 'sqlite', postgres: 'postgres' };
+/** The session layer names the storage after the backend that writes it (`--backend filesystem` of `instructions`). */
+const SESSION_BACKENDS: Record<SubagentStorageKind, SessionBackend> = { directory: 'filesystem', sqlite: 'sqlite', postgres: 'postgres' };
 
 /**
  * One session of a scripted subagent: the VM's instructions for this storage, followed literally, then the
@@ -32,12 +34,13 @@ const SESSION_BACKENDS: Partial<Record<BackendFactory['kind'], SessionBackend>> 
  * case's `findings` (as sets).
  */
 export async function runSubagent(step: SubagentStep, c: SubagentContext): Promise<SubagentResult> {
-  const backendKind = SESSION_BACKENDS[c.factory.kind];
-  if (!backendKind) throw new ProseError('E_CASE', `${c.factory.name} declares subagent-writes, but session.md has no instructions for storage kind "${c.factory.kind}"`);
+  const storage = c.factory.kind;
+  if (!isSubagentStorageKind(storage)) throw new ProseError('E_CASE', `${c.factory.name} declares subagent-writes, but session.md has no instructions for storage kind "${c.factory.kind}"`);
+  const backendKind = SESSION_BACKENDS[storage];
   const v = interpolate(step, c.vars) as SubagentStep;
   const run = String(c.vars.run);
   const target: RunTarget = {
-    runDir: join(c.env.projectDir, '.prose', 'runs', run), projectDir: c.env.projectDir, homeDir: c.env.homeDir,
+    runDir: join(runsDir(c.env.projectDir), run), projectDir: c.env.projectDir, homeDir: c.env.homeDir,
     runRef: run, runId: String(c.vars.runId ?? run.split('/')[0]), backend: backendKind,
   };
   const executionId = v.executionId === undefined || v.executionId === null ? null : Number(v.executionId);
@@ -63,8 +66,7 @@ export async function runSubagent(step: SubagentStep, c: SubagentContext): Promi
     value: String(v.value), summary: String(v.summary),
     ...(v.memory !== undefined ? { memory: String(v.memory) } : {}), ...(v.segmentSummary !== undefined ? { segmentSummary: String(v.segmentSummary) } : {}),
   };
-  const kind = c.factory.kind as 'directory';
-  const mustRefuse = typeof step.refused === 'boolean' ? step.refused : step.refused[kind];
+  const mustRefuse = typeof step.refused === 'boolean' ? step.refused : step.refused[storage];
   let message: string;
   if (v.deviate === 'no-write') message = returnMessage(instructions, work);
   else {
@@ -84,7 +86,7 @@ export async function runSubagent(step: SubagentStep, c: SubagentContext): Promi
     ...(view?.kind === 'postgres' ? { pgQuery: view.query.bind(view) } : {}),
     expect: { ...(binding ? { binding: binding.name, executionId, kind: binding.kind } : {}), ...(agent ? { agent: agent.name, segment } : {}) },
   });
-  const expected = Array.isArray(step.findings) ? step.findings : step.findings[kind];
+  const expected = Array.isArray(step.findings) ? step.findings : step.findings[storage];
   return { verdict: compareRules(expected, findings), message: returned, instructions, ...(segment !== undefined ? { segment } : {}), findings };
 }
 

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import type { BackendFactory } from '../core/backend.ts';
 import type { Decisions } from '../core/decisions.ts';
 import type { Case, Suite } from './case-types.ts';
-import type { CapabilityReport, ProbeFn } from './capability-report.ts';
+import type { CapabilityReport } from './probes/capability-report.ts';
 import { applyExpectation, expectationFor, type Expectations } from './expectations.ts';
 import { countOutcomes, sumMetrics, type CaseResult, type Counts } from './outcome.ts';
 import { runCase } from './run-case.ts';
-import { probeBackend } from './run-probes.ts';
+import { probeBackend } from './probes/run-probes.ts';
 
 export interface RunHeader {
   suite: { name: string; version: string };
@@ -44,8 +44,8 @@ export interface RunOptions {
   workerCommand?: readonly string[];
   /** Seed of the crash area's kill points; random when absent (and printed in the header). */
   seed?: number;
-  /** Probes each backend's capability claims on fresh storage before its cases; absent, they are not probed. */
-  probe?: ProbeFn;
+  /** Probes each backend's capability claims on fresh storage before its cases; absent or false, they are not probed. */
+  probe?: boolean;
 }
 
 export function selectCases(suite: Suite, filter: RunOptions['filter']): Case[] {
@@ -67,7 +67,7 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
         backend: { name: factory.name, kind: factory.kind, capabilities: factory.capabilities, description: factory.description, ...(factory.settings ? { settings: factory.settings } : {}) },
         decisions: opts.decisions, cases: cases.length, seed, probes: opts.probe ? 'run' : 'skipped',
       });
-      if (opts.probe) opts.listener.capabilities?.(await probeBackend(opts.probe, factory, opts.decisions, join(root, `${f}-probes`), opts.stepTimeoutMs ?? 30_000));
+      if (opts.probe) opts.listener.capabilities?.(await probeBackend(factory, opts.decisions, join(root, `${f}-probes`), opts.stepTimeoutMs ?? 30_000));
       const results: CaseResult[] = [];
       for (const [n, c] of cases.entries()) {
         const started = performance.now();

@@ -26,11 +26,23 @@ export interface BackendEnv {
   storageKey: string;
 }
 
+/** What a backend keeps its state in: one vocabulary for factories, storage views, plugins and cases. */
+export const STORAGE_KINDS = ['directory', 'sqlite', 'postgres', 'transcript', 'other'] as const;
+export type StorageKind = (typeof STORAGE_KINDS)[number];
+
+/** The storage kinds a subagent writes to itself (session.md has instructions for them); cases may expect by them. */
+export const SUBAGENT_STORAGE_KINDS = ['directory', 'sqlite', 'postgres'] as const;
+export type SubagentStorageKind = (typeof SUBAGENT_STORAGE_KINDS)[number];
+
+export function isSubagentStorageKind(kind: StorageKind): kind is SubagentStorageKind {
+  return (SUBAGENT_STORAGE_KINDS as readonly StorageKind[]).includes(kind);
+}
+
 export interface BackendFactory {
   /** The name used on the command line and in reports (`filesystem`, `sqlite`, `postgres`, `postgres:real`, ...). */
   name: string;
   /** The storage kind, used to match layout expectations. */
-  kind: 'directory' | 'sqlite' | 'postgres' | 'transcript' | 'other';
+  kind: StorageKind;
   capabilities: readonly Capability[];
   /** A line for `prose-state backends` and report headers (never a secret). */
   description: string;
@@ -39,7 +51,7 @@ export interface BackendFactory {
   open(env: BackendEnv): Promise<Backend>;
   /**
    * The backend string that recreates this factory in another process (`filesystem`, `exec:...`), set by the
-   * registry. The crash and concurrency areas pass it to their worker processes through the environment.
+   * CLI's table of backend kinds (src/cli/backend-kinds.ts). The crash and concurrency areas pass it to their worker processes through the environment.
    */
   spec?: string;
   /** Removes what `open` created outside `projectDir`/`homeDir` (a database schema, say). */

@@ -11,6 +11,7 @@ import { anonName } from './numbering.ts';
 import { OPS, type OpArgs, type OpName, type OpResults } from './ops.ts';
 import { checkRunId, newRunId } from './run-id.ts';
 import type { StateStore } from './store.ts';
+import { isIsoDateTime, isoSeconds } from './time-format.ts';
 
 export interface EngineOptions {
   store: StateStore;
@@ -239,20 +240,3 @@ function checkCustomPath(path: string | undefined): void {
 const summary = (b: BindingRecord) => ({ name: b.name, kind: b.kind, executionId: b.executionId, attached: !!b.attached });
 const byNameThenScope = (x: { name: string; executionId: ExecutionId | null }, y: { name: string; executionId: ExecutionId | null }) =>
   x.name < y.name ? -1 : x.name > y.name ? 1 : (x.executionId ?? 0) - (y.executionId ?? 0);
-
-/** A date and time with a zone, as segment files carry them (seconds required, fractions and offsets allowed). */
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** The pattern, and a real calendar date and clock time (2026-13-45T25:61:61Z is refused). */
-function isIsoDateTime(s: string): boolean {
-  const m = ISO_8601.exec(s);
-  if (!m) return false;
-  const [y, mo, d, h, mi, se] = s.slice(0, 19).split(/[-T:]/).map(Number) as [number, number, number, number, number, number];
-  const t = new Date(Date.UTC(y, mo - 1, d, h, mi, se));
-  return t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && t.getUTCHours() === h && t.getUTCMinutes() === mi && t.getUTCSeconds() === se;
-}
-
-/** ISO 8601 in UTC to the second, as the seed's examples write it: 2026-01-15T14:30:52Z. */
-export function isoSeconds(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}

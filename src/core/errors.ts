@@ -1,6 +1,6 @@
 /**
  * Every error the toolkit raises carries a stable code, a location and a hint.
- * Tests assert on codes, never on message text. The table in docs/errors.md lists each code.
+ * Tests assert on codes, never on message text. ERROR_CODES below lists each code with its meaning.
  */
 export const ERROR_CODES = {
   // Contract errors: a backend answers these to an operation, and cases expect them by code.

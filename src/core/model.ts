@@ -74,8 +74,6 @@ export type ExecutionEvent =
   | { type: 'error'; index: number; message: string }
   | { type: 'anon'; name: string };
 
-export type ExecutionEventType = ExecutionEvent['type'];
-
 export interface FrameState {
   executionId: ExecutionId;
   block: string;

@@ -1,12 +1,11 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Actor } from '../core/actor.ts';
-import type { Backend, BackendEnv, BackendFactory } from '../core/backend.ts';
+import { STORAGE_KINDS, type Backend, type BackendEnv, type BackendFactory } from '../core/backend.ts';
 import { isCapability } from '../core/capabilities.ts';
 import { ProseError, toProseError } from '../core/errors.ts';
 import type { OpArgs, OpName, OpResults } from '../core/ops.ts';
 
-const KINDS: readonly BackendFactory['kind'][] = ['directory', 'sqlite', 'postgres', 'transcript', 'other'];
 
 /**
  * Loads a JS or TS module (tsx handles TS when running from source) exporting a backend factory as `factory` or
@@ -38,7 +37,7 @@ function checkShape(path: string, which: string, f: unknown): BackendFactory {
   const o = f as Record<string, unknown>;
   if (typeof o.open !== 'function') throw shapeError(path, `${ex} has no open() function`);
   if (typeof o.name !== 'string' || o.name === '') throw shapeError(path, `${ex} has no "name" string`);
-  if (!KINDS.includes(o.kind as BackendFactory['kind'])) throw shapeError(path, `${ex} has "kind" ${JSON.stringify(o.kind)}; expected one of ${KINDS.join(', ')}`);
+  if (!(STORAGE_KINDS as readonly unknown[]).includes(o.kind)) throw shapeError(path, `${ex} has "kind" ${JSON.stringify(o.kind)}; expected one of ${STORAGE_KINDS.join(', ')}`);
   if (!Array.isArray(o.capabilities)) throw shapeError(path, `${ex} has no "capabilities" array`);
   const unknown = o.capabilities.filter((c) => !isCapability(c));
   if (unknown.length) throw shapeError(path, `${ex} declares unknown capabilities ${unknown.map((c) => JSON.stringify(c)).join(', ')}`);

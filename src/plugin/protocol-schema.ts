@@ -1,3 +1,4 @@
+import { STORAGE_KINDS } from '../core/backend.ts';
 import { CAPABILITIES } from '../core/capabilities.ts';
 import { DEFAULT_DECISIONS } from '../core/decisions.ts';
 import { ERROR_CODES } from '../core/errors.ts';
@@ -12,7 +13,6 @@ const EVENT_TYPES = [
   'statement', 'frame-enter', 'frame-exit', 'parallel-start', 'branch', 'parallel-join',
   'loop-start', 'loop-iteration', 'loop-exit', 'retry', 'error', 'anon',
 ];
-const BACKEND_KINDS = ['directory', 'sqlite', 'postgres', 'transcript', 'other'];
 
 /** One JSON object message; `type` is the discriminator, so ajv reports the errors of the branch that applies. */
 function message(type: string, props: Schema, required: string[], doc: string): Schema {
@@ -97,7 +97,7 @@ export function buildProtocolSchema(): Schema {
         seq,
         protocol: { type: 'integer', minimum: 1, description: 'the version the plugin speaks; must equal the harness\'s' },
         name: { type: 'string', minLength: 1 },
-        kind: { enum: BACKEND_KINDS, description: 'storage kind, matched against layout expectations' },
+        kind: { enum: [...STORAGE_KINDS], description: 'storage kind, matched against layout expectations' },
         capabilities: { type: 'array', items: { $ref: '#/$defs/capability' }, uniqueItems: true },
         description: { type: 'string' },
       }, ['seq', 'protocol', 'name', 'kind', 'capabilities'], 'plugin -> harness, the answer to hello'),

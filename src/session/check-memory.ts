@@ -1,9 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { parseSegmentFileName } from '../core/numbering.ts';
+import { runsDir } from '../core/seed-layout.ts';
+import { ISO_TIMESTAMP } from '../core/time-format.ts';
 import type { Finding } from '../verify/finding.ts';
 import { checkMemoryText } from './check-memory-text.ts';
-import { checkSegmentFile, checkSummary, ISO_TIMESTAMP } from './check-segment-text.ts';
+import { checkSegmentFile, checkSummary } from './check-segment-text.ts';
 import type { MemoryBlock } from './parse-confirmation.ts';
 import { parseLocation, parseSegmentRef } from './parse-location.ts';
 import { isInside, resolveMessagePath, sqliteRows, type PgQuery, type RunTarget } from './run-target.ts';
@@ -36,7 +38,7 @@ export async function checkMemory(m: MemoryBlock, t: RunTarget, msgFile: string,
     const abs = resolveMessagePath(t, loc.path);
     const roots = [join(t.runDir, 'agents'), join(t.projectDir, '.prose', 'agents'), join(t.homeDir, '.prose', 'agents')];
     if (basename(abs) !== 'memory.md' || basename(dirname(abs)) !== agent || !roots.includes(dirname(dirname(abs)))) {
-      const rule = isInside(join(t.projectDir, '.prose', 'runs'), abs) && !isInside(t.runDir, abs) ? 'message.location-outside-run' : 'message.location-mismatch';
+      const rule = isInside(runsDir(t.projectDir), abs) && !isInside(t.runDir, abs) ? 'message.location-outside-run' : 'message.location-mismatch';
       return [...out, finding(rule, `the memory of ${agent} is {run}/agents/${agent}/memory.md, .prose/agents/${agent}/memory.md or ~/.prose/agents/${agent}/memory.md, not ${loc.path}`, at(m.location.line))];
     }
     const shown = show(t, abs);

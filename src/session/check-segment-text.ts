@@ -1,11 +1,10 @@
 import { parseSegmentFile } from '../core/formats/segment-file.ts';
 import { ProseError } from '../core/errors.ts';
+import { ISO_TIMESTAMP } from '../core/time-format.ts';
 import type { Finding } from '../verify/finding.ts';
 import { finding, type Where } from './session-rules.ts';
 import { isSpecific } from './specificity.ts';
 
-/** ISO 8601 date and time with a zone (the seed's example: 2026-01-15T14:32:15Z). */
-export const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/;
 const FIELDS = ['Reviewed', 'Found', 'Decided', 'Next'] as const;
 
 /**

@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { SqliteFile } from '../backends/sqlite/engine/index.ts';
-import { ensureSchema, needsSchema } from '../backends/sqlite/schema.ts';
+import { ensureSchema, needsSchema, SqliteFile } from '../sqlite/index.ts';
 import type { RunTarget } from './run-target.ts';
 
 /** The agents.db of a project- or user-scope agent (sqlite.md); execution-scope agents live in the run's state.db. */

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Row } from '../core/backend.ts';
-import { SqliteFile, queryRows } from '../backends/sqlite/engine/index.ts';
+import { runsDir } from '../core/seed-layout.ts';
+import { SqliteFile, queryRows } from '../sqlite/index.ts';
 
 export type SessionBackend = 'filesystem' | 'sqlite' | 'postgres';
 
@@ -24,14 +25,14 @@ export interface RunTarget {
 export function resolveRunTarget(runPath: string, opts: { projectDir?: string; homeDir?: string; backend?: SessionBackend } = {}): RunTarget {
   const homeDir = opts.homeDir ?? homedir();
   let runDir = resolve(opts.projectDir ?? '.', runPath);
-  if (!existsSync(runDir) && !runPath.includes('/') && opts.projectDir !== undefined) runDir = join(opts.projectDir, '.prose', 'runs', runPath);
+  if (!existsSync(runDir) && !runPath.includes('/') && opts.projectDir !== undefined) runDir = join(runsDir(opts.projectDir), runPath);
   let dir = runDir;
   let projectDir = opts.projectDir ?? dirname(runDir);
   while (dirname(dir) !== dir) {
     if (basename(dir) === 'runs' && basename(dirname(dir)) === '.prose') { projectDir = dirname(dirname(dir)); break; }
     dir = dirname(dir);
   }
-  const runRef = relative(join(projectDir, '.prose', 'runs'), runDir).split(sep).join('/');
+  const runRef = relative(runsDir(projectDir), runDir).split(sep).join('/');
   const backend = opts.backend ?? (existsSync(join(runDir, 'state.db')) ? 'sqlite' : existsSync(join(runDir, 'state.md')) ? 'filesystem' : undefined);
   return { runDir, projectDir, homeDir, runRef, runId: runRef.split('/')[0]!, backend };
 }

@@ -39,8 +39,6 @@ export type NarrationEvent =
   | { kind: 'receipt'; node: string; receipt: string }
   | { kind: 'note'; marker: string; text: string };
 
-export type NarrationKind = NarrationEvent['kind'];
-
 export type Dialect = 'verbose' | 'compact';
 
 /** Where a parsed event came from: 1-based line and column of its marker, and the marker's indentation. */

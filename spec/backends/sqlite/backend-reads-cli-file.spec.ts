@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sqliteFactory } from '../../../src/backends/sqlite/index.ts';
-import { RUN_DDL, AGENTS_DDL } from '../../../src/backends/sqlite/schema.ts';
+import { RUN_DDL, AGENTS_DDL } from '../../../src/sqlite/index.ts';
 import { VM } from '../../../src/core/actor.ts';
 import { cli, tempEnv } from './helpers.ts';
 

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { SqliteFile } from '../../../src/backends/sqlite/engine/index.ts';
+import { SqliteFile } from '../../../src/sqlite/index.ts';
 import { ProseError } from '../../../src/core/errors.ts';
 import { cli, SQLITE3, tempEnv } from './helpers.ts';
 

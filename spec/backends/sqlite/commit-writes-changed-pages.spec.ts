@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { SqliteFile } from '../../../src/backends/sqlite/engine/index.ts';
+import { SqliteFile } from '../../../src/sqlite/index.ts';
 import { cli, tempEnv } from './helpers.ts';
 
 /** Bytes this process has passed to write(2)/pwrite(2) so far, as the kernel counts them (Linux). */

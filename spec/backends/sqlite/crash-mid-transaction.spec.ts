@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from '
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { queryRows, SqliteFile } from '../../../src/backends/sqlite/engine/index.ts';
+import { queryRows, SqliteFile } from '../../../src/sqlite/index.ts';
 import { sqliteFactory } from '../../../src/backends/sqlite/index.ts';
 import { VM } from '../../../src/core/actor.ts';
 import { cli, spawnFixture, tempEnv } from './helpers.ts';

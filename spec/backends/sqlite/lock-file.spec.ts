@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { withFileLock } from '../../../src/backends/sqlite/engine/index.ts';
+import { withFileLock } from '../../../src/sqlite/index.ts';
 import { ProseError } from '../../../src/core/errors.ts';
 import { tempEnv } from './helpers.ts';
 

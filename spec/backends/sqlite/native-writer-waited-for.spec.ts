@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { queryRows, SqliteFile } from '../../../src/backends/sqlite/engine/index.ts';
+import { queryRows, SqliteFile } from '../../../src/sqlite/index.ts';
 import { cli, SQLITE3, tempEnv } from './helpers.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

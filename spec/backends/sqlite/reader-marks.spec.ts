@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { withFileLock, withSharedLock } from '../../../src/backends/sqlite/engine/index.ts';
+import { withFileLock, withSharedLock } from '../../../src/sqlite/index.ts';
 import { ProseError } from '../../../src/core/errors.ts';
 import { tempEnv } from './helpers.ts';
 

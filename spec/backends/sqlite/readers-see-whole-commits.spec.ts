@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { queryRow, SqliteFile } from '../../../src/backends/sqlite/engine/index.ts';
+import { queryRow, SqliteFile } from '../../../src/sqlite/index.ts';
 import { cli, spawnFixture, tempEnv } from './helpers.ts';
 
 test('a reader in another process never sees a commit half-written, though pages are written in place', async () => {

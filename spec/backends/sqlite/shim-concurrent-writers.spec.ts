@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { AGENTS_DDL, RUN_DDL } from '../../../src/backends/sqlite/schema.ts';
+import { AGENTS_DDL, RUN_DDL } from '../../../src/sqlite/index.ts';
 import { cli, runFixture, tempEnv } from './helpers.ts';
 
 test('4 processes running the seed\'s INSERT through `prose-state sqlite3` 25 times each lose nothing', async () => {

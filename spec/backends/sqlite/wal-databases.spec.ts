@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { SqliteFile, queryValue } from '../../../src/backends/sqlite/engine/index.ts';
+import { SqliteFile, queryValue } from '../../../src/sqlite/index.ts';
 import { ProseError } from '../../../src/core/errors.ts';
 import { cli, tempEnv } from './helpers.ts';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { decodeWtf8, encodeWtf8 } from '../../../src/backends/sqlite/engine/index.ts';
+import { decodeWtf8, encodeWtf8 } from '../../../src/sqlite/index.ts';
 
 test('any JavaScript string, lone surrogates included, survives WTF-8; well-formed text is plain UTF-8', () => {
   fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (s) => {

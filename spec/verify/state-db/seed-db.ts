@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteFile } from '../../../src/backends/sqlite/engine/index.ts';
+import { SqliteFile } from '../../../src/sqlite/index.ts';
 
 /** sqlite.md "Core Schema", with the one statement SQLite refuses (an expression in PRIMARY KEY) as a unique index. */
 const SEED_DDL = `

@@ -8,7 +8,7 @@ import { formatSegmentFile, parseSegmentFile } from '../../core/formats/segment-
 import type { AgentLocation, BindingRecord, ExecutionEvent, ExecutionId, RunRecord, RunRef, RunStatus, Segment } from '../../core/model.ts';
 import { parseSegmentFileName, segmentFileName } from '../../core/numbering.ts';
 import type { StateStore, WorldModelStore } from '../../core/store.ts';
-import { isoSeconds } from '../../core/engine.ts';
+import { isoSeconds } from '../../core/time-format.ts';
 import { createFileExclusive, writeFileAtomic } from '../../io/atomic-write.ts';
 import { withFileLock } from '../../io/file-lock.ts';
 import { FileMemo } from './file-memo.ts';

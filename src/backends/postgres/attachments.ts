@@ -2,6 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProseError } from '../../core/errors.ts';
 import type { ExecutionId, RunRef } from '../../core/model.ts';
+import { runsDir } from '../../core/seed-layout.ts';
 import { writeFileAtomic } from '../../io/atomic-write.ts';
 
 /**
@@ -44,6 +45,6 @@ export class Attachments {
 
   private absolute(run: RunRef, relative: string): string {
     // Run refs and names were checked by the engine (no "..", no separators in names); the path stays inside.
-    return join(this.projectDir, '.prose', 'runs', ...run.split('/'), ...relative.split('/'));
+    return join(runsDir(this.projectDir), ...run.split('/'), ...relative.split('/'));
   }
 }

@@ -17,7 +17,7 @@ export function createPostgresMemFactory(): BackendFactory & { openDb(env: Backe
   const memOf = (env: BackendEnv) => {
     let mem = dbs.get(env.storageKey);
     if (!mem) {
-      // noAstCoverageCheck: pg-mem otherwise refuses some valid DDL it only partly reads (toolchain.md).
+      // noAstCoverageCheck: pg-mem otherwise refuses some valid DDL it only partly reads.
       mem = newDb({ noAstCoverageCheck: true });
       dbs.set(env.storageKey, mem);
     }

@@ -1,6 +1,6 @@
 import type { StorageView } from '../../core/backend.ts';
 import type { Decisions } from '../../core/decisions.ts';
-import { isoSeconds } from '../../core/engine.ts';
+import { isoSeconds } from '../../core/time-format.ts';
 import { ProseError } from '../../core/errors.ts';
 import type {
   AgentLocation, BindingKind, BindingRecord, ExecutionEvent, ExecutionId, RunRecord, RunRef, RunStatus, Segment,

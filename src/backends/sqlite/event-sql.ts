@@ -1,5 +1,5 @@
 import type { ExecutionEvent } from '../../core/model.ts';
-import { encodeWtf8, execute, queryRows, queryValue, type Database } from './engine/index.ts';
+import { encodeWtf8, execute, queryRows, queryValue, type Database } from '../../sqlite/index.ts';
 import { eventToRow, rowToEvent, type StoredRow } from './event-rows.ts';
 
 /** The run's execution log, read whole in row order (rows that are not events of ours are skipped). */

@@ -2,7 +2,7 @@ import type { BackendFactory } from '../../core/backend.ts';
 import type { Capability } from '../../core/capabilities.ts';
 import { worldModelHandlers } from '../../canon/world-model-ops.ts';
 import { createEngine } from '../../core/engine.ts';
-import { JOURNAL_MODE } from './engine/sqlite-file.ts';
+import { JOURNAL_MODE } from '../../sqlite/index.ts';
 import { SqliteStore } from './sqlite-store.ts';
 
 export const SQLITE_CAPABILITIES: readonly Capability[] = [
@@ -27,4 +27,4 @@ export const sqliteFactory: BackendFactory = {
 };
 
 export { SqliteStore } from './sqlite-store.ts';
-export { SqliteFile, provideWasmBinary, loadSqlite } from './engine/index.ts';
+export { SqliteFile, provideWasmBinary, loadSqlite } from '../../sqlite/index.ts';

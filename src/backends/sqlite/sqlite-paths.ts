@@ -1,44 +1,15 @@
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ProseError } from '../../core/errors.ts';
 import type { AgentLocation, RunRef } from '../../core/model.ts';
-import { checkName } from '../../core/names.ts';
-import { isRunId } from '../../core/run-id.ts';
+import { runDir } from '../../core/seed-layout.ts';
 
 /** Where sqlite.md puts each database, for one project directory and one (injectable) home directory. */
 export class SqlitePaths {
   constructor(readonly projectDir: string, readonly homeDir: string) {}
 
-  get runsDir(): string {
-    return join(this.projectDir, '.prose', 'runs');
-  }
-
-  /**
-   * The directory of a run reference: `{id}` or `{id}/imports/{handle}--{slug}/...`. Every part is checked, so a
-   * reference from outside can never point out of `.prose/runs/`.
-   */
+  /** The directory of a run reference, checked (core/seed-layout.ts). */
   runDir(run: RunRef): string {
-    const parts = typeof run === 'string' ? run.split('/') : [];
-    const bad = () => new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)}`, {
-      location: { field: 'run' }, hint: 'a run is {YYYYMMDD}-{HHMMSS}-{random6}, or a reference createImport returned',
-    });
-    if (!isRunId(parts[0])) throw bad();
-    for (let i = 1; i < parts.length; i += 2) {
-      if (parts[i] !== 'imports' || parts[i + 1] === undefined) throw bad();
-      // A handle may not contain "--", so the first "--" splits; the slug may hold more (decision names).
-      const seg = parts[i + 1]!;
-      const cut = seg.indexOf('--');
-      if (cut < 0) throw bad();
-      const handle = seg.slice(0, cut);
-      const slug = seg.slice(cut + 2);
-      // A part that is not a valid name names no run: E_NOT_FOUND, as for any reference createImport never returned.
-      try {
-        checkName('handle', handle, 'run');
-        checkName('slug', slug, 'run');
-      } catch {
-        throw bad();
-      }
-    }
-    return join(this.runsDir, ...parts);
+    return runDir(this.projectDir, run);
   }
 
   runDb(run: RunRef): string {

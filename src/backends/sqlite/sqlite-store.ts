@@ -7,10 +7,9 @@ import type { AgentLocation, BindingRecord, ExecutionEvent, ExecutionId, RunReco
 import { segmentFileName } from '../../core/numbering.ts';
 import type { StateStore, WorldModelStore } from '../../core/store.ts';
 import { writeFileAtomic } from '../../io/atomic-write.ts';
-import { decodeWtf8, encodeWtf8, execute, queryRow, queryRows, queryValue, SqliteFile, type Database } from './engine/index.ts';
+import { checkVersion, decodeWtf8, encodeWtf8, ensureSchema, execute, needsSchema, queryRow, queryRows, queryValue, SqliteFile, type Database, type DbKind } from '../../sqlite/index.ts';
 import { eventsOf, insertEvent } from './event-sql.ts';
 import { bindingFromRow, RESOLVE_SQL, sqlLiteral, type BindingRow } from './binding-rows.ts';
-import { checkVersion, ensureSchema, needsSchema, type DbKind } from './schema.ts';
 import { SqlitePaths } from './sqlite-paths.ts';
 import { SqliteWorldModelStore } from './world-model-store.ts';
 

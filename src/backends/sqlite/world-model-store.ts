@@ -5,7 +5,7 @@ import type { RunRef } from '../../core/model.ts';
 import type { WorldModelStore } from '../../core/store.ts';
 import { canonicalJson } from '../../canon/canonical-json.ts';
 import { writeFileAtomic } from '../../io/atomic-write.ts';
-import { queryRows, queryValue, type Database, type SqliteFile } from './engine/index.ts';
+import { queryRows, queryValue, type Database, type SqliteFile } from '../../sqlite/index.ts';
 
 /**
  * sqlite.md's canonical tables, corrected (decision wm-sql-keys): versions keyed (node, version), the published

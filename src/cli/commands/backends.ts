@@ -1,4 +1,4 @@
-import { builtInNames, resolveBackends } from '../../backends/registry.ts';
+import { builtInNames, resolveBackends } from '../backend-kinds.ts';
 import { CAPABILITIES } from '../../core/capabilities.ts';
 import { parseOptions } from '../args.ts';
 import type { Command } from '../io.ts';

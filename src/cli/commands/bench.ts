@@ -9,6 +9,7 @@ import { runBench } from '../../bench/run-bench.ts';
 import { which } from '../../bench/which.ts';
 import { ProseError } from '../../core/errors.ts';
 import { parseOptions } from '../args.ts';
+import { builtInNames, resolveBackends } from '../backend-kinds.ts';
 import { EXIT, type CliIo, type Command } from '../io.ts';
 import { inSea } from '../sea/sea-assets.ts';
 
@@ -75,7 +76,8 @@ export const benchCommand: Command = {
         binary: findBinary(values.binary as string | undefined, io),
         node: typeof values.node === 'string' ? resolve(io.cwd, values.node) : inSea() ? which('node', io.env) : process.execPath,
         self: selfCommand(),
-        backends: values.backend as string[] | undefined,
+        backends: (values.backend as string[] | undefined) ?? builtInNames(),
+        openBackend: async (name) => (await resolveBackends(name))[0]!,
         inBinary: inSea(),
         log: (line) => io.stderr.write(`${line}\n`),
       });

@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { SqliteFile, loadSqlite, type Database, type Sqlite3Static } from '../../backends/sqlite/engine/index.ts';
+import { SqliteFile, loadSqlite, type Database, type Sqlite3Static } from '../../sqlite/index.ts';
 import { isReadOnlySql, runSql, type RunSqlOptions } from '../../backends/sqlite/shim/run-sql.ts';
 import { parseShellArgs, type ShellArgs } from '../../backends/sqlite/shim/shell-args.ts';
 import { ProseError } from '../../core/errors.ts';

@@ -1,16 +1,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveBackends } from '../../backends/registry.ts';
+import { resolveBackends } from '../backend-kinds.ts';
 import type { BackendFactory } from '../../core/backend.ts';
 import { resolveDecisions } from '../../core/decisions.ts';
 import { ProseError } from '../../core/errors.ts';
-import { exitCodeForClaims, worstExit, type CapabilityReport } from '../../conformance/capability-report.ts';
+import { exitCodeForClaims, worstExit, type CapabilityReport } from '../../conformance/probes/capability-report.ts';
 import { loadExpectations } from '../../conformance/expectations.ts';
 import { loadSuite } from '../../conformance/load-suite.ts';
 import { countOutcomes, exitCodeFor } from '../../conformance/outcome.ts';
 import { runSuite, selectCases } from '../../conformance/run-suite.ts';
 import { createReporters, REPORTERS } from '../../conformance/reporters/create-reporters.ts';
-import { probeCapabilities } from '../../plugin/capability-probes.ts';
 import { parseOptions } from '../args.ts';
 import type { Command } from '../io.ts';
 import { defaultSuiteDir } from '../suite-dir.ts';
@@ -81,7 +80,7 @@ export const testCommand: Command = {
     const listener = teeListener(files ? teeListener(reporter, files.reporter) : reporter, collector);
     const seed = values.seed === undefined ? undefined : Number(values.seed);
     if (seed !== undefined && !(Number.isSafeInteger(seed) && seed >= 0)) throw new ProseError('E_USAGE', '--seed takes a whole number');
-    const probe = values['no-probe'] ? undefined : probeCapabilities;
+    const probe = !values['no-probe'];
     const all = await runSuite({ suite, factories, decisions, filter, listener, expectations, stepTimeoutMs: timeout, seed, workerCommand: io.self, probe });
     reporter.finish(all);
     files?.reporter.finish(all);

@@ -1,4 +1,4 @@
-import { resolveBackends } from '../../backends/registry.ts';
+import { resolveBackends } from '../backend-kinds.ts';
 import type { BackendEnv } from '../../core/backend.ts';
 import { ProseError, toProseError } from '../../core/errors.ts';
 import { WORKLOADS, workItem, type Workload } from '../../conformance/workload.ts';

@@ -1,6 +1,6 @@
-import type { CapabilityVerdict } from '../../core/capability-verdict.ts';
-import { isContradiction } from '../../core/capability-verdict.ts';
-import type { CapabilityReport } from '../capability-report.ts';
+import type { CapabilityVerdict } from '../probes/capability-verdict.ts';
+import { isContradiction } from '../probes/capability-verdict.ts';
+import type { CapabilityReport } from '../probes/capability-report.ts';
 
 /** What every report says of capability claims, so the formats agree. */
 

@@ -1,4 +1,4 @@
-import type { CapabilityReport } from '../capability-report.ts';
+import type { CapabilityReport } from '../probes/capability-report.ts';
 import { show } from '../match.ts';
 import type { CaseResult } from '../outcome.ts';
 import { CLAIM_LEGEND, claimCell, claimLine, claimsTable, isFailure, needsAttention } from './claims.ts';

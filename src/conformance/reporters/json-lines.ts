@@ -1,4 +1,4 @@
-import { countVerdicts } from '../capability-report.ts';
+import { countVerdicts } from '../probes/capability-report.ts';
 import type { Reporter, Write } from './reporter.ts';
 
 /**

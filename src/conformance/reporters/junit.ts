@@ -1,5 +1,5 @@
-import type { CapabilityVerdict } from '../../core/capability-verdict.ts';
-import type { CapabilityReport } from '../capability-report.ts';
+import type { CapabilityVerdict } from '../probes/capability-verdict.ts';
+import type { CapabilityReport } from '../probes/capability-report.ts';
 import type { CaseResult } from '../outcome.ts';
 import { countOutcomes } from '../outcome.ts';
 import { isFailure, notExercised } from './claims.ts';

@@ -1,4 +1,4 @@
-import { contradictions, verdictSummary, type CapabilityReport } from '../capability-report.ts';
+import { contradictions, verdictSummary, type CapabilityReport } from '../probes/capability-report.ts';
 import { needsAttention, notExercised } from './claims.ts';
 
 /**

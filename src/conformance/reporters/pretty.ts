@@ -1,4 +1,4 @@
-import type { CapabilityReport } from '../capability-report.ts';
+import type { CapabilityReport } from '../probes/capability-report.ts';
 import { countOutcomes, type CaseResult } from '../outcome.ts';
 import { buildMatrix, cellText } from './matrix.ts';
 import { prettyClaims, prettyClaimsTotal } from './pretty-claims.ts';
@@ -30,7 +30,7 @@ export function prettyReporter(write: Write, opts: { verbose?: boolean } = {}): 
         case 'passed': if (opts.verbose) write(`  pass  ${r.id}\n`); return;
         case 'skipped': if (opts.verbose) write(`  skip  ${r.id}: ${o.reason}\n`); return;
         case 'xfailed': write(`  xfail ${r.id}: ${o.reason}\n`); return;
-        case 'xpassed': write(`  XPASS ${r.id}: expected to fail (${o.reason}) but passed; remove the expectation or run with --prune\n`); return;
+        case 'xpassed': write(`  XPASS ${r.id}: expected to fail (${o.reason}) but passed; remove its entry from the --expect file\n`); return;
         case 'failed': write(`  FAIL  ${r.id}  ${o.at.file}:${o.at.line}\n        ${o.step}\n        ${o.message}\n`); return;
         case 'errored': write(`  ERROR ${r.id}${o.at ? `  ${o.at.file}:${o.at.line}` : ''}\n        ${o.error.code}: ${o.error.message}\n${o.evidence ? `        ${o.evidence.split('\n').join('\n        ')}\n` : ''}`); return;
       }

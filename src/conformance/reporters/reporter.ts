@@ -1,4 +1,4 @@
-import type { CapabilityReport } from '../capability-report.ts';
+import type { CapabilityReport } from '../probes/capability-report.ts';
 import type { Listener } from '../run-suite.ts';
 import type { CaseResult } from '../outcome.ts';
 

@@ -1,4 +1,4 @@
-import type { CapabilityVerdict } from '../../core/capability-verdict.ts';
+import type { CapabilityVerdict } from '../probes/capability-verdict.ts';
 import type { Outcome } from '../outcome.ts';
 import { isFailure, notExercised } from './claims.ts';
 import type { Reporter, Write } from './reporter.ts';

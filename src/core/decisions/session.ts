@@ -54,7 +54,7 @@ export const SESSION_DECISIONS: DecisionRow[] = [
     id: 'session-sqlite-command', area: 'session',
     spec: 'sqlite.md "From Subagents": `sqlite3 DB "INSERT OR REPLACE INTO bindings (...) VALUES (...)"`; no busy timeout, no quoting rule for the value.',
     choice: 'Instructions print `sqlite3 -cmd ".timeout 10000" DB "SQL"` (or `prose-state sqlite3 ...` when sqlite3 is not on PATH, or when forced with --sqlite3). The VM\'s values are bound as SQL literals escaped for shell double quotes; the value is a <VALUE> placeholder with the two-step rule stated: double every \', then backslash \\ $ ` and ". Agents use INSERT ... ON CONFLICT (name) DO UPDATE instead of the seed\'s UPDATE (which changes nothing for a new agent), and the segment row carries an explicit ISO timestamp and the number the VM handed out.',
-    why: 'Without .timeout 89% of parallel writes were lost (toolchain.md); the seed\'s own example already escapes " with a backslash.',
+    why: 'Without .timeout 89% of parallel writes were lost; the seed\'s own example already escapes " with a backslash.',
   },
   {
     id: 'session-psql-command', area: 'session',

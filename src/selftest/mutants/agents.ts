@@ -1,3 +1,4 @@
+import { runsDir } from '../../core/seed-layout.ts';
 import { mutant, pass, type Mutant } from '../mutant.ts';
 
 /** Persistent agent bugs: scopes and memory. */
@@ -6,7 +7,7 @@ export const AGENT_MUTANTS: Mutant[] = [
     intercept: async (op, args, actor, ctx) => {
       if ((op === 'writeMemory' || op === 'readMemory' || op === 'appendSegment' || op === 'listSegments') && args.scope === 'project') {
         // The first run it was used in keeps it: a later run asks its own run and finds nothing.
-        const runs = (await import('node:fs')).readdirSync(`${ctx.env.projectDir}/.prose/runs`).sort();
+        const runs = (await import('node:fs')).readdirSync(runsDir(ctx.env.projectDir)).sort();
         return pass(op, { ...args, scope: 'execution', run: runs[runs.length - 1] }, actor, ctx);
       }
       return pass(op, args, actor, ctx);

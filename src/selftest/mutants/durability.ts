@@ -10,8 +10,7 @@ import { mutant, type Mutant } from '../mutant.ts';
 export const DURABILITY_MUTANTS: Mutant[] = [
   mutant('binding-rewritten-in-place', 'a binding file is truncated and rewritten in pieces instead of replaced atomically', {
     store: (_base, env) => ({
-      writeBinding: async (run, b, attach) => {
-        void attach;
+      writeBinding: async (run, b) => {
         const dir = join(new RunPaths(env.projectDir, env.homeDir).runDir(run), 'bindings');
         mkdirSync(dir, { recursive: true });
         const file = join(dir, RunPaths.bindingFile(b.name, b.executionId));

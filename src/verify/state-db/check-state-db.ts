@@ -3,7 +3,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { AGENT_SCOPES, BINDING_KINDS, RUN_STATUSES } from '../../core/model.ts';
 import { checkName } from '../../core/names.ts';
 import { isRunId } from '../../core/run-id.ts';
-import { queryRows, SqliteFile, type Database, type SqlRow } from '../../backends/sqlite/engine/index.ts';
+import { queryRows, SqliteFile, type Database, type SqlRow } from '../../sqlite/index.ts';
 import type { FindingSink } from '../kit/finding-sink.ts';
 import type { StateDbRuleId } from './rules.ts';
 

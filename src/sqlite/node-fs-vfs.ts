@@ -3,7 +3,7 @@ import { accessSync, constants, openSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Database } from '@sqlite.org/sqlite-wasm';
-import { syncDir } from '../../../io/atomic-write.ts';
+import { syncDir } from '../io/atomic-write.ts';
 import type { Sqlite3Static } from './wasm.ts';
 import { FCNTL_SIZE_HINT, RC, VfsFile, type FileKind } from './vfs-file.ts';
 

@@ -1,6 +1,6 @@
 import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { syncDir } from '../../../io/atomic-write.ts';
+import { syncDir } from '../io/atomic-write.ts';
 import { foreignLocks, type ForeignLocks } from './posix-locks.ts';
 
 /** SQLite result codes the VFS answers (sqlite3.h; stable across versions). */

@@ -1,10 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { filesystemFactory } from '../../src/backends/filesystem/index.ts';
-import type { BackendFactory } from '../../src/core/backend.ts';
-import { probeCapabilities, type CapabilityVerdict } from '../../src/plugin/capability-probes.ts';
-import { fakeFactory } from '../helpers/fake-backends.ts';
-import { tempEnv } from './fixtures/temp-env.ts';
+import { filesystemFactory } from '../../../src/backends/filesystem/index.ts';
+import type { BackendFactory } from '../../../src/core/backend.ts';
+import { probeCapabilities, type CapabilityVerdict } from '../../../src/conformance/probes/capability-probes.ts';
+import { fakeFactory } from '../../helpers/fake-backends.ts';
+import { tempEnv } from '../../plugin/fixtures/temp-env.ts';
 
 async function verdictsOf(factory: BackendFactory): Promise<Record<string, CapabilityVerdict>> {
   const env = tempEnv('probe-ledger');

@@ -1,5 +1,6 @@
-import { queryValue, type Database } from './engine/index.ts';
-import { ProseError } from '../../core/errors.ts';
+import { queryValue } from './rows.ts';
+import type { Database } from './sqlite-file.ts';
+import { ProseError } from '../core/errors.ts';
 
 /**
  * Our mark on a database: `PRAGMA user_version`. 0 is a file nobody marked (a seed-style file the sqlite3 CLI made,

@@ -1,10 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ProseError } from '../../src/core/errors.ts';
-import { probeCapabilities, type CapabilityVerdict } from '../../src/plugin/capability-probes.ts';
-import { fakeFactory } from './fixtures/fake-factory.ts';
-import { tempEnv } from './fixtures/temp-env.ts';
-import type { Backend } from '../../src/core/backend.ts';
+import { ProseError } from '../../../src/core/errors.ts';
+import { probeCapabilities, type CapabilityVerdict } from '../../../src/conformance/probes/capability-probes.ts';
+import { fakeFactory } from '../../plugin/fixtures/fake-factory.ts';
+import { tempEnv } from '../../plugin/fixtures/temp-env.ts';
+import type { Backend } from '../../../src/core/backend.ts';
 
 // A backend that breaks during a probe says nothing about its claims: errored, never a contradiction.
 async function verdictsWhenBindDoes(fault: () => Promise<never>, timeoutMs = 5_000): Promise<Record<string, CapabilityVerdict>> {

@@ -1,4 +1,4 @@
-import type { Capability } from './capabilities.ts';
+import type { Capability } from '../../core/capabilities.ts';
 
 /**
  * What probing one capability found. `ok`: the declaration and the behaviour agree. The three contradictions: a

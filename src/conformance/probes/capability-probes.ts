@@ -1,10 +1,10 @@
-import type { BackendEnv, BackendFactory } from '../core/backend.ts';
-import { CAPABILITIES, type Capability } from '../core/capabilities.ts';
-import type { CapabilityVerdict } from '../core/capability-verdict.ts';
-import { ProseError } from '../core/errors.ts';
-import { Broken, genericProbe, PROBES, UNPROBED, type Outcome, type Probe, type ProbeContext } from './probe-table.ts';
+import type { BackendEnv, BackendFactory } from '../../core/backend.ts';
+import { CAPABILITIES, type Capability } from '../../core/capabilities.ts';
+import type { CapabilityVerdict } from './capability-verdict.ts';
+import { ProseError } from '../../core/errors.ts';
+import { Broken, genericProbe, PROBES, UNPROBED, type ProbeOutcome, type Probe, type ProbeContext } from './probe-table.ts';
 
-export type { CapabilityVerdict, Verdict } from '../core/capability-verdict.ts';
+export type { CapabilityVerdict, Verdict } from './capability-verdict.ts';
 
 export interface ProbeOptions {
   /** How long one capability's probe may take before it is errored (default 30 s, the runner's step timeout). */
@@ -12,7 +12,7 @@ export interface ProbeOptions {
 }
 
 /** What a probe came to: its outcome, a wrong answer (`broken`), or the backend breaking (`errored`). */
-type Ran = Outcome | { broken: string } | { errored: string };
+type Ran = ProbeOutcome | { broken: string } | { errored: string };
 
 /** Codes that say the backend or the plugin broke, not how it answers (the runner errors a case on them too). */
 const ERRORED_CODES = new Set(['E_PLUGIN', 'E_BACKEND', 'E_IO', 'E_CASE']);

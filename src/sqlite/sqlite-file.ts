@@ -1,8 +1,9 @@
 import { statSync, unlinkSync } from 'node:fs';
 import type { Database } from '@sqlite.org/sqlite-wasm';
-import { ProseError } from '../../../core/errors.ts';
+import { ProseError } from '../core/errors.ts';
 import { checkDbFile, walPending } from './db-header.ts';
-import { DEFAULT_LOCK_TIMEOUT_MS, ReaderMark, withFileLock, withSharedLock } from './file-lock.ts';
+import { DEFAULT_LOCK_TIMEOUT_MS, withFileLock } from '../io/file-lock.ts';
+import { ReaderMark, withSharedLock } from '../io/reader-mark.ts';
 import { installNodeFsVfs, mainFileOf, NODE_FS_VFS, takeVfsError } from './node-fs-vfs.ts';
 import { execute } from './rows.ts';
 import { onSnapshot } from './snapshot.ts';

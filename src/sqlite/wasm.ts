@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Sqlite3Static } from '@sqlite.org/sqlite-wasm';
-import { ProseError } from '../../../core/errors.ts';
+import { ProseError } from '../core/errors.ts';
 
 export type { Sqlite3Static };
 

@@ -1,9 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFactory } from '../../src/plugin/exec-factory.ts';
-import { probeCapabilities } from '../../src/plugin/capability-probes.ts';
-import { referenceCommand } from './fixtures/plugin-commands.ts';
-import { tempEnv } from './fixtures/temp-env.ts';
+import { execFactory } from '../../../src/plugin/exec-factory.ts';
+import { probeCapabilities } from '../../../src/conformance/probes/capability-probes.ts';
+import { referenceCommand } from '../../plugin/fixtures/plugin-commands.ts';
+import { tempEnv } from '../../plugin/fixtures/temp-env.ts';
 
 test('the stdio reference plugin keeps its capability claims both ways', async () => {
   const env = tempEnv('probe-reference');

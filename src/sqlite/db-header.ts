@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import { ProseError } from '../../../core/errors.ts';
+import { ProseError } from '../core/errors.ts';
 
 const MAGIC = 'SQLite format 3\0';
 

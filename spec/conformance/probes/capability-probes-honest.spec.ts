@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { probeCapabilities } from '../../src/plugin/capability-probes.ts';
-import { fakeFactory } from './fixtures/fake-factory.ts';
-import { tempEnv } from './fixtures/temp-env.ts';
+import { probeCapabilities } from '../../../src/conformance/probes/capability-probes.ts';
+import { fakeFactory } from '../../plugin/fixtures/fake-factory.ts';
+import { tempEnv } from '../../plugin/fixtures/temp-env.ts';
 
 test('an honest backend gets ok for every capability, declared or not', async () => {
   const env = tempEnv('probe-honest');

@@ -1,14 +1,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultActor } from '../core/actor.ts';
-import type { Backend, BackendEnv } from '../core/backend.ts';
-import type { Capability } from '../core/capabilities.ts';
-import { ProseError } from '../core/errors.ts';
-import { OPS, type OpArgs, type OpName, type OpResults } from '../core/ops.ts';
+import { defaultActor } from '../../core/actor.ts';
+import type { Backend, BackendEnv } from '../../core/backend.ts';
+import type { Capability } from '../../core/capabilities.ts';
+import { ProseError } from '../../core/errors.ts';
+import { OPS, type OpArgs, type OpName, type OpResults } from '../../core/ops.ts';
+import { runsDir } from '../../core/seed-layout.ts';
 
-/** One short op sequence per capability (capability-probes.ts runs them and judges the outcome). */
+// One short op sequence per capability (capability-probes.ts runs them and judges the outcome).
 /** `works`: every step answered as the capability says; `unsupported`: the first step refused as an undeclared one must. */
-export type Outcome = 'works' | 'unsupported';
+export type ProbeOutcome = 'works' | 'unsupported';
 
 export interface ProbeContext {
   env: BackendEnv;
@@ -20,7 +21,7 @@ export interface Probe {
   bothWays: boolean;
   /** What `unsupported` means where no call is refused (durable, attachments), for a declared capability's report. */
   offMeans?: string;
-  run(ctx: ProbeContext): Promise<Outcome>;
+  run(ctx: ProbeContext): Promise<ProbeOutcome>;
 }
 
 /** A step answered wrongly; the message says which step and what came back. */
@@ -42,7 +43,7 @@ async function gate<T>(step: () => Promise<T>): Promise<T | 'unsupported'> {
   }
 }
 
-async function withBackend<T = Outcome>(ctx: ProbeContext, fn: (b: Backend) => Promise<T>): Promise<T> {
+async function withBackend<T = ProbeOutcome>(ctx: ProbeContext, fn: (b: Backend) => Promise<T>): Promise<T> {
   const b = await ctx.open();
   try {
     return await fn(b);
@@ -53,7 +54,7 @@ async function withBackend<T = Outcome>(ctx: ProbeContext, fn: (b: Backend) => P
 
 const memoryProbe = (scope: 'project' | 'user' | 'custom'): Probe => ({
   bothWays: true,
-  run: (ctx) => withBackend<Outcome>(ctx, async (b) => {
+  run: (ctx) => withBackend<ProbeOutcome>(ctx, async (b) => {
     const loc = { agent: `probe-${scope}`, scope, ...(scope === 'custom' ? { path: 'probe-custom' } : {}) } as const;
     const w = await gate(() => call(b, 'writeMemory', { ...loc, memory: 'probe memory' }));
     if (w === 'unsupported') return 'unsupported';
@@ -70,7 +71,7 @@ export const PROBES: Partial<Record<Capability, Probe>> = {
   'custom-scope': memoryProbe('custom'),
   imports: {
     bothWays: true,
-    run: (ctx) => withBackend<Outcome>(ctx, async (b) => {
+    run: (ctx) => withBackend<ProbeOutcome>(ctx, async (b) => {
       const { run } = await call(b, 'createRun', { program: 'probe' });
       const imp = await gate(() => call(b, 'createImport', { run, handle: 'probe', slug: 'probe', program: 'imported' }));
       if (imp === 'unsupported') return 'unsupported';
@@ -80,7 +81,7 @@ export const PROBES: Partial<Record<Capability, Probe>> = {
   },
   'world-model': {
     bothWays: true,
-    run: (ctx) => withBackend<Outcome>(ctx, async (b) => {
+    run: (ctx) => withBackend<ProbeOutcome>(ctx, async (b) => {
       const { run } = await call(b, 'createRun', { program: 'probe' });
       const c = await gate(() => call(b, 'commitWorldModel', { run, node: 'probe', contract: 'probe', files: { 'truth.json': '{}' } }));
       if (c === 'unsupported') return 'unsupported';
@@ -92,7 +93,7 @@ export const PROBES: Partial<Record<Capability, Probe>> = {
   },
   receipts: {
     bothWays: true,
-    run: (ctx) => withBackend<Outcome>(ctx, async (b) => {
+    run: (ctx) => withBackend<ProbeOutcome>(ctx, async (b) => {
       const { run } = await call(b, 'createRun', { program: 'probe' });
       const r = await gate(() => call(b, 'listReceipts', { run }));
       if (r === 'unsupported') return 'unsupported';
@@ -104,7 +105,7 @@ export const PROBES: Partial<Record<Capability, Probe>> = {
     // Undeclared, a large value is stored inline: attached false, read back whole (there is no call to refuse).
     bothWays: true,
     offMeans: 'a value over the attachment threshold was stored inline (attached false)',
-    run: (ctx) => withBackend<Outcome>(ctx, async (b) => {
+    run: (ctx) => withBackend<ProbeOutcome>(ctx, async (b) => {
       const { run } = await call(b, 'createRun', { program: 'probe' });
       const value = 'x'.repeat(ctx.env.decisions.attachmentThresholdBytes + 1);
       const bound = await call(b, 'bind', { run, name: 'probe', kind: 'let', value });
@@ -124,7 +125,7 @@ export const PROBES: Partial<Record<Capability, Probe>> = {
         await call(b, 'bind', { run: r.run, name: 'probe', kind: 'let', value: 'kept' });
         return r;
       });
-      return withBackend<Outcome>(ctx, async (b) => {
+      return withBackend<ProbeOutcome>(ctx, async (b) => {
         const got = await gate(async () => {
           try {
             return await call(b, 'resolve', { run, name: 'probe' });
@@ -170,7 +171,7 @@ export const PROBES: Partial<Record<Capability, Probe>> = {
       try {
         const { run } = await call(a, 'createRun', { program: 'probe' });
         await call(a, 'bind', { run, name: 'probe', kind: 'let', value: 'shared' });
-        return await withBackend<Outcome>(ctx, async (b) => {
+        return await withBackend<ProbeOutcome>(ctx, async (b) => {
           expect((await call(b, 'resolve', { run, name: 'probe' })).value === 'shared', 'a second open instance does not see the first one\'s binding');
           return 'works';
         });
@@ -183,11 +184,11 @@ export const PROBES: Partial<Record<Capability, Probe>> = {
     // Undeclared, the storage view (if any) is of another kind; declared, the seed tree is really written.
     bothWays: true,
     offMeans: 'storage() is not a directory view',
-    run: (ctx) => withBackend<Outcome>(ctx, async (b) => {
+    run: (ctx) => withBackend<ProbeOutcome>(ctx, async (b) => {
       if (b.storage?.().kind !== 'directory') return 'unsupported';
       const { runId, run } = await call(b, 'createRun', { program: 'probe' });
       await call(b, 'bind', { run, name: 'probe', kind: 'let', value: 'v' });
-      const file = join(ctx.env.projectDir, '.prose', 'runs', runId, 'bindings', 'probe.md');
+      const file = join(runsDir(ctx.env.projectDir), runId, 'bindings', 'probe.md');
       expect(existsSync(file), `no ${file}`);
       return 'works';
     }),
@@ -199,7 +200,7 @@ for (const kind of ['sqlite', 'postgres', 'transcript'] as const) {
     // Undeclared, the storage view (if any) is of another kind: a view of this kind is an undeclared layout.
     bothWays: true,
     offMeans: `storage() is not a ${kind} view`,
-    run: (ctx) => withBackend<Outcome>(ctx, async (b) => (b.storage?.().kind === kind ? 'works' : 'unsupported')),
+    run: (ctx) => withBackend<ProbeOutcome>(ctx, async (b) => (b.storage?.().kind === kind ? 'works' : 'unsupported')),
   };
 }
 
@@ -207,7 +208,7 @@ for (const kind of ['sqlite', 'postgres', 'transcript'] as const) {
  * With world-model too, the ledger must hold what commits appended: one receipt per commit carrying its content
  * hash, chained per node by prev. Without it (commitWorldModel answers E_UNSUPPORTED) the empty ledger is all there is.
  */
-async function probeLedger(b: Backend, run: string): Promise<Outcome> {
+async function probeLedger(b: Backend, run: string): Promise<ProbeOutcome> {
   const first = await gate(() => call(b, 'commitWorldModel', { run, node: 'probe', contract: 'probe', files: { 'truth.json': '{}' } }));
   if (first === 'unsupported') return 'works';
   const second = await call(b, 'commitWorldModel', { run, node: 'probe', contract: 'probe', files: { 'truth.json': '{"n":2}' } });
@@ -229,7 +230,7 @@ export function genericProbe(capability: Capability): Probe | undefined {
   if (!op) return undefined;
   return {
     bothWays: true,
-    run: (ctx) => withBackend<Outcome>(ctx, async (b) => {
+    run: (ctx) => withBackend<ProbeOutcome>(ctx, async (b) => {
       const r = await gate(() => b.call(op, {} as never, defaultActor(op, {} as never)));
       if (r === 'unsupported') return 'unsupported';
       throw new Broken(`${op} with no arguments answered ${JSON.stringify(r)} instead of E_UNSUPPORTED`);

@@ -1,9 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ProseError } from '../../src/core/errors.ts';
-import { probeCapabilities, type CapabilityVerdict } from '../../src/plugin/capability-probes.ts';
-import { fakeFactory, type FakeOptions } from './fixtures/fake-factory.ts';
-import { tempEnv } from './fixtures/temp-env.ts';
+import { ProseError } from '../../../src/core/errors.ts';
+import { probeCapabilities, type CapabilityVerdict } from '../../../src/conformance/probes/capability-probes.ts';
+import { fakeFactory, type FakeOptions } from '../../plugin/fixtures/fake-factory.ts';
+import { tempEnv } from '../../plugin/fixtures/temp-env.ts';
 
 async function verdictsOf(opts: FakeOptions): Promise<Record<string, CapabilityVerdict>> {
   const env = tempEnv('probe');

@@ -1,5 +1,4 @@
-import type { BackendEnv, BackendFactory } from '../core/backend.ts';
-import { isContradiction, VERDICTS, type CapabilityVerdict, type Verdict } from '../core/capability-verdict.ts';
+import { isContradiction, VERDICTS, type CapabilityVerdict, type Verdict } from './capability-verdict.ts';
 
 /** The capability probes of one backend, as every reporter receives them (after the header, before the cases). */
 export interface CapabilityReport {
@@ -7,9 +6,6 @@ export interface CapabilityReport {
   durationMs: number;
   verdicts: CapabilityVerdict[];
 }
-
-/** Probes a backend's claims on the storage given; supplied by the CLI (the prober lives outside this layer). */
-export type ProbeFn = (factory: BackendFactory, env: BackendEnv, opts: { timeoutMs: number }) => Promise<CapabilityVerdict[]>;
 
 export type VerdictCounts = Record<Verdict, number>;
 

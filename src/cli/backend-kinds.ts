@@ -1,0 +1,82 @@
+import { resolve } from 'node:path';
+import type { BackendFactory } from '../core/backend.ts';
+import { ProseError } from '../core/errors.ts';
+
+/** What parsing a backend string may need from the command's surroundings (never printed: it may hold secrets). */
+export interface ResolveContext {
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** The suite version an exec plugin is told in its handshake. */
+  suiteVersion?: string;
+}
+
+/**
+ * One kind of backend string: an exact `name`, or a `prefix` (ending in `:`) whose rest the kind reads. The CLI is
+ * the one layer that may know every kind (built-in backends, plugins, the selftest's mutants), so the table lives
+ * here. Each kind loads lazily, so a command pays only for the engines it uses (WASM SQLite, pg-mem).
+ */
+type BackendKind =
+  | { name: string; embedded: boolean; open: () => Promise<BackendFactory> }
+  | { prefix: string; usage: readonly string[]; open: (rest: string, ctx: ResolveContext) => Promise<BackendFactory> };
+
+const KINDS: readonly BackendKind[] = [
+  // `embedded`: part of `all`, needing nothing outside this process.
+  { name: 'filesystem', embedded: true, open: async () => (await import('../backends/filesystem/index.ts')).filesystemFactory },
+  { name: 'sqlite', embedded: true, open: async () => (await import('../backends/sqlite/index.ts')).sqliteFactory },
+  { name: 'postgres', embedded: true, open: async () => (await import('../backends/postgres/index.ts')).postgresMemFactory },
+  { name: 'in-context', embedded: true, open: async () => (await import('../backends/in-context/index.ts')).inContextFactory },
+  // Built in, but not part of `all`: the same backend in another dialect.
+  { name: 'in-context:compact', embedded: false, open: async () => (await import('../backends/in-context/index.ts')).inContextCompactFactory },
+  // `postgres:env` takes the URL from `.prose/.env`, then OPENPROSE_POSTGRES_URL, then DATABASE_URL.
+  { prefix: 'postgres:', usage: ['postgres:URL', 'postgres:env'], open: openPostgres },
+  { prefix: 'module:', usage: ['module:PATH'], open: async (rest, ctx) => (await import('../plugin/index.ts')).moduleFactory(resolve(ctx.cwd, rest)) },
+  { prefix: 'exec:', usage: ['exec:COMMAND'], open: openExec },
+  // The selftest's deliberately broken backends, by name, so a worker process can open the same one.
+  { prefix: 'mutant:', usage: [], open: openMutant },
+];
+
+const NAMED = KINDS.flatMap((k) => ('name' in k ? [k] : []));
+const PREFIXED = KINDS.flatMap((k) => ('prefix' in k ? [k] : []));
+
+export function builtInNames(): string[] {
+  return NAMED.map((k) => k.name);
+}
+
+/**
+ * Parses a backend string: a built-in name, `all` (every embedded backend) or a prefixed kind.
+ * An unknown name is a usage error naming it (but never the rest of the string, which may be a secret).
+ */
+export async function resolveBackends(spec: string, ctx: ResolveContext = { env: {}, cwd: process.cwd() }): Promise<BackendFactory[]> {
+  if (spec === 'all') return Promise.all(NAMED.filter((k) => k.embedded).map(async (k) => ({ ...(await k.open()), spec: k.name })));
+  const named = NAMED.find((k) => k.name === spec);
+  if (named) return [{ ...(await named.open()), spec }];
+  const prefixed = PREFIXED.find((k) => spec.startsWith(k.prefix));
+  if (prefixed) return [{ ...(await prefixed.open(spec.slice(prefixed.prefix.length), ctx)), spec }];
+  const colon = spec.indexOf(':');
+  throw new ProseError('E_USAGE', `unknown backend "${colon === -1 ? spec : `${spec.slice(0, colon)}:…`}"`, {
+    hint: `known backends: ${[...builtInNames(), 'all', ...PREFIXED.flatMap((k) => k.usage)].join(', ')}`,
+  });
+}
+
+async function openPostgres(rest: string, ctx: ResolveContext): Promise<BackendFactory> {
+  const pg = await import('../backends/postgres/index.ts');
+  if (rest !== 'env') return pg.postgresUrlFactory(rest);
+  const found = pg.resolvePostgresUrl(ctx.cwd, ctx.env);
+  if (!found) throw new ProseError('E_USAGE', 'postgres:env found no database URL', { hint: 'set OPENPROSE_POSTGRES_URL in .prose/.env or the shell, or DATABASE_URL' });
+  return pg.postgresUrlFactory(found.url, found.source);
+}
+
+async function openExec(rest: string, ctx: ResolveContext): Promise<BackendFactory> {
+  const { execFactory } = await import('../plugin/index.ts');
+  // The per-request timeout stays below the runner's step timeout, so a hung plugin is the plugin's error.
+  const timeoutMs = ctx.env.PROSE_STATE_PLUGIN_TIMEOUT ? Number(ctx.env.PROSE_STATE_PLUGIN_TIMEOUT) : undefined;
+  if (timeoutMs !== undefined && !(Number.isSafeInteger(timeoutMs) && timeoutMs > 0)) throw new ProseError('E_USAGE', 'PROSE_STATE_PLUGIN_TIMEOUT must be a positive number of milliseconds');
+  return execFactory(rest, { suite: ctx.suiteVersion ?? 'unknown', cwd: ctx.cwd, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+}
+
+async function openMutant(rest: string): Promise<BackendFactory> {
+  const { MUTANTS, CONTROL } = await import('../selftest/mutants/index.ts');
+  const m = [CONTROL, ...MUTANTS].find((x) => x.name === rest);
+  if (!m) throw new ProseError('E_USAGE', `unknown mutant "${rest}"`, { hint: 'prose-state selftest --list' });
+  return m.factory;
+}

@@ -1,0 +1,40 @@
+import { join } from 'node:path';
+import { ProseError } from './errors.ts';
+import type { RunRef } from './model.ts';
+import { checkName } from './names.ts';
+import { isRunId } from './run-id.ts';
+
+// Where the seed layout (filesystem.md "Directory Structure", sqlite.md) puts a project's runs, in one place for
+// every backend and checker that names them.
+
+/** `{projectDir}/.prose/runs`. */
+export function runsDir(projectDir: string): string {
+  return join(projectDir, '.prose', 'runs');
+}
+
+/**
+ * The directory of a run reference: `{id}` or `{id}/imports/{handle}--{slug}/...`. Every part is checked, so a
+ * reference from outside can never point out of `.prose/runs/`.
+ */
+export function runDir(projectDir: string, run: RunRef): string {
+  const parts = typeof run === 'string' ? run.split('/') : [];
+  const bad = () => new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)}`, {
+    location: { field: 'run' }, hint: 'a run is {YYYYMMDD}-{HHMMSS}-{random6}, or a reference createImport returned',
+  });
+  if (!isRunId(parts[0])) throw bad();
+  for (let i = 1; i < parts.length; i += 2) {
+    if (parts[i] !== 'imports' || parts[i + 1] === undefined) throw bad();
+    // A handle may not contain "--" (names.ts), so the first "--" splits; the slug may hold more.
+    const seg = parts[i + 1]!;
+    const cut = seg.indexOf('--');
+    if (cut < 0) throw bad();
+    // A reference is only ever found, never named by the caller: a part that is not a valid name names no run.
+    try {
+      checkName('handle', seg.slice(0, cut), 'run');
+      checkName('slug', seg.slice(cut + 2), 'run');
+    } catch {
+      throw bad();
+    }
+  }
+  return join(runsDir(projectDir), ...parts);
+}

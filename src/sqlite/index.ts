@@ -1,0 +1,9 @@
+export { SqliteFile, JOURNAL_MODE, type Database, type SqliteFileOptions } from './sqlite-file.ts';
+export { withFileLock, DEFAULT_LOCK_TIMEOUT_MS, type LockOptions } from '../io/file-lock.ts';
+export { withSharedLock } from '../io/reader-mark.ts';
+export { checkDbBytes } from './db-header.ts';
+export { loadSqlite, provideWasmBinary, type Sqlite3Static } from './wasm.ts';
+export { queryRows, queryRow, queryValue, execute, columnText, type SqlRow, type SqlValue, type SqlParams } from './rows.ts';
+export { loadedSqlite } from './wasm.ts';
+export { encodeWtf8, decodeWtf8 } from './wtf8.ts';
+export { SCHEMA_VERSION, RUN_DDL, AGENTS_DDL, checkVersion, needsSchema, ensureSchema, type DbKind } from './schema.ts';
