@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { artifactAddress, canonicalJson } from '../../src/canon/index.ts';
+import { artifactAddress, canonicalJson, fingerprintDirectory, normalizeArtifactPath } from '../../src/canon/index.ts';
 import type { LayoutStep, Step } from '../../src/conformance/case-types.ts';
 import { loadSuite } from '../../src/conformance/load-suite.ts';
 import { interpolate } from '../../src/conformance/template.ts';
@@ -71,6 +73,24 @@ test('the case file holds enough literals to check: every commit with a golden a
 test('src/canon gives every literal address and canonical-JSON text of deterministic-fingerprints', () => {
   for (const a of artifacts) assert.is(artifactAddress(a.files), a.version, a.where);
   for (const t of texts) assert.is(canonicalJson(t.value), t.text, t.where);
+});
+
+// The walk is where a per-directory order or a skipped dotfile would hide: laid out as a tree, each artifact must
+// fingerprint to the same literal (the stamp .version is never among the files: the cases refuse it).
+test('each artifact laid out as a directory fingerprints to its literal address', () => {
+  for (const a of artifacts) {
+    const dir = mkdtempSync(join(tmpdir(), 'independent-check-'));
+    try {
+      for (const [raw, content] of Object.entries(a.files)) {
+        const file = join(dir, ...normalizeArtifactPath(raw).split('/'));
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, content);
+      }
+      assert.is(fingerprintDirectory(dir).address, a.version, a.where);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
 });
 
 test('the independent Python writer gives every literal address and canonical-JSON text', () => {
