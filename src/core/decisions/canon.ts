@@ -23,8 +23,14 @@ export const CANON_DECISIONS: DecisionRow[] = [
   {
     id: 'canon-path-order', area: 'canon',
     spec: 'README.md: "stable file ordering". Reference: sort by UTF-8 path bytes.',
-    choice: 'Files are ordered by UTF-8 path bytes (Buffer.compare), never JS default sort (UTF-16 code units) or locale order: "B" < "a", and U+FF21 < U+1F600.',
+    choice: 'Files are ordered by UTF-8 path bytes (Buffer.compare), never JS default sort (UTF-16 code units) or locale order: "B" < "a", and U+FF21 < U+1F600. Whole paths are compared, never a per-directory walk: "a.b" < "a/b" ("." is 0x2E, "/" 0x2F), where a walk listing "a" before "a.b" would emit "a/b" first.',
     why: 'The only ordering that matches the reference bytes for every path.',
+  },
+  {
+    id: 'canon-distinct-twins', area: 'canon',
+    spec: 'README.md: the canonical store does "path/encoding normalization", undefined. The reference keys an artifact by its normalized path string and compares bytes, so "A.txt" and "a.txt", or "café.md" in NFC and in NFD, inside one artifact are two files. A case-insensitive file system (Windows NTFS, macOS APFS by default) or a normalization-insensitive one (APFS) holds only one of each pair.',
+    choice: 'Names are bytes: case-only twins and NFC/NFD twins in one artifact are distinct entries, each hashed, stored and read back with its own content ({"A.txt", "a.txt", "café.md" NFC, "café.md" NFD} -> sha256:c1fffd95..., case deterministic-fingerprints/case-and-normalization-twins). A backend whose storage cannot hold both must refuse the commit (E_INVALID_ARGUMENT, nothing published), never merge them or keep one. Our filesystem backend assumes a case-sensitive, non-normalizing file system (Linux): it reads versions back from their OPWM1 bytes, so readPublished stays right elsewhere, but it does not detect that the published directory lost a twin.',
+    why: 'The reference accepts such artifacts, so refusing them would reject real versions; merging them silently loses a file and gives an address the reference never computes.',
   },
   {
     id: 'canon-lone-surrogates', area: 'canon',
