@@ -46,9 +46,9 @@ export const CORE_DECISIONS: DecisionRow[] = [
   },
   {
     id: 'execution-id', area: 'frames',
-    spec: 'v0 prose.md: execution_id starts at 1, increments per block invocation, never reused; sqlite.md joins it to execution.id, an AUTOINCREMENT row id of every statement.',
-    choice: 'A per-run counter of block invocations from 1, never reused (it survives restart); root scope is null (the filesystem writes no suffix).',
-    why: 'The language spec defines it per invocation; using a row id would make ids depend on how many statements a backend logs.',
+    spec: 'in-context.md: "`execution_id` uniquely identifies each invocation"; filesystem.md numbers a recursion result__1, result__2, result__3; sqlite.md\'s Scope Resolution Query joins bindings.execution_id to execution.id, an AUTOINCREMENT row id of every statement; v0 prose.md: starts at 1, increments per block invocation, never reused.',
+    choice: 'A per-run counter of block invocations from 1, never reused (it survives restart); root scope is null (the filesystem writes no suffix). Only the case execution/execution-ids-per-run checks the numbering (and resume\'s nextExecutionId); every other case uses the ids enterFrame answers, so a backend that numbers frames by its execution-table rows, as sqlite.md does, fails that one case only (selftest mutant execution-id-table-rows).',
+    why: 'The seeds require only uniqueness per run, and disagree on numbering; the language spec defines a counter, and a row id would make ids depend on how many statements a backend logs.',
   },
   {
     id: 'recursion-limit', area: 'frames', setting: 'maxRecursionDepth',
