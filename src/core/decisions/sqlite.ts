@@ -47,7 +47,7 @@ export const SQLITE_DECISIONS: DecisionRow[] = [
   {
     id: 'sqlite-imports', area: 'sqlite',
     spec: 'sqlite.md: imports(alias PRIMARY KEY, source_url, fetched_at, inputs_schema, outputs_schema); nested runs are not described. filesystem.md (HEAD): imports/{handle}--{slug}/.',
-    choice: 'An import is a nested run at .prose/runs/{id}/imports/{handle}--{slug}/state.db (with program.prose) and a row of the parent\'s imports table with alias = {handle}--{slug}, source_url NULL, fetched_at datetime(\'now\'). Its RunRef is {parentRef}/imports/{handle}--{slug}; refs are split at the first "--" and every part is checked, so none leaves .prose/runs/. Importing the same {handle}--{slug} twice is E_CONFLICT.',
+    choice: 'An import is a nested run at .prose/runs/{id}/imports/{handle}--{slug}/state.db (with program.prose) and a row of the parent\'s imports table with alias = {handle}--{slug} (decision sql-import-alias), source_url the fetch URL, fetched_at datetime(\'now\'). Its RunRef is {parentRef}/imports/{handle}--{slug}; refs are split at the first "--" and every part is checked, so none leaves .prose/runs/. Importing the same {handle}--{slug} twice is E_CONFLICT.',
     why: 'One handle may import several slugs, so the alias must be the pair; the directory rule is the filesystem backend\'s.',
   },
   {
@@ -85,5 +85,11 @@ export const SQLITE_DECISIONS: DecisionRow[] = [
     spec: 'sqlite.md requires the sqlite3 CLI and its commands set no busy timeout.',
     choice: 'prose-state sqlite3 (and the binary run through a link named sqlite3) takes the CLI\'s arguments, prints list and -json output as sqlite3 3.40 does and exits with its codes; it writes through the backend\'s lock and VFS (pages in place behind a rollback journal), waiting up to 10 s (or -cmd ".timeout N") for the lock instead of failing at once. In -json, REAL values are printed with 3.40\'s %!.20g digits, reproducing its x87 long-double arithmetic.',
     why: 'A VM without sqlite3 can follow the seed word for word, and parallel subagents using it lose no writes.',
+  },
+  {
+    id: 'sql-import-alias', area: 'sqlite',
+    spec: 'sqlite.md: imports(alias PRIMARY KEY, source_url, ...) and "Import bindings: Prefix with import alias for scoping: research.findings"; in-context.md: "Importing: @alice/research / Fetching from: https://p.prose.md/@alice/research / Registered as: research".',
+    choice: 'source_url is the fetch URL, https://p.prose.md/@{handle}/{slug}, as the seed shows it. alias departs from the seed: it is the nested run\'s directory name {handle}--{slug}, not the registered name the program prefixes bindings with (SQLite and PostgreSQL alike; the case imports/sql-import-row checks both columns).',
+    why: 'createImport carries no registered name, and one run may import the same slug from two handles (imports/distinct-handles-and-slugs), which one alias per slug, the table\'s primary key, could not hold. Taking the slug as alias would make the second import fail or replace the first.',
   },
 ];
