@@ -70,9 +70,9 @@ export const CORE_DECISIONS: DecisionRow[] = [
   },
   {
     id: 'roles', area: 'roles',
-    spec: 'filesystem.md "Who Writes What": state.md by the VM only; bindings by the subagent; memory and segments by the persistent agent. sqlite.md: subagents write ONLY bindings, agents, agent_segments.',
-    choice: 'Every call names its actor. Execution state (runs, frames, events, anonymous names) is VM-only; a subagent writes only its own binding in its own execution scope and its own agent\'s memory and segments; the VM may write input bindings (they come from the caller) and nothing else of a subagent\'s. A refused call answers E_ROLE and writes nothing.',
-    why: 'The seed\'s separation, made checkable; without the input exception a run could never receive its inputs.',
+    spec: 'filesystem.md "Who Writes What": state.md by the VM only; bindings by the subagent; memory and segments by the persistent agent; "The VM never holds full binding values". sqlite.md: subagents write ONLY bindings, agents, agent_segments; "The VM does not write subagent outputs". in-context.md: the VM binds values itself ("[Binding] err = {message: ...}" after a caught error, "[Binding] const config = {model: \"opus\"}").',
+    choice: 'Every call names its actor. Execution state (runs, frames, events, anonymous names) is VM-only; a subagent writes only its own binding in its own execution scope and its own agent\'s memory and segments. The VM may bind values itself (inputs, a caught error, a literal const, an output it computes) with two limits: a value it binds, other than an input, is at most the attachment threshold; and it never replaces a stored binding other than an input (an input may be rebound as an input). Memory and segments are the agent\'s. A refused call answers E_ROLE and writes nothing.',
+    why: 'The seeds show the VM binding small values it holds anyway, so forbidding every non-input write (as before) failed a VM that follows in-context.md. A stored binding does not record who wrote it, so "never overwrites a subagent\'s output" is enforced as "never replaces a stored let, const or output": a new value for a name is a new session\'s output, written by that session.',
   },
   {
     id: 'names', area: 'names',
