@@ -99,6 +99,17 @@ export const EXECUTION_MUTANTS: Mutant[] = [
       return op === 'resume' && Array.isArray(r.callStack) ? { ...r, callStack: [...r.callStack].reverse() } : r;
     },
   }),
+  mutant('statement-frame-unchecked', 'a statement naming an execution_id no frame has is recorded', {
+    intercept: async (op, args, actor, ctx) => {
+      try {
+        return await pass(op, args, actor, ctx);
+      } catch (err) {
+        const e = args.event as ExecutionEvent | undefined;
+        if (op === 'recordEvent' && e?.type === 'statement' && e.executionId != null) return acceptAnyway(err, 'E_STATE', ctx, args.run, e);
+        throw err;
+      }
+    },
+  }),
   mutant('call-stack-all-executing', 'resume reports every open frame executing, not the outer ones waiting', {
     intercept: async (op, args, actor, ctx) => {
       const r = (await pass(op, args, actor, ctx)) as { callStack?: { status: string }[] };
