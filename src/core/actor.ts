@@ -1,5 +1,5 @@
 import { ProseError } from './errors.ts';
-import type { ExecutionId } from './model.ts';
+import type { BindingKind, ExecutionId } from './model.ts';
 import { OPS, type OpArgs, type OpName } from './ops.ts';
 
 /** Who makes a call. The seed's roles: only the VM writes execution state; a subagent writes its own outputs. */
@@ -26,8 +26,9 @@ export function defaultActor<K extends OpName>(op: K, args: OpArgs[K]): Actor {
 }
 
 /**
- * Enforces who writes what (filesystem.md "Who Writes What", sqlite.md "Responsibility Separation").
- * Inputs come from the caller, so the VM may write `input` bindings; every other binding is the subagent's.
+ * Enforces who writes what (filesystem.md "Who Writes What", sqlite.md "Responsibility Separation"). The VM may
+ * bind values itself (caller inputs, a caught error, a literal const: in-context.md "[Binding] err = ..."); what it
+ * may not do needs the stored state and is checked by `checkVmBindsSmall` and `checkVmNeverOverwrites`.
  */
 export function checkRole<K extends OpName>(op: K, args: OpArgs[K], actor: Actor): void {
   const writer = OPS[op].writer;
@@ -41,10 +42,7 @@ export function checkRole<K extends OpName>(op: K, args: OpArgs[K], actor: Actor
     return;
   }
   if (writer === 'subagent') {
-    if (actor.role === 'vm') {
-      if (a.kind !== 'input') deny('the VM never writes subagent outputs; only caller inputs');
-      return;
-    }
+    if (actor.role === 'vm') return;
     if (actor.binding !== a.name) deny(`a subagent writes only its own binding (${JSON.stringify(actor.binding ?? null)})`);
     const scope = (a.executionId as ExecutionId | null | undefined) ?? null;
     if ((actor.executionId ?? null) !== scope) deny(`a subagent writes only in its own execution scope (${actor.executionId ?? 'root'})`);
@@ -52,6 +50,21 @@ export function checkRole<K extends OpName>(op: K, args: OpArgs[K], actor: Actor
   }
   if (actor.role === 'vm') deny('memory and segments are written by the persistent agent itself');
   if (actor.role === 'subagent' && actor.agent !== a.agent) deny(`a subagent writes only its own agent's memory (${JSON.stringify(actor.agent ?? null)})`);
+}
+
+/** "The VM never holds full binding values" (filesystem.md): a value it binds itself, other than an input, is small. */
+export function checkVmBindsSmall(name: string, kind: BindingKind, bytes: number, thresholdBytes: number): void {
+  if (kind === 'input' || bytes <= thresholdBytes) return;
+  throw new ProseError('E_ROLE', `the VM may not bind ${kind} ${name} itself: ${bytes} bytes is over the attachment threshold (${thresholdBytes}); a large value is written by the subagent that produced it`, { location: { field: 'actor' } });
+}
+
+/**
+ * "The VM does not write subagent outputs" (sqlite.md): the VM never replaces a stored binding other than an input.
+ * The stored binding does not say who wrote it, so any let, const or output already there counts as a subagent's.
+ */
+export function checkVmNeverOverwrites(name: string, kind: BindingKind, existing: BindingKind | undefined): void {
+  if (existing === undefined || (existing === 'input' && kind === 'input')) return;
+  throw new ProseError('E_ROLE', `the VM may not overwrite ${existing} ${name}: the VM never writes over a subagent's output`, { location: { field: 'actor' } });
 }
 
 export function describeActor(actor: Actor): string {

@@ -3,7 +3,7 @@
  * skipped with that reason, and a call needing an undeclared capability must answer E_UNSUPPORTED.
  */
 export const CAPABILITIES = {
-  attachments: 'large binding values are stored as attachments and read back whole',
+  attachments: 'large binding values are stored as attachments and read back whole (sqlite.md "Large Outputs"; in the directory layout our extension: filesystem.md has none, decision fs-attachment-header)',
   'project-scope': 'persistent agents with project scope survive across runs',
   'user-scope': 'persistent agents with user scope live in the (injectable) home directory',
   'custom-scope': 'persistent agents at a custom path',

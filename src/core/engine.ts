@@ -1,4 +1,4 @@
-import { checkRole, type Actor } from './actor.ts';
+import { checkRole, checkVmBindsSmall, checkVmNeverOverwrites, type Actor } from './actor.ts';
 import type { Backend } from './backend.ts';
 import type { Capability } from './capabilities.ts';
 import { checkArgs } from './check-args.ts';
@@ -26,7 +26,7 @@ export interface EngineOptions {
 type CoreOp = Exclude<OpName, WorldModelOp>;
 /** Operations whose semantics live outside the core (they need src/canon), supplied through `extraHandlers`. */
 export type WorldModelOp = 'writeEnvelope' | 'readEnvelope' | 'commitWorldModel' | 'failRender' | 'readPublished' | 'readVersion' | 'listReceipts' | 'writeWorkspace';
-export type Handlers = { [K in OpName]: (args: OpArgs[K]) => Promise<OpResults[K]> };
+export type Handlers = { [K in OpName]: (args: OpArgs[K], actor?: Actor) => Promise<OpResults[K]> };
 
 /**
  * The semantics every built-in backend shares: names, roles, const, scope chains, anonymous names, recursion
@@ -138,16 +138,19 @@ export function createEngine(opts: EngineOptions): Backend {
       const event = await appendFrom(a.run, (state) => ({ type: 'anon', name: anonName(state.anonCount + 1, decisions.anonWidth) }));
       return { name: (event as Extract<ExecutionEvent, { type: 'anon' }>).name };
     },
-    async bind(a) {
+    async bind(a, actor) {
       checkName('binding', a.name, 'name');
       await runOf(a.run);
       const executionId = a.executionId ?? null;
       if (executionId !== null) frameMustExist(await stateOf(a.run), executionId);
+      const bytes = Buffer.byteLength(a.value, 'utf8');
+      if (actor?.role === 'vm') checkVmBindsSmall(a.name, a.kind, bytes, decisions.attachmentThresholdBytes);
       const existing = await store.readBinding(a.run, a.name, executionId);
       if (existing?.kind === 'const') {
         throw new ProseError('E_CONST_REBIND', `const ${a.name} is already bound${executionId === null ? '' : ` in execution_id ${executionId}`}`);
       }
-      const attach = caps.has('attachments') && Buffer.byteLength(a.value, 'utf8') > decisions.attachmentThresholdBytes;
+      if (actor?.role === 'vm') checkVmNeverOverwrites(a.name, a.kind, existing?.kind);
+      const attach = caps.has('attachments') && bytes > decisions.attachmentThresholdBytes;
       const record: BindingRecord = { name: a.name, kind: a.kind, value: a.value, executionId, ...(a.source !== undefined ? { source: a.source } : {}) };
       const { location } = await store.writeBinding(a.run, record, attach);
       return { name: a.name, executionId, attached: attach, location };
@@ -205,9 +208,9 @@ export function createEngine(opts: EngineOptions): Backend {
       }
       const checked = checkArgs(op, args);
       checkRole(op, checked, actor);
-      const handler = (handlers as Partial<Handlers>)[op] as ((x: OpArgs[K]) => Promise<OpResults[K]>) | undefined;
+      const handler = (handlers as Partial<Handlers>)[op] as ((x: OpArgs[K], actor: Actor) => Promise<OpResults[K]>) | undefined;
       if (!handler) throw new ProseError('E_UNSUPPORTED', `this backend does not implement ${op}`);
-      return handler(checked);
+      return handler(checked, actor);
     },
     storage: store.storage ? () => store.storage!() : undefined,
     close: () => store.close(),

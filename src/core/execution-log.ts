@@ -1,6 +1,6 @@
 import { ProseError } from './errors.ts';
 import type {
-  ExecutionEvent, ExecutionId, FrameState, LoopState, ParallelState, ResumeState, StatementStatus,
+  ExecutionEvent, ExecutionId, FrameState, LoopState, ParallelState, ResumeState, StackFrame, StatementStatus,
 } from './model.ts';
 
 /** The execution state a log of events adds up to. Folding is pure, so every backend rebuilds the same state. */
@@ -189,8 +189,11 @@ export function scopeChain(state: ExecutionState, executionId: ExecutionId | nul
   return chain;
 }
 
-export function callStack(state: ExecutionState): FrameState[] {
-  return [...state.frames.values()].filter((f) => f.status === 'executing').sort((a, b) => b.depth - a.depth || b.executionId - a.executionId);
+/** The open frames, innermost first: the first is `executing`, the frames waiting on it `waiting` (the seeds' Call Stack). */
+export function callStack(state: ExecutionState): StackFrame[] {
+  return [...state.frames.values()].filter((f) => f.status === 'executing')
+    .sort((a, b) => b.depth - a.depth || b.executionId - a.executionId)
+    .map((f, i) => ({ ...f, status: i === 0 ? 'executing' : 'waiting' }));
 }
 
 export function toResumeState(run: string, status: ResumeState['status'], state: ExecutionState, bindings: ResumeState['bindings']): ResumeState {

@@ -82,6 +82,14 @@ export interface FrameState {
   status: FrameStatus;
 }
 
+/**
+ * A frame of the call stack as resume reports it: the innermost frame is `executing`, the frames that invoked it are
+ * `waiting` (filesystem.md "Call Stack", in-context.md "Call Stack State").
+ */
+export interface StackFrame extends Omit<FrameState, 'status'> {
+  status: 'executing' | 'waiting';
+}
+
 export interface ParallelState {
   strategy: JoinStrategy;
   count?: number;
@@ -103,7 +111,8 @@ export interface ResumeState {
   /** The last statement still executing, else the last statement recorded. */
   position: { index: number; text: string; status: StatementStatus } | null;
   bindings: { name: string; kind: BindingKind; executionId: ExecutionId | null; attached: boolean }[];
-  callStack: FrameState[];
+  /** Open frames, innermost first. */
+  callStack: StackFrame[];
   parallels: Record<string, ParallelState>;
   loops: Record<string, LoopState>;
   retries: Record<string, { attempt: number; max: number }>;

@@ -121,16 +121,27 @@ export function openBackend(env, capabilities = CAPABILITIES) {
       runOf(a.run).events.push({ type: 'anon', name });
       return { name };
     },
-    bind(a) {
+    bind(a, actor) {
       checkName('binding', a.name, 'name');
       const run = runOf(a.run);
       const executionId = a.executionId ?? null;
       if (executionId !== null && !stateOf(a.run).frames.has(executionId)) fail('E_STATE', `no frame with execution_id ${executionId}`, 'executionId');
+      const bytes = Buffer.byteLength(a.value, 'utf8');
+      const vm = actor?.role === 'vm';
+      // "The VM never holds full binding values": a value the VM binds itself, other than an input, is small.
+      if (vm && a.kind !== 'input' && bytes > decisions.attachmentThresholdBytes) {
+        fail('E_ROLE', `the VM may not bind ${a.kind} ${a.name} itself: ${bytes} bytes is over the attachment threshold`, 'actor');
+      }
       const key = bindingKey(a.name, executionId);
-      if (run.bindings[key]?.kind === 'const') {
+      const existing = run.bindings[key]?.kind;
+      if (existing === 'const') {
         fail('E_CONST_REBIND', `const ${a.name} is already bound${executionId === null ? '' : ` in execution_id ${executionId}`}`);
       }
-      const attach = caps.has('attachments') && Buffer.byteLength(a.value, 'utf8') > decisions.attachmentThresholdBytes;
+      // "The VM does not write subagent outputs": it never replaces a stored binding other than an input.
+      if (vm && existing !== undefined && !(existing === 'input' && a.kind === 'input')) {
+        fail('E_ROLE', `the VM may not overwrite ${existing} ${a.name}: the VM never writes over a subagent's output`, 'actor');
+      }
+      const attach = caps.has('attachments') && bytes > decisions.attachmentThresholdBytes;
       const record = { name: a.name, kind: a.kind, executionId, ...(a.source !== undefined ? { source: a.source } : {}) };
       if (attach) record.attachment = `attachments/${bindingFile(a.name, executionId)}`;
       else record.value = a.value;
@@ -193,7 +204,7 @@ export function openBackend(env, capabilities = CAPABILITIES) {
       // call writes nothing: the handler works on the loaded state and only a success is committed.
       return withLock(store.dir, () => {
         store.reload();
-        const result = (handlers[op] ?? worldModel[op])(args);
+        const result = (handlers[op] ?? worldModel[op])(args, actor);
         if (WRITES.has(op)) {
           store.commit();
           // state.md is the VM's view of the run: rewrite it for the run this call touched (and a new import).

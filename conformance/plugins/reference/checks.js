@@ -172,10 +172,9 @@ export function checkRole(op, a, actor) {
     return;
   }
   if (writer === 'subagent') {
-    if (actor.role === 'vm') {
-      if (a.kind !== 'input') deny('the VM never writes subagent outputs; only caller inputs');
-      return;
-    }
+    // The VM binds values itself too (inputs, a caught error, a literal const); backend.js refuses a large value
+    // and any overwrite of a stored binding other than an input.
+    if (actor.role === 'vm') return;
     if (actor.binding !== a.name) deny(`a subagent writes only its own binding (${JSON.stringify(actor.binding ?? null)})`);
     if ((actor.executionId ?? null) !== (a.executionId ?? null)) deny(`a subagent writes only in its own execution scope (${actor.executionId ?? 'root'})`);
     return;

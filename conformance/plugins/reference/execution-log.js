@@ -127,7 +127,9 @@ export function scopeChain(state, executionId) {
 }
 
 export function toResumeState(run, status, state, bindings) {
-  const callStack = [...state.frames.values()].filter((f) => f.status === 'executing').sort((a, b) => b.depth - a.depth || b.executionId - a.executionId);
+  // Innermost first: that frame is executing, the frames that invoked it are waiting (the seeds' Call Stack).
+  const callStack = [...state.frames.values()].filter((f) => f.status === 'executing').sort((a, b) => b.depth - a.depth || b.executionId - a.executionId)
+    .map((f, i) => ({ ...f, status: i === 0 ? 'executing' : 'waiting' }));
   return {
     run, status, position: positionOf(state), bindings, callStack, parallels: state.parallels, loops: state.loops,
     retries: state.retries, errors: state.errors, nextExecutionId: state.nextExecutionId, anonCount: state.anonCount,

@@ -56,7 +56,7 @@ export function renderStateMd(doc: StateDoc, index: IndexEntries): string {
   for (const a of index.agents) out.push(`| ${oneLine(a.name)} | ${a.scope} | ${oneLine(a.path)} |`);
   out.push('', '## Call Stack', '', '| execution_id | block | depth | status | parent |', '|--------------|-------|-------|--------|--------|');
   const stack = callStack(state);
-  stack.forEach((f, i) => out.push(`| ${f.executionId} | ${oneLine(f.block)} | ${f.depth} | ${i === 0 ? 'executing' : 'waiting'} | ${f.parent ?? '(root)'} |`));
+  stack.forEach((f) => out.push(`| ${f.executionId} | ${oneLine(f.block)} | ${f.depth} | ${f.status} | ${f.parent ?? '(root)'} |`));
   // The count closes the file, so a cut that drops whole event lines is seen, not read as a shorter history.
   out.push('', '## Event Log', '', ...doc.events.map(eventLine), '', `<!-- ${doc.events.length} events -->`, '');
   return out.join('\n');

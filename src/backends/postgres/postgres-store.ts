@@ -11,6 +11,7 @@ import { PostgresWorldModelStore } from './world-model-store.ts';
 import { Attachments } from './attachments.ts';
 import { eventColumns } from './event-columns.ts';
 import type { PgDb } from './pg-db.ts';
+import { importSourceUrl } from '../../core/import-url.ts';
 import { PgError } from './pg-error.ts';
 import { checkStorableText } from './sql-literal.ts';
 import { readOnlyView } from './storage-view.ts';
@@ -81,7 +82,7 @@ export class PostgresStore implements StateStore {
         },
         {
           sql: `INSERT INTO openprose.imports (alias, run_id, import_run_id, source_url, metadata) VALUES ($1, $2, $3, $4, $5::jsonb)`,
-          params: [alias, parent, ref, `${handle}/${slug}`, { handle, slug }],
+          params: [alias, parent, ref, importSourceUrl(handle, slug), { handle, slug }],
         },
       ]);
     } catch (err) {

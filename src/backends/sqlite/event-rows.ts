@@ -14,8 +14,9 @@ export interface EventRow {
 
 /**
  * Maps an event onto the seed's columns, with the status tokens of sqlite.md at HEAD (started, completed, joined,
- * iteration, exited, failed, retry) and its metadata keys (parallel_id, branch, strategy, branches, loop_id, max,
- * iteration, reason, attempt). `metadata.event` names the event type so `rowToEvent` rebuilds it exactly.
+ * iteration, exited, failed, retry) and the seed's metadata keys (parallel_id, branch, strategy, branches, loop_id,
+ * max_iterations, current_iteration, retry_attempt, max_retries; "Loop Tracking", "Error Handling"), so the seed's
+ * json_extract queries work on our files. `metadata.event` names the event type so `rowToEvent` rebuilds it exactly.
  */
 export function eventToRow(e: ExecutionEvent): EventRow {
   const row = (status: string, metadata: Record<string, unknown>, extra: Partial<EventRow> = {}): EventRow => ({
@@ -44,13 +45,15 @@ export function eventToRow(e: ExecutionEvent): EventRow {
     case 'parallel-join':
       return row('joined', { parallel_id: e.id }, { parent: { event: 'parallel-start', id: e.id } });
     case 'loop-start':
-      return row('started', { loop_id: e.id, ...(e.max !== undefined ? { max: e.max } : {}), ...(e.condition !== undefined ? { condition: e.condition } : {}) }, { statement_text: 'loop:' });
+      return row('started', {
+        loop_id: e.id, ...(e.max !== undefined ? { max_iterations: e.max } : {}), current_iteration: 0, ...(e.condition !== undefined ? { condition: e.condition } : {}),
+      }, { statement_text: 'loop:' });
     case 'loop-iteration':
-      return row('iteration', { loop_id: e.id, iteration: e.iteration });
+      return row('iteration', { loop_id: e.id, current_iteration: e.iteration });
     case 'loop-exit':
       return row('exited', { loop_id: e.id, reason: e.reason });
     case 'retry':
-      return row('retry', { attempt: e.attempt, max: e.max }, { statement_index: e.index, error_message: e.error ?? null });
+      return row('retry', { retry_attempt: e.attempt, max_retries: e.max }, { statement_index: e.index, error_message: e.error ?? null });
     case 'error':
       return row('failed', {}, { statement_index: e.index, error_message: e.message });
     case 'anon':
@@ -98,14 +101,15 @@ export function rowToEvent(r: StoredRow): ExecutionEvent | undefined {
       return { type: 'branch', id: m.parallel_id as string, branch: m.branch as string, status: r.status as 'completed' };
     case 'parallel-join':
       return { type: 'parallel-join', id: m.parallel_id as string };
+    // The keys before the seed's (max, iteration, attempt) are still read, so files written earlier resume.
     case 'loop-start':
-      return { type: 'loop-start', id: m.loop_id as string, ...opt('max', m.max), ...opt('condition', m.condition) };
+      return { type: 'loop-start', id: m.loop_id as string, ...opt('max', m.max_iterations ?? m.max), ...opt('condition', m.condition) };
     case 'loop-iteration':
-      return { type: 'loop-iteration', id: m.loop_id as string, iteration: m.iteration as number };
+      return { type: 'loop-iteration', id: m.loop_id as string, iteration: (m.current_iteration ?? m.iteration) as number };
     case 'loop-exit':
       return { type: 'loop-exit', id: m.loop_id as string, reason: m.reason as 'max' };
     case 'retry':
-      return { type: 'retry', index: r.statement_index!, attempt: m.attempt as number, max: m.max as number, ...opt('error', r.error_message ?? undefined) };
+      return { type: 'retry', index: r.statement_index!, attempt: (m.retry_attempt ?? m.attempt) as number, max: (m.max_retries ?? m.max) as number, ...opt('error', r.error_message ?? undefined) };
     case 'error':
       return { type: 'error', index: r.statement_index!, message: r.error_message ?? '' };
     case 'anon':

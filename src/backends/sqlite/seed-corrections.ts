@@ -58,7 +58,7 @@ SET metadata = json_set(metadata, '$.current_iteration', 2),
     updated_at = datetime('now')
 WHERE json_extract(metadata, '$.loop_id') = 'l1';`,
     corrected: `INSERT INTO execution (statement_text, status, started_at, metadata)
-VALUES ('loop:', 'iteration', datetime('now'), json_object('event', 'loop-iteration', 'loop_id', 'l1', 'iteration', 2));`,
+VALUES ('loop:', 'iteration', datetime('now'), json_object('event', 'loop-iteration', 'loop_id', 'l1', 'current_iteration', 2));`,
   },
   pendingBranches: {
     where: 'Parallel Execution, "VM checks if all branches complete"',
@@ -108,7 +108,7 @@ UPDATE execution
 SET metadata = json_set(metadata, '$.retry_attempt', 2, '$.max_retries', 3)
 WHERE id = 15;`,
     corrected: `INSERT INTO execution (statement_index, status, started_at, error_message, metadata)
-VALUES (15, 'retry', datetime('now'), 'Connection timeout after 30s', json_object('event', 'retry', 'attempt', 2, 'max', 3));
+VALUES (15, 'retry', datetime('now'), 'Connection timeout after 30s', json_object('event', 'retry', 'retry_attempt', 2, 'max_retries', 3));
 INSERT INTO execution (statement_index, status, started_at, completed_at, error_message, metadata)
 VALUES (15, 'failed', datetime('now'), datetime('now'), 'Connection timeout after 30s', json_object('event', 'error'));`,
   },

@@ -10,6 +10,7 @@ import { writeFileAtomic } from '../../io/atomic-write.ts';
 import { checkVersion, decodeWtf8, encodeWtf8, ensureSchema, execute, needsSchema, queryRow, queryRows, queryValue, SqliteFile, type Database, type DbKind } from '../../sqlite/index.ts';
 import { eventsOf, insertEvent } from './event-sql.ts';
 import { bindingFromRow, RESOLVE_SQL, sqlLiteral, type BindingRow } from './binding-rows.ts';
+import { importSourceUrl } from '../../core/import-url.ts';
 import { SqlitePaths } from './sqlite-paths.ts';
 import { SqliteWorldModelStore } from './world-model-store.ts';
 
@@ -33,12 +34,13 @@ export class SqliteStore implements StateStore {
 
   async createImport(parent: RunRef, handle: string, slug: string, rec: RunRecord): Promise<RunRef> {
     const parentDb = await this.runFile(parent);
-    // alias is the import's directory name, {handle}--{slug}: unique per import (docs/decisions.md sqlite-imports).
+    // alias is the import's directory name, {handle}--{slug}: unique per import; source_url the fetch URL
+    // (docs/decisions.md sqlite-imports, sql-import-alias).
     const alias = `${handle}--${slug}`;
     const ref = `${parent}/imports/${alias}`;
     await this.makeRun(ref, rec);
     await writeWithSchema(parentDb, 'run', (db) => {
-      execute(db, "INSERT OR REPLACE INTO imports (alias, source_url, fetched_at) VALUES (?, NULL, datetime('now'))", [alias]);
+      execute(db, "INSERT OR REPLACE INTO imports (alias, source_url, fetched_at) VALUES (?, ?, datetime('now'))", [alias, importSourceUrl(handle, slug)]);
     });
     return ref;
   }

@@ -31,7 +31,8 @@ export function prettyReporter(write: Write, opts: { verbose?: boolean } = {}): 
         case 'skipped': if (opts.verbose) write(`  skip  ${r.id}: ${o.reason}\n`); return;
         case 'xfailed': write(`  xfail ${r.id}: ${o.reason}\n`); return;
         case 'xpassed': write(`  XPASS ${r.id}: expected to fail (${o.reason}) but passed; remove its entry from the --expect file\n`); return;
-        case 'failed': write(`  FAIL  ${r.id}  ${o.at.file}:${o.at.line}\n        ${o.step}\n        ${o.message}\n`); return;
+        // The spec line names the seed sentence or decision the case checks, so a failure says what it departs from.
+        case 'failed': write(`  FAIL  ${r.id}  ${o.at.file}:${o.at.line}\n        ${o.step}\n        ${o.message}\n        spec: ${r.spec}\n`); return;
         case 'errored': write(`  ERROR ${r.id}${o.at ? `  ${o.at.file}:${o.at.line}` : ''}\n        ${o.error.code}: ${o.error.message}\n${o.evidence ? `        ${o.evidence.split('\n').join('\n        ')}\n` : ''}`); return;
       }
     },

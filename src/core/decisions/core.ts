@@ -46,9 +46,9 @@ export const CORE_DECISIONS: DecisionRow[] = [
   },
   {
     id: 'execution-id', area: 'frames',
-    spec: 'v0 prose.md: execution_id starts at 1, increments per block invocation, never reused; sqlite.md joins it to execution.id, an AUTOINCREMENT row id of every statement.',
-    choice: 'A per-run counter of block invocations from 1, never reused (it survives restart); root scope is null (the filesystem writes no suffix).',
-    why: 'The language spec defines it per invocation; using a row id would make ids depend on how many statements a backend logs.',
+    spec: 'in-context.md: "`execution_id` uniquely identifies each invocation"; filesystem.md numbers a recursion result__1, result__2, result__3; sqlite.md\'s Scope Resolution Query joins bindings.execution_id to execution.id, an AUTOINCREMENT row id of every statement; v0 prose.md: starts at 1, increments per block invocation, never reused.',
+    choice: 'A per-run counter of block invocations from 1, never reused (it survives restart); root scope is null (the filesystem writes no suffix). Only the case execution/execution-ids-per-run checks the numbering (and resume\'s nextExecutionId); every other case uses the ids enterFrame answers, so a backend that numbers frames by its execution-table rows, as sqlite.md does, fails that one case only (selftest mutant execution-id-table-rows).',
+    why: 'The seeds require only uniqueness per run, and disagree on numbering; the language spec defines a counter, and a row id would make ids depend on how many statements a backend logs.',
   },
   {
     id: 'recursion-limit', area: 'frames', setting: 'maxRecursionDepth',
@@ -70,9 +70,9 @@ export const CORE_DECISIONS: DecisionRow[] = [
   },
   {
     id: 'roles', area: 'roles',
-    spec: 'filesystem.md "Who Writes What": state.md by the VM only; bindings by the subagent; memory and segments by the persistent agent. sqlite.md: subagents write ONLY bindings, agents, agent_segments.',
-    choice: 'Every call names its actor. Execution state (runs, frames, events, anonymous names) is VM-only; a subagent writes only its own binding in its own execution scope and its own agent\'s memory and segments; the VM may write input bindings (they come from the caller) and nothing else of a subagent\'s. A refused call answers E_ROLE and writes nothing.',
-    why: 'The seed\'s separation, made checkable; without the input exception a run could never receive its inputs.',
+    spec: 'filesystem.md "Who Writes What": state.md by the VM only; bindings by the subagent; memory and segments by the persistent agent; "The VM never holds full binding values". sqlite.md: subagents write ONLY bindings, agents, agent_segments; "The VM does not write subagent outputs". in-context.md: the VM binds values itself ("[Binding] err = {message: ...}" after a caught error, "[Binding] const config = {model: \"opus\"}").',
+    choice: 'Every call names its actor. Execution state (runs, frames, events, anonymous names) is VM-only; a subagent writes only its own binding in its own execution scope and its own agent\'s memory and segments. The VM may bind values itself (inputs, a caught error, a literal const, an output it computes) with two limits: a value it binds, other than an input, is at most the attachment threshold; and it never replaces a stored binding other than an input (an input may be rebound as an input). Memory and segments are the agent\'s. A refused call answers E_ROLE and writes nothing.',
+    why: 'The seeds show the VM binding small values it holds anyway, so forbidding every non-input write (as before) failed a VM that follows in-context.md. A stored binding does not record who wrote it, so "never overwrites a subagent\'s output" is enforced as "never replaces a stored let, const or output": a new value for a name is a new session\'s output, written by that session.',
   },
   {
     id: 'names', area: 'names',

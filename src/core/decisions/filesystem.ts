@@ -22,8 +22,8 @@ export const FILESYSTEM_DECISIONS: DecisionRow[] = [
   },
   {
     id: 'fs-attachment-header', area: 'filesystem',
-    spec: 'filesystem.md has no attachments; sqlite.md moves values over ~100KB to attachments/{name}.md and keeps a summary.',
-    choice: 'An attached binding file carries an extra header line `attachment: attachments/{file}` and a one-line summary as its value; the attachment file holds the value exactly. The attachment is written before the binding file, so a binding never points at a missing attachment.',
+    spec: 'filesystem.md has no attachments: "bindings/{name}.md" holds the actual value below "---". sqlite.md "Large Outputs": "Write content to attachments/{binding_name}.md", "Store the path in the attachment_path column", "Leave value as a summary or null".',
+    choice: 'Our extension of the directory layout, not the seed\'s: an attached binding file carries an extra header line `attachment: attachments/{file}` and a one-line summary as its value; the attachment file holds the value exactly. The attachment is written before the binding file, so a binding never points at a missing attachment.',
     why: 'Gives the filesystem layout the same large-value rule as the SQL backends, in the seed\'s own file format.',
   },
   {

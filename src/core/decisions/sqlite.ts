@@ -34,9 +34,9 @@ export const SQLITE_DECISIONS: DecisionRow[] = [
   },
   {
     id: 'sqlite-execution-rows', area: 'sqlite',
-    spec: 'sqlite.md: the VM owns the execution table; HEAD: events are appended, with status tokens started, completed, joined, iteration, exited, failed, retry and metadata keys parallel_id, branch, loop_id, max, iteration, reason, attempt.',
-    choice: 'One INSERT per event, never an UPDATE. statement events keep their own status (executing, completed, failed, skipped) and statement_index/statement_text; frame-enter, parallel-start and loop-start are \'started\'; a branch carries its status; join \'joined\'; iteration \'iteration\'; loop exit \'exited\'; retry \'retry\'; error \'failed\' with error_message; an anonymous name \'allocated\'. metadata is JSON with the HEAD keys plus "event" (the event type), execution_id, block, depth, parent, strategy, branches, count, on_fail, condition, name. parent_id points at the frame-enter row of the frame (or the parallel-start row of a branch). A row without metadata.event (the seed\'s own INSERTs) reads as a statement event when its status is a statement status, and is otherwise ignored.',
-    why: 'The seed\'s queries on metadata keys and parent_id keep working, and the event list is rebuilt exactly (a property test round-trips every event shape).',
+    spec: 'sqlite.md: the VM owns the execution table; its metadata keys are parallel_id, branch, strategy, branches ("Parallel Execution"), loop_id, max_iterations, current_iteration, condition ("Loop Tracking"), retry_attempt, max_retries ("Error Handling"). HEAD: events are appended, with status tokens started, completed, joined, iteration, exited, failed, retry.',
+    choice: 'One INSERT per event, never an UPDATE. statement events keep their own status (executing, completed, failed, skipped) and statement_index/statement_text; frame-enter, parallel-start and loop-start are \'started\'; a branch carries its status; join \'joined\'; iteration \'iteration\'; loop exit \'exited\'; retry \'retry\'; error \'failed\' with error_message; an anonymous name \'allocated\'. metadata is JSON with the seed\'s keys (a loop-start row has max_iterations and current_iteration 0, an iteration row current_iteration, a retry row retry_attempt and max_retries, so the seed\'s json_extract queries find them; keys written before, max, iteration and attempt, are still read) plus reason and "event" (the event type), execution_id, block, depth, parent, strategy, branches, count, on_fail, condition, name. parent_id points at the frame-enter row of the frame (or the parallel-start row of a branch). A row without metadata.event (the seed\'s own INSERTs) reads as a statement event when its status is a statement status, and is otherwise ignored.',
+    why: 'The seed\'s queries on metadata keys and parent_id keep working (spec/backends/sqlite/seed-metadata-keys.spec.ts runs them with the real sqlite3 on our file), and the event list is rebuilt exactly (a property test round-trips every event shape).',
   },
   {
     id: 'sqlite-frame-ids', area: 'sqlite',
@@ -47,7 +47,7 @@ export const SQLITE_DECISIONS: DecisionRow[] = [
   {
     id: 'sqlite-imports', area: 'sqlite',
     spec: 'sqlite.md: imports(alias PRIMARY KEY, source_url, fetched_at, inputs_schema, outputs_schema); nested runs are not described. filesystem.md (HEAD): imports/{handle}--{slug}/.',
-    choice: 'An import is a nested run at .prose/runs/{id}/imports/{handle}--{slug}/state.db (with program.prose) and a row of the parent\'s imports table with alias = {handle}--{slug}, source_url NULL, fetched_at datetime(\'now\'). Its RunRef is {parentRef}/imports/{handle}--{slug}; refs are split at the first "--" and every part is checked, so none leaves .prose/runs/. Importing the same {handle}--{slug} twice is E_CONFLICT.',
+    choice: 'An import is a nested run at .prose/runs/{id}/imports/{handle}--{slug}/state.db (with program.prose) and a row of the parent\'s imports table with alias = {handle}--{slug} (decision sql-import-alias), source_url the fetch URL, fetched_at datetime(\'now\'). Its RunRef is {parentRef}/imports/{handle}--{slug}; refs are split at the first "--" and every part is checked, so none leaves .prose/runs/. Importing the same {handle}--{slug} twice is E_CONFLICT.',
     why: 'One handle may import several slugs, so the alias must be the pair; the directory rule is the filesystem backend\'s.',
   },
   {
@@ -85,5 +85,11 @@ export const SQLITE_DECISIONS: DecisionRow[] = [
     spec: 'sqlite.md requires the sqlite3 CLI and its commands set no busy timeout.',
     choice: 'prose-state sqlite3 (and the binary run through a link named sqlite3) takes the CLI\'s arguments, prints list and -json output as sqlite3 3.40 does and exits with its codes; it writes through the backend\'s lock and VFS (pages in place behind a rollback journal), waiting up to 10 s (or -cmd ".timeout N") for the lock instead of failing at once. In -json, REAL values are printed with 3.40\'s %!.20g digits, reproducing its x87 long-double arithmetic.',
     why: 'A VM without sqlite3 can follow the seed word for word, and parallel subagents using it lose no writes.',
+  },
+  {
+    id: 'sql-import-alias', area: 'sqlite',
+    spec: 'sqlite.md: imports(alias PRIMARY KEY, source_url, ...) and "Import bindings: Prefix with import alias for scoping: research.findings"; in-context.md: "Importing: @alice/research / Fetching from: https://p.prose.md/@alice/research / Registered as: research".',
+    choice: 'source_url is the fetch URL, https://p.prose.md/@{handle}/{slug}, as the seed shows it. alias departs from the seed: it is the nested run\'s directory name {handle}--{slug}, not the registered name the program prefixes bindings with (SQLite and PostgreSQL alike; the case imports/sql-import-row checks both columns).',
+    why: 'createImport carries no registered name, and one run may import the same slug from two handles (imports/distinct-handles-and-slugs), which one alias per slug, the table\'s primary key, could not hold. Taking the slug as alias would make the second import fail or replace the first.',
   },
 ];

@@ -16,9 +16,9 @@ export const WORLD_MODEL_DECISIONS: DecisionRow[] = [
   },
   {
     id: 'wm-version-store', area: 'world-model',
-    spec: 'filesystem.md: state/world-model/{node}/versions/ "prior versions named by ContentAddress" (durable, under <openprose-root>); reference fs-store: versions/sha256_<hex>.bin.',
-    choice: 'Every committed version (the published one too) is kept as its exact OPWM1 bytes in <run dir>/state/world-model/{node}/versions/sha256_<hex>.bin: the spec path, relative to the run directory, and the reference file name (":" is not a portable file-name character).',
-    why: 'Our operations are per run, like the receipt ledger; imports nest naturally; the reference name keeps Reactor tooling applicable.',
+    spec: 'The seed state README: "All durable backend paths are relative to <openprose-root>" and persistent backends keep the "state/ durable cross-run namespace"; filesystem.md (HEAD): state/world-model/{node}/versions/ "prior versions named by ContentAddress"; reference fs-store: versions/sha256_<hex>.bin.',
+    choice: 'A departure from the seed: every committed version (the published one too) is kept as its exact OPWM1 bytes in <run dir>/state/world-model/{node}/versions/sha256_<hex>.bin, the seed\'s path relative to the run directory instead of <openprose-root>, so versions live and die with their run; the reference file name (":" is not a portable file-name character). The SQL backends likewise keep versions in the run\'s own rows (wm-sql-keys). Only world-model/version-store-per-run checks where versions live.',
+    why: 'Every world-model operation names a run, and a version is reached only through that run\'s receipts and .version, which the seeds put under runs/{id}/; keeping the bytes beside them makes a run directory whole on its own (copied, verified or deleted without the others), and no operation reads another run\'s versions. Imports nest naturally; the reference name keeps Reactor tooling applicable. Moving versions to <openprose-root>/state/ is the seed-literal alternative (content addresses make sharing safe); selftest mutant world-model-versions-cross-run does that and fails only this decision\'s case.',
   },
   {
     id: 'wm-publish-order', area: 'world-model',

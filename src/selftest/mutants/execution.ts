@@ -99,6 +99,23 @@ export const EXECUTION_MUTANTS: Mutant[] = [
       return op === 'resume' && Array.isArray(r.callStack) ? { ...r, callStack: [...r.callStack].reverse() } : r;
     },
   }),
+  mutant('statement-frame-unchecked', 'a statement naming an execution_id no frame has is recorded', {
+    intercept: async (op, args, actor, ctx) => {
+      try {
+        return await pass(op, args, actor, ctx);
+      } catch (err) {
+        const e = args.event as ExecutionEvent | undefined;
+        if (op === 'recordEvent' && e?.type === 'statement' && e.executionId != null) return acceptAnyway(err, 'E_STATE', ctx, args.run, e);
+        throw err;
+      }
+    },
+  }),
+  mutant('call-stack-all-executing', 'resume reports every open frame executing, not the outer ones waiting', {
+    intercept: async (op, args, actor, ctx) => {
+      const r = (await pass(op, args, actor, ctx)) as { callStack?: { status: string }[] };
+      return op === 'resume' && Array.isArray(r.callStack) ? { ...r, callStack: r.callStack.map((f) => ({ ...f, status: 'executing' })) } : r;
+    },
+  }),
   mutant('events-unchecked-shape', 'recordEvent accepts a frame event, letting the VM forge a frame', {
     intercept: async (op, args, actor, ctx) => {
       const e = args.event as ExecutionEvent | undefined;
@@ -116,7 +133,7 @@ export const ROLE_MUTANTS: Mutant[] = [
   mutant('roles-unchecked', 'every caller is treated as the expected writer', {
     intercept: async (op, args, actor, ctx) => ctx.real.call(op, args as never, defaultActor(op, args as never)),
   }),
-  mutant('vm-writes-outputs', 'the VM may write any binding, not only inputs', {
+  mutant('vm-overwrites-outputs', 'the VM may overwrite a stored binding and bind a value of any size', {
     intercept: async (op, args, actor, ctx) => ctx.real.call(op, args as never, op === 'bind' && actor.role === 'vm' ? defaultActor(op, args as never) : actor),
   }),
   mutant('subagent-any-scope', 'a subagent may write its binding into another execution scope', {
