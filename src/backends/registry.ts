@@ -8,6 +8,8 @@ export interface ResolveContext {
   cwd: string;
   /** The suite version an exec plugin is told in its handshake. */
   suiteVersion?: string;
+  /** Sees an exec plugin's protocol lines as written (test --explain). */
+  wire?: (direction: 'sent' | 'received', line: string) => void;
 }
 
 /**
@@ -57,7 +59,7 @@ async function resolvePrefixed(spec: string, ctx: ResolveContext): Promise<Backe
     // The per-request timeout stays below the runner's step timeout, so a hung plugin is the plugin's error.
     const timeoutMs = ctx.env.PROSE_STATE_PLUGIN_TIMEOUT ? Number(ctx.env.PROSE_STATE_PLUGIN_TIMEOUT) : undefined;
     if (timeoutMs !== undefined && !(Number.isSafeInteger(timeoutMs) && timeoutMs > 0)) throw new ProseError('E_USAGE', 'PROSE_STATE_PLUGIN_TIMEOUT must be a positive number of milliseconds');
-    return [await execFactory(rest, { suite: ctx.suiteVersion ?? 'unknown', cwd: ctx.cwd, ...(timeoutMs !== undefined ? { timeoutMs } : {}) })];
+    return [await execFactory(rest, { suite: ctx.suiteVersion ?? 'unknown', cwd: ctx.cwd, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(ctx.wire ? { wire: ctx.wire } : {}) })];
   }
   if (prefix === 'mutant') {
     // The selftest's deliberately broken backends, by name, so a worker process can open the same one.
