@@ -33,7 +33,7 @@ export const CONTRACT_DECISIONS: DecisionRow[] = [
   {
     id: 'result-orders', area: 'contract',
     spec: 'The seed lists bindings and frames without an order.',
-    choice: 'listBindings and resume().bindings are sorted by name (UTF-16 code units, as JavaScript compares strings), then root (executionId null) before frames, frames by executionId ascending. resume().callStack holds the frames still executing, deepest first; frames of equal depth (siblings) by executionId descending, so the most recent is first. listSegments is in number order; listReceipts in append order (wm-list-order).',
+    choice: 'listBindings and resume().bindings are sorted by name (UTF-16 code units, as JavaScript compares strings), then root (executionId null) before frames, frames by executionId ascending. resume().callStack holds the frames still executing, deepest first; frames of equal depth (siblings) by executionId descending, so the most recent is first. listSegments is in number order; listReceipts is one node\'s chain in append order, or every node in UTF-8 byte order of its name, each in append order (wm-list-order).',
     why: 'A fixed order lets a case compare lists whole and a resume read the innermost frame first.',
   },
   {
