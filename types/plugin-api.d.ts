@@ -10,7 +10,7 @@ export type { OpArgs, OpResults, OpName, BindingSummary, Writer } from './ops.ts
 export type { Capability } from './capabilities.ts';
 export type { Decisions } from './decisions.ts';
 export type { ErrorCode, ErrorLocation, SerializedError } from './errors.ts';
-export type { AgentScope, BindingKind, BranchStatus, ExecutionEvent, ExecutionEventType, ExecutionId, FrameState, FrameStatus, JoinStrategy, LoopState, OnFail, ParallelState, ResumeState, RunRef, RunStatus, Segment, StatementStatus, } from './model.ts';
+export type { AgentScope, BindingKind, BranchStatus, ExecutionEvent, ExecutionId, FrameState, FrameStatus, JoinStrategy, LoopState, OnFail, ParallelState, ResumeState, RunRef, RunStatus, Segment, StatementStatus, } from './model.ts';
 import type { ERROR_CODES } from './errors.ts';
 import type { CAPABILITIES } from './capabilities.ts';
 import type { OpArgs, OpName, OpResults } from './ops.ts';

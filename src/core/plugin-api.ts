@@ -11,7 +11,7 @@ export type { Capability } from './capabilities.ts';
 export type { Decisions } from './decisions.ts';
 export type { ErrorCode, ErrorLocation, SerializedError } from './errors.ts';
 export type {
-  AgentScope, BindingKind, BranchStatus, ExecutionEvent, ExecutionEventType, ExecutionId, FrameState, FrameStatus, JoinStrategy,
+  AgentScope, BindingKind, BranchStatus, ExecutionEvent, ExecutionId, FrameState, FrameStatus, JoinStrategy,
   LoopState, OnFail, ParallelState, ResumeState, RunRef, RunStatus, Segment, StatementStatus,
 } from './model.ts';
 
