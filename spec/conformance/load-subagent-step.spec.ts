@@ -10,6 +10,7 @@ const caseWith = (step: string) => `area: a
 cases:
   - id: a/one
     title: one
+    requires: [subagent-writes]
     steps:
 ${step}`;
 
@@ -51,11 +52,13 @@ test('findings may be one list per storage kind, and anchors are shared between 
 cases:
   - id: a/one
     title: one
+    requires: [subagent-writes]
     steps:
       - subagent: { binding: b, value: &v "shared value\\n", summary: s, deviate: location-outside-run }
         findings: { directory: [message.location-outside-run], sqlite: [message.location-outside-run], postgres: [message.location-mismatch] }
   - id: a/two
     title: two
+    requires: [subagent-writes]
     steps:
       - subagent: { binding: b, value: *v, summary: s }
 `;

@@ -27,13 +27,25 @@ cases:
         error: E_NOT_FOUND
 `;
 
-test('a valid file loads with positions and the durable requirement added by restart', () => {
-  const dir = tempSuite({ 'a.yaml': good.replace('    steps:\n', '    steps:\n      - restart\n') });
+test('a valid file loads with positions and the requirements it lists', () => {
+  const dir = tempSuite({ 'a.yaml': good.replace('    steps:\n', '    requires: [durable]\n    steps:\n      - restart\n') });
   const suite = loadSuite(dir);
   rmSync(dir, { recursive: true, force: true });
   assert.is(suite.cases.length, 1);
   assert.is(suite.cases[0]!.pos.line, 3);
   assert.equal(suite.cases[0]!.requires, ['durable']);
+});
+
+test('a step needing a capability the case does not list is E_CASE naming the capability (restart, crash, concurrent, subagent)', () => {
+  const withStep = (step: string, requires = '') => good.replace('    steps:\n', `${requires}    steps:\n      - ${step}\n`);
+  const e1 = loadError(withStep('restart'));
+  assert.is(e1.code, 'E_CASE');
+  assert.match(e1.message, /restart step, which needs capability durable: list it in "requires"/);
+  const e2 = loadError(withStep('crash: { workload: bindings, kills: 2 }', '    requires: [durable]\n'));
+  assert.match(e2.message, /crash step, which needs capability multi-process/);
+  assert.is(e2.location?.line, 5);
+  const e3 = loadError(withStep('concurrent: { workload: bindings, writers: 2, each: 2 }', '    requires: [multi-process]\n'));
+  assert.match(e3.message, /concurrent step, which needs capability concurrent-writers/);
 });
 
 test('broken YAML is E_CASE with file and line', () => {

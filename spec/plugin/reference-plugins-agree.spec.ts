@@ -40,4 +40,11 @@ test('the stdio reference plugin and the module reference plugin answer the same
   assert.equal(viaExec.stack, [1]);
 });
 
+test('the TypeScript module plugin (typed against the package declarations) answers the same history', async () => {
+  const viaModule = await history(await moduleFactory(new URL('../../conformance/plugins/reference-module/index.js', import.meta.url).pathname));
+  const typed = await moduleFactory(new URL('../../conformance/plugins/typed-module/index.ts', import.meta.url).pathname);
+  assert.is(typed.name, 'typed-module');
+  assert.equal(await history(typed), viaModule);
+});
+
 test.run();

@@ -8,6 +8,8 @@ export interface ResolveContext {
   cwd: string;
   /** The suite version an exec plugin is told in its handshake. */
   suiteVersion?: string;
+  /** Sees an exec plugin's protocol lines as written (test --explain). */
+  wire?: (direction: 'sent' | 'received', line: string) => void;
 }
 
 /**
@@ -71,7 +73,7 @@ async function openExec(rest: string, ctx: ResolveContext): Promise<BackendFacto
   // The per-request timeout stays below the runner's step timeout, so a hung plugin is the plugin's error.
   const timeoutMs = ctx.env.PROSE_STATE_PLUGIN_TIMEOUT ? Number(ctx.env.PROSE_STATE_PLUGIN_TIMEOUT) : undefined;
   if (timeoutMs !== undefined && !(Number.isSafeInteger(timeoutMs) && timeoutMs > 0)) throw new ProseError('E_USAGE', 'PROSE_STATE_PLUGIN_TIMEOUT must be a positive number of milliseconds');
-  return execFactory(rest, { suite: ctx.suiteVersion ?? 'unknown', cwd: ctx.cwd, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
+  return execFactory(rest, { suite: ctx.suiteVersion ?? 'unknown', cwd: ctx.cwd, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(ctx.wire ? { wire: ctx.wire } : {}) });
 }
 
 async function openMutant(rest: string): Promise<BackendFactory> {

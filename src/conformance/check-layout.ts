@@ -8,13 +8,15 @@ import { interpolate, type Vars } from './template.ts';
 
 /**
  * Checks one layout expectation against the backend's storage. Returns 'n/a' when the step is for another
- * storage kind, undefined when it holds, or the failure message.
+ * storage kind or the backend does not declare `layout:KIND`, undefined when it holds, or the failure message.
  */
 export async function checkLayout(step: LayoutStep, factory: BackendFactory, backend: Backend, vars: Vars): Promise<string | undefined | 'n/a'> {
-  if (factory.kind !== step.storage) return 'n/a';
+  // The kind says what the storage is; only layout:KIND claims it follows the seed's layout and may be read.
+  if (factory.kind !== step.storage || !factory.capabilities.includes(`layout:${step.storage}`)) return 'n/a';
   const view = backend.storage?.();
   if (!view || view.kind !== step.storage) {
-    return `the backend declares ${step.storage} storage but exposes no ${step.storage} view (storage())`;
+    return `the backend declares capability layout:${step.storage} but the harness has no ${step.storage} view of its storage`
+      + ' (a module plugin returns one from storage(); an exec plugin gets one only for kind directory)';
   }
   const s = interpolate(step, vars) as LayoutStep;
   switch (view.kind) {

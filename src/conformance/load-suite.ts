@@ -106,15 +106,15 @@ function loadCaseFile(path: string): Case[] {
     const stepsNode = item.get('steps', true);
     if (!isSeq(stepsNode) || stepsNode.items.length === 0) throw caseError(p.file, at(item), `case ${id} needs a non-empty "steps" list`, `${id}.steps`);
     const steps = stepsNode.items.map((s, j) => loadStep(p, s as Node, `${id}.steps[${j}]`));
-    const caps = new Set<Capability>(reqList as Capability[]);
-    if (containsRestart(steps)) caps.add('durable');
-    // Worker processes open the same storage, and a crash is survived only by what is durable.
-    if (steps.some((s) => s.kind === 'crash')) { caps.add('durable'); caps.add('multi-process'); }
-    if (steps.some((s) => s.kind === 'concurrent')) { caps.add('multi-process'); caps.add('concurrent-writers'); }
-    if (containsKind(steps, 'subagent')) caps.add('subagent-writes');
+    // A reader of the case must see why it skips, so a capability its steps need is listed, not added silently.
+    const missing = impliedCapabilities(steps).filter(([cap]) => !(reqList as Capability[]).includes(cap));
+    if (missing.length) {
+      const [cap, why] = missing[0]!;
+      throw caseError(p.file, at(reqNode ?? item), `case ${id} has a ${why} step, which needs capability ${cap}: list it in "requires"`, `${id}.requires`);
+    }
     return {
       id, area, title: str(p, item, 'title', true)!, spec: str(p, item, 'spec', false) ?? fileSpec,
-      requires: [...caps], run, steps, pos: { file: p.file, line: at(item) },
+      requires: [...new Set(reqList as Capability[])], run, steps, pos: { file: p.file, line: at(item) },
     };
   });
 }
@@ -137,8 +137,18 @@ function loadWorkerStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos)
     : { kind: 'concurrent', pos, workload: body.workload as Workload, writers: int('writers'), each: int('each') };
 }
 
-function containsRestart(steps: Step[]): boolean {
-  return containsKind(steps, 'restart');
+/**
+ * The capabilities a case's steps need whatever it checks: a restart reopens what was committed; crash workers open
+ * the same storage from other processes and only what is durable survives them; concurrent workers write at once;
+ * a subagent step writes into the storage itself.
+ */
+function impliedCapabilities(steps: Step[]): [Capability, string][] {
+  const out: [Capability, string][] = [];
+  if (containsKind(steps, 'restart')) out.push(['durable', 'restart']);
+  if (containsKind(steps, 'crash')) out.push(['durable', 'crash'], ['multi-process', 'crash']);
+  if (containsKind(steps, 'concurrent')) out.push(['multi-process', 'concurrent'], ['concurrent-writers', 'concurrent']);
+  if (containsKind(steps, 'subagent')) out.push(['subagent-writes', 'subagent']);
+  return out;
 }
 
 function containsKind(steps: Step[], kind: Step['kind']): boolean {

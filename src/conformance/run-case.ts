@@ -26,6 +26,14 @@ export interface CaseContext {
   seed: number;
   /** The run's seed, named in failures: `--seed N --case ID` replays them. */
   runSeed?: number;
+  /** Told each step before it runs, with the variables it will be interpolated with (test --explain). */
+  onStep?: StepObserver;
+}
+
+/** Sees the case unfold: `note` for what the runner does on its own, `step` before each step of the case. */
+export interface StepObserver {
+  note(text: string): void;
+  step(step: Step, vars: Vars): void;
 }
 
 /** Harness and infrastructure errors: a broken backend or plugin, not an answer the spec allows or forbids. */
@@ -48,6 +56,7 @@ export async function runCase(c: Case, ctx: CaseContext): Promise<Outcome> {
     state.backend = await withTimeout(ctx.factory.open(env), ctx.stepTimeoutMs, 'opening the backend');
     const vars: Vars = { decisions: ctx.decisions };
     if (c.run) {
+      ctx.onStep?.note('the runner creates the case\'s run; the steps call it ${run}');
       const r = await state.backend.call('createRun', { program: `# conformance case ${c.id}\nsession "${c.title.replace(/"/g, "'")}"\n` }, { role: 'vm' });
       vars.run = r.run;
       vars.runId = r.runId;
@@ -70,6 +79,7 @@ type RunState = { backend: Backend | undefined; layoutChecks: number; layoutNotA
 
 async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: BackendEnv, state: RunState): Promise<void> {
   for (const step of steps) {
+    ctx.onStep?.step(step, vars);
     switch (step.kind) {
       case 'restart':
         await state.backend!.close();

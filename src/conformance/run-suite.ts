@@ -7,7 +7,7 @@ import type { Case, Suite } from './case-types.ts';
 import type { CapabilityReport } from './probes/capability-report.ts';
 import { applyExpectation, expectationFor, type Expectations } from './expectations.ts';
 import { countOutcomes, sumMetrics, type CaseResult, type Counts } from './outcome.ts';
-import { runCase } from './run-case.ts';
+import { runCase, type StepObserver } from './run-case.ts';
 import { probeBackend } from './probes/run-probes.ts';
 
 export interface RunHeader {
@@ -46,6 +46,8 @@ export interface RunOptions {
   seed?: number;
   /** Probes each backend's capability claims on fresh storage before its cases; absent or false, they are not probed. */
   probe?: boolean;
+  /** Told each step of each case before it runs (test --explain). */
+  onStep?: StepObserver;
 }
 
 export function selectCases(suite: Suite, filter: RunOptions['filter']): Case[] {
@@ -73,7 +75,7 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
         const started = performance.now();
         // A skip expectation means the case is not run at all (it may hang or harm the backend).
         const skip = expectationFor(opts.expectations, factory.name, c.id)?.outcome === 'skip';
-        const raw = skip ? undefined : await runCase(c, { factory, decisions: opts.decisions, dir: join(root, `${f}-${n}`), stepTimeoutMs: opts.stepTimeoutMs ?? 30_000, workerCommand: opts.workerCommand, seed: caseSeed(seed, c.id), runSeed: seed });
+        const raw = skip ? undefined : await runCase(c, { factory, decisions: opts.decisions, dir: join(root, `${f}-${n}`), stepTimeoutMs: opts.stepTimeoutMs ?? 30_000, workerCommand: opts.workerCommand, seed: caseSeed(seed, c.id), runSeed: seed, ...(opts.onStep ? { onStep: opts.onStep } : {}) });
         const outcome = applyExpectation(opts.expectations, factory.name, c.id, raw ?? { status: 'skipped', reason: '' });
         const r: CaseResult = { backend: factory.name, id: c.id, area: c.area, title: c.title, spec: c.spec, durationMs: Math.round(performance.now() - started), outcome };
         results.push(r);

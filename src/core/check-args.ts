@@ -77,8 +77,9 @@ function describeType(type: ArgType): string {
   }
 }
 
-type FieldSpec = Record<string, ArgType | `${ArgType}?` | 'string[]' | 'enum'>;
-const EVENT_FIELDS: Record<ExecutionEvent['type'], FieldSpec> = {
+/** The fields of each event type: a trailing `?` marks an optional one; `enum` takes its values from EVENT_ENUMS. */
+export type FieldSpec = Record<string, ArgType | `${ArgType}?` | 'string[]' | 'enum'>;
+export const EVENT_FIELDS: Record<ExecutionEvent['type'], FieldSpec> = {
   statement: { index: 'int', text: 'string', status: 'enum', executionId: 'int|null?', error: 'string?' },
   'frame-enter': { executionId: 'int', block: 'string', parent: 'int|null', depth: 'int', args: 'object?' },
   'frame-exit': { executionId: 'int', status: 'enum' },
@@ -92,14 +93,14 @@ const EVENT_FIELDS: Record<ExecutionEvent['type'], FieldSpec> = {
   error: { index: 'int', message: 'string' },
   anon: { name: 'string' },
 };
-const ENUMS: Record<string, Record<string, readonly string[]>> = {
+export const EVENT_ENUMS: Record<string, Record<string, readonly string[]>> = {
   statement: { status: ['executing', 'completed', 'failed', 'skipped'] },
   'frame-exit': { status: ['completed', 'failed'] },
   'parallel-start': { strategy: ['all', 'first', 'any'], onFail: ['fail-fast', 'continue', 'ignore'] },
   branch: { status: ['executing', 'completed', 'failed'] },
   'loop-exit': { reason: ['condition', 'max', 'break'] },
 };
-const OPTIONAL_ENUMS = new Set(['parallel-start.onFail']);
+export const OPTIONAL_ENUMS = new Set(['parallel-start.onFail']);
 
 /** Checks the shape of an execution event; every field path in an error starts with `event.`. */
 export function checkEventShape(event: unknown): ExecutionEvent {
@@ -119,7 +120,7 @@ export function checkEventShape(event: unknown): ExecutionEvent {
     }
     const base = spec.replace(/\?$/, '');
     if (base === 'enum') {
-      const allowed = ENUMS[type]![key]!;
+      const allowed = EVENT_ENUMS[type]![key]!;
       if (!allowed.includes(value as string)) bad(`event.${key}`, `"${key}" must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
     } else if (base === 'string[]') {
       if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) bad(`event.${key}`, `"${key}" must be a list of strings`);

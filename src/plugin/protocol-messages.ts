@@ -32,6 +32,8 @@ export interface ExecOptions {
   suite?: string;
   cwd?: string;
   env?: Record<string, string | undefined>;
+  /** Sees every protocol line exactly as written: `sent` to the plugin's stdin, `received` from its stdout (--explain). */
+  wire?: (direction: 'sent' | 'received', line: string) => void;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;

@@ -3,16 +3,14 @@ import { CAPABILITIES } from '../core/capabilities.ts';
 import { DEFAULT_DECISIONS } from '../core/decisions.ts';
 import { ERROR_CODES } from '../core/errors.ts';
 import { AGENT_SCOPES, BINDING_KINDS, RUN_STATUSES } from '../core/model.ts';
+import { EVENT_ENUMS, EVENT_FIELDS, OPTIONAL_ENUMS } from '../core/check-args.ts';
+import { RESULT_SCHEMAS } from '../core/op-results.ts';
 import { OPS, type ArgType } from '../core/ops.ts';
 import { HARNESS_ONLY_CODES, PROTOCOL_VERSION } from './protocol-version.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Schema = { [key: string]: Json };
 
-const EVENT_TYPES = [
-  'statement', 'frame-enter', 'frame-exit', 'parallel-start', 'branch', 'parallel-join',
-  'loop-start', 'loop-iteration', 'loop-exit', 'retry', 'error', 'anon',
-];
 
 /** One JSON object message; `type` is the discriminator, so ajv reports the errors of the branch that applies. */
 function message(type: string, props: Schema, required: string[], doc: string): Schema {
@@ -53,6 +51,26 @@ function opArgs(): Schema {
       required: entries.filter(([, v]) => !v.optional).map(([k]) => k),
       additionalProperties: false,
     };
+  }
+  return out;
+}
+
+/**
+ * Each event type with exactly its fields (unknown ones are refused), from the table checkEventShape applies.
+ * frame-enter, frame-exit and anon events are in the log but written by enterFrame, exitFrame and allocateAnon.
+ */
+function eventSchemas(): Schema {
+  const out: Schema = {};
+  for (const [type, fields] of Object.entries(EVENT_FIELDS)) {
+    const props: Schema = { type: { const: type } };
+    const required = ['type'];
+    for (const [key, spec] of Object.entries(fields)) {
+      const base = spec.replace(/\?$/, '');
+      props[key] = base === 'enum' ? { enum: [...EVENT_ENUMS[type]![key]!] } : argSchema(base as ArgType);
+      if (!spec.endsWith('?') && !OPTIONAL_ENUMS.has(`${type}.${key}`)) required.push(key);
+    }
+    if ('index' in fields) props.index = { type: 'integer', minimum: 0 };
+    out[type] = { type: 'object', properties: props, required, additionalProperties: false };
   }
   return out;
 }
@@ -134,7 +152,7 @@ export function buildProtocolSchema(): Schema {
       },
       actor: {
         type: 'object',
-        description: 'who makes the call; binding, agent and executionId default to the call\'s own name, agent and executionId arguments, so they carry the same (possibly wrong) values a case sends on purpose',
+        description: 'who makes the call. When a case names no actor, the harness sends the seed\'s writer: for bind, a subagent whose binding and executionId are the call\'s name and executionId (null when absent); for writeMemory and appendSegment, a subagent whose agent is the call\'s agent; otherwise the VM. Those fields then carry the same (possibly wrong) values a case sends on purpose. When a case names the actor (as:), only the fields it names are sent: an absent binding or agent means none, an absent executionId means root scope (null).',
         properties: {
           role: { enum: ['vm', 'subagent'] },
           binding: { description: 'a string when the call is well formed' },
@@ -145,8 +163,16 @@ export function buildProtocolSchema(): Schema {
         additionalProperties: false,
       },
       capability: { enum: Object.keys(CAPABILITIES) },
-      event: { type: 'object', properties: { type: { enum: EVENT_TYPES } }, required: ['type'] },
+      event: {
+        description: 'an execution event (recordEvent): exactly the fields of its type; see $defs/events',
+        type: 'object',
+        discriminator: { propertyName: 'type' },
+        required: ['type'],
+        oneOf: Object.keys(EVENT_FIELDS).map((t) => ({ $ref: `#/$defs/events/${t}` })),
+      },
+      events: eventSchemas(),
       args: opArgs(),
+      results: JSON.parse(JSON.stringify(RESULT_SCHEMAS)) as Schema,
     },
   };
 }

@@ -95,11 +95,13 @@ export class ProtocolSession {
       const ms = type === 'hello' ? this.startTimeoutMs : this.timeoutMs;
       const timer = setTimeout(() => this.fail(`no reply to ${label} within ${ms} ms`, this.proc.partialLine ? { received: this.proc.partialLine } : {}), ms);
       this.pending.set(seq, { label, expect: type === 'hello' ? 'hello' : 'result', resolve, reject, timer });
+      this.opts.wire?.('sent', line);
       this.proc.send(line);
     });
   }
 
   private onLine(text: string): void {
+    this.opts.wire?.('received', text);
     if (this.broken || text.trim() === '') return;
     let msg: unknown;
     try {

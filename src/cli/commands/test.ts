@@ -13,6 +13,7 @@ import { createReporters, REPORTERS } from '../../conformance/reporters/create-r
 import { parseOptions } from '../args.ts';
 import type { Command } from '../io.ts';
 import { defaultSuiteDir } from '../suite-dir.ts';
+import { explainCase } from './explain.ts';
 
 const HELP = `Usage: prose-state test [options]
 
@@ -32,6 +33,8 @@ Options:
   --seed N            seed of the crash area's kill points (default random, printed in the header)  [PROSE_STATE_SEED]
   --no-probe          do not probe the capability claims (faster; the report header says so)  [PROSE_STATE_NO_PROBE]
   --verbose           list passed and skipped cases too
+  --explain CASE      run one case on one backend and print each step, every protocol message sent and the reply
+                      (an exec: plugin's lines exactly as written), then the expectation against what was seen
   -h, --help          this text
 
 Before its cases, each backend's capability claims are probed both ways on fresh storage: a declared capability
@@ -56,6 +59,7 @@ export const testCommand: Command = {
       seed: { type: 'string', env: 'PROSE_STATE_SEED' },
       'no-probe': { type: 'boolean', env: 'PROSE_STATE_NO_PROBE' },
       verbose: { type: 'boolean' },
+      explain: { type: 'string' },
     }, io.env);
     const overrides = Object.fromEntries(((values.decision as string[] | undefined) ?? []).map((kv) => {
       const [k, v] = kv.split('=');
@@ -64,6 +68,7 @@ export const testCommand: Command = {
     }));
     const decisions = resolveDecisions(overrides);
     const suite = loadSuite((values.suite as string | undefined) ?? defaultSuiteDir(io.env));
+    if (values.explain !== undefined) return explainCase(values.explain as string, values.backend as string[] | undefined, suite, decisions, io, values.timeout as string | undefined);
     const filter = { areas: (values.area as string[] | undefined) ?? [], ids: (values.case as string[] | undefined) ?? [] };
     if (selectCases(suite, filter).length === 0) {
       throw new ProseError('E_USAGE', 'no case matches the --area/--case filters', { hint: `areas: ${[...new Set(suite.cases.map((c) => c.area))].join(', ')}` });

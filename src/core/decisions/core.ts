@@ -35,7 +35,7 @@ export const CORE_DECISIONS: DecisionRow[] = [
   {
     id: 'well-formed-text', area: 'bindings',
     spec: 'The seeds store values as files and TEXT columns and say nothing of text that is not valid Unicode.',
-    choice: 'Every text argument (names, values, memory, prompts, summaries, programs, world-model files) must be well-formed Unicode: a lone UTF-16 surrogate is E_INVALID_ARGUMENT and nothing is written.',
+    choice: 'Every text argument (values, sources, memory, prompts, summaries, programs, world-model file contents and paths, event texts) must be well-formed Unicode: a lone UTF-16 surrogate is E_INVALID_ARGUMENT and nothing is written. A name holding one (binding, agent, handle, slug, node, block) is E_INVALID_NAME, as any bad name is (names). So no backend ever stores one; the canonicalizer, called directly, refuses such a path with E_FORMAT (canon-lone-surrogates).',
     why: 'UTF-8 cannot hold a lone surrogate; a file would silently read back U+FFFD, so one backend would answer differently from another.',
   },
   {
@@ -103,5 +103,17 @@ export const CORE_DECISIONS: DecisionRow[] = [
     spec: 'v0: ("all"|"first"|"any", count: N, on-fail: ...); HEAD: count larger than the branches is an error.',
     choice: 'A join with strategy all waits for every branch to finish; first and any wait for count (default 1) completed branches or for every branch to finish. A join that must still wait answers E_STATE naming the branches; count above the branch count answers E_STATE at start.',
     why: 'The state layer checks what the VM may record, not how the VM picks a winner.',
+  },
+  {
+    id: 'import-handles', area: 'names',
+    spec: 'filesystem.md names imported programs like @alice/research (the import registry: research: @alice/research) and lays them out as imports/{handle}--{slug}/; it does not say whether the @ and the / belong to the handle.',
+    choice: 'A handle is a name (names): @ is an ordinary character and is kept (handle @alice, slug research: imports/@alice--research/); / is a path separator and is refused (E_INVALID_NAME), so @alice/research is passed as handle @alice and slug research.',
+    why: 'The directory name must be one path segment; keeping @ keeps the registry\'s spelling visible in the tree.',
+  },
+  {
+    id: 'anon-bindings', area: 'bindings',
+    spec: 'filesystem.md stores anonymous session results as bindings/anon_001.md, ...; it gives no kind and says nothing of anonymous results inside a block.',
+    choice: 'Once allocated, an anonymous name is an ordinary binding name: bound with whatever kind the call gives, at root as bindings/anon_001.md, in a frame as bindings/anon_001__{execution_id}.md like any scoped binding. allocateAnon itself writes no binding, only the counter (an anon event).',
+    why: 'One file rule for every binding; the per-run counter already keeps anonymous names apart, so no special case is needed.',
   },
 ];

@@ -65,8 +65,8 @@ export const SQLITE_DECISIONS: DecisionRow[] = [
   {
     id: 'sqlite-text', area: 'sqlite',
     spec: 'Values are stored and read back exactly; SQLite TEXT is UTF-8, which cannot hold a lone surrogate.',
-    choice: 'Text is always bound as a parameter and read back from its bytes (a leading U+FEFF is kept). Values, sources, memory, prompts, summaries and programs holding a lone surrogate are stored as WTF-8 (the surrogate\'s 3-byte form), in the column and in attachment files; well-formed text is plain UTF-8.',
-    why: 'Refusing such a value would lose data a JSON caller can send; WTF-8 keeps it without changing any well-formed value.',
+    choice: 'Text is always bound as a parameter and read back from its bytes (a leading U+FEFF is kept); well-formed text is plain UTF-8. Operations never bring a lone surrogate (well-formed-text refuses it first); below them the engine\'s text codec is WTF-8 (the surrogate\'s 3-byte form) both ways, so bytes of that form already in a database read back as the surrogate instead of U+FFFD.',
+    why: 'One answer for every backend (the refusal) at the contract; a codec that never silently rewrites bytes underneath it.',
   },
   {
     id: 'sqlite-timestamps', area: 'sqlite',

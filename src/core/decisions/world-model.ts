@@ -116,4 +116,16 @@ export const WORLD_MODEL_DECISIONS: DecisionRow[] = [
     choice: 'For the world-model the only projection we keep is the published pointer: dropped, it is rebuilt from the receipts (the last non-failed receipt\'s @atomic, when that version is stored) and answers the same readPublished.',
     why: 'Versions and receipts are the canonical store; the pointer is derivable from them.',
   },
+  {
+    id: 'wm-openprose-root', area: 'world-model',
+    spec: 'The world-model text puts durable paths under <openprose-root> (the repository root, repo/.agents/prose or ~/.agents/prose), runs at <openprose-root>/runs/{id}/ and a cross-run state/ namespace; filesystem.md puts runs under .prose/runs/{id}/. Neither says how the two relate.',
+    choice: '<openprose-root> is the project\'s .prose/ directory: a run\'s envelope (compiled-intent.json, root.prose.md, sources/), receipts/, world-model/, workspace/ and state/world-model/ sit in .prose/runs/{id}/ beside the seed\'s state.md, bindings/ and agents/. The state/ namespace is kept per run. .agents/prose is not looked for.',
+    why: 'One directory per run holds everything a resume or verify needs, and the seed tree stays where filesystem.md and the cases expect it; no operation reads world-model state across runs yet.',
+  },
+  {
+    id: 'wm-vm-log', area: 'world-model',
+    spec: 'The world-model text lists "vm.log.md + receipts/" as the filesystem ledger; filesystem.md records execution in state.md and says nothing of vm.log.md.',
+    choice: 'No vm.log.md is written or read: the execution log is state.md (state-md-event-log) and the receipt ledger is receipts/{node}.jsonl (wm-receipts-file). verify neither requires nor checks it.',
+    why: 'Two logs of one execution could disagree; state.md is the one the seed\'s resume reads, and the receipts carry what the ledger must.',
+  },
 ];

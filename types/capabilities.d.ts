@@ -1,0 +1,23 @@
+/**
+ * What a backend may declare. A case lists what it requires; a backend that does not declare one has the case
+ * skipped with that reason, and a call needing an undeclared capability must answer E_UNSUPPORTED.
+ */
+export declare const CAPABILITIES: {
+    readonly attachments: "large binding values are stored as attachments and read back whole (sqlite.md \"Large Outputs\"; in the directory layout our extension: filesystem.md has none, decision fs-attachment-header)";
+    readonly 'project-scope': "persistent agents with project scope survive across runs";
+    readonly 'user-scope': "persistent agents with user scope live in the (injectable) home directory";
+    readonly 'custom-scope': "persistent agents at a custom path";
+    readonly imports: "nested runs for imported programs";
+    readonly durable: "what was committed survives closing and reopening the backend (restart)";
+    readonly 'concurrent-writers': "several processes may write bindings and segments of one run at once";
+    readonly 'multi-process': "another process can open the same storage (the crash and concurrency areas run their writers in child processes)";
+    readonly 'subagent-writes': "subagents write bindings, memory and segments into the storage themselves, as session.md instructs, and the backend reads them back";
+    readonly 'world-model': "canonical world-model versions (OPWM1, sha256 addresses) per node";
+    readonly receipts: "the append-only receipt ledger, chained per node";
+    readonly 'layout:directory': "the storage is the seed directory layout and may be checked file by file";
+    readonly 'layout:sqlite': "the storage is SQLite files in the seed schema and may be queried";
+    readonly 'layout:postgres': "the storage is the openprose PostgreSQL schema and may be queried";
+    readonly 'layout:transcript': "the storage is a narration transcript and may be read as text";
+};
+export type Capability = keyof typeof CAPABILITIES;
+export declare function isCapability(value: unknown): value is Capability;
