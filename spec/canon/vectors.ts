@@ -1,15 +1,15 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
- * The outside golden vectors (OpenProse's own Reactor state dirs). They live in the shared vectors folder, not
- * in the repo; PROSE_STATE_VECTORS points elsewhere. A missing folder fails the spec: golden vectors are not optional.
+ * The outside golden vectors (OpenProse's own Reactor state dirs), kept in the repository under vectors/reactor
+ * (vectors/README.md). A missing folder fails the spec: golden vectors are not optional.
  */
-export const VECTORS_DIR = process.env.PROSE_STATE_VECTORS ?? '/work/shared/vectors';
-export const REACTOR_DIR = join(VECTORS_DIR, 'reactor');
+export const REACTOR_DIR = fileURLToPath(new URL('../../vectors/reactor/', import.meta.url)).replace(/\/$/, '');
 
 export function reactorDirs(): string[] {
-  if (!existsSync(REACTOR_DIR)) throw new Error(`golden vectors not found at ${REACTOR_DIR} (set PROSE_STATE_VECTORS)`);
+  if (!existsSync(REACTOR_DIR)) throw new Error(`golden vectors not found at ${REACTOR_DIR}: they belong to the checkout (vectors/README.md)`);
   return readdirSync(REACTOR_DIR).filter((d) => statSync(join(REACTOR_DIR, d)).isDirectory()).sort();
 }
 

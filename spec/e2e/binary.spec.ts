@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { VERSION } from '../../src/cli/version.ts';
+import { REACTOR_DIR } from '../canon/vectors.ts';
 import { ensureBinary, REPO } from './built-binary.ts';
 
 // The built binary as a user without Node gets it: copied alone into an empty folder, run with an empty
@@ -77,10 +78,8 @@ test('fingerprint gives the reference addresses (empty artifact, {"truth.json":"
   assert.is(b.stdout, 'sha256:d8e15992a8d850d8120b7879866036272f46fafd568ce4c86ab241c60b3ccc85\n');
 });
 
-const vectors = join(REPO, '..', 'shared', 'vectors', 'reactor');
 test('verify passes a Reactor vector state-dir', () => {
-  assert.ok(existsSync(vectors), `the Reactor vectors are expected at ${vectors}`);
-  const r = bare(binary, ['verify', join(vectors, 'agent-observatory')]);
+  const r = bare(binary, ['verify', join(REACTOR_DIR, 'agent-observatory')]);
   assert.is(r.code, 0, `${r.stdout}\n${r.stderr}`);
 });
 

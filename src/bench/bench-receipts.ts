@@ -12,7 +12,7 @@ import type { Effort } from './bench-workload.ts';
  * JSON.stringify + sha256 per receipt: the same bytes-to-hash work without key sorting.
  */
 export function benchReceipts(vectorsDir: string | undefined, effort: Effort): ReceiptsResult | Skipped {
-  if (!vectorsDir) return { skipped: 'no Reactor vectors found (give --vectors DIR, e.g. ../shared/vectors/reactor)' };
+  if (!vectorsDir) return { skipped: 'no Reactor vectors: the single binary and an installed package carry none; give --vectors DIR (a checkout\'s vectors/reactor)' };
   if (!existsSync(vectorsDir)) return { skipped: `no Reactor vectors at ${vectorsDir}` };
   const ledgers: unknown[][] = [];
   for (const entry of readdirSync(vectorsDir, { withFileTypes: true })) {

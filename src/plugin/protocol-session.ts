@@ -1,4 +1,5 @@
 import { ProseError, type ErrorCode } from '../core/errors.ts';
+import { jsonOneLine } from '../core/json-line.ts';
 import { PluginError, type PluginEvidence } from './plugin-error.ts';
 import { PluginProcess, type ProcessExit } from './plugin-process.ts';
 import { DEFAULT_EXIT_GRACE_MS, DEFAULT_TIMEOUT_MS, type ExecOptions, type PluginHello, type PluginReply, type RequestType } from './protocol-messages.ts';
@@ -85,8 +86,9 @@ export class ProtocolSession {
     if (this.broken) {
       return Promise.reject(this.error(`not sent: the plugin broke on an earlier request (${this.broken.message.split('\n')[0]})`, { request: label }));
     }
-    // What is validated is exactly what is written: undefined fields vanish in JSON.
-    const line = JSON.stringify({ type, seq, ...body });
+    // What is validated is exactly what is written: undefined fields vanish in JSON. Line separators inside strings
+    // are escaped, so a plugin whose reader splits on U+2028/U+2029 still gets one whole line (docs/protocol.md).
+    const line = jsonOneLine({ type, seq, ...body });
     const bad = protocolValidator().request(JSON.parse(line));
     if (bad) {
       return Promise.reject(this.error(`harness request failed the protocol schema: ${bad.field} ${bad.rule}`, { request: label }, bad.field));

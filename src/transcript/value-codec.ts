@@ -1,11 +1,13 @@
+import { jsonOneLine } from '../core/json-line.ts';
+
 /**
  * How free text sits inside a narration line (docs/in-context.md "Value encoding"): every value, statement text,
  * program source, memory or error the store writes is a JSON string literal on one line. JSON escapes newlines,
  * quotes, backslashes, control characters and lone surrogates, so `---`, fences, CRLF and any Unicode survive
- * exactly; we also escape U+0085, U+2028 and U+2029 because some readers split lines on them.
+ * exactly; we also escape U+0085, U+2028 and U+2029 because some readers split lines on them (jsonOneLine).
  */
 export function encodeText(s: string): string {
-  return JSON.stringify(s).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return jsonOneLine(s);
 }
 
 /** A name written bare when it is a plain word (the seed writes `let research`), else as a JSON literal. */

@@ -6,13 +6,15 @@ import { join } from 'node:path';
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function ownerIsGone(lock) {
-  let pid;
+  let pid = 0;
   try {
     pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
   } catch {
-    // Created but not yet stamped: only stale if it has been like that for a while.
-    return age(lock) > 2000;
+    // no pid file yet
   }
+  // Created but not yet stamped, or its owner was killed while stamping (an empty pid file): only stale if it has
+  // been like that for a while. Never process.kill(0, 0): that asks about our own process group and always succeeds.
+  if (!Number.isSafeInteger(pid) || pid <= 0) return age(lock) > 2000;
   try {
     process.kill(pid, 0);
     return false;

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rssProbe } from '../../bench/bench-memory.ts';
 import type { BenchReport } from '../../bench/bench-report.ts';
@@ -27,7 +27,7 @@ Options:
   --compare FILE      compare ratios with a saved --format json run; exit 1 if one regressed
   --tolerance X       allowed growth of a ratio before it counts as regressed (default 0.15)
   --results FILE      compare or print a saved run instead of running the benchmark
-  --vectors DIR       Reactor state-dirs for the receipt figures (default ../shared/vectors/reactor)  [PROSE_STATE_VECTORS]
+  --vectors DIR       Reactor state-dirs for the receipt figures (default: the checkout's vectors/reactor)  [PROSE_STATE_VECTORS]
   --binary PATH       the built binary to time (default: this binary, or dist/prose-state)
   --node PATH         the node whose "node -e 0" the binary's start is compared with; it must be the binary's
                       own Node version for the ratio to be judged (default: this process's node, or node on PATH)
@@ -69,7 +69,7 @@ export const benchCommand: Command = {
     const baseline = typeof values.compare === 'string' ? readJson(resolve(io.cwd, values.compare), '--compare') : undefined;
     const report = typeof values.results === 'string'
       ? readJson(resolve(io.cwd, values.results), '--results') as BenchReport
-      : await runBench({
+      : inCheckoutTerms(await runBench({
         profile: values.quick ? 'quick' : 'full',
         env: io.env,
         vectorsDir: findVectors(values.vectors as string | undefined, io),
@@ -80,7 +80,7 @@ export const benchCommand: Command = {
         openBackend: async (name) => (await resolveBackends(name))[0]!,
         inBinary: inSea(),
         log: (line) => io.stderr.write(`${line}\n`),
-      });
+      }));
     const changes = baseline === undefined ? undefined : compareReports(report, baseline, tolerance);
     if (format === 'json') io.stdout.write(`${JSON.stringify(changes ? { ...report, comparison: { tolerance, changes } } : report, null, 2)}\n`);
     else io.stdout.write(formatText(report) + (changes ? formatComparison(changes, tolerance) : ''));
@@ -97,6 +97,21 @@ function readJson(path: string, option: string): unknown {
   }
 }
 
+/**
+ * Paths inside the checkout are reported relative to it (vectors/reactor, dist/prose-state, the pinned node), so a
+ * saved report such as bench/baseline.json names no one's machine. Paths elsewhere (a --node on PATH) stay as given.
+ */
+function inCheckoutTerms(report: BenchReport): BenchReport {
+  if (inSea()) return report;
+  const rel = (p: string): string => {
+    const r = relative(REPO_ROOT, p);
+    return r && !r.startsWith('..') && !isAbsolute(r) ? r : p;
+  };
+  if (!('skipped' in report.receipts)) report.receipts.source = rel(report.receipts.source);
+  if (!('skipped' in report.startup)) Object.assign(report.startup, { binary: rel(report.startup.binary), node: rel(report.startup.node) });
+  return report;
+}
+
 /** How to start this CLI again: the binary itself, or the same node, flags and script (bin/prose-state.js). */
 function selfCommand(): string[] | undefined {
   if (inSea()) return [process.execPath];
@@ -111,9 +126,13 @@ function findBinary(given: string | undefined, io: CliIo): string | undefined {
   return existsSync(built) ? built : undefined;
 }
 
-/** The shared Reactor vectors sit beside the checkout (../shared/vectors/reactor); a path option wins. */
+/**
+ * The Reactor vectors live in the checkout (vectors/reactor); a path option wins. The single binary carries no
+ * vectors (3.7 MB of test data for one bench section), so there it is --vectors or a skip with that reason.
+ */
 function findVectors(given: string | undefined, io: CliIo): string | undefined {
   if (given) return resolve(io.cwd, given);
-  const roots = [io.cwd, inSea() ? dirname(dirname(process.execPath)) : REPO_ROOT];
-  return roots.map((r) => resolve(r, '..', 'shared', 'vectors', 'reactor')).find((p) => existsSync(p));
+  if (inSea()) return undefined;
+  const inCheckout = join(REPO_ROOT, 'vectors', 'reactor');
+  return existsSync(inCheckout) ? inCheckout : undefined;
 }

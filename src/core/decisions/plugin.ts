@@ -15,6 +15,12 @@ export const PLUGIN_DECISIONS: DecisionRow[] = [
     why: 'An echoed seq catches a plugin answering the wrong request, or answering late after a timeout.',
   },
   {
+    id: 'plugin-line-framing', area: 'plugins',
+    spec: 'None: JSON Lines says one JSON text per line, not which characters end a line.',
+    choice: 'A protocol line ends at \\n only (one \\r before it may be dropped). Both sides write U+2028, U+2029 and U+0085 inside strings as \\u escapes, so a reader that also splits on them (Node\'s readline, Python\'s str.splitlines) still gets whole messages; the harness reads on \\n only.',
+    why: 'JSON.stringify leaves those three raw and common line readers split on them: a name holding U+2028 cut the reference plugin\'s request in two and the call timed out instead of answering E_INVALID_NAME.',
+  },
+  {
     id: 'plugin-call-args-loose', area: 'plugins',
     spec: 'None.',
     choice: 'The call envelope is schema-checked, but args only has to be an object: the per-op argument shapes are in $defs/args for implementers, not enforced by the harness. Non-object args answer E_INVALID_ARGUMENT without being sent.',
