@@ -12,6 +12,7 @@ import type { Outcome } from './outcome.ts';
 import { runSubagent } from './run-subagent.ts';
 import { runConcurrent, runCrash, type WorkerContext } from './run-workers.ts';
 import { interpolate, type Vars } from './template.ts';
+import { withTimeout } from './with-timeout.ts';
 
 export interface CaseContext {
   factory: BackendFactory;
@@ -181,18 +182,6 @@ function toActor(step: OpStep, args: Record<string, unknown>, vars: Vars): Actor
   if (step.actor === 'vm') return { role: 'vm' };
   const a = interpolate(step.actor, vars) as { binding?: string; agent?: string; executionId?: number | null };
   return { role: 'subagent', ...a };
-}
-
-async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ProseError('E_BACKEND', `timed out after ${ms} ms: ${what}`)), ms);
-  });
-  try {
-    return await Promise.race([p, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 function assertNever(x: never): never {

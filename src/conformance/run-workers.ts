@@ -3,6 +3,7 @@ import { ProseError } from '../core/errors.ts';
 import type { CrashStep, ConcurrentStep } from './case-types.ts';
 import { checkWritten } from './check-written.ts';
 import { spawnWorker } from './spawn-worker.ts';
+import { withTimeout } from './with-timeout.ts';
 import { seededRandom } from './workload.ts';
 
 export interface WorkerContext {
@@ -36,7 +37,11 @@ export async function runCrash(step: CrashStep, ctx: WorkerContext): Promise<Wor
   await ctx.close();
   for (let k = 1; k <= step.kills; k++) {
     const w = spawnWorker({ command: ctx.command, backendSpec: specOf(ctx.factory), env: ctx.env, workload: step.workload, run: ctx.run, writer: 0, start: next, readyTimeoutMs: ctx.readyTimeoutMs });
-    await w.ready;
+    // A worker that never says ready is killed, as runConcurrent does: left alive it would hold the run open.
+    await w.ready.catch((err: unknown) => {
+      w.child.kill('SIGKILL');
+      throw err;
+    });
     // Kill points spread over the first writes, where a write is most often mid-flight; some land before any.
     await new Promise((r) => setTimeout(r, Math.floor(random() * step.maxDelayMs)));
     w.child.kill('SIGKILL');
@@ -44,8 +49,13 @@ export async function runCrash(step: CrashStep, ctx: WorkerContext): Promise<Wor
     if (done.failure) return { ok: false, message: `kill ${k}: the writer was refused before the kill: ${done.failure}` };
     for (const [key, r] of done.acks) acks.set(key, r);
     next += done.acks.size;
-    const backend = await ctx.reopen();
-    const problem = await checkWritten(backend, ctx.factory, ctx.run, acks, ctx.env.decisions.attachmentThresholdBytes);
+    // Each kill's reopen and check is bounded on its own: a backend wedged by a kill (a lock its dead owner never
+    // frees) errors within a minute, instead of holding the run for the whole step's budget (kills x step timeout).
+    const problem = await withTimeout(
+      ctx.reopen().then((backend) => checkWritten(backend, ctx.factory, ctx.run, acks, ctx.env.decisions.attachmentThresholdBytes)),
+      2 * ctx.readyTimeoutMs,
+      `kill ${k} of ${step.kills}: reopening the storage and reading back ${acks.size} acknowledged writes`,
+    );
     if (problem) return { ok: false, message: `kill ${k} of ${step.kills} (after ${done.acks.size} acknowledged writes): ${problem}` };
     await ctx.close();
   }

@@ -1,0 +1,14 @@
+import { ProseError } from '../core/errors.ts';
+
+/** Races `p` against a timer; on expiry the step errors with E_BACKEND naming what hung (the promise is left behind). */
+export async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ProseError('E_BACKEND', `timed out after ${ms} ms: ${what}`)), ms);
+  });
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
