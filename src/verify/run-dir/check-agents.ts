@@ -6,7 +6,7 @@ import { parseSegmentFileName } from '../../core/numbering.ts';
 import { isKind } from '../kit/is-kind.ts';
 import { listDir, readText } from './check-bindings.ts';
 import type { FindingSink } from '../kit/finding-sink.ts';
-import { isIsoDateTime } from './iso-time.ts';
+import { isIsoDateTime } from '../../core/time-format.ts';
 import type { RunDirRuleId } from './rules.ts';
 
 type Sink = FindingSink<RunDirRuleId>;

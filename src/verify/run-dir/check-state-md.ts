@@ -1,7 +1,7 @@
 import { RUN_STATUSES } from '../../core/model.ts';
 import { isRunId } from '../../core/run-id.ts';
 import type { FindingSink } from '../kit/finding-sink.ts';
-import { isIsoDateTime } from './iso-time.ts';
+import { isIsoDateTime } from '../../core/time-format.ts';
 import type { RunDirRuleId } from './rules.ts';
 import { firstTable, parseStateMdDoc, section, type MdSection, type MdTable } from './state-md-doc.ts';
 import { traceAnnotation } from './trace-annotation.ts';
