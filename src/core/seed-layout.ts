@@ -38,3 +38,24 @@ export function runDir(projectDir: string, run: RunRef): string {
   }
   return join(runsDir(projectDir), ...parts);
 }
+
+/** The three places an agent's memory can live: its run, its project, its user's home. */
+export interface AgentHomes {
+  runDir: string;
+  projectDir: string;
+  homeDir: string;
+}
+
+export type FixedAgentScope = 'execution' | 'project' | 'user';
+
+/** filesystem.md / session.md: `{run}/agents/{name}`, `.prose/agents/{name}` or `~/.prose/agents/{name}`. */
+export function agentDir(h: AgentHomes, scope: FixedAgentScope, name: string): string {
+  if (scope === 'execution') return join(h.runDir, 'agents', name);
+  return join(scope === 'project' ? h.projectDir : h.homeDir, '.prose', 'agents', name);
+}
+
+/** sqlite.md: the run's `state.db` for execution scope, else `.prose/agents.db` or `~/.prose/agents.db`. */
+export function agentDbFile(h: AgentHomes, scope: FixedAgentScope): string {
+  if (scope === 'execution') return join(h.runDir, 'state.db');
+  return join(scope === 'project' ? h.projectDir : h.homeDir, '.prose', 'agents.db');
+}

@@ -3,6 +3,7 @@ import { formatBindingFile } from '../core/formats/binding-file.ts';
 import { formatSegmentFile } from '../core/formats/segment-file.ts';
 import type { BindingKind } from '../core/model.ts';
 import { segmentFileName } from '../core/numbering.ts';
+import { agentDbFile, agentDir as agentDirOf, type FixedAgentScope } from '../core/seed-layout.ts';
 import type { RunTarget, SessionBackend } from './run-target.ts';
 import { SUMMARY_MAX_CHARS } from './check-subagent-output.ts';
 import { shDq, shSq, shWord, sqlLit } from './shell-quote.ts';
@@ -73,17 +74,15 @@ export function bindingLocation(r: InstructionRequest, b: { name: string; execut
   return `openprose.bindings WHERE name=${sqlLit(b.name)} AND run_id=${sqlLit(r.target.runId)}${b.executionId === null ? '' : ` AND execution_id=${b.executionId}`}`;
 }
 
-function agentDir(r: InstructionRequest, a: { name: string; scope: string }): string {
-  const t = r.target;
-  return a.scope === 'execution' ? join(t.runDir, 'agents', a.name) : a.scope === 'project' ? join(t.projectDir, '.prose', 'agents', a.name) : join(t.homeDir, '.prose', 'agents', a.name);
+function agentDir(r: InstructionRequest, a: { name: string; scope: FixedAgentScope }): string {
+  return agentDirOf(r.target, a.scope, a.name);
 }
 
-function agentDb(r: InstructionRequest, scope: string): string {
-  const t = r.target;
-  return rel(r, scope === 'execution' ? join(t.runDir, 'state.db') : scope === 'project' ? join(t.projectDir, '.prose', 'agents.db') : join(t.homeDir, '.prose', 'agents.db'));
+function agentDb(r: InstructionRequest, scope: FixedAgentScope): string {
+  return rel(r, agentDbFile(r.target, scope));
 }
 
-export function memoryLocation(r: InstructionRequest, a: { name: string; scope: string }): string {
+export function memoryLocation(r: InstructionRequest, a: { name: string; scope: FixedAgentScope }): string {
   if (r.backend === 'filesystem') return rel(r, join(agentDir(r, a), 'memory.md'));
   if (r.backend === 'sqlite') return `${agentDb(r, a.scope)} (agents table, name=${sqlLit(a.name)})`;
   return `openprose.agents WHERE name=${sqlLit(a.name)} AND scope=${sqlLit(a.scope)}${a.scope === 'execution' ? ` AND run_id=${sqlLit(r.target.runId)}` : ''}`;

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { parseSegmentFileName } from '../core/numbering.ts';
-import { runsDir } from '../core/seed-layout.ts';
+import { agentDbFile, agentDir, runsDir, type FixedAgentScope } from '../core/seed-layout.ts';
 import { ISO_TIMESTAMP } from '../core/time-format.ts';
 import type { Finding } from '../verify/finding.ts';
 import { checkMemoryText } from './check-memory-text.ts';
@@ -11,6 +11,8 @@ import { parseLocation, parseSegmentRef } from './parse-location.ts';
 import { isInside, resolveMessagePath, sqliteRows, type PgQuery, type RunTarget } from './run-target.ts';
 import { checkSegmentNumbers } from './segment-numbers.ts';
 import { finding } from './session-rules.ts';
+
+const SCOPES: readonly FixedAgentScope[] = ['execution', 'project', 'user'];
 
 /**
  * Checks the memory block of a persistent agent (session.md 7.4): memory written where the Location says, in the
@@ -36,7 +38,7 @@ export async function checkMemory(m: MemoryBlock, t: RunTarget, msgFile: string,
 
   if (loc.form === 'file') {
     const abs = resolveMessagePath(t, loc.path);
-    const roots = [join(t.runDir, 'agents'), join(t.projectDir, '.prose', 'agents'), join(t.homeDir, '.prose', 'agents')];
+    const roots = SCOPES.map((s) => dirname(agentDir(t, s, agent)));
     if (basename(abs) !== 'memory.md' || basename(dirname(abs)) !== agent || !roots.includes(dirname(dirname(abs)))) {
       const rule = isInside(runsDir(t.projectDir), abs) && !isInside(t.runDir, abs) ? 'message.location-outside-run' : 'message.location-mismatch';
       return [...out, finding(rule, `the memory of ${agent} is {run}/agents/${agent}/memory.md, .prose/agents/${agent}/memory.md or ~/.prose/agents/${agent}/memory.md, not ${loc.path}`, at(m.location.line))];
@@ -49,7 +51,7 @@ export async function checkMemory(m: MemoryBlock, t: RunTarget, msgFile: string,
   }
   if (loc.form === 'sqlite') {
     const abs = resolveMessagePath(t, loc.db);
-    const dbs = [join(t.runDir, 'state.db'), join(t.projectDir, '.prose', 'agents.db'), join(t.homeDir, '.prose', 'agents.db')];
+    const dbs = SCOPES.map((s) => agentDbFile(t, s));
     if (!dbs.includes(abs) || loc.table !== 'agents' || loc.name !== agent) {
       return [...out, finding('message.location-mismatch', `the memory of ${agent} is "{state.db or agents.db} (agents table, name='${agent}')", not ${m.location.value}`, at(m.location.line))];
     }

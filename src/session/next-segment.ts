@@ -1,17 +1,17 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseSegmentFileName } from '../core/numbering.ts';
 import { sqliteRows, type RunTarget, type SessionBackend } from './run-target.ts';
+import { agentDbFile, agentDir } from '../core/seed-layout.ts';
 
 /** The number the VM hands out for an agent's next segment: one past the newest stored (1 for a new agent). */
 export async function nextSegmentNumber(backend: SessionBackend, t: RunTarget, agent: string, scope: 'execution' | 'project' | 'user'): Promise<number> {
   if (backend === 'filesystem') {
-    const dir = scope === 'execution' ? join(t.runDir, 'agents', agent) : scope === 'project' ? join(t.projectDir, '.prose', 'agents', agent) : join(t.homeDir, '.prose', 'agents', agent);
+    const dir = agentDir(t, scope, agent);
     const nums = existsSync(dir) ? readdirSync(dir).map((f) => parseSegmentFileName(agent, f)).filter((n): n is number => n !== undefined) : [];
     return Math.max(0, ...nums) + 1;
   }
   if (backend === 'sqlite') {
-    const db = scope === 'execution' ? join(t.runDir, 'state.db') : scope === 'project' ? join(t.projectDir, '.prose', 'agents.db') : join(t.homeDir, '.prose', 'agents.db');
+    const db = agentDbFile(t, scope);
     if (!existsSync(db)) return 1;
     const rows = await sqliteRows(db, 'SELECT IFNULL(MAX(segment_number), 0) + 1 AS n FROM agent_segments WHERE agent_name = ?', [agent]);
     return Number(rows[0]?.n ?? 1);

@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { ensureSchema, needsSchema, SqliteFile } from '../sqlite/index.ts';
 import type { RunTarget } from './run-target.ts';
+import { agentDbFile } from '../core/seed-layout.ts';
 
 /** The agents.db of a project- or user-scope agent (sqlite.md); execution-scope agents live in the run's state.db. */
 export function agentDbPath(t: RunTarget, scope: 'project' | 'user'): string {
-  return scope === 'project' ? join(t.projectDir, '.prose', 'agents.db') : join(t.homeDir, '.prose', 'agents.db');
+  return agentDbFile(t, scope);
 }
 
 /**
