@@ -5,6 +5,7 @@ import type { Backend, BackendEnv, BackendFactory } from '../core/backend.ts';
 import type { Decisions } from '../core/decisions.ts';
 import { ProseError, serializeError, toProseError } from '../core/errors.ts';
 import { OPS, type OpArgs, type OpName } from '../core/ops.ts';
+import type { Finding } from '../verify/finding.ts';
 import type { Case, OpStep, SourcePos, Step } from './case-types.ts';
 import { checkLayout } from './check-layout.ts';
 import { match, show } from './match.ts';
@@ -26,6 +27,8 @@ export interface CaseContext {
   seed: number;
   /** The run's seed, named in failures: `--seed N --case ID` replays them. */
   runSeed?: number;
+  /** selftest only: a checker bug applied to each subagent step's findings. */
+  checkerBug?: (findings: Finding[]) => Finding[];
 }
 
 /** Harness and infrastructure errors: a broken backend or plugin, not an answer the spec allows or forbids. */
@@ -74,6 +77,11 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
       case 'restart':
         await state.backend!.close();
         state.backend = undefined;
+        if (step.project !== undefined) {
+          // Another project, the same home: every later step (layout, subagents) sees the new project directory.
+          env.projectDir = join(ctx.dir, `project-${step.project}`);
+          mkdirSync(env.projectDir, { recursive: true });
+        }
         state.backend = await withTimeout(ctx.factory.open(env), ctx.stepTimeoutMs, 'reopening the backend');
         break;
       case 'repeat': {
@@ -119,7 +127,7 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
         break;
       }
       case 'subagent': {
-        const r = await withTimeout(runSubagent(step, { factory: ctx.factory, backend: state.backend!, env, vars, ...(ctx.workerCommand ? { self: ctx.workerCommand } : {}), timeoutMs: ctx.stepTimeoutMs }), ctx.stepTimeoutMs * 2, 'subagent session');
+        const r = await withTimeout(runSubagent(step, { factory: ctx.factory, backend: state.backend!, env, vars, ...(ctx.workerCommand ? { self: ctx.workerCommand } : {}), ...(ctx.checkerBug ? { checkerBug: ctx.checkerBug } : {}), timeoutMs: ctx.stepTimeoutMs }), ctx.stepTimeoutMs * 2, 'subagent session');
         if (r.verdict) throw new StepFailure({ status: 'failed', at: step.pos, step: 'subagent', message: r.verdict, expected: step.findings, seen: { findings: r.findings, message: r.message } });
         state.metrics['subagent sessions checked'] = (state.metrics['subagent sessions checked'] ?? 0) + 1;
         if (step.save) vars[step.save] = { message: r.message, instructions: r.instructions, segment: r.segment };

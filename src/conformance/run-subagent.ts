@@ -17,6 +17,8 @@ export interface SubagentContext {
   /** argv that starts this CLI: the instructions say `prose-state sqlite3` where sqlite3 is not installed. */
   self?: readonly string[];
   timeoutMs: number;
+  /** selftest only: a broken checker, applied to the findings before they are compared. */
+  checkerBug?: (findings: Finding[]) => Finding[];
 }
 
 /** What the step saw: the verdict is null when the checker reported exactly the expected rules. */
@@ -81,11 +83,12 @@ export async function runSubagent(step: SubagentStep, c: SubagentContext): Promi
     }
   }
   const returned = deviateMessage(v.deviate, message, work.value);
-  const findings = await checkSubagentOutput(returned, backendKind === 'postgres' ? target.runId : target.runDir, {
+  const checked = await checkSubagentOutput(returned, backendKind === 'postgres' ? target.runId : target.runDir, {
     projectDir: c.env.projectDir, homeDir: c.env.homeDir, backend: backendKind,
     ...(view?.kind === 'postgres' ? { pgQuery: view.query.bind(view) } : {}),
     expect: { ...(binding ? { binding: binding.name, executionId, kind: binding.kind } : {}), ...(agent ? { agent: agent.name, segment } : {}) },
   });
+  const findings = c.checkerBug ? c.checkerBug(checked) : checked;
   const expected = Array.isArray(step.findings) ? step.findings : step.findings[storage];
   return { verdict: compareRules(expected, findings), message: returned, instructions, ...(segment !== undefined ? { segment } : {}), findings };
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { BackendFactory } from '../core/backend.ts';
 import type { Decisions } from '../core/decisions.ts';
 import type { Case, Suite } from './case-types.ts';
+import type { Finding } from '../verify/finding.ts';
 import type { CapabilityReport } from './probes/capability-report.ts';
 import { applyExpectation, expectationFor, type Expectations } from './expectations.ts';
 import { countOutcomes, sumMetrics, type CaseResult, type Counts } from './outcome.ts';
@@ -30,6 +31,9 @@ export interface Listener {
   footer(backend: string, counts: Counts, extra: Record<string, unknown>): void;
 }
 
+/** Stands in for a broken session checker (selftest): rewrites the findings of each subagent step. */
+export type FindingsFilter = (findings: Finding[]) => Finding[];
+
 export interface RunOptions {
   suite: Suite;
   factories: BackendFactory[];
@@ -46,6 +50,8 @@ export interface RunOptions {
   seed?: number;
   /** Probes each backend's capability claims on fresh storage before its cases; absent or false, they are not probed. */
   probe?: boolean;
+  /** selftest only: a checker bug applied to every subagent step's findings. */
+  checkerBug?: FindingsFilter;
 }
 
 export function selectCases(suite: Suite, filter: RunOptions['filter']): Case[] {
@@ -73,7 +79,7 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
         const started = performance.now();
         // A skip expectation means the case is not run at all (it may hang or harm the backend).
         const skip = expectationFor(opts.expectations, factory.name, c.id)?.outcome === 'skip';
-        const raw = skip ? undefined : await runCase(c, { factory, decisions: opts.decisions, dir: join(root, `${f}-${n}`), stepTimeoutMs: opts.stepTimeoutMs ?? 30_000, workerCommand: opts.workerCommand, seed: caseSeed(seed, c.id), runSeed: seed });
+        const raw = skip ? undefined : await runCase(c, { factory, decisions: opts.decisions, dir: join(root, `${f}-${n}`), stepTimeoutMs: opts.stepTimeoutMs ?? 30_000, workerCommand: opts.workerCommand, seed: caseSeed(seed, c.id), runSeed: seed, ...(opts.checkerBug ? { checkerBug: opts.checkerBug } : {}) });
         const outcome = applyExpectation(opts.expectations, factory.name, c.id, raw ?? { status: 'skipped', reason: '' });
         const r: CaseResult = { backend: factory.name, id: c.id, area: c.area, title: c.title, spec: c.spec, durationMs: Math.round(performance.now() - started), outcome };
         results.push(r);
