@@ -59,7 +59,7 @@ export async function runSubagent(step: SubagentStep, c: SubagentContext): Promi
     if (backendKind === 'sqlite') await prepareAgentDb(target, scope);
   }
   const sqlite3 = sqliteProgram('auto', process.env);
-  const instructions = buildInstructions({ backend: backendKind, target, ...(binding ? { binding } : {}), ...(agent ? { agent } : {}), sqlite3, segmentWidth: c.env.decisions.segmentWidth });
+  const instructions = buildInstructions({ backend: backendKind, target, ...(binding ? { binding } : {}), ...(agent ? { agent } : {}), sqlite3, segmentWidth: c.env.decisions.segmentWidth, attachmentThresholdBytes: c.env.decisions.attachmentThresholdBytes });
   const view = c.backend.storage?.();
   const pgRun = view?.kind === 'postgres' ? view.subagentScript?.bind(view) : undefined;
   if (backendKind === 'postgres' && !pgRun) throw new ProseError('E_CASE', `${c.factory.name} gives no connection a subagent could write with (StorageView.subagentScript)`);
@@ -67,6 +67,7 @@ export async function runSubagent(step: SubagentStep, c: SubagentContext): Promi
   const work: SubagentWork = {
     value: String(v.value), summary: String(v.summary),
     ...(v.memory !== undefined ? { memory: String(v.memory) } : {}), ...(v.segmentSummary !== undefined ? { segmentSummary: String(v.segmentSummary) } : {}),
+    ...(v.deviate === 'ignore-large-output' ? { ignoreLargeOutput: true } : {}),
   };
   const mustRefuse = typeof step.refused === 'boolean' ? step.refused : step.refused[storage];
   let message: string;
@@ -84,7 +85,7 @@ export async function runSubagent(step: SubagentStep, c: SubagentContext): Promi
   }
   const returned = deviateMessage(v.deviate, message, work.value);
   const checked = await checkSubagentOutput(returned, backendKind === 'postgres' ? target.runId : target.runDir, {
-    projectDir: c.env.projectDir, homeDir: c.env.homeDir, backend: backendKind,
+    projectDir: c.env.projectDir, homeDir: c.env.homeDir, backend: backendKind, attachmentThresholdBytes: c.env.decisions.attachmentThresholdBytes,
     ...(view?.kind === 'postgres' ? { pgQuery: view.query.bind(view) } : {}),
     expect: { ...(binding ? { binding: binding.name, executionId, kind: binding.kind } : {}), ...(agent ? { agent: agent.name, segment } : {}) },
   });

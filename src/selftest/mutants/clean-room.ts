@@ -88,6 +88,9 @@ export const CLEAN_ROOM_MUTANTS: Mutant[] = [
   mutant('checker-decision-without-rationale', 'the session checker accepts a DECISION signal without RATIONALE', {
     checker: (findings) => findings.filter((f) => !(f.rule === 'signal.decision' && /RATIONALE/.test(f.message))),
   }),
+  mutant('checker-large-inline-accepted', 'the session checker accepts an output over the attachment threshold stored in place', {
+    checker: (findings) => findings.filter((f) => f.rule !== 'binding.attachment'),
+  }),
 ];
 
 /** What the project copies of user memory hold, per project directory (kept across restarts, as a file would be). */
