@@ -36,6 +36,16 @@ test('a valid file loads with positions and the durable requirement added by res
   assert.equal(suite.cases[0]!.requires, ['durable']);
 });
 
+test('restart: {project: NAME} loads as a project switch; other shapes are refused by field', () => {
+  const dir = tempSuite({ 'a.yaml': good.replace('    steps:\n', '    steps:\n      - restart: { project: two }\n') });
+  const suite = loadSuite(dir);
+  rmSync(dir, { recursive: true, force: true });
+  assert.equal(suite.cases[0]!.steps[0], { kind: 'restart', pos: { file: suite.cases[0]!.steps[0]!.pos.file, line: 6 }, project: 'two' });
+  assert.equal(suite.cases[0]!.requires, ['durable']);
+  assert.match(loadError(good.replace('    steps:\n', '    steps:\n      - restart: { project: ../x }\n')).message, /restart\.project is a lowercase name/);
+  assert.match(loadError(good.replace('    steps:\n', '    steps:\n      - restart: { home: x }\n')).message, /restart takes \{project: NAME\}/);
+});
+
 test('broken YAML is E_CASE with file and line', () => {
   const e = loadError('area: a\ncases:\n  - id: a/x\n    title: [unclosed\n');
   assert.is(e.code, 'E_CASE');
