@@ -44,13 +44,13 @@ export async function followInstructions(instructions: string, w: SubagentWork, 
   return returnMessage(text, w);
 }
 
-const BRANCH = /^----- BEGIN IF YOUR OUTPUT IS (AT MOST|MORE THAN) (\d+) BYTES -----\n/gm;
+/** One size-conditional section of the instructions (build-instructions.ts BEGIN_SMALL / BEGIN_LARGE ... END_BRANCH). */
+const BRANCH = new RegExp(`^----- BEGIN IF YOUR OUTPUT IS (AT MOST|MORE THAN) (\\d+) BYTES -----\n([\\s\\S]*?)^${END_BRANCH}\n`, 'gm');
 
 /** Keeps the section whose size condition the output meets, without its markers, and drops the other. */
 export function chooseBranch(text: string, w: SubagentWork): string {
   const bytes = Buffer.byteLength(w.value, 'utf8');
-  return text.replace(BRANCH, (_, cond: string, n: string) => `\u0000${(cond === 'AT MOST') === (w.ignoreLargeOutput || bytes <= Number(n)) ? 'keep' : 'drop'}\n`)
-    .replace(new RegExp(`\u0000(keep|drop)\n([\\s\\S]*?)${END_BRANCH}\n`, 'g'), (_, what: string, body: string) => (what === 'keep' ? body : ''));
+  return text.replace(BRANCH, (_, cond: string, n: string, body: string) => ((cond === 'AT MOST') === (w.ignoreLargeOutput === true || bytes <= Number(n)) ? body : ''));
 }
 
 /** "First write your output to:" (the large-output procedure): the output alone, verbatim, on every storage. */
