@@ -5,12 +5,11 @@ import type { Backend, BackendEnv, BackendFactory } from '../core/backend.ts';
 import type { Decisions } from '../core/decisions.ts';
 import { ProseError, serializeError, toProseError } from '../core/errors.ts';
 import { OPS, type OpArgs, type OpName } from '../core/ops.ts';
-import type { Finding } from '../verify/finding.ts';
 import type { Case, OpStep, SourcePos, Step } from './case-types.ts';
 import { checkLayout } from './check-layout.ts';
 import { match, show } from './match.ts';
 import type { Outcome } from './outcome.ts';
-import { runSubagent } from './run-subagent.ts';
+import { runSubagent, type FindingsFilter } from './run-subagent.ts';
 import { runConcurrent, runCrash, type WorkerContext } from './run-workers.ts';
 import { interpolate, type Vars } from './template.ts';
 
@@ -28,7 +27,7 @@ export interface CaseContext {
   /** The run's seed, named in failures: `--seed N --case ID` replays them. */
   runSeed?: number;
   /** selftest only: a checker bug applied to each subagent step's findings. */
-  checkerBug?: (findings: Finding[]) => Finding[];
+  checkerBug?: FindingsFilter;
 }
 
 /** Harness and infrastructure errors: a broken backend or plugin, not an answer the spec allows or forbids. */

@@ -9,6 +9,9 @@ import type { SubagentStep } from './case-types.ts';
 import { deviateMessage, segmentOffset } from './subagent-deviation.ts';
 import { interpolate, type Vars } from './template.ts';
 
+/** Stands in for a broken session checker (selftest): rewrites the findings of each subagent step. */
+export type FindingsFilter = (findings: Finding[]) => Finding[];
+
 export interface SubagentContext {
   factory: BackendFactory;
   backend: Backend;
@@ -18,7 +21,7 @@ export interface SubagentContext {
   self?: readonly string[];
   timeoutMs: number;
   /** selftest only: a broken checker, applied to the findings before they are compared. */
-  checkerBug?: (findings: Finding[]) => Finding[];
+  checkerBug?: FindingsFilter;
 }
 
 /** What the step saw: the verdict is null when the checker reported exactly the expected rules. */

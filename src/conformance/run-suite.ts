@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import type { BackendFactory } from '../core/backend.ts';
 import type { Decisions } from '../core/decisions.ts';
 import type { Case, Suite } from './case-types.ts';
-import type { Finding } from '../verify/finding.ts';
 import type { CapabilityReport } from './probes/capability-report.ts';
 import { applyExpectation, expectationFor, type Expectations } from './expectations.ts';
 import { countOutcomes, sumMetrics, type CaseResult, type Counts } from './outcome.ts';
 import { runCase } from './run-case.ts';
+import type { FindingsFilter } from './run-subagent.ts';
 import { probeBackend } from './probes/run-probes.ts';
 
 export interface RunHeader {
@@ -30,9 +30,6 @@ export interface Listener {
   result(r: CaseResult): void;
   footer(backend: string, counts: Counts, extra: Record<string, unknown>): void;
 }
-
-/** Stands in for a broken session checker (selftest): rewrites the findings of each subagent step. */
-export type FindingsFilter = (findings: Finding[]) => Finding[];
 
 export interface RunOptions {
   suite: Suite;

@@ -3,7 +3,7 @@ import type { Backend, BackendEnv, BackendFactory } from '../core/backend.ts';
 import type { Decisions } from '../core/decisions.ts';
 import type { OpArgs, OpName, OpResults } from '../core/ops.ts';
 import type { StateStore } from '../core/store.ts';
-import type { FindingsFilter } from '../conformance/run-suite.ts';
+import type { FindingsFilter } from '../conformance/run-subagent.ts';
 import { filesystemBackend, filesystemFactory } from '../backends/filesystem/index.ts';
 import { FsStore } from '../backends/filesystem/fs-store.ts';
 
