@@ -31,6 +31,11 @@ export interface OpStep {
 export interface RestartStep {
   kind: 'restart';
   pos: SourcePos;
+  /**
+   * `restart: {project: NAME}`: reopen on another project directory with the same home directory (the VM moved to
+   * another project), so user-scope state must carry over and project-scope state stays behind.
+   */
+  project?: string;
 }
 
 export interface RepeatStep {
@@ -79,7 +84,7 @@ export interface ConcurrentStep {
 }
 
 /** How a scripted subagent departs from its instructions, to check the checker finds it (subagent-deviation.ts). */
-export const DEVIATIONS = ['echo-value', 'no-write', 'wrong-execution-id', 'no-summary', 'mis-cased-key', 'location-outside-run', 'skip-segment', 'reuse-segment'] as const;
+export const DEVIATIONS = ['echo-value', 'no-write', 'wrong-execution-id', 'no-summary', 'mis-cased-key', 'location-outside-run', 'skip-segment', 'reuse-segment', 'no-execution-id', 'no-memory-block', 'decision-without-rationale', 'ignore-large-output'] as const;
 export type Deviation = (typeof DEVIATIONS)[number];
 
 /**

@@ -207,6 +207,17 @@ function loadStep(p: Parsed, node: Node, field: string): Step {
   const pos: SourcePos = { file: p.file, line };
   if (isScalar(node) && node.value === 'restart') return { kind: 'restart', pos };
   if (!isMap(node)) throw caseError(p.file, line, 'a step is a mapping (op:, layout:, repeat:, crash:, concurrent:, subagent:) or the word restart', field);
+  if (node.has('restart')) {
+    checkKeys(p, node, new Set(['restart']), field);
+    const body = toJs(p, node.get('restart', true) as Node) as Record<string, unknown> | null;
+    if (!body || typeof body !== 'object' || Array.isArray(body) || Object.keys(body).some((k) => k !== 'project')) {
+      throw caseError(p.file, line, 'restart takes {project: NAME} (or is the word restart alone)', `${field}.restart`);
+    }
+    if (typeof body.project !== 'string' || !/^[a-z0-9][a-z0-9-]{0,39}$/.test(body.project)) {
+      throw caseError(p.file, line, 'restart.project is a lowercase name ([a-z0-9-], at most 40): the directory the case moves to', `${field}.restart.project`);
+    }
+    return { kind: 'restart', pos, project: body.project };
+  }
   if (node.has('repeat')) {
     checkKeys(p, node, new Set(['repeat', 'steps']), field);
     const inner = node.get('steps', true);

@@ -9,7 +9,7 @@ import type { Case, OpStep, SourcePos, Step } from './case-types.ts';
 import { checkLayout } from './check-layout.ts';
 import { match, show } from './match.ts';
 import type { Outcome } from './outcome.ts';
-import { runSubagent } from './run-subagent.ts';
+import { runSubagent, type FindingsFilter } from './run-subagent.ts';
 import { runConcurrent, runCrash, type WorkerContext } from './run-workers.ts';
 import { interpolate, type Vars } from './template.ts';
 import { withTimeout } from './with-timeout.ts';
@@ -29,6 +29,8 @@ export interface CaseContext {
   runSeed?: number;
   /** Told each step before it runs, with the variables it will be interpolated with (test --explain). */
   onStep?: StepObserver;
+  /** selftest only: a checker bug applied to each subagent step's findings. */
+  checkerBug?: FindingsFilter;
 }
 
 /** Sees the case unfold: `note` for what the runner does on its own, `step` before each step of the case. */
@@ -85,6 +87,11 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
       case 'restart':
         await state.backend!.close();
         state.backend = undefined;
+        if (step.project !== undefined) {
+          // Another project, the same home: every later step (layout, subagents) sees the new project directory.
+          env.projectDir = join(ctx.dir, `project-${step.project}`);
+          mkdirSync(env.projectDir, { recursive: true });
+        }
         state.backend = await withTimeout(ctx.factory.open(env), ctx.stepTimeoutMs, 'reopening the backend');
         break;
       case 'repeat': {
@@ -130,7 +137,7 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
         break;
       }
       case 'subagent': {
-        const r = await withTimeout(runSubagent(step, { factory: ctx.factory, backend: state.backend!, env, vars, ...(ctx.workerCommand ? { self: ctx.workerCommand } : {}), timeoutMs: ctx.stepTimeoutMs }), ctx.stepTimeoutMs * 2, 'subagent session');
+        const r = await withTimeout(runSubagent(step, { factory: ctx.factory, backend: state.backend!, env, vars, ...(ctx.workerCommand ? { self: ctx.workerCommand } : {}), ...(ctx.checkerBug ? { checkerBug: ctx.checkerBug } : {}), timeoutMs: ctx.stepTimeoutMs }), ctx.stepTimeoutMs * 2, 'subagent session');
         if (r.verdict) throw new StepFailure({ status: 'failed', at: step.pos, step: 'subagent', message: r.verdict, expected: step.findings, seen: { findings: r.findings, message: r.message } });
         state.metrics['subagent sessions checked'] = (state.metrics['subagent sessions checked'] ?? 0) + 1;
         if (step.save) vars[step.save] = { message: r.message, instructions: r.instructions, segment: r.segment };

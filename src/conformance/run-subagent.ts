@@ -9,6 +9,9 @@ import type { SubagentStep } from './case-types.ts';
 import { deviateMessage, segmentOffset } from './subagent-deviation.ts';
 import { interpolate, type Vars } from './template.ts';
 
+/** Stands in for a broken session checker (selftest): rewrites the findings of each subagent step. */
+export type FindingsFilter = (findings: Finding[]) => Finding[];
+
 export interface SubagentContext {
   factory: BackendFactory;
   backend: Backend;
@@ -17,6 +20,8 @@ export interface SubagentContext {
   /** argv that starts this CLI: the instructions say `prose-state sqlite3` where sqlite3 is not installed. */
   self?: readonly string[];
   timeoutMs: number;
+  /** selftest only: a broken checker, applied to the findings before they are compared. */
+  checkerBug?: FindingsFilter;
 }
 
 /** What the step saw: the verdict is null when the checker reported exactly the expected rules. */
@@ -57,7 +62,7 @@ export async function runSubagent(step: SubagentStep, c: SubagentContext): Promi
     if (backendKind === 'sqlite') await prepareAgentDb(target, scope);
   }
   const sqlite3 = sqliteProgram('auto', process.env);
-  const instructions = buildInstructions({ backend: backendKind, target, ...(binding ? { binding } : {}), ...(agent ? { agent } : {}), sqlite3, segmentWidth: c.env.decisions.segmentWidth });
+  const instructions = buildInstructions({ backend: backendKind, target, ...(binding ? { binding } : {}), ...(agent ? { agent } : {}), sqlite3, segmentWidth: c.env.decisions.segmentWidth, attachmentThresholdBytes: c.env.decisions.attachmentThresholdBytes });
   const view = c.backend.storage?.();
   const pgRun = view?.kind === 'postgres' ? view.subagentScript?.bind(view) : undefined;
   if (backendKind === 'postgres' && !pgRun) throw new ProseError('E_CASE', `${c.factory.name} gives no connection a subagent could write with (StorageView.subagentScript)`);
@@ -65,6 +70,7 @@ export async function runSubagent(step: SubagentStep, c: SubagentContext): Promi
   const work: SubagentWork = {
     value: String(v.value), summary: String(v.summary),
     ...(v.memory !== undefined ? { memory: String(v.memory) } : {}), ...(v.segmentSummary !== undefined ? { segmentSummary: String(v.segmentSummary) } : {}),
+    ...(v.deviate === 'ignore-large-output' ? { ignoreLargeOutput: true } : {}),
   };
   const mustRefuse = typeof step.refused === 'boolean' ? step.refused : step.refused[storage];
   let message: string;
@@ -81,11 +87,12 @@ export async function runSubagent(step: SubagentStep, c: SubagentContext): Promi
     }
   }
   const returned = deviateMessage(v.deviate, message, work.value);
-  const findings = await checkSubagentOutput(returned, backendKind === 'postgres' ? target.runId : target.runDir, {
-    projectDir: c.env.projectDir, homeDir: c.env.homeDir, backend: backendKind,
+  const checked = await checkSubagentOutput(returned, backendKind === 'postgres' ? target.runId : target.runDir, {
+    projectDir: c.env.projectDir, homeDir: c.env.homeDir, backend: backendKind, attachmentThresholdBytes: c.env.decisions.attachmentThresholdBytes,
     ...(view?.kind === 'postgres' ? { pgQuery: view.query.bind(view) } : {}),
     expect: { ...(binding ? { binding: binding.name, executionId, kind: binding.kind } : {}), ...(agent ? { agent: agent.name, segment } : {}) },
   });
+  const findings = c.checkerBug ? c.checkerBug(checked) : checked;
   const expected = Array.isArray(step.findings) ? step.findings : step.findings[storage];
   return { verdict: compareRules(expected, findings), message: returned, instructions, ...(segment !== undefined ? { segment } : {}), findings };
 }

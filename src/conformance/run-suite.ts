@@ -8,6 +8,7 @@ import type { CapabilityReport } from './probes/capability-report.ts';
 import { applyExpectation, expectationFor, type Expectations } from './expectations.ts';
 import { countOutcomes, sumMetrics, type CaseResult, type Counts } from './outcome.ts';
 import { runCase, type StepObserver } from './run-case.ts';
+import type { FindingsFilter } from './run-subagent.ts';
 import { probeBackend } from './probes/run-probes.ts';
 
 export interface RunHeader {
@@ -48,6 +49,8 @@ export interface RunOptions {
   probe?: boolean;
   /** Told each step of each case before it runs (test --explain). */
   onStep?: StepObserver;
+  /** selftest only: a checker bug applied to every subagent step's findings. */
+  checkerBug?: FindingsFilter;
 }
 
 export function selectCases(suite: Suite, filter: RunOptions['filter']): Case[] {
@@ -75,7 +78,7 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
         const started = performance.now();
         // A skip expectation means the case is not run at all (it may hang or harm the backend).
         const skip = expectationFor(opts.expectations, factory.name, c.id)?.outcome === 'skip';
-        const raw = skip ? undefined : await runCase(c, { factory, decisions: opts.decisions, dir: join(root, `${f}-${n}`), stepTimeoutMs: opts.stepTimeoutMs ?? 30_000, workerCommand: opts.workerCommand, seed: caseSeed(seed, c.id), runSeed: seed, ...(opts.onStep ? { onStep: opts.onStep } : {}) });
+        const raw = skip ? undefined : await runCase(c, { factory, decisions: opts.decisions, dir: join(root, `${f}-${n}`), stepTimeoutMs: opts.stepTimeoutMs ?? 30_000, workerCommand: opts.workerCommand, seed: caseSeed(seed, c.id), runSeed: seed, ...(opts.onStep ? { onStep: opts.onStep } : {}), ...(opts.checkerBug ? { checkerBug: opts.checkerBug } : {}) });
         const outcome = applyExpectation(opts.expectations, factory.name, c.id, raw ?? { status: 'skipped', reason: '' });
         const r: CaseResult = { backend: factory.name, id: c.id, area: c.area, title: c.title, spec: c.spec, durationMs: Math.round(performance.now() - started), outcome };
         results.push(r);

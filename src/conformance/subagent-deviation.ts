@@ -21,6 +21,13 @@ export function deviateMessage(d: Deviation | undefined, message: string, value:
       return message.replace(/^Summary: .*\n/m, '');
     case 'mis-cased-key':
       return message.replace(/^Binding written:/m, 'binding written:');
+    case 'no-execution-id':
+      return message.replace(/^Execution ID: .*\n/m, '');
+    case 'no-memory-block':
+      // The binding block alone: the agent's memory and segment go unconfirmed.
+      return message.replace(/\n*^Memory updated:[\s\S]*$/m, '\n');
+    case 'decision-without-rationale':
+      return `${message}\nDECISION: Approve the chunking plan in src/chunk.ts:12\n`;
     case 'location-outside-run':
       return message.replace(/^Location: (.*)$/m, (_, loc: string) => `Location: ${outside(loc)}`);
     default:

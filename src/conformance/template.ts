@@ -9,7 +9,8 @@ const EXPR = /^\s*([A-Za-z_][\w.]*)\s*(?:([-+*/])\s*(-?\d+))?\s*$/;
 /**
  * Fills `${var.path}` templates in a case value. A string that is only a template keeps the value's type
  * (`${r.executionId}` stays a number); `${x + 1}` does integer arithmetic. Two generators build large values
- * without writing them out: `{$repeat: "é", times: N}` and `{$concat: [a, b, ...]}`.
+ * without writing them out: `{$repeat: "é", times: N}` and `{$concat: [a, b, ...]}`; `{$slice: [s, start, end]}` takes
+ * part of a string (the date digits of a run id).
  */
 export function interpolate(value: unknown, vars: Vars): unknown {
   if (typeof value === 'string') return interpolateString(value, vars);
@@ -28,6 +29,13 @@ export function interpolate(value: unknown, vars: Vars): unknown {
       const parts = interpolate(obj.$concat, vars);
       if (!Array.isArray(parts)) throw new ProseError('E_CASE', '$concat needs a list');
       return parts.map((p) => (typeof p === 'string' ? p : JSON.stringify(p))).join('');
+    }
+    if ('$slice' in obj) {
+      const [text, start, end] = (interpolate(obj.$slice, vars) ?? []) as unknown[];
+      if (typeof text !== 'string' || !Number.isSafeInteger(start) || (end !== undefined && !Number.isSafeInteger(end))) {
+        throw new ProseError('E_CASE', '$slice needs [string, start, end?] with whole numbers (code units, as String.slice)');
+      }
+      return text.slice(start as number, end as number | undefined);
     }
     return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, interpolate(v, vars)]));
   }

@@ -70,8 +70,10 @@ export function createEngine(opts: EngineOptions): Backend {
 
   const core: { [K in CoreOp]: Handlers[K] } = {
     async createRun(a) {
-      const runId = a.runId === undefined ? newRunId(now(), opts.random) : checkRunId(a.runId);
-      const run = await store.createRun({ runId, program: a.program, programPath: a.programPath, status: 'running', startedAt: isoSeconds(now()) });
+      // One instant for the id's digits and started:, so they never disagree across a second boundary.
+      const at = now();
+      const runId = a.runId === undefined ? newRunId(at, opts.random) : checkRunId(a.runId);
+      const run = await store.createRun({ runId, program: a.program, programPath: a.programPath, status: 'running', startedAt: isoSeconds(at) });
       return { runId, run };
     },
     async getRun(a) {
@@ -87,7 +89,8 @@ export function createEngine(opts: EngineOptions): Backend {
       checkName('handle', a.handle, 'handle');
       checkName('slug', a.slug, 'slug');
       await runOf(a.run);
-      const run = await store.createImport(a.run, a.handle, a.slug, { runId: newRunId(now(), opts.random), program: a.program, status: 'running', startedAt: isoSeconds(now()) });
+      const at = now();
+      const run = await store.createImport(a.run, a.handle, a.slug, { runId: newRunId(at, opts.random), program: a.program, status: 'running', startedAt: isoSeconds(at) });
       return { run };
     },
     async enterFrame(a) {

@@ -3,6 +3,7 @@ import type { Backend, BackendEnv, BackendFactory } from '../core/backend.ts';
 import type { Decisions } from '../core/decisions.ts';
 import type { OpArgs, OpName, OpResults } from '../core/ops.ts';
 import type { StateStore } from '../core/store.ts';
+import type { FindingsFilter } from '../conformance/run-subagent.ts';
 import { filesystemBackend, filesystemFactory } from '../backends/filesystem/index.ts';
 import { FsStore } from '../backends/filesystem/fs-store.ts';
 
@@ -12,6 +13,8 @@ export interface Mutant {
   /** The bug, in one sentence. */
   bug: string;
   factory: BackendFactory;
+  /** A bug in the session checker instead of the backend: what it does to the findings a subagent step sees. */
+  checker?: FindingsFilter;
 }
 
 export interface MutationContext {
@@ -29,6 +32,8 @@ export interface Mutation {
   intercept?: Intercept;
   /** Decisions the buggy backend uses instead of the pinned ones (while reports still print the pinned ones). */
   decisions?: (d: Decisions) => Decisions;
+  /** A checker bug (the backend is unmutated): filters the findings of every subagent step. */
+  checker?: FindingsFilter;
 }
 
 /** Builds a mutant of the filesystem backend: same storage, same capabilities, one bug. */
@@ -53,7 +58,7 @@ export function mutant(name: string, bug: string, m: Mutation): Mutant {
       };
     },
   };
-  return { name, bug, factory };
+  return { name, bug, factory, ...(m.checker ? { checker: m.checker } : {}) };
 }
 
 function delegate(base: FsStore, overrides: Partial<StateStore>): StateStore {

@@ -46,7 +46,7 @@ export async function runSelftest(suite: Suite, mutants: readonly Mutant[], deci
 
 
 async function verdictOf(m: Mutant, suite: Suite, good: Set<string>, decisions: Decisions, workerCommand?: readonly string[]): Promise<MutantVerdict> {
-  const results = await runSuite({ suite: fastFirst(suite), factories: [m.factory], decisions, filter: { areas: [], ids: [...good] }, listener: silent, stopAtFirstFailure: true, workerCommand });
+  const results = await runSuite({ suite: fastFirst(suite), factories: [m.factory], decisions, filter: { areas: [], ids: [...good] }, listener: silent, stopAtFirstFailure: true, workerCommand, ...(m.checker ? { checkerBug: m.checker } : {}) });
   const kills = results.filter((r) => good.has(r.id) && (r.outcome.status === 'failed' || r.outcome.status === 'errored'));
   const first = kills[0]?.outcome;
   const evidence = first?.status === 'failed' ? first.message : first?.status === 'errored' ? `${first.error.code}: ${first.error.message}` : undefined;

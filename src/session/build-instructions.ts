@@ -1,4 +1,5 @@
 import { join, relative, sep } from 'node:path';
+import { DEFAULT_DECISIONS } from '../core/decisions.ts';
 import { formatBindingFile } from '../core/formats/binding-file.ts';
 import { formatSegmentFile } from '../core/formats/segment-file.ts';
 import type { BindingKind } from '../core/model.ts';
@@ -17,6 +18,8 @@ export interface InstructionRequest {
   sqlite3: string;
   segmentWidth?: number;
   timeoutMs?: number;
+  /** Above this many UTF-8 bytes an output is a large output (sqlite.md "Large Outputs"; decision attachment-threshold). */
+  attachmentThresholdBytes?: number;
 }
 
 /** Markers around what the subagent copies verbatim, so a literal reader cannot mistake where it starts and ends. */
@@ -26,7 +29,14 @@ export const BEGIN_COMMAND = '----- BEGIN COMMAND -----';
 export const END_COMMAND = '----- END COMMAND -----';
 export const BEGIN_RETURN = '----- BEGIN RETURN -----';
 export const END_RETURN = '----- END RETURN -----';
-export const PLACEHOLDER = { value: '{Your output here}', sqlValue: '<VALUE>', memory: '<MEMORY>', summary: '<SUMMARY>', timestamp: '<TIMESTAMP>', returnSummary: '{Summary}' } as const;
+export const PLACEHOLDER = { value: '{Your output here}', sqlValue: '<VALUE>', memory: '<MEMORY>', summary: '<SUMMARY>', timestamp: '<TIMESTAMP>', returnSummary: '{Summary}', bytes: '<BYTES>' } as const;
+/**
+ * The two ways to store an output, by its size: a literal reader keeps the branch whose condition its output meets
+ * and drops the other, markers and all (follow-instructions.ts `chooseBranch`).
+ */
+export const BEGIN_SMALL = (t: number) => `----- BEGIN IF YOUR OUTPUT IS AT MOST ${t} BYTES -----`;
+export const BEGIN_LARGE = (t: number) => `----- BEGIN IF YOUR OUTPUT IS MORE THAN ${t} BYTES -----`;
+export const END_BRANCH = '----- END IF -----';
 
 const MEMORY_TEMPLATE = (agent: string) => `# Agent Memory: ${agent}\n\n## Current Understanding\n\n{what you know about the project/task: update, do not replace}\n\n## Decisions Made\n\n- {YYYY-MM-DD}: {decision} — {rationale}\n\n## Open Concerns\n\n- {concern}\n`;
 const SUMMARY_TEMPLATE = '- Reviewed: {what you examined, where (file:line)}\n- Found: {specific findings}\n- Decided: {specific decisions}\n- Next: {what should happen next}\n';
@@ -42,7 +52,10 @@ export function buildInstructions(r: InstructionRequest): string {
   if (b?.executionId != null) parts.push(`Execution scope:\n  execution_id: ${b.executionId}\n`);
   const ret: string[] = [];
   if (b) {
-    parts.push(r.backend === 'filesystem' ? fsBinding(r, b) : r.backend === 'sqlite' ? sqliteBinding(r, b) : pgBinding(r, b));
+    const t = r.attachmentThresholdBytes ?? DEFAULT_DECISIONS.attachmentThresholdBytes;
+    const small = r.backend === 'filesystem' ? fsBinding(r, b) : r.backend === 'sqlite' ? sqliteBinding(r, b) : pgBinding(r, b);
+    const large = r.backend === 'filesystem' ? fsLargeBinding(r, b) : r.backend === 'sqlite' ? sqliteLargeBinding(r, b) : pgLargeBinding(r, b);
+    parts.push(`Measure your output in UTF-8 bytes and follow the one section below that matches its size (sqlite.md "Large Outputs": a value over ${t} bytes goes to a file under attachments/).\n\n${BEGIN_SMALL(t)}\n${small}${END_BRANCH}\n\n${BEGIN_LARGE(t)}\n${attachmentFile(r, b)}\n${large}${END_BRANCH}\n`);
     ret.push(`Binding written: ${b.name}`, `Location: ${bindingLocation(r, b)}`);
     if (b.executionId !== null) ret.push(`Execution ID: ${b.executionId}`);
     ret.push(`Summary: ${PLACEHOLDER.returnSummary}`);
@@ -112,7 +125,7 @@ function psql(vars: [string, string][], sql: string): string {
 }
 
 function pgBinding(r: InstructionRequest, b: NonNullable<InstructionRequest['binding']>): string {
-  const sql = `INSERT INTO openprose.bindings (name, run_id, execution_id, kind, value, source_statement) VALUES (:'name', :'run_id', ${b.executionId ?? 'NULL'}, :'kind', :'value', :'source')\n  ON CONFLICT (name, run_id, COALESCE(execution_id, -1)) DO UPDATE SET kind = EXCLUDED.kind, value = EXCLUDED.value, source_statement = EXCLUDED.source_statement, updated_at = now();`;
+  const sql = `INSERT INTO openprose.bindings (name, run_id, execution_id, kind, value, source_statement) VALUES (:'name', :'run_id', ${b.executionId ?? 'NULL'}, :'kind', :'value', :'source')\n  ON CONFLICT (name, run_id, COALESCE(execution_id, -1)) DO UPDATE SET kind = EXCLUDED.kind, value = EXCLUDED.value, attachment_path = NULL, source_statement = EXCLUDED.source_statement, updated_at = now();`;
   const cmd = psql([['name', b.name], ['run_id', r.target.runId], ['kind', b.kind], ['source', b.source], ['value', PLACEHOLDER.sqlValue]], sql);
   return `Your output goes to PostgreSQL (schema openprose); the connection is in the environment variable OPENPROSE_POSTGRES_URL: use it as written, never print it.\n\nWhen complete, run this command; ${PSQL_VALUE_RULE(PLACEHOLDER.sqlValue)}:\n${BEGIN_COMMAND}\n${cmd}\n${END_COMMAND}\n`;
 }
@@ -144,4 +157,32 @@ function pgAgent(r: InstructionRequest, a: NonNullable<InstructionRequest['agent
   const vars: [string, string][] = [['agent', a.name], ['scope', a.scope], ...(a.scope === 'execution' ? [['run_id', r.target.runId] as [string, string]] : []), ['prompt', a.prompt],
     ['memory', PLACEHOLDER.memory], ['summary', PLACEHOLDER.summary], ['timestamp', PLACEHOLDER.timestamp]];
   return `Your memory is in PostgreSQL: openprose.agents, name ${sqlLit(a.name)}, scope ${sqlLit(a.scope)}. Read it first.\n\nMemory structure (${PLACEHOLDER.memory}):\n${BEGIN_FILE}\n${MEMORY_TEMPLATE(a.name)}${END_FILE}\nSegment summary structure (${PLACEHOLDER.summary}):\n${BEGIN_FILE}\n${SUMMARY_TEMPLATE}${END_FILE}\n\nUpdate your memory and record segment ${a.segment} with this command; ${PSQL_VALUE_RULE(`${PLACEHOLDER.memory} and ${PLACEHOLDER.summary}`)}, and ${PLACEHOLDER.timestamp} is the current UTC time (ISO 8601):\n${BEGIN_COMMAND}\n${psql(vars, sql)}\n${END_COMMAND}\n`;
+}
+
+/** `attachments/{name}.md` at root, `attachments/{name}__{execution_id}.md` in a frame, relative to the run (decision attachment-naming). */
+export const attachmentRel = (b: { name: string; executionId: number | null }) => `attachments/${bindingFile(b)}`;
+
+function attachmentFile(r: InstructionRequest, b: NonNullable<InstructionRequest['binding']>): string {
+  return `First write your output to:\n  ${rel(r, join(r.target.runDir, attachmentRel(b)))}\n\nFormat: your output alone, verbatim, nothing added (the line ${PLACEHOLDER.value} replaced by it):\n${BEGIN_FILE}\n${PLACEHOLDER.value}\n${END_FILE}\n`;
+}
+
+function fsLargeBinding(r: InstructionRequest, b: NonNullable<InstructionRequest['binding']>): string {
+  // Decision fs-attachment-header: an attachment: header line and a one-line summary as the value.
+  const a = attachmentRel(b);
+  const file = formatBindingFile({ name: b.name, kind: b.kind, executionId: b.executionId, source: b.source, value: `(attached: ${PLACEHOLDER.bytes} bytes in ${a})`, attachment: a });
+  return `Then write the binding file to:\n  ${bindingLocation(r, b)}\n\nFormat: exactly the text between the markers, with ${PLACEHOLDER.bytes} replaced by the size of your output in UTF-8 bytes:\n${BEGIN_FILE}\n${file}\n${END_FILE}\n`;
+}
+
+function sqliteLargeBinding(r: InstructionRequest, b: NonNullable<InstructionRequest['binding']>): string {
+  // sqlite.md "Large Outputs": the path in attachment_path, the value a summary (decision sqlite-attachments).
+  const a = attachmentRel(b);
+  const sql = `INSERT OR REPLACE INTO bindings (name, execution_id, kind, value, attachment_path, source_statement, updated_at) VALUES (${sqlLit(b.name)}, ${b.executionId ?? 'NULL'}, ${sqlLit(b.kind)}, 'Attached value (${PLACEHOLDER.bytes} bytes) - see ${a}', ${sqlLit(a)}, ${sqlLit(b.source)}, datetime('now'))`;
+  return `Then record it by running this command from the project directory (${r.target.projectDir}), with ${PLACEHOLDER.bytes} replaced by the size of your output in UTF-8 bytes (the row holds the path and a summary, not the output):\n${BEGIN_COMMAND}\n${sqliteCommand(r, runDb(r), sql)}\n${END_COMMAND}\n`;
+}
+
+function pgLargeBinding(r: InstructionRequest, b: NonNullable<InstructionRequest['binding']>): string {
+  // sqlite.md "Large Outputs" as postgres.md repeats it: attachment_path set, value NULL (decision pg-attachments).
+  const sql = `INSERT INTO openprose.bindings (name, run_id, execution_id, kind, value, attachment_path, source_statement) VALUES (:'name', :'run_id', ${b.executionId ?? 'NULL'}, :'kind', NULL, :'attachment_path', :'source')\n  ON CONFLICT (name, run_id, COALESCE(execution_id, -1)) DO UPDATE SET kind = EXCLUDED.kind, value = EXCLUDED.value, attachment_path = EXCLUDED.attachment_path, source_statement = EXCLUDED.source_statement, updated_at = now();`;
+  const cmd = psql([['name', b.name], ['run_id', r.target.runId], ['kind', b.kind], ['source', b.source], ['attachment_path', attachmentRel(b)]], sql);
+  return `Then record it with this command (the row holds the path; its value stays NULL):\n${BEGIN_COMMAND}\n${cmd}\n${END_COMMAND}\n`;
 }

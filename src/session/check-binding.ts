@@ -9,7 +9,12 @@ import { parseLocation } from './parse-location.ts';
 import { isInside, resolveMessagePath, sqliteRows, type PgQuery, type RunTarget } from './run-target.ts';
 import { finding } from './session-rules.ts';
 
-export interface BindingExpect { executionId?: number | null; kind?: string }
+export interface BindingExpect {
+  executionId?: number | null;
+  kind?: string;
+  /** Above this many UTF-8 bytes the value must be an attachment (sqlite.md "Large Outputs"; decision attachment-threshold). */
+  thresholdBytes: number;
+}
 
 /** What the checker learned about the binding: the value (for the echo rule), when it could read it. */
 export interface BindingCheck { findings: Finding[]; value?: string }
@@ -56,7 +61,7 @@ export async function checkBinding(b: BindingBlock, t: RunTarget, msgFile: strin
       out.push(finding('message.location-mismatch', `binding ${name}${eid === null ? '' : ` in execution ${eid}`} lives at ${display(t, want)}, not ${loc.path}`, at(b.location.line)));
       return { findings: out };
     }
-    return { findings: out, ...(await readFileBinding(abs, display(t, abs), name, eid, expect, out)) };
+    return { findings: out, ...(await readFileBinding(abs, display(t, abs), name, eid, expect, out, t)) };
   }
   if (loc.form === 'sqlite') {
     const abs = resolveMessagePath(t, loc.db);
@@ -69,7 +74,7 @@ export async function checkBinding(b: BindingBlock, t: RunTarget, msgFile: strin
       return { findings: out };
     }
     const rows = await sqliteRows(abs, 'SELECT name, execution_id, kind, value, attachment_path FROM bindings WHERE name = ? AND IFNULL(execution_id, -1) = IFNULL(?, -1)', [name, eid]);
-    return { findings: out, ...checkRow(rows, display(t, abs), name, eid, expect, out) };
+    return { findings: out, ...checkRow(rows, display(t, abs), name, eid, expect, out, t) };
   }
   const w = loc.where;
   if (loc.table !== 'bindings' || w.name !== name || w.run_id !== t.runId) {
@@ -81,7 +86,7 @@ export async function checkBinding(b: BindingBlock, t: RunTarget, msgFile: strin
     return { findings: out };
   }
   const rows = await query('SELECT name, execution_id, kind, value, attachment_path FROM openprose.bindings WHERE run_id = $1 AND name = $2 AND COALESCE(execution_id, -1) = COALESCE($3::bigint, -1)', [t.runId, name, eid]);
-  return { findings: out, ...checkRow(rows, 'openprose.bindings', name, eid, expect, out) };
+  return { findings: out, ...checkRow(rows, 'openprose.bindings', name, eid, expect, out, t) };
 }
 
 function checkExecutionId(b: BindingBlock, locEid: number | null, expected: number | null | undefined, msgFile: string, out: Finding[]): number | null {
@@ -102,7 +107,7 @@ function checkExecutionId(b: BindingBlock, locEid: number | null, expected: numb
   return eid;
 }
 
-async function readFileBinding(abs: string, shown: string, name: string, eid: number | null, expect: BindingExpect, out: Finding[]): Promise<{ value?: string }> {
+async function readFileBinding(abs: string, shown: string, name: string, eid: number | null, expect: BindingExpect, out: Finding[], t: RunTarget): Promise<{ value?: string }> {
   let text: string;
   try {
     text = readFileSync(abs, 'utf8');
@@ -116,7 +121,8 @@ async function readFileBinding(abs: string, shown: string, name: string, eid: nu
       out.push(finding('binding.scope', `${shown} is headed for ${f.name}${f.executionId === null ? '' : ` execution_id ${f.executionId}`}, expected ${name}${eid === null ? '' : ` execution_id ${eid}`}`, { file: shown, line: 1 }));
     }
     if (expect.kind !== undefined && f.kind !== expect.kind) out.push(finding('binding.kind', `kind is ${f.kind}, the VM asked for ${expect.kind}`, { file: shown, line: 3 }));
-    return { value: f.value };
+    if (f.attachment === undefined) return { value: inlineValue(f.value, expect, { file: shown }, out) };
+    return attachedValue(t, f.attachment, name, eid, expect, { file: shown }, out);
   } catch (err) {
     if (!(err instanceof ProseError)) throw err;
     out.push(finding('binding.format', err.message, { file: shown, line: err.location?.line ?? 1 }, err.hint ?? 'follow session.md 6.1: # name, kind:, source: ```prose block, ---, value'));
@@ -124,7 +130,7 @@ async function readFileBinding(abs: string, shown: string, name: string, eid: nu
   }
 }
 
-function checkRow(rows: Record<string, unknown>[], table: string, name: string, eid: number | null, expect: BindingExpect, out: Finding[]): { value?: string } {
+function checkRow(rows: Record<string, unknown>[], table: string, name: string, eid: number | null, expect: BindingExpect, out: Finding[], t: RunTarget): { value?: string } {
   const row = `name='${name}', execution_id=${eid ?? 'NULL'}`;
   const r = rows[0];
   if (!r) {
@@ -134,7 +140,44 @@ function checkRow(rows: Record<string, unknown>[], table: string, name: string, 
   if (!(BINDING_KINDS as readonly unknown[]).includes(r.kind)) out.push(finding('binding.format', `kind ${JSON.stringify(r.kind)} is not one of ${BINDING_KINDS.join(', ')}`, { table, row }));
   else if (expect.kind !== undefined && r.kind !== expect.kind) out.push(finding('binding.kind', `kind is ${String(r.kind)}, the VM asked for ${expect.kind}`, { table, row }));
   if (r.value == null && r.attachment_path == null) out.push(finding('binding.format', 'the row has neither a value nor an attachment_path', { table, row }));
-  return r.value == null ? {} : { value: String(r.value) };
+  if (r.attachment_path != null) {
+    const attached = attachedValue(t, String(r.attachment_path), name, eid, expect, { table, row }, out);
+    if (r.value != null && Buffer.byteLength(String(r.value), 'utf8') > expect.thresholdBytes) {
+      out.push(finding('binding.attachment', `the row's value is ${Buffer.byteLength(String(r.value), 'utf8')} bytes beside its attachment`, { table, row }, 'leave value as a summary or NULL (sqlite.md "Large Outputs")'));
+    }
+    return attached;
+  }
+  return r.value == null ? {} : { value: inlineValue(String(r.value), expect, { table, row }, out) };
+}
+
+/** A value stored in place must fit under the threshold: a larger one belongs in attachments/. */
+function inlineValue(value: string, expect: BindingExpect, where: { file?: string; table?: string; row?: string }, out: Finding[]): string {
+  const bytes = Buffer.byteLength(value, 'utf8');
+  if (bytes > expect.thresholdBytes) {
+    out.push(finding('binding.attachment', `the value is stored in place with ${bytes} bytes, over the ${expect.thresholdBytes}-byte threshold`, where, 'write it to attachments/{name}.md and store the path (sqlite.md "Large Outputs")'));
+  }
+  return value;
+}
+
+/** The attachment a binding names: attachments/{name}[__{eid}].md of this run, present; its text is the value. */
+function attachedValue(t: RunTarget, path: string, name: string, eid: number | null, expect: BindingExpect, where: { file?: string; table?: string; row?: string }, out: Finding[]): { value?: string } {
+  const want = `attachments/${eid === null ? name : `${name}__${eid}`}.md`;
+  if (path !== want) {
+    out.push(finding('binding.attachment', `the binding names attachment ${path}; ${name}${eid === null ? '' : ` in execution ${eid}`} is attached as ${want}`, where));
+    return {};
+  }
+  let value: string;
+  try {
+    value = readFileSync(join(t.runDir, want), 'utf8');
+  } catch {
+    out.push(finding('binding.attachment', `the binding names ${want}, which is not in the run`, where, 'write the attachment before the binding that points at it'));
+    return {};
+  }
+  const bytes = Buffer.byteLength(value, 'utf8');
+  if (bytes <= expect.thresholdBytes) {
+    out.push(finding('binding.attachment', `${want} holds ${bytes} bytes, not over the ${expect.thresholdBytes}-byte threshold: store it in place`, where));
+  }
+  return { value };
 }
 
 function display(t: RunTarget, abs: string): string {

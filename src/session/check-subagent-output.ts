@@ -1,3 +1,4 @@
+import { DEFAULT_DECISIONS } from '../core/decisions.ts';
 import type { Finding } from '../verify/finding.ts';
 import { checkBinding } from './check-binding.ts';
 import { checkMemory } from './check-memory.ts';
@@ -26,6 +27,8 @@ export interface SubagentOutputOptions {
   expect?: { binding?: string; executionId?: number | null; kind?: string; agent?: string; segment?: number };
   summaryMaxChars?: number;
   echoMinChars?: number;
+  /** Above this many UTF-8 bytes a value must be attached (default: the pinned decision attachment-threshold). */
+  attachmentThresholdBytes?: number;
 }
 
 /**
@@ -52,7 +55,8 @@ export async function checkSubagentOutput(text: string, runPath: string, opts: S
     else if ([...b.summary.value].length > (opts.summaryMaxChars ?? SUMMARY_MAX_CHARS)) {
       out.push(finding('message.summary-length', `the Summary has ${[...b.summary.value].length} characters (at most ${opts.summaryMaxChars ?? SUMMARY_MAX_CHARS})`, at(b.summary.line), 'one or two sentences: the VM tracks pointers, not values'));
     }
-    const expect = { ...(opts.expect?.executionId !== undefined ? { executionId: opts.expect.executionId } : {}), ...(opts.expect?.kind !== undefined ? { kind: opts.expect.kind } : {}) };
+    const expect = { ...(opts.expect?.executionId !== undefined ? { executionId: opts.expect.executionId } : {}), ...(opts.expect?.kind !== undefined ? { kind: opts.expect.kind } : {}),
+      thresholdBytes: opts.attachmentThresholdBytes ?? DEFAULT_DECISIONS.attachmentThresholdBytes };
     const checked = await guard(() => checkBinding(b, target, file, opts.pgQuery, expect), at(b.name.line));
     out.push(...checked.findings);
     value = checked.value;

@@ -3,12 +3,16 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ProseError } from '../core/errors.ts';
-import { BEGIN_COMMAND, BEGIN_FILE, BEGIN_RETURN, END_COMMAND, END_FILE, END_RETURN, PLACEHOLDER } from './build-instructions.ts';
+import { BEGIN_COMMAND, BEGIN_FILE, BEGIN_RETURN, END_BRANCH, END_COMMAND, END_FILE, END_RETURN, PLACEHOLDER } from './build-instructions.ts';
 import type { SessionBackend } from './run-target.ts';
 import { shSq, sqlLit } from './shell-quote.ts';
 
 /** What a scripted subagent produces: its output and, as a persistent agent, its memory and segment summary. */
-export interface SubagentWork { value: string; summary: string; memory?: string; segmentSummary?: string; timestamp?: string }
+export interface SubagentWork {
+  value: string; summary: string; memory?: string; segmentSummary?: string; timestamp?: string;
+  /** Follow the small-output section whatever the size (a subagent that ignores the large-output procedure). */
+  ignoreLargeOutput?: boolean;
+}
 
 export interface FollowOptions {
   backend: SessionBackend;
@@ -31,12 +35,33 @@ const DEFAULT_TIMESTAMP = '2026-01-16T14:30:52Z';
  * runs exactly the commands shown with its text in the placeholders, and returns exactly the lines it was told
  * to. Nothing is inferred from the backend; if the instructions are wrong, what it writes is wrong.
  */
-export async function followInstructions(text: string, w: SubagentWork, o: FollowOptions): Promise<string> {
+export async function followInstructions(instructions: string, w: SubagentWork, o: FollowOptions): Promise<string> {
+  const text = chooseBranch(instructions, w);
+  writeOutputFiles(text, o, w);
   if (o.backend === 'filesystem') followFiles(text, o, w);
   else if (o.backend === 'sqlite') await runShellCommands(text, w, o);
   else await runPsqlScripts(text, w, o);
   return returnMessage(text, w);
 }
+
+/** One size-conditional section of the instructions (build-instructions.ts BEGIN_SMALL / BEGIN_LARGE ... END_BRANCH). */
+const BRANCH = new RegExp(`^----- BEGIN IF YOUR OUTPUT IS (AT MOST|MORE THAN) (\\d+) BYTES -----\n([\\s\\S]*?)^${END_BRANCH}\n`, 'gm');
+
+/** Keeps the section whose size condition the output meets, without its markers, and drops the other. */
+export function chooseBranch(text: string, w: SubagentWork): string {
+  const bytes = Buffer.byteLength(w.value, 'utf8');
+  return text.replace(BRANCH, (_, cond: string, n: string, body: string) => ((cond === 'AT MOST') === (w.ignoreLargeOutput === true || bytes <= Number(n)) ? body : ''));
+}
+
+/** "First write your output to:" (the large-output procedure): the output alone, verbatim, on every storage. */
+function writeOutputFiles(text: string, o: FollowOptions, w: SubagentWork): void {
+  const at = text.indexOf('First write your output to:\n');
+  if (at === -1) return;
+  const body = blocks(text.slice(at), BEGIN_FILE, END_FILE)[0]!;
+  write(o, after(text.slice(at), 'First write your output to:')!, body.replace(PLACEHOLDER.value, () => w.value));
+}
+
+const bytesOf = (w: SubagentWork) => String(Buffer.byteLength(w.value, 'utf8'));
 
 /** The text between each pair of markers, in order. */
 export function blocks(text: string, begin: string, end: string): string[] {
@@ -56,7 +81,7 @@ export function blocks(text: string, begin: string, end: string): string[] {
 export function returnMessage(text: string, w: SubagentWork): string {
   const ret = blocks(text, BEGIN_RETURN, END_RETURN)[0];
   if (ret === undefined) throw new ProseError('E_FORMAT', 'instructions: no block of lines to return');
-  return ret.replace(PLACEHOLDER.returnSummary, w.summary) + '\n';
+  return ret.replace(PLACEHOLDER.returnSummary, () => w.summary) + '\n';
 }
 
 const after = (text: string, label: string): string | undefined => new RegExp(`${label}\\n  (.+)`).exec(text)?.[1];
@@ -64,8 +89,9 @@ const after = (text: string, label: string): string | undefined => new RegExp(`$
 function followFiles(text: string, o: FollowOptions, w: SubagentWork): void {
   const files = blocks(text, BEGIN_FILE, END_FILE);
   let k = 0;
-  const bindingPath = after(text, 'write your output to:');
-  if (bindingPath) write(o, bindingPath, files[k++]!.replace(PLACEHOLDER.value, w.value));
+  if (text.includes('First write your output to:\n')) k++; // the attachment, written already
+  const bindingPath = after(text, 'When you complete this task, write your output to:') ?? after(text, 'Then write the binding file to:');
+  if (bindingPath) write(o, bindingPath, files[k++]!.replace(PLACEHOLDER.value, () => w.value).replace(PLACEHOLDER.bytes, bytesOf(w)));
   const memPath = after(text, 'Your memory is at:');
   if (!memPath) return;
   k++; // the memory template: the agent writes its own memory in that structure
@@ -87,8 +113,9 @@ const sqliteText = (s: string) => s.replaceAll("'", "''").replace(/[\\$`"]/g, '\
 const psqlText = (s: string) => s.replaceAll("'", `'\\''`);
 
 function fill(cmd: string, w: SubagentWork, esc: (s: string) => string): string {
-  return cmd.replaceAll(PLACEHOLDER.sqlValue, esc(w.value)).replaceAll(PLACEHOLDER.memory, esc(w.memory ?? ''))
-    .replaceAll(PLACEHOLDER.summary, esc(w.segmentSummary ?? '')).replaceAll(PLACEHOLDER.timestamp, w.timestamp ?? DEFAULT_TIMESTAMP);
+  // Replacer functions: a replacement string would read $& or $' in the text as patterns.
+  return cmd.replaceAll(PLACEHOLDER.bytes, () => bytesOf(w)).replaceAll(PLACEHOLDER.sqlValue, () => esc(w.value)).replaceAll(PLACEHOLDER.memory, () => esc(w.memory ?? ''))
+    .replaceAll(PLACEHOLDER.summary, () => esc(w.segmentSummary ?? '')).replaceAll(PLACEHOLDER.timestamp, () => w.timestamp ?? DEFAULT_TIMESTAMP);
 }
 
 async function runShellCommands(text: string, w: SubagentWork, o: FollowOptions): Promise<void> {

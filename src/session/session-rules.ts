@@ -26,6 +26,7 @@ export const SESSION_RULES = {
   'binding.missing': { severity: 'error', enforces: 'the binding exists exactly where the Location says' },
   'binding.format': { severity: 'error', enforces: 'session.md 6.1: the binding file follows the seed format (or the row is well formed)' },
   'binding.scope': { severity: 'error', enforces: 'the file header / row names the same binding and execution_id as the message' },
+  'binding.attachment': { severity: 'error', enforces: 'sqlite.md "Large Outputs": a value over the threshold is written to attachments/{name}.md (our file and row layouts), the binding names that file, and the row\'s value is a summary or NULL; a value at or under it stays in place' },
   'binding.kind': { severity: 'error', enforces: 'kind is the one the VM asked for (let, const, output, input)' },
   'memory.missing': { severity: 'error', enforces: 'session.md 6.3: a persistent agent updates its memory' },
   'memory.heading': { severity: 'error', enforces: 'session.md 6.3: "# Agent Memory: NAME"' },

@@ -57,8 +57,10 @@ export function openBackend(env, capabilities = CAPABILITIES) {
 
   const handlers = {
     createRun(a) {
-      const runId = a.runId === undefined ? newRunId(now()) : checkRunId(a.runId);
-      store.addRun(runId, { runId, program: a.program, programPath: a.programPath, status: 'running', startedAt: isoSeconds(now()) });
+      // One instant for the id's digits and started:, so they never disagree across a second boundary.
+      const at = now();
+      const runId = a.runId === undefined ? newRunId(at) : checkRunId(a.runId);
+      store.addRun(runId, { runId, program: a.program, programPath: a.programPath, status: 'running', startedAt: isoSeconds(at) });
       layout.writeRun(runId, runOf(runId));
       return { runId, run: runId };
     },
@@ -75,7 +77,8 @@ export function openBackend(env, capabilities = CAPABILITIES) {
       checkName('slug', a.slug, 'slug');
       runOf(a.run);
       const ref = `${a.run}/imports/${a.handle}--${a.slug}`;
-      store.addRun(ref, { runId: newRunId(now()), program: a.program, status: 'running', startedAt: isoSeconds(now()) });
+      const at = now();
+      store.addRun(ref, { runId: newRunId(at), program: a.program, status: 'running', startedAt: isoSeconds(at) });
       layout.writeRun(ref, runOf(ref));
       return { run: ref };
     },

@@ -10,7 +10,7 @@ import { EXIT, type CliIo, type Command } from '../io.ts';
 const HELP = `Usage: prose-state instructions --backend filesystem|sqlite|postgres --run DIR_OR_ID
          (--binding NAME [--kind let] [--execution-id N] [--source TEXT])
          [--agent NAME --scope execution|project|user [--prompt TEXT] [--segment N]]
-         [--project DIR] [--home DIR] [--sqlite3 auto|sqlite3|prose-state]
+         [--project DIR] [--home DIR] [--sqlite3 auto|sqlite3|prose-state] [--attachment-threshold BYTES]
 
 Prints the exact instructions a VM gives a subagent: where to write its binding (and, for a persistent agent, its
 memory and next segment), the format or the statement with the VM's values bound, and the confirmation to return
@@ -21,13 +21,16 @@ first creates a missing project or user agents.db, the VM's part in sqlite.md.
   --sqlite3 WHICH   the program the sqlite commands call: auto (sqlite3 when it is on PATH, else
                     "prose-state sqlite3"), or force one                                    [PROSE_STATE_SQLITE3]
   --segment N       the segment number to hand out (default: one past the newest stored; required for postgres)
+  --attachment-threshold BYTES
+                    above this many UTF-8 bytes an output is a large output, written to attachments/ (sqlite.md
+                    "Large Outputs"; default: the pinned decision attachmentThresholdBytes)
 `;
 
 const OPTIONS = {
   backend: { type: 'string' }, run: { type: 'string' }, binding: { type: 'string' }, kind: { type: 'string' },
   'execution-id': { type: 'string' }, source: { type: 'string' }, agent: { type: 'string' }, scope: { type: 'string' },
   prompt: { type: 'string' }, segment: { type: 'string' }, project: { type: 'string' }, home: { type: 'string', env: 'PROSE_STATE_HOME' },
-  sqlite3: { type: 'string', env: 'PROSE_STATE_SQLITE3' },
+  sqlite3: { type: 'string', env: 'PROSE_STATE_SQLITE3' }, 'attachment-threshold': { type: 'string' },
 } satisfies OptionSpec;
 
 export const instructionsCommand: Command = {
@@ -78,5 +81,6 @@ export async function instructionsText(argv: string[], io: CliIo): Promise<strin
     // The VM's part of sqlite.md: a project or user agents.db exists before the subagent writes to it.
     if (backend === 'sqlite') await prepareAgentDb(target, scope);
   }
-  return buildInstructions({ backend, target, ...(binding ? { binding } : {}), ...(agent ? { agent } : {}), sqlite3: sqliteProgram(String(v.sqlite3 ?? 'auto'), io.env) });
+  const threshold = v['attachment-threshold'] === undefined ? {} : { attachmentThresholdBytes: int('attachment-threshold', v['attachment-threshold']) };
+  return buildInstructions({ backend, target, ...(binding ? { binding } : {}), ...(agent ? { agent } : {}), sqlite3: sqliteProgram(String(v.sqlite3 ?? 'auto'), io.env), ...threshold });
 }

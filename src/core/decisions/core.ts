@@ -23,7 +23,7 @@ export const CORE_DECISIONS: DecisionRow[] = [
   {
     id: 'segment-numbering', area: 'agents', setting: 'segmentWidth',
     spec: 'filesystem.md: captain-001.md, ...; "If a program exceeds 999 segments, extend to 4 digits: captain-1000.md". Silent on sharing between scopes.',
-    choice: 'Per agent and per scope location, from 001, 3 digits, growing to 4 past 999. An execution-scope agent and a project-scope agent of the same name number independently. Allocation is atomic across processes.',
+    choice: 'Per agent and per scope location, from 001, 3 digits, growing to 4 past 999. An execution-scope agent and a project-scope agent of the same name number independently. Allocation is atomic across processes. The next number is one past the highest present, also after a gap (segments 1 and 3 give 4): counting the segments and adding one would give 3 and overwrite the newest.',
     why: 'Each scope has its own directory (or database), so its own sequence; parallel agents must never get the same number.',
   },
   {

@@ -1,6 +1,7 @@
 import { mutant, type Mutant } from '../mutant.ts';
 import { AGENT_MUTANTS } from './agents.ts';
 import { BINDING_MUTANTS } from './bindings.ts';
+import { CLEAN_ROOM_MUTANTS } from './clean-room.ts';
 import { DURABILITY_MUTANTS } from './durability.ts';
 import { EXECUTION_MUTANTS, ROLE_MUTANTS } from './execution.ts';
 import { EXECUTION_ID_MUTANTS } from './execution-ids.ts';
@@ -11,7 +12,7 @@ import { SESSION_MUTANTS } from './session.ts';
 import { WORLD_MODEL_MUTANTS } from './world-model.ts';
 
 /** Every built-in mutant. A survivor of the suite is a missing case. */
-export const MUTANTS: readonly Mutant[] = [...SCOPE_MUTANTS, ...BINDING_MUTANTS, ...NAMING_MUTANTS, ...EXECUTION_MUTANTS, ...EXECUTION_ID_MUTANTS, ...ROLE_MUTANTS, ...AGENT_MUTANTS, ...DURABILITY_MUTANTS, ...SESSION_MUTANTS, ...WORLD_MODEL_MUTANTS, ...FINGERPRINT_MUTANTS];
+export const MUTANTS: readonly Mutant[] = [...SCOPE_MUTANTS, ...BINDING_MUTANTS, ...NAMING_MUTANTS, ...EXECUTION_MUTANTS, ...EXECUTION_ID_MUTANTS, ...ROLE_MUTANTS, ...AGENT_MUTANTS, ...DURABILITY_MUTANTS, ...SESSION_MUTANTS, ...WORLD_MODEL_MUTANTS, ...FINGERPRINT_MUTANTS, ...CLEAN_ROOM_MUTANTS];
 
 /** The mutant harness with no bug at all: it must pass everything the reference passes, or no kill means anything. */
 export const CONTROL: Mutant = mutant('control', 'none: the unmutated backend, built the way every mutant is', {});

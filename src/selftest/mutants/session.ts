@@ -22,6 +22,19 @@ export const SESSION_MUTANTS: Mutant[] = [
       return result;
     },
   }),
+  mutant('subagent-attachments-unseen', 'an attached binding reads its attachment only when the backend wrote it; a subagent\'s attachment resolves to the binding\'s summary', {
+    intercept: async (op, args, actor, ctx) => {
+      const result = await pass(op, args, actor, ctx);
+      const key = (name: unknown, eid: unknown) => `${String(args.run)}\0${String(name)}\0${String(eid ?? null)}\0attached`;
+      if (op === 'bind') mine(ctx).add(key(args.name, args.executionId));
+      if (op === 'resolve') {
+        const r = result as { name: string; executionId: number | null; attached: boolean; value: string };
+        const file = `attachments/${r.executionId === null ? r.name : `${r.name}__${r.executionId}`}.md`;
+        if (r.attached && !mine(ctx).has(key(r.name, r.executionId))) return { ...r, value: `(attached: ${Buffer.byteLength(r.value, 'utf8')} bytes in ${file})` };
+      }
+      return result;
+    },
+  }),
   mutant('subagent-segments-unseen', 'listSegments only lists segments appended through the backend, so the VM hands out a used number', {
     intercept: async (op, args, actor, ctx) => {
       const result = await pass(op, args, actor, ctx);
