@@ -17,19 +17,15 @@ export async function checkLayout(step: LayoutStep, factory: BackendFactory, bac
     return `the backend declares ${step.storage} storage but exposes no ${step.storage} view (storage())`;
   }
   const s = interpolate(step, vars) as LayoutStep;
+  // A file of a SQL-kind run directory (attachments/ beside state.db) is checked as on directory storage.
+  if (s.file !== undefined && view.kind !== 'transcript') {
+    const dirs = view.kind === 'postgres' ? view.dirs : view;
+    if (!dirs) return `the backend keeps files beside its ${view.kind} storage but its view names no project directory (StorageView.dirs)`;
+    return checkText(s, readText(s.file, dirs), s.file);
+  }
   switch (view.kind) {
-    case 'directory': {
-      const path = s.file!.startsWith('~/') ? join(view.homeDir, s.file!.slice(2)) : join(view.projectDir, s.file!);
-      const base = resolve(s.file!.startsWith('~/') ? view.homeDir : view.projectDir);
-      if (!resolve(path).startsWith(base + sep)) throw new ProseError('E_CASE', `layout file ${s.file} is outside the storage`);
-      let text: string | undefined;
-      try {
-        text = statSync(path).isDirectory() ? '' : readFileSync(path, 'utf8');
-      } catch {
-        text = undefined;
-      }
-      return checkText(s, text, s.file!);
-    }
+    case 'directory':
+      throw new ProseError('E_CASE', 'a directory layout step names a "file"');
     case 'transcript':
       return checkText(s, await view.text(), 'transcript');
     case 'sqlite': {
@@ -40,6 +36,20 @@ export async function checkLayout(step: LayoutStep, factory: BackendFactory, bac
       const rows = await view.query(s.query!, s.params ?? []);
       return match(s.rows, rows, s.query!);
     }
+  }
+}
+
+/** A file under the project (or `~/` the home) directory; undefined when it does not exist, '' for a directory. */
+function readText(file: string, dirs: { projectDir: string; homeDir?: string }): string | undefined {
+  const home = file.startsWith('~/');
+  if (home && !dirs.homeDir) throw new ProseError('E_CASE', `layout file ${file}: this storage keeps no files in the home directory`);
+  const path = home ? join(dirs.homeDir!, file.slice(2)) : join(dirs.projectDir, file);
+  const base = resolve(home ? dirs.homeDir! : dirs.projectDir);
+  if (!resolve(path).startsWith(base + sep)) throw new ProseError('E_CASE', `layout file ${file} is outside the storage`);
+  try {
+    return statSync(path).isDirectory() ? '' : readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
   }
 }
 
