@@ -12,6 +12,11 @@ export interface Mutant {
   /** The bug, in one sentence. */
   bug: string;
   factory: BackendFactory;
+  /**
+   * The built-in backend it is a mutant of, whose results say which cases count as kills (default `filesystem`):
+   * a mutant of the sqlite backend is held to the cases that pass on sqlite, its SQL layout checks among them.
+   */
+  reference?: 'filesystem' | 'sqlite';
 }
 
 export interface MutationContext {
