@@ -176,7 +176,12 @@ const PLANT_KEYS = new Set(['plant', 'files', 'db', 'sql']);
 function loadPlantStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos): PlantStep {
   checkKeys(p, node, PLANT_KEYS, field);
   const js = toJs(p, node) as Record<string, unknown>;
-  const err = (msg: string, f: string) => caseError(p.file, pos.line, msg, `${field}.${f}`);
+  // The line of the field at fault (its key's value), the step's line when the field is missing.
+  const lineOf = (f: string) => {
+    const n = node.get(f.split('.')[0]!, true) as Node | undefined;
+    return n?.range ? p.lc.linePos(n.range[0]).line : pos.line;
+  };
+  const err = (msg: string, f: string) => caseError(p.file, lineOf(f), msg, `${field}.${f}`);
   if (!(PLANT_STORAGES as readonly unknown[]).includes(js.plant)) throw err(`plant must be one of ${PLANT_STORAGES.join(', ')}`, 'plant');
   const storage = js.plant as PlantStep['storage'];
   const step: PlantStep = { kind: 'plant', pos, storage };
