@@ -14,10 +14,11 @@ import { sqliteFactory } from '../../src/backends/sqlite/index.ts';
 import type { BackendFactory } from '../../src/core/backend.ts';
 import { tempSuite } from '../helpers/temp-suite.ts';
 
-const caseWith = (steps: string, run = true) => `area: a
+const caseWith = (steps: string, run = true, requires = '[durable, subagent-writes]') => `area: a
 cases:
   - id: a/one
     title: one
+    requires: ${requires}
     run: ${run}
     steps:
 ${steps}`;
@@ -51,7 +52,7 @@ async function runOn(factory: BackendFactory, yaml: string): Promise<CaseResult>
   }
 }
 
-test('a plant step loads with files and SQL, and requires subagent-writes and durable', () => {
+test('a plant step loads with files and SQL; its case must list subagent-writes and durable', () => {
   const suite = withSuite(caseWith(`      - plant: sqlite
         db: .prose/agents.db
         sql: "CREATE TABLE x (a)"
@@ -61,23 +62,27 @@ test('a plant step loads with files and SQL, and requires subagent-writes and du
   assert.equal([...c.requires].sort(), ['durable', 'subagent-writes']);
   const step = c.steps[0] as PlantStep;
   assert.equal({ kind: step.kind, storage: step.storage, db: step.db, sql: step.sql }, { kind: 'plant', storage: 'sqlite', db: '.prose/agents.db', sql: 'CREATE TABLE x (a)' });
+  const e = loadError(caseWith('      - plant: directory\n        files: { a.md: x }\n', true, '[durable]'));
+  assert.is(e.code, 'E_CASE');
+  assert.match(e.message, /a plant step \(line 8\), which needs capability subagent-writes: list it in "requires"/);
+  assert.is(e.location?.field, 'a/one.requires');
 });
 
 test('a plant step is refused with file, line and field: unknown fields, paths leaving the storage, SQL on directories', () => {
   const cases: [string, RegExp, string, number?][] = [
-    ['      - plant: directory\n        file: { a: b }\n', /unknown field "file"/, 'a/one.steps[0].file', 8],
+    ['      - plant: directory\n        file: { a: b }\n', /unknown field "file"/, 'a/one.steps[0].file', 9],
     ['      - plant: directory\n        files: { "../outside.md": x }\n', /may not leave the storage root/, 'a/one.steps[0].files.../outside.md'],
     ['      - plant: directory\n        files: { "/etc/x": x }\n', /is absolute/, 'a/one.steps[0].files./etc/x'],
     ['      - plant: directory\n        files: { "~/../x": x }\n', /may not leave/, 'a/one.steps[0].files.~/../x'],
     ['      - plant: directory\n        sql: "SELECT 1"\n', /directory storage has no SQL/, 'a/one.steps[0].sql'],
-    ['      - plant: sqlite\n        sql: "SELECT 1"\n', /give both or neither/, 'a/one.steps[0].db', 7],
+    ['      - plant: sqlite\n        sql: "SELECT 1"\n', /give both or neither/, 'a/one.steps[0].db', 8],
     ['      - plant: sqlite\n        db: ../x.db\n        sql: "SELECT 1"\n', /may not leave/, 'a/one.steps[0].db'],
-    ['      - plant: transcript\n        files: { a: b }\n', /plant must be one of directory, sqlite, postgres/, 'a/one.steps[0].plant', 7],
-    ['      - plant: directory\n', /plants "files", "sql", or both/, 'a/one.steps[0].plant', 7],
+    ['      - plant: transcript\n        files: { a: b }\n', /plant must be one of directory, sqlite, postgres/, 'a/one.steps[0].plant', 8],
+    ['      - plant: directory\n', /plants "files", "sql", or both/, 'a/one.steps[0].plant', 8],
     ['      - plant: directory\n        files: { a: 1 }\n', /file content is a string/, 'a/one.steps[0].files.a'],
   ];
-  // The line of the field at fault (8: the line after the step's first), or the step's own line (7).
-  for (const [step, message, field, line = 8] of cases) {
+  // The line of the field at fault (9: the line after the step's first), or the step's own line (8).
+  for (const [step, message, field, line = 9] of cases) {
     const e = loadError(caseWith(step));
     assert.is(e.code, 'E_CASE');
     assert.match(e.message, message);

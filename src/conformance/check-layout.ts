@@ -17,22 +17,23 @@ export async function checkLayout(step: LayoutStep, factory: BackendFactory, bac
     return `the backend declares ${step.storage} storage but exposes no ${step.storage} view (storage())`;
   }
   const s = interpolate(step, vars) as LayoutStep;
-  // A file of a SQL-kind run directory (attachments/ beside state.db) is checked as on directory storage.
-  if (s.file !== undefined && view.kind !== 'transcript') {
-    const dirs = view.kind === 'postgres' ? view.dirs : view;
-    if (!dirs) return `the backend keeps files beside its ${view.kind} storage but its view names no project directory (StorageView.dirs)`;
-    return checkText(s, readText(s.file, dirs), s.file);
-  }
   switch (view.kind) {
-    case 'directory':
-      throw new ProseError('E_CASE', 'a directory layout step names a "file"');
+    case 'directory': {
+      return checkText(s, readText(s.file!, view), s.file!);
+    }
     case 'transcript':
       return checkText(s, await view.text(), 'transcript');
     case 'sqlite': {
+      // A file of a SQL-kind run directory (attachments/ beside state.db) is checked as on directory storage.
+      if (s.file !== undefined) return checkText(s, readText(s.file, view), s.file);
       const rows = await view.query(s.db!, s.query!, s.params ?? []);
       return match(s.rows, rows, `${s.db}: ${s.query}`);
     }
     case 'postgres': {
+      if (s.file !== undefined) {
+        if (!view.dirs) return `the backend keeps files beside its postgres storage but its view names no project directory (StorageView.dirs)`;
+        return checkText(s, readText(s.file, view.dirs), s.file);
+      }
       const rows = await view.query(s.query!, s.params ?? []);
       return match(s.rows, rows, s.query!);
     }
@@ -42,9 +43,9 @@ export async function checkLayout(step: LayoutStep, factory: BackendFactory, bac
 /** A file under the project (or `~/` the home) directory; undefined when it does not exist, '' for a directory. */
 function readText(file: string, dirs: { projectDir: string; homeDir?: string }): string | undefined {
   const home = file.startsWith('~/');
-  if (home && !dirs.homeDir) throw new ProseError('E_CASE', `layout file ${file}: this storage keeps no files in the home directory`);
-  const path = home ? join(dirs.homeDir!, file.slice(2)) : join(dirs.projectDir, file);
+  if (home && dirs.homeDir === undefined) throw new ProseError('E_CASE', `layout file ${file}: this storage keeps no files in the home directory`);
   const base = resolve(home ? dirs.homeDir! : dirs.projectDir);
+  const path = join(base, home ? file.slice(2) : file);
   if (!resolve(path).startsWith(base + sep)) throw new ProseError('E_CASE', `layout file ${file} is outside the storage`);
   try {
     return statSync(path).isDirectory() ? '' : readFileSync(path, 'utf8');

@@ -29,6 +29,7 @@ export function loadSuite(dir: string): Suite {
   const seen = new Map<string, SourcePos>();
   for (const path of yamlFiles(join(dir, 'cases'))) {
     for (const c of loadCaseFile(path)) {
+      checkPlantRequires(c);
       const prev = seen.get(c.id);
       if (prev) throw caseError(c.pos.file, c.pos.line, `case id "${c.id}" is already used at ${prev.file}:${prev.line}`, 'id');
       seen.set(c.id, c.pos);
@@ -113,8 +114,6 @@ function loadCaseFile(path: string): Case[] {
     if (steps.some((s) => s.kind === 'crash')) { caps.add('durable'); caps.add('multi-process'); }
     if (steps.some((s) => s.kind === 'concurrent')) { caps.add('multi-process'); caps.add('concurrent-writers'); }
     if (containsKind(steps, 'subagent')) caps.add('subagent-writes');
-    // Planted state is written by someone else, as a subagent writes; the backend is reopened to read it.
-    if (containsKind(steps, 'plant')) { caps.add('subagent-writes'); caps.add('durable'); }
     return {
       id, area, title: str(p, item, 'title', true)!, spec: str(p, item, 'spec', false) ?? fileSpec,
       requires: [...caps], run, steps, pos: { file: p.file, line: at(item) },
@@ -169,6 +168,25 @@ function loadSubagentStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePo
     kind: 'subagent', pos, ...rest, ...(kind !== undefined ? { bindingKind: kind } : {}), refused,
     findings: loadFindings(p, node.get('findings', true) as Node | undefined, err), ...(save !== undefined ? { save: save as string } : {}),
   } as SubagentStep;
+}
+
+/**
+ * Planted state is written by someone else (as a subagent writes) and read by a reopened backend: a case that plants
+ * lists `subagent-writes` and `durable`, so a reader of the YAML sees why it skips.
+ */
+function checkPlantRequires(c: Case): void {
+  const plant = findStep(c.steps, 'plant');
+  if (!plant) return;
+  const missing = (['durable', 'subagent-writes'] as const).find((cap) => !c.requires.includes(cap));
+  if (missing) throw caseError(c.pos.file, c.pos.line, `case ${c.id} has a plant step (line ${plant.pos.line}), which needs capability ${missing}: list it in "requires"`, `${c.id}.requires`);
+}
+
+function findStep(steps: Step[], kind: Step['kind']): Step | undefined {
+  for (const s of steps) {
+    const found = s.kind === kind ? s : s.kind === 'repeat' ? findStep(s.steps, kind) : undefined;
+    if (found) return found;
+  }
+  return undefined;
 }
 
 const PLANT_KEYS = new Set(['plant', 'files', 'db', 'sql']);
