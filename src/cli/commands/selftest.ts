@@ -16,8 +16,7 @@ export const selftestCommand: Command = {
 Each mutant is the filesystem backend (a few: the sqlite backend) with one real bug a backend author could write
 (an off-by-one in segment numbering, >= instead of > at the attachment threshold, root searched before the local
 frame, ...). The suite must kill every one: a mutant is killed when a case that passes on the unmutated backend
-fails on it. A survivor
-is a case the suite is missing. Exit 1 when any mutant survives.
+fails on it. A survivor is a case the suite is missing. Exit 1 when any mutant survives.
 
 Options:
   --mutant NAME   only this mutant (repeatable)
