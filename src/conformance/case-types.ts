@@ -51,7 +51,7 @@ export interface LayoutStep {
   pos: SourcePos;
   /** The storage kind this check belongs to; on other kinds it is not applicable and is counted as such. */
   storage: Exclude<StorageKind, 'other'>;
-  /** directory: a path relative to the project directory (`~/` for the home directory). */
+  /** A path relative to the project directory (`~/` for the home directory): on directory storage, and on sqlite and postgres for the files beside the database (attachments/). */
   file?: string;
   exists?: boolean;
   equals?: unknown;
@@ -63,6 +63,27 @@ export interface LayoutStep {
   params?: unknown[];
   rows?: unknown;
 }
+
+/**
+ * State written as a VM (or a subagent) following the seeds writes it, planted into the storage by the runner: the
+ * backend is closed, the files are written and the SQL is run, then a new instance opens the storage. Paths are
+ * relative to the project directory (`~/` for the home directory) and may not leave it. A case that plants runs only
+ * on backends of the storage kinds it plants for (plant.ts).
+ */
+export interface PlantStep {
+  kind: 'plant';
+  pos: SourcePos;
+  storage: PlantStorage;
+  /** path -> content, written byte for byte (UTF-8). */
+  files?: Record<string, string>;
+  /** sqlite: the database file the SQL runs on, relative to the project directory. */
+  db?: string;
+  /** SQL run on the storage as the seed's VM or subagent would run it (sqlite: on `db`; postgres: on the storage's own connection). */
+  sql?: string;
+}
+
+export const PLANT_STORAGES = ['directory', 'sqlite', 'postgres'] as const;
+export type PlantStorage = (typeof PLANT_STORAGES)[number];
 
 /** Kill a writer process at `kills` seeded points, reopening and checking after each (the crash area). */
 export interface CrashStep {
@@ -118,7 +139,7 @@ export interface SubagentStep {
   save?: string;
 }
 
-export type Step = OpStep | RestartStep | RepeatStep | LayoutStep | CrashStep | ConcurrentStep | SubagentStep;
+export type Step = OpStep | RestartStep | RepeatStep | LayoutStep | CrashStep | ConcurrentStep | SubagentStep | PlantStep;
 
 export interface Case {
   id: string;

@@ -21,27 +21,38 @@ export async function checkLayout(step: LayoutStep, factory: BackendFactory, bac
   const s = interpolate(step, vars) as LayoutStep;
   switch (view.kind) {
     case 'directory': {
-      const path = s.file!.startsWith('~/') ? join(view.homeDir, s.file!.slice(2)) : join(view.projectDir, s.file!);
-      const base = resolve(s.file!.startsWith('~/') ? view.homeDir : view.projectDir);
-      if (!resolve(path).startsWith(base + sep)) throw new ProseError('E_CASE', `layout file ${s.file} is outside the storage`);
-      let text: string | undefined;
-      try {
-        text = statSync(path).isDirectory() ? '' : readFileSync(path, 'utf8');
-      } catch {
-        text = undefined;
-      }
-      return checkText(s, text, s.file!);
+      return checkText(s, readText(s.file!, view), s.file!);
     }
     case 'transcript':
       return checkText(s, await view.text(), 'transcript');
     case 'sqlite': {
+      // A file of a SQL-kind run directory (attachments/ beside state.db) is checked as on directory storage.
+      if (s.file !== undefined) return checkText(s, readText(s.file, view), s.file);
       const rows = await view.query(s.db!, s.query!, s.params ?? []);
       return match(s.rows, rows, `${s.db}: ${s.query}`);
     }
     case 'postgres': {
+      if (s.file !== undefined) {
+        if (!view.dirs) return `the backend keeps files beside its postgres storage but its view names no project directory (StorageView.dirs)`;
+        return checkText(s, readText(s.file, view.dirs), s.file);
+      }
       const rows = await view.query(s.query!, s.params ?? []);
       return match(s.rows, rows, s.query!);
     }
+  }
+}
+
+/** A file under the project (or `~/` the home) directory; undefined when it does not exist, '' for a directory. */
+function readText(file: string, dirs: { projectDir: string; homeDir?: string }): string | undefined {
+  const home = file.startsWith('~/');
+  if (home && dirs.homeDir === undefined) throw new ProseError('E_CASE', `layout file ${file}: this storage keeps no files in the home directory`);
+  const base = resolve(home ? dirs.homeDir! : dirs.projectDir);
+  const path = join(base, home ? file.slice(2) : file);
+  if (!resolve(path).startsWith(base + sep)) throw new ProseError('E_CASE', `layout file ${file} is outside the storage`);
+  try {
+    return statSync(path).isDirectory() ? '' : readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
   }
 }
 

@@ -39,7 +39,7 @@ function describeStep(step: Step, vars: Vars): string {
         : step.expect !== undefined ? `expects a result containing ${show(step.expect)}` : 'expects success';
       return `\nstep ${at}: ${step.op}, ${wants}${step.actor !== undefined ? ` (as ${show(step.actor)})` : ''}`;
     }
-    case 'restart': return `\nstep ${at}: restart: close the backend, open it again on the same storage`;
+    case 'restart': return `\nstep ${at}: restart: close the backend, open it again on the same storage${step.project ? ` in project ${step.project}` : ''}`;
     case 'repeat': return `\nstep ${at}: repeat ${show(step.times)} times (\${i} counts from 1)`;
     case 'layout': {
       const what = step.file !== undefined ? `file ${show(step.file)}` : step.query !== undefined ? `query ${show(step.query)}` : 'the transcript';
@@ -48,6 +48,10 @@ function describeStep(step: Step, vars: Vars): string {
     case 'crash': return `\nstep ${at}: crash: a worker process writes the ${step.workload} workload and is killed ${step.kills} times (its messages are not shown)`;
     case 'concurrent': return `\nstep ${at}: concurrent: ${step.writers} worker processes write ${step.each} ${step.workload} items each (their messages are not shown)`;
     case 'subagent': return `\nstep ${at}: subagent: a scripted subagent writes into the storage as session.md instructs (no message)`;
+    case 'plant': {
+      const what = [step.files ? `files ${Object.keys(step.files).join(', ')}` : '', step.sql !== undefined ? `SQL${step.db ? ` on ${step.db}` : ''}` : ''].filter(Boolean).join(' and ');
+      return `\nstep ${at}: plant ${step.storage}: close the backend, write ${what} as a seed-following VM would, open it again (no message)`;
+    }
   }
 }
 

@@ -1,12 +1,13 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
 import { STORAGE_KINDS, SUBAGENT_STORAGE_KINDS } from '../core/backend.ts';
 import { isCapability, type Capability } from '../core/capabilities.ts';
 import { isErrorCode, ProseError } from '../core/errors.ts';
 import { isOpName, OPS } from '../core/ops.ts';
 import { SESSION_RULES } from '../session/session-rules.ts';
-import { DEVIATIONS, type Case, type LayoutStep, type SourcePos, type Step, type SubagentStep, type Suite } from './case-types.ts';
+import { DEVIATIONS, PLANT_STORAGES, type Case, type LayoutStep, type PlantStep, type SourcePos, type Step, type SubagentStep, type Suite } from './case-types.ts';
+import { plantPathProblem } from './plant.ts';
 import { WORKLOADS, type Workload } from './workload.ts';
 
 const CASE_KEYS = new Set(['id', 'title', 'spec', 'requires', 'run', 'steps']);
@@ -28,6 +29,7 @@ export function loadSuite(dir: string): Suite {
   const seen = new Map<string, SourcePos>();
   for (const path of yamlFiles(join(dir, 'cases'))) {
     for (const c of loadCaseFile(path)) {
+      checkPlantRequires(c);
       const prev = seen.get(c.id);
       if (prev) throw caseError(c.pos.file, c.pos.line, `case id "${c.id}" is already used at ${prev.file}:${prev.line}`, 'id');
       seen.set(c.id, c.pos);
@@ -178,6 +180,65 @@ function loadSubagentStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePo
   } as SubagentStep;
 }
 
+/**
+ * Planted state is written by someone else (as a subagent writes) and read by a reopened backend: a case that plants
+ * lists `subagent-writes` and `durable`, so a reader of the YAML sees why it skips.
+ */
+function checkPlantRequires(c: Case): void {
+  const plant = findStep(c.steps, 'plant');
+  if (!plant) return;
+  const missing = (['durable', 'subagent-writes'] as const).find((cap) => !c.requires.includes(cap));
+  if (missing) throw caseError(c.pos.file, c.pos.line, `case ${c.id} has a plant step (line ${plant.pos.line}), which needs capability ${missing}: list it in "requires"`, `${c.id}.requires`);
+}
+
+function findStep(steps: Step[], kind: Step['kind']): Step | undefined {
+  for (const s of steps) {
+    const found = s.kind === kind ? s : s.kind === 'repeat' ? findStep(s.steps, kind) : undefined;
+    if (found) return found;
+  }
+  return undefined;
+}
+
+const PLANT_KEYS = new Set(['plant', 'files', 'db', 'sql']);
+
+function loadPlantStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos): PlantStep {
+  checkKeys(p, node, PLANT_KEYS, field);
+  const js = toJs(p, node) as Record<string, unknown>;
+  // The line of the field at fault (its key's value), the step's line when the field is missing.
+  const lineOf = (f: string) => {
+    const n = node.get(f.split('.')[0]!, true) as Node | undefined;
+    return n?.range ? p.lc.linePos(n.range[0]).line : pos.line;
+  };
+  const err = (msg: string, f: string) => caseError(p.file, lineOf(f), msg, `${field}.${f}`);
+  if (!(PLANT_STORAGES as readonly unknown[]).includes(js.plant)) throw err(`plant must be one of ${PLANT_STORAGES.join(', ')}`, 'plant');
+  const storage = js.plant as PlantStep['storage'];
+  const step: PlantStep = { kind: 'plant', pos, storage };
+  if (js.files !== undefined) {
+    const files = js.files as Record<string, unknown>;
+    if (!files || typeof files !== 'object' || Array.isArray(files) || Object.keys(files).length === 0) throw err('"files" is a non-empty mapping of path to content', 'files');
+    for (const [path, content] of Object.entries(files)) {
+      const problem = plantPathProblem(path);
+      if (problem) throw err(problem, `files.${path}`);
+      if (typeof content !== 'string') throw err('file content is a string (a YAML block scalar keeps the seed text verbatim)', `files.${path}`);
+    }
+    step.files = files as Record<string, string>;
+  }
+  if (js.sql !== undefined) {
+    if (storage === 'directory') throw err('directory storage has no SQL; plant files', 'sql');
+    if (typeof js.sql !== 'string' || js.sql.trim() === '') throw err('"sql" is a non-empty string', 'sql');
+    step.sql = js.sql;
+  }
+  if (js.db !== undefined) {
+    if (storage !== 'sqlite') throw err('"db" names a SQLite file and goes with plant: sqlite', 'db');
+    const problem = typeof js.db === 'string' ? plantPathProblem(js.db) : '"db" is a path';
+    if (problem) throw err(problem, 'db');
+    step.db = js.db as string;
+  }
+  if (storage === 'sqlite' && (step.sql === undefined) !== (step.db === undefined)) throw err('plant: sqlite runs "sql" on "db": give both or neither', step.db ? 'sql' : 'db');
+  if (!step.files && !step.sql) throw err('a plant step plants "files", "sql", or both', 'plant');
+  return step;
+}
+
 function loadRefused(p: Parsed, node: Node | undefined, err: (msg: string, f: string) => ProseError): SubagentStep['refused'] {
   const js = node === undefined ? false : toJs(p, node);
   if (typeof js === 'boolean') return js;
@@ -202,11 +263,13 @@ function loadFindings(p: Parsed, node: Node | undefined, err: (msg: string, f: s
   return Object.fromEntries(SUBAGENT_STORAGE_KINDS.map((k) => [k, list(map[k], `findings.${k}`)])) as SubagentStep['findings'];
 }
 
-function loadStep(p: Parsed, node: Node, field: string): Step {
-  const line = node?.range ? p.lc.linePos(node.range[0]).line : 1;
+function loadStep(p: Parsed, aliased: Node, field: string): Step {
+  // A step may be an alias of one written earlier in the file (`- *seed-run`: the same planted state in several cases).
+  const node = (isAlias(aliased) ? aliased.resolve(p.doc) : aliased) as Node;
+  const line = aliased?.range ? p.lc.linePos(aliased.range[0]).line : 1;
   const pos: SourcePos = { file: p.file, line };
   if (isScalar(node) && node.value === 'restart') return { kind: 'restart', pos };
-  if (!isMap(node)) throw caseError(p.file, line, 'a step is a mapping (op:, layout:, repeat:, crash:, concurrent:, subagent:) or the word restart', field);
+  if (!isMap(node)) throw caseError(p.file, line, 'a step is a mapping (op:, layout:, plant:, repeat:, crash:, concurrent:, subagent:) or the word restart', field);
   if (node.has('restart')) {
     checkKeys(p, node, new Set(['restart']), field);
     const body = toJs(p, node.get('restart', true) as Node) as Record<string, unknown> | null;
@@ -226,6 +289,7 @@ function loadStep(p: Parsed, node: Node, field: string): Step {
   }
   if (node.has('crash') || node.has('concurrent')) return loadWorkerStep(p, node, field, pos);
   if (node.has('subagent')) return loadSubagentStep(p, node, field, pos);
+  if (node.has('plant')) return loadPlantStep(p, node, field, pos);
   if (node.has('layout')) {
     checkKeys(p, node, LAYOUT_KEYS, field);
     const js = toJs(p, node) as Record<string, unknown>;

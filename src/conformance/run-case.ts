@@ -8,6 +8,7 @@ import { OPS, type OpArgs, type OpName } from '../core/ops.ts';
 import type { Case, OpStep, SourcePos, Step } from './case-types.ts';
 import { checkLayout } from './check-layout.ts';
 import { match, show } from './match.ts';
+import { plantStorages, runPlant } from './plant.ts';
 import type { Outcome } from './outcome.ts';
 import { runSubagent, type FindingsFilter } from './run-subagent.ts';
 import { runConcurrent, runCrash, type WorkerContext } from './run-workers.ts';
@@ -51,6 +52,10 @@ class StepFailure {
 export async function runCase(c: Case, ctx: CaseContext): Promise<Outcome> {
   const missing = c.requires.filter((cap) => !ctx.factory.capabilities.includes(cap));
   if (missing.length) return { status: 'skipped', reason: `needs capability ${missing.join(', ')}, which ${ctx.factory.name} does not declare` };
+  const plants = plantStorages(c);
+  if (plants.length && !(plants as string[]).includes(ctx.factory.kind)) {
+    return { status: 'skipped', reason: `plants seed-written state for ${plants.join(', ')} storage; ${ctx.factory.name} keeps ${ctx.factory.kind} storage` };
+  }
   const env: BackendEnv = { projectDir: join(ctx.dir, 'project'), homeDir: join(ctx.dir, 'home'), decisions: ctx.decisions, storageKey: ctx.dir };
   mkdirSync(env.projectDir, { recursive: true });
   mkdirSync(env.homeDir, { recursive: true });
@@ -93,6 +98,15 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
           mkdirSync(env.projectDir, { recursive: true });
         }
         state.backend = await withTimeout(ctx.factory.open(env), ctx.stepTimeoutMs, 'reopening the backend');
+        break;
+      case 'plant':
+        // A plant for another storage kind is that kind's version of the same seed state.
+        if (step.storage !== ctx.factory.kind) break;
+        await withTimeout(runPlant(step, {
+          env, vars, backend: state.backend!,
+          close: async () => { await state.backend?.close(); state.backend = undefined; },
+          reopen: async () => { state.backend = await ctx.factory.open(env); },
+        }), ctx.stepTimeoutMs, `plant ${step.storage}`);
         break;
       case 'repeat': {
         const times = interpolate(step.times, vars);

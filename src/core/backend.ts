@@ -66,6 +66,8 @@ export type StorageView =
   | {
     kind: 'postgres';
     query(sql: string, params?: unknown[]): Promise<Row[]>;
+    /** Where the files beside the database live (attachments/ of a run directory), for layout checks of them. */
+    dirs?: { projectDir: string };
     /** Runs a script as a subagent's own psql session would (the session-protocol area); never used by layout checks. */
     subagentScript?(script: string): Promise<void>;
   }

@@ -15,6 +15,11 @@ export interface Mutant {
   factory: BackendFactory;
   /** A bug in the session checker instead of the backend: what it does to the findings a subagent step sees. */
   checker?: FindingsFilter;
+  /**
+   * The built-in backend it is a mutant of, whose results say which cases count as kills (default `filesystem`):
+   * a mutant of the sqlite backend is held to the cases that pass on sqlite, its SQL layout checks among them.
+   */
+  reference?: 'filesystem' | 'sqlite';
 }
 
 export interface MutationContext {

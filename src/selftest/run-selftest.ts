@@ -31,13 +31,15 @@ const silent = { header() {}, result() {}, footer() {} };
  * errors on it. Reference results come first so a flaky or failing case never counts as a kill.
  */
 export async function runSelftest(suite: Suite, mutants: readonly Mutant[], decisions: Decisions, reference: CaseResult[], onVerdict: (v: MutantVerdict) => void, workerCommand?: readonly string[]): Promise<SelftestResult> {
-  const good = new Set(reference.filter((r) => r.outcome.status === 'passed').map((r) => r.id));
-  const unreliable = reference.filter((r) => r.outcome.status !== 'passed' && r.outcome.status !== 'skipped').map((r) => r.id);
+  // The reference results of each backend a mutant is made of (the CLI runs every one the chosen mutants name).
+  const goodOn = (backend: string) => new Set(reference.filter((r) => r.backend === backend && r.outcome.status === 'passed').map((r) => r.id));
+  const good = goodOn('filesystem');
+  const unreliable = [...new Set(reference.filter((r) => r.outcome.status !== 'passed' && r.outcome.status !== 'skipped').map((r) => r.id))];
   const verdicts: MutantVerdict[] = [];
   const control = await verdictOf(CONTROL, suite, good, decisions, workerCommand);
   if (control.killedBy.length > 0) return { control, verdicts, killed: 0, total: mutants.length, unreliable };
   for (const m of mutants) {
-    const v = await verdictOf(m, suite, good, decisions, workerCommand);
+    const v = await verdictOf(m, suite, m.reference && m.reference !== 'filesystem' ? goodOn(m.reference) : good, decisions, workerCommand);
     verdicts.push(v);
     onVerdict(v);
   }

@@ -11,3 +11,4 @@ export { SESSION_RULES, type SessionRule } from './session-rules.ts';
 export { sqliteProgram } from './sqlite-program.ts';
 export { followInstructions, returnMessage, type SubagentWork, type FollowOptions } from './follow-instructions.ts';
 export { prepareAgentDb } from './prepare-agent-db.ts';
+export { runSeedSql } from './run-seed-sql.ts';

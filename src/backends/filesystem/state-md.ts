@@ -4,6 +4,7 @@ import type { ExecutionEvent, RunStatus } from '../../core/model.ts';
 import { RUN_STATUSES } from '../../core/model.ts';
 import { checkEventShape } from '../../core/check-args.ts';
 import { RunPaths } from './run-paths.ts';
+import { parseSeedStateMd } from './seed-state-md.ts';
 
 /**
  * `state.md`, the seed's annotated execution state (filesystem.md "state.md"), written by the VM only.
@@ -91,6 +92,11 @@ export function parseStateMd(text: string, file: string): StateDoc {
     throw new ProseError('E_CORRUPT', message, { location: { file, line }, hint: 'state.md is written by the VM; restore it from the last good copy' });
   };
   if (lines[0] !== '# Execution State') fail(1, 'state.md does not start with "# Execution State"');
+  // Ours always has a `status:` header line and the event log; without both it is the seed's own state.md, as a VM
+  // following filesystem.md writes it (decision seed-state-md). Ours without its log was cut short, and says so below.
+  const headerEnd = lines.indexOf('', 2);
+  const ours = lines.slice(2, headerEnd === -1 ? undefined : headerEnd).some((l) => l.startsWith('status: '));
+  if (!ours && !lines.includes('## Event Log')) return parseSeedStateMd(text, file);
   const header: Record<string, string> = {};
   let i = 2;
   for (; i < lines.length && lines[i] !== ''; i++) {

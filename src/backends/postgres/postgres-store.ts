@@ -33,7 +33,7 @@ export class PostgresStore implements StateStore {
   /** The canonical world-model and receipt ledger (world-model-store.ts). */
   readonly worldModel: WorldModelStore;
 
-  constructor(private readonly db: PgDb, projectDir: string, private readonly decisions: Decisions) {
+  constructor(private readonly db: PgDb, private readonly projectDir: string, private readonly decisions: Decisions) {
     this.attachments = new Attachments(projectDir);
     this.worldModel = new PostgresWorldModelStore(db);
   }
@@ -231,7 +231,7 @@ export class PostgresStore implements StateStore {
   }
 
   storage(): StorageView {
-    return readOnlyView(this.db);
+    return readOnlyView(this.db, this.projectDir);
   }
 
   async close(): Promise<void> {

@@ -10,9 +10,11 @@ const READ_ONLY = /^\s*(select|with|values|table|show)\b/i;
  * strings (pg gives Date objects), int8 as numbers (a real server sends them as text; pg-url-factory sets the
  * parser) and JSONB as parsed values.
  */
-export function readOnlyView(db: PgDb): StorageView {
+export function readOnlyView(db: PgDb, projectDir?: string): StorageView {
   return {
     kind: 'postgres',
+    // Attachments are files under the project's run directories (decision pg-attachments).
+    ...(projectDir ? { dirs: { projectDir } } : {}),
     async query(sql: string, params: unknown[] = []): Promise<Row[]> {
       // One statement that reads: a trailing semicolon is fine, a second statement is not.
       const body = sql.trim().replace(/;\s*$/, '');

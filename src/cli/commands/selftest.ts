@@ -1,4 +1,5 @@
 import { filesystemFactory } from '../../backends/filesystem/index.ts';
+import { sqliteFactory } from '../../backends/sqlite/index.ts';
 import { resolveDecisions } from '../../core/decisions.ts';
 import { ProseError } from '../../core/errors.ts';
 import { loadSuite } from '../../conformance/load-suite.ts';
@@ -12,10 +13,10 @@ import { defaultSuiteDir } from '../suite-dir.ts';
 export const selftestCommand: Command = {
   help: `Usage: prose-state selftest [--mutant NAME]... [--area AREA]... [--suite DIR] [--format json] [--list]
 
-Each mutant is the filesystem backend with one real bug a backend author could write (an off-by-one in segment
-numbering, >= instead of > at the attachment threshold, root searched before the local frame, ...). The suite
-must kill every one: a mutant is killed when a case that passes on the unmutated backend fails on it. A survivor
-is a case the suite is missing. Exit 1 when any mutant survives.
+Each mutant is the filesystem backend (a few: the sqlite backend) with one real bug a backend author could write
+(an off-by-one in segment numbering, >= instead of > at the attachment threshold, root searched before the local
+frame, ...). The suite must kill every one: a mutant is killed when a case that passes on the unmutated backend
+fails on it. A survivor is a case the suite is missing. Exit 1 when any mutant survives.
 
 Options:
   --mutant NAME   only this mutant (repeatable)
@@ -39,7 +40,9 @@ Options:
     const areas = (values.area as string[] | undefined) ?? [];
     const suite = areas.length ? { ...full, cases: full.cases.filter((c) => areas.includes(c.area)) } : full;
     if (suite.cases.length === 0) throw new ProseError('E_USAGE', `no case in area ${areas.join(', ')}`);
-    const reference = await runSuite({ suite, factories: [{ ...filesystemFactory, spec: 'filesystem' }], decisions, filter: { areas: [], ids: [] }, listener: { header() {}, result() {}, footer() {} }, workerCommand: io.self });
+    // Mutants of the sqlite backend are judged against the unmutated sqlite backend, run only when one is chosen.
+    const references = [{ ...filesystemFactory, spec: 'filesystem' }, ...(chosen.some((m) => m.reference === 'sqlite') ? [{ ...sqliteFactory, spec: 'sqlite' }] : [])];
+    const reference = await runSuite({ suite, factories: references, decisions, filter: { areas: [], ids: [] }, listener: { header() {}, result() {}, footer() {} }, workerCommand: io.self });
     const result = await runSelftest(suite, chosen, decisions, reference, (v) => {
       if (!json) io.stdout.write(v.killedBy.length ? `  killed   ${v.mutant.padEnd(30)} by ${v.killedBy.slice(0, 3).join(', ')}${v.killedBy.length > 3 ? ` and ${v.killedBy.length - 3} more` : ''}\n` : `  SURVIVED ${v.mutant.padEnd(30)} ${v.bug}\n`);
     }, io.self);

@@ -9,6 +9,12 @@ export const FILESYSTEM_DECISIONS: DecisionRow[] = [
     why: 'Rendering from one log means the human sections can never disagree with what a resume reads; the seed gives no program text to show "lines ahead" from, so the trace shows the statements recorded.',
   },
   {
+    id: 'seed-state-md', area: 'filesystem',
+    spec: 'filesystem.md "Resuming Execution": read state.md "to find current position", load all bindings from bindings/, continue "from the marked position". Its state.md example has no run status, no statement numbers, no parent column in the Call Stack and no machine-readable log.',
+    choice: 'A state.md without our `status:` header line and `## Event Log` is read as the seed writes it: the run is `running`; each trace line annotated `# <-- EXECUTING`, `# <-- RETRYING (attempt n/m)`, `# (complete)` or `# --> path` is a statement numbered by its line in the Execution Trace block (`[not yet entered]` and `[...next...]` lines are not reached yet); `### Parallel (X)` and `### Loop (X)` of Active Constructs are the parallel or loop `X` with their branches and iteration; each Call Stack row is an open frame whose parent is the row one level shallower. The next VM write rewrites the file in our format, the derived events first. Ours without its log is refused as cut short.',
+    why: 'A run a VM left behind following the seed must resume, not be refused; the trace line is the one number the example fixes (its Active Constructs cite trace lines), and depth is the only link between Call Stack rows. Telling ours apart by its `status:` line keeps a truncated file of ours an error instead of a shorter history.',
+  },
+  {
     id: 'state-md-call-stack-parent', area: 'filesystem',
     spec: 'filesystem.md Call Stack table: execution_id | block | depth | status.',
     choice: 'A fifth column `parent` ((root) for depth 1). The stack lists executing frames innermost first: the first is `executing`, the rest `waiting`.',
