@@ -23,6 +23,9 @@ const KINDS: readonly BackendKind[] = [
   // `embedded`: part of `all`, needing nothing outside this process.
   { name: 'filesystem', embedded: true, open: async () => (await import('../backends/filesystem/index.ts')).filesystemFactory },
   { name: 'sqlite', embedded: true, open: async () => (await import('../backends/sqlite/index.ts')).sqliteFactory },
+  // The same backend on one SQLite engine (src/sqlite/engine.ts); plain `sqlite` picks posix where node:sqlite exists.
+  { name: 'sqlite:posix', embedded: false, open: () => sqliteOn('posix') },
+  { name: 'sqlite:wasm', embedded: false, open: () => sqliteOn('wasm') },
   { name: 'postgres', embedded: true, open: async () => (await import('../backends/postgres/index.ts')).postgresMemFactory },
   { name: 'in-context', embedded: true, open: async () => (await import('../backends/in-context/index.ts')).inContextFactory },
   // Built in, but not part of `all`: the same backend in another dialect.
@@ -56,6 +59,17 @@ export async function resolveBackends(spec: string, ctx: ResolveContext = { env:
   throw new ProseError('E_USAGE', `unknown backend "${colon === -1 ? spec : `${spec.slice(0, colon)}:…`}"`, {
     hint: `known backends: ${[...builtInNames(), 'all', ...PREFIXED.flatMap((k) => k.usage)].join(', ')}`,
   });
+}
+
+/**
+ * The sqlite backend on `engine`, which this process and the ones it starts (workers, the sqlite3 shim a subagent
+ * runs) then use for every database: one engine per run, named in the report.
+ */
+async function sqliteOn(engine: 'posix' | 'wasm'): Promise<BackendFactory> {
+  const m = await import('../backends/sqlite/index.ts');
+  const { checkEngine, ENGINE_ENV } = await import('../sqlite/index.ts');
+  process.env[ENGINE_ENV] = checkEngine(engine, `--backend sqlite:${engine}`);
+  return m.sqliteFactoryFor(engine);
 }
 
 async function openPostgres(rest: string, ctx: ResolveContext): Promise<BackendFactory> {
