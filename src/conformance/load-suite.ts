@@ -110,6 +110,7 @@ function loadCaseFile(path: string, root: string): Case[] {
     // Worker processes open the same storage, and a crash is survived only by what is durable.
     if (steps.some((s) => s.kind === 'crash')) { caps.add('durable'); caps.add('multi-process'); }
     if (steps.some((s) => s.kind === 'concurrent')) { caps.add('multi-process'); caps.add('concurrent-writers'); }
+    if (steps.some((s) => s.kind === 'mixed-writers')) { caps.add('multi-process'); caps.add('concurrent-writers'); caps.add('layout:sqlite'); caps.add('native-sqlite3-beside'); }
     if (containsKind(steps, 'subagent')) caps.add('subagent-writes');
     return {
       id, area, title: str(p, item, 'title', true)!, spec: str(p, item, 'spec', false) ?? fileSpec,
@@ -134,6 +135,19 @@ function loadWorkerStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos)
   return crash
     ? { kind: 'crash', pos, workload: body.workload as Workload, kills: int('kills'), maxDelayMs: int('max-delay-ms', 40) }
     : { kind: 'concurrent', pos, workload: body.workload as Workload, writers: int('writers'), each: int('each') };
+}
+
+function loadMixedWritersStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos): Step {
+  checkKeys(p, node, new Set(['mixed-writers']), field);
+  const body = (toJs(p, node.get('mixed-writers', true) as Node) ?? {}) as Record<string, unknown>;
+  const allowed = ['ours', 'cli', 'each', 'readers', 'kills'];
+  for (const k of Object.keys(body)) if (!allowed.includes(k)) throw caseError(p.file, pos.line, `unknown field "${k}"; allowed: ${allowed.join(', ')}`, `${field}.mixed-writers.${k}`);
+  const int = (k: string, min: number, d?: number): number => {
+    const v = body[k] ?? d;
+    if (!Number.isSafeInteger(v) || (v as number) < min) throw caseError(p.file, pos.line, `"${k}" must be a whole number of at least ${min}`, `${field}.mixed-writers.${k}`);
+    return v as number;
+  };
+  return { kind: 'mixed-writers', pos, ours: int('ours', 1), cli: int('cli', 1), each: int('each', 1), readers: int('readers', 0, 0), kills: int('kills', 0, 0) };
 }
 
 function containsRestart(steps: Step[]): boolean {
@@ -196,7 +210,7 @@ function loadStep(p: Parsed, node: Node, field: string): Step {
   const line = node?.range ? p.lc.linePos(node.range[0]).line : 1;
   const pos: SourcePos = { file: p.file, line };
   if (isScalar(node) && node.value === 'restart') return { kind: 'restart', pos };
-  if (!isMap(node)) throw caseError(p.file, line, 'a step is a mapping (op:, layout:, repeat:, crash:, concurrent:, subagent:) or the word restart', field);
+  if (!isMap(node)) throw caseError(p.file, line, 'a step is a mapping (op:, layout:, repeat:, crash:, concurrent:, mixed-writers:, subagent:) or the word restart', field);
   if (node.has('repeat')) {
     checkKeys(p, node, new Set(['repeat', 'steps']), field);
     const inner = node.get('steps', true);
@@ -204,6 +218,7 @@ function loadStep(p: Parsed, node: Node, field: string): Step {
     return { kind: 'repeat', pos, times: toJs(p, node.get('repeat', true) as Node), steps: inner.items.map((s, k) => loadStep(p, s as Node, `${field}.steps[${k}]`)) };
   }
   if (node.has('crash') || node.has('concurrent')) return loadWorkerStep(p, node, field, pos);
+  if (node.has('mixed-writers')) return loadMixedWritersStep(p, node, field, pos);
   if (node.has('subagent')) return loadSubagentStep(p, node, field, pos);
   if (node.has('layout')) {
     checkKeys(p, node, LAYOUT_KEYS, field);

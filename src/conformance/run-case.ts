@@ -10,7 +10,8 @@ import { checkLayout } from './check-layout.ts';
 import { match, show } from './match.ts';
 import type { Outcome } from './outcome.ts';
 import { runSubagent } from './run-subagent.ts';
-import { runConcurrent, runCrash, type WorkerContext } from './run-workers.ts';
+import { findSqlite3, runMixedWriters } from './run-mixed-writers.ts';
+import { runConcurrent, runCrash, specOf, type WorkerContext } from './run-workers.ts';
 import { interpolate, type Vars } from './template.ts';
 
 export interface CaseContext {
@@ -114,6 +115,24 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
         if (!verdict.ok) {
           const replay = ctx.runSeed === undefined ? '' : ` (replay with --seed ${ctx.runSeed})`;
           throw new StepFailure({ status: 'failed', at: step.pos, step: `${step.kind} ${step.workload}`, message: verdict.message + replay });
+        }
+        for (const [k, v] of Object.entries(verdict.metrics)) state.metrics[k] = (state.metrics[k] ?? 0) + v;
+        break;
+      }
+      case 'mixed-writers': {
+        const found = findSqlite3();
+        if ('skip' in found) throw new StepFailure({ status: 'skipped', reason: found.skip });
+        if (!ctx.workerCommand) throw new ProseError('E_CASE', 'mixed-writers steps need a worker command', { location: step.pos });
+        const wctx: WorkerContext = {
+          factory: ctx.factory, env, run: String(vars.run), command: ctx.workerCommand, seed: ctx.seed, readyTimeoutMs: ctx.stepTimeoutMs,
+          reopen: async () => (state.backend ??= await ctx.factory.open(env)),
+          close: async () => { await state.backend?.close(); state.backend = undefined; },
+        };
+        const budget = ctx.stepTimeoutMs * (step.ours + step.cli);
+        const verdict = await withTimeout(runMixedWriters(step, wctx, found.path, specOf(ctx.factory)), budget, 'mixed-writers');
+        if (!verdict.ok) {
+          const replay = ctx.runSeed === undefined ? '' : ` (replay with --seed ${ctx.runSeed})`;
+          throw new StepFailure({ status: 'failed', at: step.pos, step: 'mixed-writers', message: verdict.message + replay });
         }
         for (const [k, v] of Object.entries(verdict.metrics)) state.metrics[k] = (state.metrics[k] ?? 0) + v;
         break;

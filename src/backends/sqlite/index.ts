@@ -18,10 +18,12 @@ export function sqliteFactoryFor(engine: SqliteEngine, name = `sqlite:${engine}`
   const locks = engine === 'posix'
     ? 'SQLite\'s own POSIX locks through node:sqlite, waited for up to the busy timeout, plus our lock file'
     : 'our lock file, a native sqlite3\'s locks read from /proc/locks';
+  // Only SQLite's own locks keep a real sqlite3 off our pages: the wasm engine's damage beside it is in docs/sqlite.md.
+  const capabilities: readonly Capability[] = engine === 'posix' ? [...SQLITE_CAPABILITIES, 'native-sqlite3-beside'] : SQLITE_CAPABILITIES;
   return {
     name,
     kind: 'sqlite',
-    capabilities: SQLITE_CAPABILITIES,
+    capabilities,
     description: `sqlite.md: .prose/runs/{id}/state.db through WASM SQLite (pages in place over a node:fs VFS, rollback journal), engine ${engine}: ${locks}`,
     settings: {
       engine, sql: '@sqlite.org/sqlite-wasm', locks: engine === 'posix' ? 'posix (node:sqlite) + lock file' : 'lock file (+ /proc/locks)',
@@ -29,7 +31,7 @@ export function sqliteFactoryFor(engine: SqliteEngine, name = `sqlite:${engine}`
     },
     async open(env) {
       const store = new SqliteStore(env.projectDir, env.homeDir, env.decisions, engine);
-      return createEngine({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities: SQLITE_CAPABILITIES });
+      return createEngine({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities });
     },
   };
 }
