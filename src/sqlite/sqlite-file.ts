@@ -134,20 +134,26 @@ export class SqliteFile {
   private nativeLocked<T>(level: LockLevel, body: () => Outcome<T>): Outcome<T> {
     const lock = this.native;
     if (!lock) return body();
+    if (!this.exists() && level === 'shared') return body();
     try {
-      if (this.exists()) {
-        const { wal } = checkDbFileHeader(this.path);
-        if (wal && level === 'exclusive') {
-          this.drop(); // the WASM connection read it as a rollback-journal file; it must see the new header
-          if (lock.leaveWal() === 'busy') return { retry: 'busy' };
-        } else if (wal && lock.checkpoint() === 'busy') {
-          return { retry: 'busy' };
+      for (let checkpointed = false; ;) {
+        let taken;
+        try {
+          taken = lock.take(level);
+        } catch (err) {
+          if (this.exists()) checkDbFileHeader(this.path); // our own message for a file that is not SQLite
+          throw err;
         }
-      } else if (level === 'shared') {
-        return body();
+        if (taken === 'busy') return { retry: 'busy' };
+        // The header is read under the lock: between a sqlite3's page writes it may say more pages than there are yet.
+        if (checkpointed || !this.exists() || !checkDbFileHeader(this.path).wal) break;
+        lock.release();
+        this.drop(); // the WASM connection read it as a rollback-journal file; it must see the new header
+        if ((level === 'exclusive' ? lock.leaveWal() : lock.checkpoint()) === 'busy') return { retry: 'busy' };
+        checkpointed = level === 'shared'; // a read leaves the file WAL, its -wal now empty (the VFS refuses new frames)
       }
-      if (lock.take(level) === 'busy') return { retry: 'busy' };
     } catch (err) {
+      lock.release();
       return { ok: false, error: err };
     }
     try {
