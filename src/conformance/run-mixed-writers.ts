@@ -42,7 +42,8 @@ export async function runMixedWriters(step: MixedWritersStep, ctx: WorkerContext
   const random = seededRandom(ctx.seed);
   const acked = new Set<string>(); // binding names, ours and the CLI's, in the order acknowledged
   const cliValues = new Map<string, string>();
-  const problems: string[] = [];
+  const writerFailures: string[] = [];
+  const badReads: string[] = [];
   const running = new Set<ChildProcess>();
   let stopping = false;
   let kills = 0;
@@ -71,7 +72,7 @@ export async function runMixedWriters(step: MixedWritersStep, ctx: WorkerContext
       for (;;) {
         const r = await runCli(['-cmd', `.timeout ${CLI_TIMEOUT_MS}`, db, cliInsert(name, value)]);
         if (r.signal === 'SIGKILL') continue; // killed mid-INSERT: not acknowledged, run again (REPLACE keeps one row)
-        if (r.code !== 0) { problems.push(`sqlite3 writer ${w} item ${i}: exit ${r.code}: ${r.stderr.trim().slice(0, 200)}`); return; }
+        if (r.code !== 0) { writerFailures.push(`sqlite3 writer ${w} item ${i}: exit ${r.code}: ${r.stderr.trim().slice(0, 200)}`); return; }
         cliValues.set(name, value);
         acked.add(name);
         break;
@@ -92,7 +93,7 @@ export async function runMixedWriters(step: MixedWritersStep, ctx: WorkerContext
       const r = await h.done;
       done += r.acks.size;
       if (r.signal === 'SIGKILL') continue; // restarted at the first write it did not acknowledge
-      if (r.failure || r.code !== 0) { problems.push(`our writer ${w}: ${r.failure ?? `exit ${r.code}: ${r.stderr.slice(-300)}`}`); return; }
+      if (r.failure || r.code !== 0) { writerFailures.push(`our writer ${w}: ${r.failure ?? `exit ${r.code}: ${r.stderr.slice(-300)}`}`); return; }
     }
   };
 
@@ -103,7 +104,7 @@ export async function runMixedWriters(step: MixedWritersStep, ctx: WorkerContext
       if (stopping && r.signal) return;
       readerQueries++; // one transaction: the count and the names are of one state
       const wrong = judgeRead(r.code, r.stdout, r.stderr, before);
-      if (wrong) problems.push(`sqlite3 reader ${n}, query ${readerQueries}: ${wrong}`);
+      if (wrong) badReads.push(`sqlite3 reader ${n}, query ${readerQueries}: ${wrong}`);
     }
   };
 
@@ -127,27 +128,35 @@ export async function runMixedWriters(step: MixedWritersStep, ctx: WorkerContext
   await Promise.all(writers);
   stopping = true;
   await Promise.all([...readers, killing]);
-  if (problems.length) return { ok: false, message: `${problems.length} problem(s); first: ${problems.slice(0, 3).join(' | ')}` };
-
-  const expected = (step.ours + step.cli) * step.each;
-  if (acked.size !== expected) return { ok: false, message: `${acked.size} of ${expected} writes were acknowledged` };
-  const after = await runCli([db, 'PRAGMA integrity_check', 'SELECT name, count(*) FROM bindings GROUP BY name HAVING count(*) > 1', "SELECT name || '=' || value FROM bindings WHERE name GLOB 'c*'"]);
+  // Everything is counted, not only the first problem: the area's report is the evidence of what went wrong.
+  const wrong: string[] = [];
+  if (writerFailures.length) wrong.push(`${writerFailures.length} writer(s) failed (first: ${writerFailures[0]!.slice(0, 240)})`);
+  if (badReads.length) wrong.push(`${badReads.length} of ${readerQueries} reads saw a torn or wrong state (first: ${badReads[0]!.slice(0, 240)})`);
+  const after = await runCli([db, 'PRAGMA integrity_check', "SELECT name || '=' || value FROM bindings"]);
   const lines = after.stdout.split('\n').filter((l) => l !== '');
-  if (after.code !== 0 || lines[0] !== 'ok') return { ok: false, message: `sqlite3 integrity_check afterwards: ${(lines[0] ?? after.stderr).slice(0, 300)}` };
-  const stored = new Map<string, string>();
+  if (after.code !== 0 || lines[0] !== 'ok') wrong.push(`integrity_check afterwards: ${(lines.slice(0, 3).join('; ') || after.stderr).slice(0, 300)}`);
+  const rows = new Map<string, number>();
+  const values = new Map<string, string>();
   for (const l of lines.slice(1)) {
-    const m = /^(c\d+_\d+)=/.exec(l);
-    if (!m) return { ok: false, message: `a binding is stored more than once (name|rows): ${l.slice(0, 100)}` };
-    stored.set(m[1]!, l.slice(m[0].length));
+    const m = /^([cw]\d+_\d+)=/.exec(l);
+    if (!m) continue; // the rest of a multi-line value of ours (checked through the backend below)
+    rows.set(m[1]!, (rows.get(m[1]!) ?? 0) + 1);
+    values.set(m[1]!, l.slice(m[0].length));
   }
-  for (const [name, value] of cliValues) {
-    if (!stored.has(name)) return { ok: false, message: `acknowledged sqlite3 write ${name} is missing` };
-    if (stored.get(name) !== value) return { ok: false, message: `sqlite3 write ${name} reads back torn` };
+  const lost = [...acked].filter((n) => !rows.has(n));
+  const doubled = [...rows].filter(([, k]) => k > 1).map(([n]) => n);
+  const tornCli = [...cliValues].filter(([n, v]) => rows.has(n) && values.get(n) !== v).map(([n]) => n);
+  if (lost.length) wrong.push(`${lost.length} acknowledged write(s) lost (${lost.slice(0, 5).join(', ')})`);
+  if (doubled.length) wrong.push(`${doubled.length} binding(s) stored more than once (${doubled.slice(0, 5).join(', ')})`);
+  if (tornCli.length) wrong.push(`${tornCli.length} sqlite3 write(s) read back torn (${tornCli.slice(0, 5).join(', ')})`);
+  const expected = (step.ours + step.cli) * step.each;
+  if (wrong.length === 0 && acked.size !== expected) wrong.push(`${acked.size} of ${expected} writes were acknowledged`);
+  if (wrong.length === 0) {
+    const oursAcked = new Map([...acked].filter((n) => OUR_NAME.test(n)).map((n) => [`binding ${n}`, true] as [string, unknown]));
+    const problem = await checkWritten(await ctx.reopen(), ctx.factory, ctx.run, oursAcked, ctx.env.decisions.attachmentThresholdBytes);
+    if (problem) wrong.push(problem);
   }
-  const oursAcked = new Map([...acked].filter((n) => OUR_NAME.test(n)).map((n) => [`binding ${n}`, true] as [string, unknown]));
-  const backend = await ctx.reopen();
-  const problem = await checkWritten(backend, ctx.factory, ctx.run, oursAcked, ctx.env.decisions.attachmentThresholdBytes);
-  if (problem) return { ok: false, message: problem };
+  if (wrong.length) return { ok: false, message: `${acked.size} writes acknowledged, ${readerQueries} reads, ${kills} kills: ${wrong.join('; ')}` };
   return { ok: true, metrics: { 'mixed writes': expected, 'reader queries': readerQueries, ...(step.kills ? { kills } : {}) } };
 }
 
