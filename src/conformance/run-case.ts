@@ -102,7 +102,11 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
         if (step.error) state.metrics['bad inputs refused'] = (state.metrics['bad inputs refused'] ?? 0) + 1;
         break;
       case 'crash':
-      case 'concurrent': {
+      case 'concurrent':
+      case 'mixed-writers': {
+        // The mixed-writers area needs the real sqlite3; where there is none the case is skipped, saying so.
+        const sqlite3 = step.kind === 'mixed-writers' ? findSqlite3() : undefined;
+        if (sqlite3 && 'skip' in sqlite3) throw new StepFailure({ status: 'skipped', reason: sqlite3.skip });
         if (!ctx.workerCommand) throw new ProseError('E_CASE', `${step.kind} steps need a worker command`, { location: step.pos });
         const wctx: WorkerContext = {
           factory: ctx.factory, env, run: String(vars.run), command: ctx.workerCommand, seed: ctx.seed, readyTimeoutMs: ctx.stepTimeoutMs,
@@ -110,29 +114,14 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
           close: async () => { await state.backend?.close(); state.backend = undefined; },
         };
         // Bounded like any step, scaled by its work: a writer or a check that hangs errors the case, never the run.
-        const budget = ctx.stepTimeoutMs * (step.kind === 'crash' ? step.kills : step.writers);
-        const verdict = await withTimeout(step.kind === 'crash' ? runCrash(step, wctx) : runConcurrent(step, wctx), budget, `${step.kind} ${step.workload}`);
+        const label = step.kind === 'mixed-writers' ? 'mixed-writers' : `${step.kind} ${step.workload}`;
+        const budget = ctx.stepTimeoutMs * (step.kind === 'crash' ? step.kills : step.kind === 'concurrent' ? step.writers : step.ours + step.cli);
+        const running = step.kind === 'crash' ? runCrash(step, wctx) : step.kind === 'concurrent' ? runConcurrent(step, wctx)
+          : runMixedWriters(step, wctx, (sqlite3 as { path: string }).path, specOf(ctx.factory));
+        const verdict = await withTimeout(running, budget, label);
         if (!verdict.ok) {
           const replay = ctx.runSeed === undefined ? '' : ` (replay with --seed ${ctx.runSeed})`;
-          throw new StepFailure({ status: 'failed', at: step.pos, step: `${step.kind} ${step.workload}`, message: verdict.message + replay });
-        }
-        for (const [k, v] of Object.entries(verdict.metrics)) state.metrics[k] = (state.metrics[k] ?? 0) + v;
-        break;
-      }
-      case 'mixed-writers': {
-        const found = findSqlite3();
-        if ('skip' in found) throw new StepFailure({ status: 'skipped', reason: found.skip });
-        if (!ctx.workerCommand) throw new ProseError('E_CASE', 'mixed-writers steps need a worker command', { location: step.pos });
-        const wctx: WorkerContext = {
-          factory: ctx.factory, env, run: String(vars.run), command: ctx.workerCommand, seed: ctx.seed, readyTimeoutMs: ctx.stepTimeoutMs,
-          reopen: async () => (state.backend ??= await ctx.factory.open(env)),
-          close: async () => { await state.backend?.close(); state.backend = undefined; },
-        };
-        const budget = ctx.stepTimeoutMs * (step.ours + step.cli);
-        const verdict = await withTimeout(runMixedWriters(step, wctx, found.path, specOf(ctx.factory)), budget, 'mixed-writers');
-        if (!verdict.ok) {
-          const replay = ctx.runSeed === undefined ? '' : ` (replay with --seed ${ctx.runSeed})`;
-          throw new StepFailure({ status: 'failed', at: step.pos, step: 'mixed-writers', message: verdict.message + replay });
+          throw new StepFailure({ status: 'failed', at: step.pos, step: label, message: verdict.message + replay });
         }
         for (const [k, v] of Object.entries(verdict.metrics)) state.metrics[k] = (state.metrics[k] ?? 0) + v;
         break;
