@@ -61,15 +61,11 @@ export async function resolveBackends(spec: string, ctx: ResolveContext = { env:
   });
 }
 
-/**
- * The sqlite backend on `engine`, which this process and the ones it starts (workers, the sqlite3 shim a subagent
- * runs) then use for every database: one engine per run, named in the report.
- */
+/** The sqlite backend on `engine` (worker processes are handed the same backend string, so they use it too). */
 async function sqliteOn(engine: 'posix' | 'wasm'): Promise<BackendFactory> {
   const m = await import('../backends/sqlite/index.ts');
-  const { checkEngine, ENGINE_ENV } = await import('../sqlite/index.ts');
-  process.env[ENGINE_ENV] = checkEngine(engine, `--backend sqlite:${engine}`);
-  return m.sqliteFactoryFor(engine);
+  const { checkEngine } = await import('../sqlite/index.ts');
+  return m.sqliteFactoryFor(checkEngine(engine, `--backend sqlite:${engine}`));
 }
 
 async function openPostgres(rest: string, ctx: ResolveContext): Promise<BackendFactory> {

@@ -11,7 +11,7 @@ import { nativeSqlite } from './native-lock.ts';
 export type SqliteEngine = 'posix' | 'wasm';
 export const SQLITE_ENGINES: readonly SqliteEngine[] = ['posix', 'wasm'];
 
-/** Names the engine for this process and the processes it starts (workers, the sqlite3 shim a subagent runs). */
+/** Names the engine of every SqliteFile opened without one in this process (plain `sqlite`, verify, the sqlite3 shim). */
 export const ENGINE_ENV = 'PROSE_STATE_SQLITE_ENGINE';
 /** The busy timeout, in ms, when the caller gives none. */
 export const BUSY_TIMEOUT_ENV = 'PROSE_STATE_BUSY_TIMEOUT_MS';
