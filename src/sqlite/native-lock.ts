@@ -1,4 +1,4 @@
-import { closeSync } from 'node:fs';
+import { closeSync, statSync } from 'node:fs';
 import { ProseError } from '../core/errors.ts';
 
 /**
@@ -44,6 +44,8 @@ const closeLater: number[] = [];
 
 export class NativeLock {
   private db: NativeDb | undefined;
+  /** The inode the connection has open: a file replaced since (another inode) is opened again. */
+  private ino: bigint | undefined;
   private level: LockLevel | undefined;
 
   constructor(readonly path: string) {}
@@ -51,6 +53,7 @@ export class NativeLock {
   /** Takes `level` without waiting: SQLite's busy handler would block the event loop, so the caller polls. */
   take(level: LockLevel): Taken {
     if (this.level) throw new ProseError('E_STATE', `${this.path}: native lock taken twice`);
+    if (this.db && statSync(this.path, { bigint: true, throwIfNoEntry: false })?.ino !== this.ino) this.drop();
     const db = this.connection();
     try {
       if (level === 'exclusive') {
@@ -115,7 +118,10 @@ export class NativeLock {
   private connection(): NativeDb {
     const mod = nativeSqlite();
     if (!mod) throw new ProseError('E_UNSUPPORTED', `native SQLite locks need node:sqlite (Node 22.13+), not Node ${process.versions.node}`);
-    this.db ??= new mod.DatabaseSync(this.path, { timeout: 0 });
+    if (!this.db) {
+      this.db = new mod.DatabaseSync(this.path, { timeout: 0 }); // creates an empty file if there is none
+      this.ino = statSync(this.path, { bigint: true }).ino;
+    }
     return this.db;
   }
 

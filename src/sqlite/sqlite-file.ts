@@ -100,7 +100,10 @@ export class SqliteFile {
     const tx = opts.transaction !== false;
     const deadline = Date.now() + this.timeoutMs;
     for (let redo = 0; ;) {
-      const out = await withFileLock(this.lockPath, () => this.nativeLocked('exclusive', () => this.attemptWrite(fn, tx)), { timeoutMs: this.timeoutMs });
+      const out = await withFileLock(this.lockPath, () => {
+        const existed = this.exists(); // before the native lock, whose connection creates a missing file
+        return this.nativeLocked('exclusive', () => this.attemptWrite(fn, tx, existed));
+      }, { timeoutMs: this.timeoutMs });
       if (!('retry' in out)) return answer(out);
       if (out.retry !== 'redo') {
         await this.wait(out.retry, deadline);
@@ -163,8 +166,7 @@ export class SqliteFile {
     }
   }
 
-  private attemptWrite<T>(fn: (db: Database) => T, tx: boolean): Outcome<T> {
-    const existed = this.exists();
+  private attemptWrite<T>(fn: (db: Database) => T, tx: boolean, existed: boolean): Outcome<T> {
     // Without a transaction (the shim) statements may have committed: what fn answered stands, incidents and all.
     const out = this.attempt('write', (c) => {
       if (!tx) return fn(c.db);
