@@ -63,9 +63,9 @@ export async function resolveBackends(spec: string, ctx: ResolveContext = { env:
 
 /** The sqlite backend on `engine` (worker processes are handed the same backend string, so they use it too). */
 async function sqliteOn(engine: 'posix' | 'wasm'): Promise<BackendFactory> {
-  const m = await import('../backends/sqlite/index.ts');
   const { checkEngine } = await import('../sqlite/index.ts');
-  return m.sqliteFactoryFor(checkEngine(engine, `--backend sqlite:${engine}`));
+  checkEngine(engine, `--backend sqlite:${engine}`); // posix on a Node without node:sqlite: E_UNSUPPORTED, before any case
+  return (await import('../backends/sqlite/index.ts')).sqliteFactoryFor(engine);
 }
 
 async function openPostgres(rest: string, ctx: ResolveContext): Promise<BackendFactory> {

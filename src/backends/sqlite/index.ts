@@ -2,7 +2,7 @@ import type { BackendFactory } from '../../core/backend.ts';
 import type { Capability } from '../../core/capabilities.ts';
 import { worldModelHandlers } from '../../canon/world-model-ops.ts';
 import { createEngine } from '../../core/engine.ts';
-import { defaultEngine, JOURNAL_MODE, type SqliteEngine } from '../../sqlite/index.ts';
+import { checkEngine, defaultEngine, JOURNAL_MODE, type SqliteEngine } from '../../sqlite/index.ts';
 import { SqliteStore } from './sqlite-store.ts';
 
 export const SQLITE_CAPABILITIES: readonly Capability[] = [
@@ -30,6 +30,7 @@ export function sqliteFactoryFor(engine: SqliteEngine, name = `sqlite:${engine}`
       persistence: 'pages-in-place', journalMode: JOURNAL_MODE, synchronous: 'full (fdatasync)', schemaVersion: 'PRAGMA user_version = 1',
     },
     async open(env) {
+      checkEngine(engine, `--backend ${name}`); // posix where node:sqlite is missing: E_UNSUPPORTED, saying why
       const store = new SqliteStore(env.projectDir, env.homeDir, env.decisions, engine);
       return createEngine({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities });
     },
