@@ -76,6 +76,8 @@ export interface SqlitePeersResult {
   valueBytes: number;
   /** The frame depth the reads resolve from (each read walks the frame chain up to root scope). */
   readDepth: number;
+  /** Our SQLite engine (posix or wasm: src/sqlite/engine.ts); PROSE_STATE_SQLITE_ENGINE=wasm measures the other. */
+  engine?: string;
   sqlite3?: string;
   ours: { write: OpsTiming; read: OpsTiming };
   peers: { 'cli-per-statement': PeerTiming | Skipped; 'cli-batched': PeerTiming | Skipped; 'cli-json-read': PeerTiming | Skipped };

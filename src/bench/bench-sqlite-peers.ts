@@ -146,7 +146,8 @@ export async function benchSqlitePeers(root: string, rounds: number, n: number, 
     if (isSkipped(v)) continue;
     ratios[k] = (k === 'cli-json-read' ? ours.read.ms : ours.write.ms) / v.ms;
   }
-  return { bindings: n, reads, valueBytes: Buffer.byteLength(VALUE), readDepth, ...(sqlite3 ? { sqlite3 } : {}), ours, peers, ratios };
+  const engine = sqliteFactory.settings?.engine;
+  return { bindings: n, reads, valueBytes: Buffer.byteLength(VALUE), readDepth, ...(engine ? { engine } : {}), ...(sqlite3 ? { sqlite3 } : {}), ours, peers, ratios };
 }
 
 function cli(sqlite3: string, args: string[], input?: Buffer): string {

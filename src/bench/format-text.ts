@@ -54,7 +54,7 @@ export function formatText(r: BenchReport): string {
 
 function formatSqlitePeers(sp: NonNullable<BenchReport['sqlitePeers']>): string[] {
   if (isSkipped(sp)) return [`sqlite backend vs the sqlite3 CLI: skipped: ${sp.skipped}`, ''];
-  const out = [`sqlite backend vs the sqlite3 CLI (${int(sp.bindings)} bindings of ${int(sp.valueBytes)} B, root scope, one commit each; ${int(sp.reads)} reads resolved from depth ${sp.readDepth}; ratio = our time / that time)`, ''];
+  const out = [`sqlite backend vs the sqlite3 CLI (${int(sp.bindings)} bindings of ${int(sp.valueBytes)} B, root scope, one commit each${sp.engine ? `, engine ${sp.engine}` : ''}; ${int(sp.reads)} reads resolved from depth ${sp.readDepth}; ratio = our time / that time)`, ''];
   const row = (label: string, ours: number, key: 'cli-per-statement' | 'cli-batched' | 'cli-json-read'): string[] => {
     const p = sp.peers[key];
     return isSkipped(p) ? [label, 'skipped', '', p.skipped] : [label, f1(p.opsPerSec), f1(ours), `${f2(sp.ratios[key]!)}x (${sp.ratios[key]! <= 1 ? `${f1(1 / sp.ratios[key]!)}x faster` : `${f1(sp.ratios[key]!)}x slower`})`];

@@ -25,6 +25,9 @@ const KINDS: readonly BackendKind[] = [
   // `embedded`: part of `all`, needing nothing outside this process.
   { name: 'filesystem', embedded: true, open: async () => (await import('../backends/filesystem/index.ts')).filesystemFactory },
   { name: 'sqlite', embedded: true, open: async () => (await import('../backends/sqlite/index.ts')).sqliteFactory },
+  // The same backend on one SQLite engine (src/sqlite/engine.ts); plain `sqlite` picks posix where node:sqlite exists.
+  { name: 'sqlite:posix', embedded: false, open: () => sqliteOn('posix') },
+  { name: 'sqlite:wasm', embedded: false, open: () => sqliteOn('wasm') },
   { name: 'postgres', embedded: true, open: async () => (await import('../backends/postgres/index.ts')).postgresMemFactory },
   { name: 'in-context', embedded: true, open: async () => (await import('../backends/in-context/index.ts')).inContextFactory },
   // Built in, but not part of `all`: the same backend in another dialect.
@@ -58,6 +61,13 @@ export async function resolveBackends(spec: string, ctx: ResolveContext = { env:
   throw new ProseError('E_USAGE', `unknown backend "${colon === -1 ? spec : `${spec.slice(0, colon)}:…`}"`, {
     hint: `known backends: ${[...builtInNames(), 'all', ...PREFIXED.flatMap((k) => k.usage)].join(', ')}`,
   });
+}
+
+/** The sqlite backend on `engine` (worker processes are handed the same backend string, so they use it too). */
+async function sqliteOn(engine: 'posix' | 'wasm'): Promise<BackendFactory> {
+  const { checkEngine } = await import('../sqlite/index.ts');
+  checkEngine(engine, `--backend sqlite:${engine}`); // posix on a Node without node:sqlite: E_UNSUPPORTED, before any case
+  return (await import('../backends/sqlite/index.ts')).sqliteFactoryFor(engine);
 }
 
 async function openPostgres(rest: string, ctx: ResolveContext): Promise<BackendFactory> {

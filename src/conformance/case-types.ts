@@ -104,6 +104,21 @@ export interface ConcurrentStep {
   each: number;
 }
 
+/**
+ * `ours` worker processes and `cli` loops of the real sqlite3 (one process per INSERT, as the seed's subagents run it)
+ * write `each` bindings into one state.db at once while `readers` sqlite3 loops query it; with `kills`, writers of
+ * both sides are SIGKILLed that many times (the sqlite-mixed-writers area). Skipped where no sqlite3 is on PATH.
+ */
+export interface MixedWritersStep {
+  kind: 'mixed-writers';
+  pos: SourcePos;
+  ours: number;
+  cli: number;
+  each: number;
+  readers: number;
+  kills: number;
+}
+
 /** How a scripted subagent departs from its instructions, to check the checker finds it (subagent-deviation.ts). */
 export const DEVIATIONS = ['echo-value', 'no-write', 'wrong-execution-id', 'no-summary', 'mis-cased-key', 'location-outside-run', 'skip-segment', 'reuse-segment', 'no-execution-id', 'no-memory-block', 'decision-without-rationale', 'ignore-large-output'] as const;
 export type Deviation = (typeof DEVIATIONS)[number];
@@ -139,7 +154,7 @@ export interface SubagentStep {
   save?: string;
 }
 
-export type Step = OpStep | RestartStep | RepeatStep | LayoutStep | CrashStep | ConcurrentStep | SubagentStep | PlantStep;
+export type Step = OpStep | RestartStep | RepeatStep | LayoutStep | CrashStep | ConcurrentStep | MixedWritersStep | SubagentStep | PlantStep;
 
 export interface Case {
   id: string;

@@ -48,6 +48,7 @@ function describeStep(step: Step, vars: Vars): string {
     case 'crash': return `\nstep ${at}: crash: a worker process writes the ${step.workload} workload and is killed ${step.kills} times (its messages are not shown)`;
     case 'concurrent': return `\nstep ${at}: concurrent: ${step.writers} worker processes write ${step.each} ${step.workload} items each (their messages are not shown)`;
     case 'subagent': return `\nstep ${at}: subagent: a scripted subagent writes into the storage as session.md instructs (no message)`;
+    case 'mixed-writers': return `\nstep ${at}: mixed-writers: ${step.ours} worker processes of ours and ${step.cli} sqlite3 writers x ${step.each} bindings, ${step.readers} sqlite3 readers${step.kills ? `, ${step.kills} kills` : ''} (their messages are not shown)`;
     case 'plant': {
       const what = [step.files ? `files ${Object.keys(step.files).join(', ')}` : '', step.sql !== undefined ? `SQL${step.db ? ` on ${step.db}` : ''}` : ''].filter(Boolean).join(' and ');
       return `\nstep ${at}: plant ${step.storage}: close the backend, write ${what} as a seed-following VM would, open it again (no message)`;

@@ -149,8 +149,24 @@ function impliedCapabilities(steps: Step[]): [Capability, string][] {
   if (containsKind(steps, 'restart')) out.push(['durable', 'restart']);
   if (containsKind(steps, 'crash')) out.push(['durable', 'crash'], ['multi-process', 'crash']);
   if (containsKind(steps, 'concurrent')) out.push(['multi-process', 'concurrent'], ['concurrent-writers', 'concurrent']);
+  if (containsKind(steps, 'mixed-writers')) {
+    for (const cap of ['multi-process', 'concurrent-writers', 'layout:sqlite', 'native-sqlite3-beside'] as const) out.push([cap, 'mixed-writers']);
+  }
   if (containsKind(steps, 'subagent')) out.push(['subagent-writes', 'subagent']);
   return out;
+}
+
+function loadMixedWritersStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos): Step {
+  checkKeys(p, node, new Set(['mixed-writers']), field);
+  const body = (toJs(p, node.get('mixed-writers', true) as Node) ?? {}) as Record<string, unknown>;
+  const allowed = ['ours', 'cli', 'each', 'readers', 'kills'];
+  for (const k of Object.keys(body)) if (!allowed.includes(k)) throw caseError(p.file, pos.line, `unknown field "${k}"; allowed: ${allowed.join(', ')}`, `${field}.mixed-writers.${k}`);
+  const int = (k: string, min: number, d?: number): number => {
+    const v = body[k] ?? d;
+    if (!Number.isSafeInteger(v) || (v as number) < min) throw caseError(p.file, pos.line, `"${k}" must be a whole number of at least ${min}`, `${field}.mixed-writers.${k}`);
+    return v as number;
+  };
+  return { kind: 'mixed-writers', pos, ours: int('ours', 1), cli: int('cli', 1), each: int('each', 1), readers: int('readers', 0, 0), kills: int('kills', 0, 0) };
 }
 
 function containsKind(steps: Step[], kind: Step['kind']): boolean {
@@ -269,7 +285,7 @@ function loadStep(p: Parsed, aliased: Node, field: string): Step {
   const line = aliased?.range ? p.lc.linePos(aliased.range[0]).line : 1;
   const pos: SourcePos = { file: p.file, line };
   if (isScalar(node) && node.value === 'restart') return { kind: 'restart', pos };
-  if (!isMap(node)) throw caseError(p.file, line, 'a step is a mapping (op:, layout:, plant:, repeat:, crash:, concurrent:, subagent:) or the word restart', field);
+  if (!isMap(node)) throw caseError(p.file, line, 'a step is a mapping (op:, layout:, plant:, repeat:, crash:, concurrent:, mixed-writers:, subagent:) or the word restart', field);
   if (node.has('restart')) {
     checkKeys(p, node, new Set(['restart']), field);
     const body = toJs(p, node.get('restart', true) as Node) as Record<string, unknown> | null;
@@ -288,6 +304,7 @@ function loadStep(p: Parsed, aliased: Node, field: string): Step {
     return { kind: 'repeat', pos, times: toJs(p, node.get('repeat', true) as Node), steps: inner.items.map((s, k) => loadStep(p, s as Node, `${field}.steps[${k}]`)) };
   }
   if (node.has('crash') || node.has('concurrent')) return loadWorkerStep(p, node, field, pos);
+  if (node.has('mixed-writers')) return loadMixedWritersStep(p, node, field, pos);
   if (node.has('subagent')) return loadSubagentStep(p, node, field, pos);
   if (node.has('plant')) return loadPlantStep(p, node, field, pos);
   if (node.has('layout')) {

@@ -11,7 +11,8 @@ import { match, show } from './match.ts';
 import { plantStorages, runPlant } from './plant.ts';
 import type { Outcome } from './outcome.ts';
 import { runSubagent, type FindingsFilter } from './run-subagent.ts';
-import { runConcurrent, runCrash, type WorkerContext } from './run-workers.ts';
+import { findSqlite3, runMixedWriters } from './run-mixed-writers.ts';
+import { runConcurrent, runCrash, specOf, type WorkerContext } from './run-workers.ts';
 import { interpolate, type Vars } from './template.ts';
 import { withTimeout } from './with-timeout.ts';
 
@@ -133,7 +134,11 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
         if (step.error) state.metrics['bad inputs refused'] = (state.metrics['bad inputs refused'] ?? 0) + 1;
         break;
       case 'crash':
-      case 'concurrent': {
+      case 'concurrent':
+      case 'mixed-writers': {
+        // The mixed-writers area needs the real sqlite3; where there is none the case is skipped, saying so.
+        const sqlite3 = step.kind === 'mixed-writers' ? findSqlite3() : undefined;
+        if (sqlite3 && 'skip' in sqlite3) throw new StepFailure({ status: 'skipped', reason: sqlite3.skip });
         if (!ctx.workerCommand) throw new ProseError('E_CASE', `${step.kind} steps need a worker command`, { location: step.pos });
         const wctx: WorkerContext = {
           factory: ctx.factory, env, run: String(vars.run), command: ctx.workerCommand, seed: ctx.seed, readyTimeoutMs: ctx.stepTimeoutMs,
@@ -141,11 +146,14 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
           close: async () => { await state.backend?.close(); state.backend = undefined; },
         };
         // Bounded like any step, scaled by its work: a writer or a check that hangs errors the case, never the run.
-        const budget = ctx.stepTimeoutMs * (step.kind === 'crash' ? step.kills : step.writers);
-        const verdict = await withTimeout(step.kind === 'crash' ? runCrash(step, wctx) : runConcurrent(step, wctx), budget, `${step.kind} ${step.workload}`);
+        const label = step.kind === 'mixed-writers' ? 'mixed-writers' : `${step.kind} ${step.workload}`;
+        const budget = ctx.stepTimeoutMs * (step.kind === 'crash' ? step.kills : step.kind === 'concurrent' ? step.writers : step.ours + step.cli);
+        const running = step.kind === 'crash' ? runCrash(step, wctx) : step.kind === 'concurrent' ? runConcurrent(step, wctx)
+          : runMixedWriters(step, wctx, (sqlite3 as { path: string }).path, specOf(ctx.factory));
+        const verdict = await withTimeout(running, budget, label);
         if (!verdict.ok) {
           const replay = ctx.runSeed === undefined ? '' : ` (replay with --seed ${ctx.runSeed})`;
-          throw new StepFailure({ status: 'failed', at: step.pos, step: `${step.kind} ${step.workload}`, message: verdict.message + replay });
+          throw new StepFailure({ status: 'failed', at: step.pos, step: label, message: verdict.message + replay });
         }
         for (const [k, v] of Object.entries(verdict.metrics)) state.metrics[k] = (state.metrics[k] ?? 0) + v;
         break;

@@ -21,7 +21,7 @@ export interface WorkerContext {
 
 export type WorkerVerdict = { ok: true; metrics: Record<string, number> } | { ok: false; message: string };
 
-function specOf(f: BackendFactory): string {
+export function specOf(f: BackendFactory): string {
   if (!f.spec) throw new ProseError('E_CASE', `${f.name} cannot be opened in another process (no backend string)`, { hint: 'crash and concurrency cases need a backend named on the command line' });
   return f.spec;
 }

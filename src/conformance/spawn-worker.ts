@@ -24,6 +24,8 @@ export interface WorkerOptions {
   /** Hold the writes until stdin closes, so several workers start together. */
   waitForGo?: boolean;
   readyTimeoutMs: number;
+  /** Called with each acknowledgement's key as it arrives (a reader must know what was acknowledged before it began). */
+  onAck?: (key: string) => void;
 }
 
 /** Starts one worker process (src/cli/commands/worker.ts) and follows its acknowledgements line by line. */
@@ -52,7 +54,10 @@ export function spawnWorker(o: WorkerOptions): WorkerHandle {
       buffer = buffer.slice(nl + 1);
       if (line === 'ready') { clearTimeout(timer); onReady(); continue; }
       const tab = line.indexOf('\t');
-      if (line.startsWith('ack ') && tab > 0) acks.set(line.slice(4, tab), JSON.parse(line.slice(tab + 1)));
+      if (line.startsWith('ack ') && tab > 0) {
+        acks.set(line.slice(4, tab), JSON.parse(line.slice(tab + 1)));
+        o.onAck?.(line.slice(4, tab));
+      }
       else if (line.startsWith('fail ')) failure ??= line.slice(5).replace('\t', ': ');
     }
   });

@@ -14,6 +14,7 @@ export const CAPABILITIES = {
   'subagent-writes': 'subagents write bindings, memory and segments into the storage themselves, as session.md instructs, and the backend reads them back',
   'world-model': 'canonical world-model versions (OPWM1, sha256 addresses) per node',
   receipts: 'the append-only receipt ledger, chained per node',
+  'native-sqlite3-beside': 'real sqlite3 processes (the CLI the seed\'s commands run) may read and write the same state.db while the backend does: they wait for each other\'s locks, nothing is lost or torn',
   'layout:directory': 'the storage is the seed directory layout and may be checked file by file',
   'layout:sqlite': 'the storage is SQLite files in the seed schema and may be queried',
   'layout:postgres': 'the storage is the openprose PostgreSQL schema and may be queried',

@@ -61,6 +61,6 @@ async function verdictOf(m: Mutant, suite: Suite, good: Set<string>, decisions: 
  */
 function fastFirst(suite: Suite): Suite {
   const cost = (c: Suite['cases'][number]) =>
-    c.steps.some((s) => s.kind === 'crash' || s.kind === 'concurrent') ? 2 : c.steps.some((s) => s.kind === 'repeat') ? 1 : 0;
+    c.steps.some((s) => s.kind === 'crash' || s.kind === 'concurrent' || s.kind === 'mixed-writers') ? 2 : c.steps.some((s) => s.kind === 'repeat') ? 1 : 0;
   return { ...suite, cases: [...suite.cases].sort((a, b) => cost(a) - cost(b)) };
 }

@@ -1,5 +1,6 @@
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { ProseError } from '../core/errors.ts';
+import { closeDbFd } from './native-lock.ts';
 
 const MAGIC = 'SQLite format 3\0';
 
@@ -40,6 +41,11 @@ export function checkDbBytes(bytes: Uint8Array, file: string): void {
  * rollback-journal one, which is right only while its -wal holds no frames.
  */
 export function checkDbFile(path: string): void {
+  if (checkDbFileHeader(path).wal && walFrames(path) > 0) throw walPending(path);
+}
+
+/** `checkDbHeader` on a file on disk; whether its header says WAL. */
+export function checkDbFileHeader(path: string): { wal: boolean } {
   const fd = openSync(path, 'r');
   const header = new Uint8Array(100);
   let size: number;
@@ -47,10 +53,10 @@ export function checkDbFile(path: string): void {
     size = fstatSync(fd).size;
     readSync(fd, header, 0, 100, 0);
   } finally {
-    closeSync(fd);
+    closeDbFd(fd); // this process may hold a native lock on the file (native-lock.ts)
   }
   checkDbHeader(header, size, path);
-  if (isWalHeader(header) && walFrames(path) > 0) throw walPending(path);
+  return { wal: isWalHeader(header) };
 }
 
 /** Journal mode bytes 18/19 = 2 mark a WAL database. */

@@ -7,3 +7,5 @@ export { queryRows, queryRow, queryValue, execute, columnText, type SqlRow, type
 export { loadedSqlite } from './wasm.ts';
 export { encodeWtf8, decodeWtf8 } from './wtf8.ts';
 export { SCHEMA_VERSION, RUN_DDL, AGENTS_DDL, checkVersion, needsSchema, ensureSchema, type DbKind } from './schema.ts';
+export { defaultEngine, checkEngine, SQLITE_ENGINES, ENGINE_ENV, BUSY_TIMEOUT_MS, BUSY_TIMEOUT_ENV, type SqliteEngine } from './engine.ts';
+export { nativeSqlite } from './native-lock.ts';

@@ -1,9 +1,11 @@
 import { statSync, unlinkSync } from 'node:fs';
 import type { Database } from '@sqlite.org/sqlite-wasm';
 import { ProseError } from '../core/errors.ts';
-import { checkDbFile, walPending } from './db-header.ts';
+import { checkDbFile, checkDbFileHeader, walPending } from './db-header.ts';
+import { defaultBusyTimeout, defaultEngine, type SqliteEngine } from './engine.ts';
 import { DEFAULT_LOCK_TIMEOUT_MS, withFileLock } from '../io/file-lock.ts';
 import { ReaderMark, withSharedLock } from '../io/reader-mark.ts';
+import { NativeLock, type LockLevel } from './native-lock.ts';
 import { installNodeFsVfs, mainFileOf, NODE_FS_VFS, takeVfsError } from './node-fs-vfs.ts';
 import { execute } from './rows.ts';
 import { onSnapshot } from './snapshot.ts';
@@ -13,8 +15,10 @@ import { loadSqlite, type Sqlite3Static } from './wasm.ts';
 export type { Database };
 
 export interface SqliteFileOptions {
-  /** Lock wait, in ms (the CLI's `.timeout`). */
+  /** Lock wait, in ms (the CLI's `.timeout`); by default 30 s on `wasm`, the busy timeout (10 s) on `posix`. */
   timeoutMs?: number;
+  /** Which locks keep other processes out (engine.ts); by default `defaultEngine()`. */
+  engine?: SqliteEngine;
   /** Called on every database opened, and again after another process changed it; throw to refuse it. */
   validate?: (db: Database, file: string) => void;
 }
@@ -49,11 +53,16 @@ export class SqliteFile {
   private readonly timeoutMs: number;
   /** This object's reader mark beside the lock, kept for its lifetime (reader-mark.ts). */
   private readonly mark: ReaderMark;
+  readonly engine: SqliteEngine;
+  /** SQLite's own locks on the file (the posix engine). */
+  private readonly native: NativeLock | undefined;
 
   private constructor(readonly path: string, private readonly sqlite3: Sqlite3Static, private readonly opts: SqliteFileOptions) {
     this.lockPath = `${path}.lock`;
-    this.timeoutMs = opts.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+    this.engine = opts.engine ?? defaultEngine();
+    this.timeoutMs = opts.timeoutMs ?? (this.engine === 'posix' ? defaultBusyTimeout() : DEFAULT_LOCK_TIMEOUT_MS);
     this.mark = new ReaderMark(this.lockPath);
+    this.native = this.engine === 'posix' ? new NativeLock(path) : undefined;
   }
 
   static async open(path: string, opts: SqliteFileOptions = {}): Promise<SqliteFile> {
@@ -71,11 +80,11 @@ export class SqliteFile {
     this.assertOpen();
     const deadline = Date.now() + this.timeoutMs;
     for (;;) {
-      const out = await withSharedLock(this.lockPath, () => {
+      const out = await withSharedLock(this.lockPath, () => this.nativeLocked('shared', () => {
         const o = this.attempt('read', (c) => fn(c.db));
         // A read that changes rows (SQLite asked for a write lock) runs again on a private copy, still under the lock.
         return 'retry' in o && o.retry === 'snapshot' ? this.outcome(() => onSnapshot(this.sqlite3, this.path, fn)) : o;
-      }, { timeoutMs: this.timeoutMs, mark: this.mark });
+      }), { timeoutMs: this.timeoutMs, mark: this.mark });
       if (!('retry' in out)) return answer(out);
       await this.wait(out.retry, deadline);
     }
@@ -91,7 +100,10 @@ export class SqliteFile {
     const tx = opts.transaction !== false;
     const deadline = Date.now() + this.timeoutMs;
     for (let redo = 0; ;) {
-      const out = await withFileLock(this.lockPath, () => this.attemptWrite(fn, tx), { timeoutMs: this.timeoutMs });
+      const out = await withFileLock(this.lockPath, () => {
+        const existed = this.exists(); // before the native lock, whose connection creates a missing file
+        return this.nativeLocked('exclusive', () => this.attemptWrite(fn, tx, existed));
+      }, { timeoutMs: this.timeoutMs });
       if (!('retry' in out)) return answer(out);
       if (out.retry !== 'redo') {
         await this.wait(out.retry, deadline);
@@ -110,12 +122,51 @@ export class SqliteFile {
 
   close(): void {
     this.drop();
+    this.native?.close();
     this.mark.close();
     this.closed = true;
   }
 
-  private attemptWrite<T>(fn: (db: Database) => T, tx: boolean): Outcome<T> {
-    const existed = this.exists();
+  /**
+   * On the posix engine, `body` runs holding SQLite's own lock on the file (native-lock.ts), taken without waiting:
+   * `busy` comes back as a retry, so the caller's loop waits (asynchronously) up to the busy timeout. A missing file
+   * is left to `body` (a read answers E_NOT_FOUND; a write creates it, the native connection first). A WAL database
+   * is checkpointed before a read (as the CLI does when it closes it), and also turned to rollback-journal mode before
+   * a write, as only that mode is written here.
+   */
+  private nativeLocked<T>(level: LockLevel, body: () => Outcome<T>): Outcome<T> {
+    const lock = this.native;
+    if (!lock) return body();
+    if (!this.exists() && level === 'shared') return body();
+    try {
+      for (let checkpointed = false; ;) {
+        let taken;
+        try {
+          taken = lock.take(level);
+        } catch (err) {
+          if (this.exists()) checkDbFileHeader(this.path); // our own message for a file that is not SQLite
+          throw err;
+        }
+        if (taken === 'busy') return { retry: 'busy' };
+        // The header is read under the lock: between a sqlite3's page writes it may say more pages than there are yet.
+        if (checkpointed || !this.exists() || !checkDbFileHeader(this.path).wal) break;
+        lock.release();
+        this.drop(); // the WASM connection read it as a rollback-journal file; it must see the new header
+        if ((level === 'exclusive' ? lock.leaveWal() : lock.checkpoint()) === 'busy') return { retry: 'busy' };
+        checkpointed = level === 'shared'; // a read leaves the file WAL, its -wal now empty (the VFS refuses new frames)
+      }
+    } catch (err) {
+      lock.release();
+      return { ok: false, error: err };
+    }
+    try {
+      return body();
+    } finally {
+      lock.release();
+    }
+  }
+
+  private attemptWrite<T>(fn: (db: Database) => T, tx: boolean, existed: boolean): Outcome<T> {
     // Without a transaction (the shim) statements may have committed: what fn answered stands, incidents and all.
     const out = this.attempt('write', (c) => {
       if (!tx) return fn(c.db);
@@ -162,8 +213,9 @@ export class SqliteFile {
   /** Waits out what made an attempt fail: a native sqlite3's lock, or a hot journal to roll back under our lock. */
   private async wait(why: Retry, deadline: number): Promise<void> {
     if (Date.now() >= deadline) {
-      throw new ProseError('E_CONFLICT', `timed out after ${this.timeoutMs} ms: a native sqlite3 process holds ${this.path}`, {
-        location: { file: this.path }, hint: 'a sqlite3 process is writing (or reading) this database; retry when it is done',
+      throw new ProseError('E_CONFLICT', `database is locked: ${this.path} was still locked by another process after the busy timeout (${this.timeoutMs} ms)`, {
+        location: { file: this.path },
+        hint: `a sqlite3 process is writing (or reading) this database; retry when it is done${this.native ? ', or wait longer (PROSE_STATE_BUSY_TIMEOUT_MS)' : ''}`,
       });
     }
     if (why !== 'recover') {
@@ -182,6 +234,7 @@ export class SqliteFile {
     if (!st && access !== 'write') throw new ProseError('E_NOT_FOUND', `${this.path} does not exist`, { location: { file: this.path } });
     this.conn ??= this.openConnection(st !== undefined);
     const c = this.conn;
+    c.main.nativeLocks = this.native !== undefined;
     c.main.access = access;
     c.main.incident = {};
     if (!c.verified) this.verify(c, st === undefined || st.size === 0n);

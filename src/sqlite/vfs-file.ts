@@ -1,6 +1,7 @@
 import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { syncDir } from '../io/atomic-write.ts';
+import { closeDbFd } from './native-lock.ts';
 import { foreignLocks, type ForeignLocks } from './posix-locks.ts';
 
 /** SQLite result codes the VFS answers (sqlite3.h; stable across versions). */
@@ -48,6 +49,11 @@ export type FileKind = 'db' | 'journal' | 'other';
 export class VfsFile {
   level = 0;
   access: Access = 'unmanaged';
+  /**
+   * The owning SqliteFile holds SQLite's own POSIX lock for the access (native-lock.ts), so a native sqlite3 is
+   * already excluded: no /proc/locks reading, no waiting here, and a hot journal was rolled back natively before.
+   */
+  nativeLocks = false;
   incident: Incident = {};
   /** The header's change counter when this connection's current lock began; undefined for an empty file. */
   private counterAtLock: number | undefined;
@@ -109,6 +115,7 @@ export class VfsFile {
    */
   commitStands(): boolean {
     if (this.kind !== 'db' || this.counterWritten === undefined) return true;
+    if (this.nativeLocks) return readCounter(this.fd) === this.counterWritten;
     const until = Date.now() + NATIVE_READER_WAIT_MS;
     while (this.native(true).writing && Date.now() < until) Atomics.wait(SLEEPER, 0, 0, 2);
     return readCounter(this.fd) === this.counterWritten;
@@ -214,13 +221,14 @@ export class VfsFile {
     const busy = (why: Incident['busy']) => ((this.incident.busy = why), RC.BUSY);
     if (level === SHARED) {
       if (this.access === 'none') return RC.BUSY; // SQL outside an operation of the owning SqliteFile
-      return this.native().writing ? busy('native-writer') : undefined;
+      return !this.nativeLocks && this.native().writing ? busy('native-writer') : undefined;
     }
     if (this.access !== 'write') {
       // From SHARED straight to EXCLUSIVE is SQLite rolling back a hot journal; through RESERVED it is a write.
       this.incident.denied = level > RESERVED && this.level === SHARED ? 'rollback' : 'write';
       return RC.BUSY;
     }
+    if (this.nativeLocks) return undefined; // the native EXCLUSIVE lock is held: no sqlite3 reads or writes now
     if (level === RESERVED) {
       const n = this.native();
       return n.reserved || n.writing ? busy('native-writer') : undefined;
@@ -242,11 +250,16 @@ export class VfsFile {
 
   /** A hot journal may be rolled back unless a native sqlite3 writer (RESERVED) is alive: ours run one at a time. */
   checkReservedLock(): boolean {
+    // Under native locks a hot journal was already rolled back when the lock was taken; a journal seen in a read
+    // is a live sqlite3 writer's (it holds RESERVED, which our SHARED lets it), never to be played back.
+    if (this.nativeLocks) return this.kind === 'db' && this.access !== 'write';
     return this.kind === 'db' && this.native().reserved;
   }
 
   close(): void {
-    closeSync(this.fd);
+    // Closing a descriptor of the database drops the process's POSIX locks on it: not while one is held.
+    if (this.kind === 'db') closeDbFd(this.fd);
+    else closeSync(this.fd);
   }
 
   /** The change counter on disk now (header bytes 24..27). */

@@ -7,12 +7,12 @@ import { SqliteFile } from '../../../src/sqlite/index.ts';
 import { ProseError } from '../../../src/core/errors.ts';
 import { cli, SQLITE3, tempEnv } from './helpers.ts';
 
-test('a real sqlite3 write landing while our transaction runs is kept: our transaction is redone on top of it', async () => {
+test('wasm: a real sqlite3 write landing while our transaction runs is kept: our transaction is redone on top of it', async () => {
   const env = tempEnv('cli-race');
   try {
     const path = join(env.dir, 'x.db');
     assert.is(cli([path, 'CREATE TABLE t(who TEXT)']).status, 0);
-    const file = await SqliteFile.open(path);
+    const file = await SqliteFile.open(path, { engine: 'wasm' }); // the posix engine excludes such a sqlite3 (native-locks-with-cli.spec.ts)
     let attempts = 0;
     await file.write((db) => {
       attempts++;
@@ -29,13 +29,13 @@ test('a real sqlite3 write landing while our transaction runs is kept: our trans
   }
 });
 
-test('a commit undone behind our back (a sqlite3 rolling our live journal back) is answered E_CONFLICT, not acknowledged', async () => {
+test('wasm: a commit undone behind our back (a sqlite3 rolling our live journal back) is answered E_CONFLICT, not acknowledged', async () => {
   const env = tempEnv('cli-rollback');
   try {
     const path = join(env.dir, 'x.db');
     assert.is(cli([path, "CREATE TABLE t(who TEXT); INSERT INTO t VALUES ('before')"]).status, 0);
     const before = readFileSync(path);
-    const file = await SqliteFile.open(path);
+    const file = await SqliteFile.open(path, { engine: 'wasm' }); // the posix engine excludes such a sqlite3 (native-locks-with-cli.spec.ts)
     try {
       await file.write((db) => {
         db.exec("INSERT INTO t VALUES ('ours')");

@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import type { Actor } from '../../../src/core/actor.ts';
 import type { BackendEnv } from '../../../src/core/backend.ts';
 import { DEFAULT_DECISIONS } from '../../../src/core/decisions.ts';
+import type { SqliteEngine } from '../../../src/sqlite/engine.ts';
+import { nativeSqlite } from '../../../src/sqlite/native-lock.ts';
 
 export const SQLITE3 = '/usr/bin/sqlite3';
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -45,4 +47,9 @@ export function runFixture(script: string, args: string[]): Promise<{ code: numb
 
 export function spawnFixture(script: string, args: string[]) {
   return spawn(process.execPath, ['--import', 'tsx', join(FIXTURES, script), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** The SQLite engines this Node can run (posix needs node:sqlite: Node 24 here, not the Node 20 on PATH). */
+export function enginesHere(): SqliteEngine[] {
+  return nativeSqlite() ? ['posix', 'wasm'] : ['wasm'];
 }

@@ -7,7 +7,7 @@ import type { AgentLocation, BindingRecord, ExecutionEvent, ExecutionId, RunReco
 import { segmentFileName } from '../../core/numbering.ts';
 import type { StateStore, WorldModelStore } from '../../core/store.ts';
 import { writeFileAtomic } from '../../io/atomic-write.ts';
-import { checkVersion, decodeWtf8, encodeWtf8, ensureSchema, execute, needsSchema, queryRow, queryRows, queryValue, SqliteFile, type Database, type DbKind } from '../../sqlite/index.ts';
+import { checkVersion, decodeWtf8, encodeWtf8, ensureSchema, execute, needsSchema, queryRow, queryRows, queryValue, SqliteFile, type Database, type DbKind, type SqliteEngine } from '../../sqlite/index.ts';
 import { eventsOf, insertEvent } from './event-sql.ts';
 import { bindingFromRow, RESOLVE_SQL, sqlLiteral, type BindingRow } from './binding-rows.ts';
 import { importSourceUrl } from '../../core/import-url.ts';
@@ -22,7 +22,8 @@ export class SqliteStore implements StateStore {
   /** The canonical world-model and receipt tables of each run's state.db (world-model-store.ts). */
   readonly worldModel: WorldModelStore;
 
-  constructor(projectDir: string, homeDir: string, private readonly decisions: Decisions) {
+  /** `engine`: which locks keep other processes off the pages (src/sqlite/engine.ts); the process default if absent. */
+  constructor(projectDir: string, homeDir: string, private readonly decisions: Decisions, private readonly engine?: SqliteEngine) {
     this.paths = new SqlitePaths(projectDir, homeDir);
     this.worldModel = new SqliteWorldModelStore((run) => this.runFile(run), (run) => this.paths.runDir(run));
   }
@@ -201,7 +202,7 @@ export class SqliteStore implements StateStore {
         if (!existsSync(path)) throw new ProseError('E_NOT_FOUND', `no database ${dbPath}`, { location: { file: dbPath } });
         // Handles of their own: the view must never adopt (write) a file, as the store's handles may.
         let file = this.views.get(path);
-        if (!file) this.views.set(path, (file = await SqliteFile.open(path, { validate: checkVersion })));
+        if (!file) this.views.set(path, (file = await SqliteFile.open(path, { validate: checkVersion, engine: this.engine })));
         return file.read((db) => queryRows(db, sql, params));
       },
     };
@@ -247,7 +248,7 @@ export class SqliteStore implements StateStore {
   private file(path: string, kind: DbKind): Promise<SqliteFile> {
     let f = this.files.get(path);
     if (!f) {
-      f = openAdopted(path, kind);
+      f = openAdopted(path, kind, this.engine);
       this.files.set(path, f);
       f.catch(() => this.files.delete(path));
     }
@@ -255,8 +256,8 @@ export class SqliteStore implements StateStore {
   }
 }
 
-async function openAdopted(path: string, kind: DbKind): Promise<SqliteFile> {
-  const file = await SqliteFile.open(path, { validate: checkVersion });
+async function openAdopted(path: string, kind: DbKind, engine: SqliteEngine | undefined): Promise<SqliteFile> {
+  const file = await SqliteFile.open(path, { validate: checkVersion, engine });
   if (file.exists() && (await file.read(needsSchema))) await file.write((db: Database) => ensureSchema(db, kind, path));
   return file;
 }

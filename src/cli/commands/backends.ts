@@ -12,7 +12,14 @@ Third-party backends plug in as module:PATH or exec:COMMAND (see docs/protocol.m
     const { values } = parseOptions(argv, { format: { type: 'string' } }, io.env);
     const list = [];
     for (const name of builtInNames()) {
-      const [f] = await resolveBackends(name);
+      let f;
+      try {
+        [f] = await resolveBackends(name);
+      } catch (err) {
+        // One this Node cannot run (sqlite:posix without node:sqlite) is listed with why, not a failed listing.
+        list.push({ name, kind: '-', description: `not available here: ${(err as Error).message}`, capabilities: [] });
+        continue;
+      }
       list.push({ name: f!.name, kind: f!.kind, description: f!.description, capabilities: [...f!.capabilities] });
     }
     if (values.format === 'json') {

@@ -222,6 +222,7 @@ async function probeLedger(b: Backend, run: string): Promise<ProbeOutcome> {
 /** Why a declared capability has no probe, where it is known; otherwise "no probe for this capability yet". */
 export const UNPROBED: Partial<Record<Capability, string>> = {
   'subagent-writes': 'a probe would need a subagent following session.md; the session-protocol area exercises it',
+  'native-sqlite3-beside': 'a probe would need the real sqlite3 writing beside the backend; the sqlite-mixed-writers area exercises it where sqlite3 is on PATH',
 };
 
 /** Capabilities whose operations exist but have no probe yet: undeclared, their first op must answer E_UNSUPPORTED. */

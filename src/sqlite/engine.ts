@@ -1,0 +1,47 @@
+import { ProseError } from '../core/errors.ts';
+import { nativeSqlite } from './native-lock.ts';
+
+/**
+ * How our processes keep each other and a real `sqlite3` off the pages they work on. SQL runs on WASM SQLite in both.
+ * - `posix`: SQLite's own POSIX locks, taken through node:sqlite (native-lock.ts), plus our lock file (so a `wasm`
+ *   process of ours is kept out too). A `sqlite3` process and ours wait for each other.
+ * - `wasm`: our lock file alone, with a real `sqlite3`'s locks read from /proc/locks (Node cannot take POSIX locks);
+ *   `sqlite3` does not see ours. The engine where node:sqlite is missing (Node 20).
+ */
+export type SqliteEngine = 'posix' | 'wasm';
+export const SQLITE_ENGINES: readonly SqliteEngine[] = ['posix', 'wasm'];
+
+/** Names the engine of every SqliteFile opened without one in this process (plain `sqlite`, verify, the sqlite3 shim). */
+export const ENGINE_ENV = 'PROSE_STATE_SQLITE_ENGINE';
+/** The busy timeout, in ms, when the caller gives none. */
+export const BUSY_TIMEOUT_ENV = 'PROSE_STATE_BUSY_TIMEOUT_MS';
+/** What our subagent instructions tell the CLI (`-cmd ".timeout 10000"`): ours wait as long for a native lock. */
+export const BUSY_TIMEOUT_MS = 10_000;
+
+/** `posix` where node:sqlite exists, else `wasm`; PROSE_STATE_SQLITE_ENGINE picks one (posix where it cannot be had is an error). */
+export function defaultEngine(env: Record<string, string | undefined> = process.env): SqliteEngine {
+  const named = env[ENGINE_ENV];
+  if (named === undefined || named === '') return nativeSqlite() ? 'posix' : 'wasm';
+  return checkEngine(named, `${ENGINE_ENV}`);
+}
+
+export function checkEngine(name: string, where: string): SqliteEngine {
+  if (!(SQLITE_ENGINES as readonly string[]).includes(name)) {
+    throw new ProseError('E_USAGE', `${where}: unknown SQLite engine "${name}"`, { hint: `one of: ${SQLITE_ENGINES.join(', ')}` });
+  }
+  if (name === 'posix' && !nativeSqlite()) {
+    throw new ProseError('E_UNSUPPORTED', `${where}: the posix engine needs node:sqlite (Node 22.13+); this is Node ${process.versions.node}`, {
+      hint: 'run with Node 24 (npm scripts and the single binary do), or pick the wasm engine',
+    });
+  }
+  return name as SqliteEngine;
+}
+
+/** The busy timeout from PROSE_STATE_BUSY_TIMEOUT_MS, else BUSY_TIMEOUT_MS. */
+export function defaultBusyTimeout(env: Record<string, string | undefined> = process.env): number {
+  const raw = env[BUSY_TIMEOUT_ENV];
+  if (raw === undefined || raw === '') return BUSY_TIMEOUT_MS;
+  const ms = Number(raw);
+  if (!Number.isSafeInteger(ms) || ms < 0) throw new ProseError('E_USAGE', `${BUSY_TIMEOUT_ENV} must be a whole number of milliseconds, not "${raw}"`);
+  return ms;
+}
