@@ -49,10 +49,10 @@ test('a step needing a capability the case does not list is E_CASE naming the ca
 });
 
 test('restart: {project: NAME} loads as a project switch; other shapes are refused by field', () => {
-  const dir = tempSuite({ 'a.yaml': good.replace('    steps:\n', '    steps:\n      - restart: { project: two }\n') });
+  const dir = tempSuite({ 'a.yaml': good.replace('    steps:\n', '    requires: [durable]\n    steps:\n      - restart: { project: two }\n') });
   const suite = loadSuite(dir);
   rmSync(dir, { recursive: true, force: true });
-  assert.equal(suite.cases[0]!.steps[0], { kind: 'restart', pos: { file: suite.cases[0]!.steps[0]!.pos.file, line: 6 }, project: 'two' });
+  assert.equal(suite.cases[0]!.steps[0], { kind: 'restart', pos: { file: suite.cases[0]!.steps[0]!.pos.file, line: 7 }, project: 'two' });
   assert.equal(suite.cases[0]!.requires, ['durable']);
   assert.match(loadError(good.replace('    steps:\n', '    steps:\n      - restart: { project: ../x }\n')).message, /restart\.project is a lowercase name/);
   assert.match(loadError(good.replace('    steps:\n', '    steps:\n      - restart: { home: x }\n')).message, /restart takes \{project: NAME\}/);
