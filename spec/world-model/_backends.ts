@@ -5,7 +5,7 @@
  */
 import type { Backend, BackendEnv, BackendFactory } from '../../src/core/backend.ts';
 import type { Capability } from '../../src/core/capabilities.ts';
-import { createEngine } from '../../src/core/engine.ts';
+import { createBackend } from '../../src/core/semantics.ts';
 import type { StateStore, WorldModelStore } from '../../src/core/store.ts';
 import { worldModelHandlers } from '../../src/canon/world-model-ops.ts';
 import { filesystemFactory } from '../../src/backends/filesystem/index.ts';
@@ -40,7 +40,7 @@ function wired(name: string, kind: BackendFactory['kind'], caps: readonly Capabi
       // An owner who wired a store already keeps it; otherwise ours is wired here.
       if (!store.worldModel) store.worldModel = made.wm;
       const wm = store.worldModel;
-      const backend = createEngine({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities: [...caps, ...WM] });
+      const backend = createBackend({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities: [...caps, ...WM] });
       return { backend, store: wm };
     },
   };

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { VM } from '../../src/core/actor.ts';
-import { createEngine } from '../../src/core/engine.ts';
+import { createBackend } from '../../src/core/semantics.ts';
 import { DEFAULT_DECISIONS } from '../../src/core/decisions.ts';
 import type { StateStore, WorldModelStore } from '../../src/core/store.ts';
 import { worldModelHandlers } from '../../src/canon/world-model-ops.ts';
@@ -25,7 +25,7 @@ test('rendered: version bytes, then the pointer, then the receipt; skipped and f
     },
   });
   (store as { worldModel: WorldModelStore }).worldModel = spy;
-  const engine = createEngine({ store: store as StateStore, extraHandlers: worldModelHandlers(store), decisions: DEFAULT_DECISIONS, capabilities: ['world-model', 'receipts'] });
+  const engine = createBackend({ store: store as StateStore, extraHandlers: worldModelHandlers(store), decisions: DEFAULT_DECISIONS, capabilities: ['world-model', 'receipts'] });
   try {
     const { run } = await engine.call('createRun', { program: 'p' }, VM);
     await engine.call('commitWorldModel', { run, node: 'n', contract: 'c', files: { 'truth.json': '{}' } }, VM);

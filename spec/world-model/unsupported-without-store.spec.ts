@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { VM } from '../../src/core/actor.ts';
-import { createEngine } from '../../src/core/engine.ts';
+import { createBackend } from '../../src/core/semantics.ts';
 import { DEFAULT_DECISIONS } from '../../src/core/decisions.ts';
 import { ProseError } from '../../src/core/errors.ts';
 import { worldModelHandlers } from '../../src/canon/world-model-ops.ts';
@@ -13,10 +13,10 @@ test('without the capability, or without a world-model store, every world-model 
   const env = tempEnv();
   try {
     const store = new FsStore(env.projectDir, env.homeDir, DEFAULT_DECISIONS);
-    const undeclared = createEngine({ store, extraHandlers: worldModelHandlers(store), decisions: DEFAULT_DECISIONS, capabilities: [] });
+    const undeclared = createBackend({ store, extraHandlers: worldModelHandlers(store), decisions: DEFAULT_DECISIONS, capabilities: [] });
     const { run } = await undeclared.call('createRun', { program: 'p' }, VM);
     const bare = { ...store, readRun: store.readRun.bind(store), worldModel: undefined };
-    const noStore = createEngine({ store: bare as unknown as FsStore, extraHandlers: worldModelHandlers(bare as unknown as FsStore), decisions: DEFAULT_DECISIONS, capabilities: ['world-model', 'receipts'] });
+    const noStore = createBackend({ store: bare as unknown as FsStore, extraHandlers: worldModelHandlers(bare as unknown as FsStore), decisions: DEFAULT_DECISIONS, capabilities: ['world-model', 'receipts'] });
     for (const engine of [undeclared, noStore]) {
       for (const [op, args] of [['readPublished', { run, node: 'n' }], ['listReceipts', { run }], ['readEnvelope', { run }]] as const) {
         try {

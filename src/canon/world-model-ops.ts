@@ -1,4 +1,4 @@
-import type { Handlers, WorldModelOp } from '../core/engine.ts';
+import type { Handlers, WorldModelOp } from '../core/semantics.ts';
 import { ProseError } from '../core/errors.ts';
 import type { RunRef } from '../core/model.ts';
 import { checkName } from '../core/names.ts';

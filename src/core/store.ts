@@ -4,7 +4,7 @@ import type {
 import type { StorageView } from './backend.ts';
 
 /**
- * What a built-in backend stores; the engine (`engine.ts`) holds the semantics on top of it, so the reference
+ * What a built-in backend stores; the shared semantics (`semantics.ts`) holds the semantics on top of it, so the reference
  * backends cannot drift apart in meaning. Every method commits before it resolves.
  */
 export interface StateStore {
@@ -19,7 +19,7 @@ export interface StateStore {
   /**
    * Reads the log, lets `make` build the next event from it (or throw to refuse), and appends that event, all as
    * one step against every other writer of the run, including other processes. Backends that declare
-   * `concurrent-writers` implement it; without it the engine reads and appends in two steps (one VM only).
+   * `concurrent-writers` implement it; without it the shared semantics read and appends in two steps (one VM only).
    */
   appendEventAtomically?(run: RunRef, make: (events: readonly ExecutionEvent[]) => ExecutionEvent): Promise<ExecutionEvent>;
 

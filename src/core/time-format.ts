@@ -1,4 +1,4 @@
-// The date-time forms the seeds write and accept, in one place for the engine, the stores and the session checks.
+// The date-time forms the seeds write and accept, in one place for the shared semantics, the stores and the session checks.
 
 /** A date and time with a zone, as segment files carry them (seconds required, fractions and offsets allowed). */
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;

@@ -2,7 +2,7 @@ import type { Backend, BackendFactory } from '../../core/backend.ts';
 import type { Decisions } from '../../core/decisions.ts';
 import type { StateStore } from '../../core/store.ts';
 import type { Capability } from '../../core/capabilities.ts';
-import { createEngine } from '../../core/engine.ts';
+import { createBackend } from '../../core/semantics.ts';
 import { worldModelHandlers } from '../../canon/world-model-ops.ts';
 import { FsStore } from './fs-store.ts';
 
@@ -24,5 +24,5 @@ export const filesystemFactory: BackendFactory = {
 
 /** The backend over a store: the one place the filesystem backend is assembled (the selftest's mutants reuse it). */
 export function filesystemBackend(store: StateStore, decisions: Decisions): Backend {
-  return createEngine({ store, extraHandlers: worldModelHandlers(store), decisions, capabilities: CAPABILITIES });
+  return createBackend({ store, extraHandlers: worldModelHandlers(store), decisions, capabilities: CAPABILITIES });
 }

@@ -2,7 +2,7 @@ import type { Backend, BackendEnv, BackendFactory } from '../../core/backend.ts'
 import type { Capability } from '../../core/capabilities.ts';
 import type { Decisions } from '../../core/decisions.ts';
 import { worldModelHandlers } from '../../canon/world-model-ops.ts';
-import { createEngine } from '../../core/engine.ts';
+import { createBackend } from '../../core/semantics.ts';
 import type { Dialect } from '../../transcript/narration-event.ts';
 import { TranscriptStore, type Conversation } from './transcript-store.ts';
 
@@ -54,7 +54,7 @@ export function createInContextFactory(opts: InContextOptions = {}): BackendFact
 /** A backend over one conversation's text: the engine's semantics on a transcript store. */
 export function createTranscriptBackend(conversation: Conversation, decisions: Decisions, dialect: Dialect = 'verbose'): Backend {
   const store = new TranscriptStore(conversation, decisions, dialect);
-  return createEngine({ store, extraHandlers: worldModelHandlers(store), decisions, capabilities: IN_CONTEXT_CAPABILITIES });
+  return createBackend({ store, extraHandlers: worldModelHandlers(store), decisions, capabilities: IN_CONTEXT_CAPABILITIES });
 }
 
 /** The registered backends. Each holds its conversations; specs create their own with createInContextFactory. */

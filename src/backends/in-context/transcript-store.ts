@@ -15,7 +15,7 @@ export interface Conversation { text: string }
 
 /**
  * A StateStore whose only state is an append-only transcript: every write appends narration lines, every read
- * parses the text back. The engine (core/engine.ts) holds all semantics; this only says and remembers.
+ * parses the text back. The shared semantics (core/semantics.ts) holds all semantics; this only says and remembers.
  */
 export class TranscriptStore implements StateStore {
   // The model is derived from the text alone, so it is kept while the text is unchanged and extended as it grows.
@@ -143,7 +143,7 @@ export class TranscriptStore implements StateStore {
   }
 }
 
-/** Only execution-scope agents live in a conversation; the engine refuses the other scopes (not declared). */
+/** Only execution-scope agents live in a conversation; the shared semantics refuse the other scopes (not declared). */
 function executionRun(loc: AgentLocation): RunRef {
   if (loc.scope !== 'execution' || loc.run === undefined) {
     throw new ProseError('E_UNSUPPORTED', `in-context state keeps only execution-scope agents, not ${loc.scope}`, { location: { field: 'scope' } });
@@ -158,7 +158,7 @@ function eventDepth(e: ExecutionEvent, depthOf: (id: ExecutionId | null | undefi
   return 0;
 }
 
-/** The narration of an engine event; loop iterations repeat the loop's max, as the seed's "Iteration 2 of max 5". */
+/** The narration of an event; loop iterations repeat the loop's max, as the seed's "Iteration 2 of max 5". */
 export function toNarration(r: RunModel, e: ExecutionEvent): NarrationEvent {
   switch (e.type) {
     case 'statement': return { kind: 'statement', index: e.index, text: e.text, status: e.status, ...(e.executionId !== undefined ? { executionId: e.executionId } : {}), ...(e.error !== undefined ? { error: e.error } : {}) };

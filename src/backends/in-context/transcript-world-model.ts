@@ -15,7 +15,7 @@ const unb64 = (text: string) => new Uint8Array(Buffer.from(text, 'base64'));
 /**
  * The canonical store narrated into the conversation: `[WorldModel] Version stored` with the OPWM1 bytes in base64,
  * `[WorldModel] Published`, `[Receipt] NODE: "..."`, the workspace and the run envelope. Semantics (addresses,
- * chaining, skips) come from src/canon through the engine; this only says and remembers.
+ * chaining, skips) come from src/canon through the shared semantics; this only says and remembers.
  */
 export class TranscriptWorldModel implements WorldModelStore {
   constructor(private readonly t: Narrator) {}

@@ -1,6 +1,6 @@
 import { newDb, type IMemoryDb } from 'pg-mem';
 import type { BackendEnv, BackendFactory } from '../../core/backend.ts';
-import { createEngine } from '../../core/engine.ts';
+import { createBackend } from '../../core/semantics.ts';
 import { worldModelHandlers } from '../../canon/world-model-ops.ts';
 import { PG_MEM_CAPABILITIES } from './capabilities.ts';
 import { ensureSchema } from './ensure-schema.ts';
@@ -46,7 +46,7 @@ export function createPostgresMemFactory(): BackendFactory & { openDb(env: Backe
         throw err;
       }
       const store = new PostgresStore(db, env.projectDir, env.decisions);
-      return createEngine({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities: PG_MEM_CAPABILITIES });
+      return createBackend({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities: PG_MEM_CAPABILITIES });
     },
     async dispose(env) {
       dbs.delete(env.storageKey);

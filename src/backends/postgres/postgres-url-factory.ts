@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { BackendEnv, BackendFactory } from '../../core/backend.ts';
-import { createEngine } from '../../core/engine.ts';
+import { createBackend } from '../../core/semantics.ts';
 import { worldModelHandlers } from '../../canon/world-model-ops.ts';
 import { PG_SERVER_CAPABILITIES } from './capabilities.ts';
 import { caseDatabaseName, createCaseDatabase, dropCaseDatabase, parseUrl, withDatabase } from './case-database.ts';
@@ -60,7 +60,7 @@ export function postgresUrlFactory(url: string, label?: string): BackendFactory 
         throw err;
       }
       const store = new PostgresStore(db, env.projectDir, env.decisions);
-      return createEngine({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities: PG_SERVER_CAPABILITIES });
+      return createBackend({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities: PG_SERVER_CAPABILITIES });
     },
     async dispose(env) {
       created.delete(env.storageKey);

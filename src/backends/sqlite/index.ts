@@ -1,7 +1,7 @@
 import type { BackendFactory } from '../../core/backend.ts';
 import type { Capability } from '../../core/capabilities.ts';
 import { worldModelHandlers } from '../../canon/world-model-ops.ts';
-import { createEngine } from '../../core/engine.ts';
+import { createBackend } from '../../core/semantics.ts';
 import { checkEngine, defaultEngine, JOURNAL_MODE, type SqliteEngine } from '../../sqlite/index.ts';
 import { SqliteStore } from './sqlite-store.ts';
 
@@ -32,7 +32,7 @@ export function sqliteFactoryFor(engine: SqliteEngine, name = `sqlite:${engine}`
     async open(env) {
       checkEngine(engine, `--backend ${name}`); // posix where node:sqlite is missing: E_UNSUPPORTED, saying why
       const store = new SqliteStore(env.projectDir, env.homeDir, env.decisions, engine);
-      return createEngine({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities });
+      return createBackend({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities });
     },
   };
 }

@@ -30,7 +30,7 @@ export const IN_CONTEXT_DECISIONS: DecisionRow[] = [
     id: 'in-context-capabilities', area: 'in-context',
     spec: 'in-context.md: "cannot support RLM-style environment as variable patterns where agents query arbitrarily large bindings"; imports: 0-2; state lives in the conversation.',
     choice: 'Declared: durable, world-model, receipts (HEAD: the canonical world-model and the receipt chain "still hold", narrated in conversation: [WorldModel] Version stored with base64 OPWM1 bytes, [WorldModel] Published, [Receipt] NODE: "json", [WorldModel] Envelope and Workspace), layout:transcript. Not declared: attachments (values, not references), project-scope, user-scope and custom-scope (they outlive the conversation), imports (nested runs live in the file layout\'s imports/; the narration only announces them), concurrent-writers (one VM narrates one conversation). Execution-scope agent memory and segments are narrated ([Memory], [Segment]).',
-    why: 'Only what one conversation can hold and re-read is claimed; undeclared cases are skipped with that reason and the engine answers E_UNSUPPORTED.',
+    why: 'Only what one conversation can hold and re-read is claimed; undeclared cases are skipped with that reason and the shared semantics answer E_UNSUPPORTED.',
   },
   {
     id: 'in-context-runs', area: 'in-context',
@@ -42,7 +42,7 @@ export const IN_CONTEXT_DECISIONS: DecisionRow[] = [
     id: 'in-context-store-extensions', area: 'in-context',
     spec: 'The seed has no ids for loops and parallel blocks, no marker for agent memory or segments, and no statement-level completion line.',
     choice: 'The store adds (loop: ID) and (parallel: ID) to the seed\'s parameter lists; writes statements as [Position] Statement N: "text", [Success] Statement N complete: ..., [Warning] Statement N failed: ..., [Flow] Statement N skipped: ...; and narrates [Memory] Agent NAME memory: "..." and [Segment] Agent NAME segment N (timestamp: T) with Prompt/Summary lines. The parser accepts the seed\'s forms without them and infers ids (innermost open loop, parallel or frame).',
-    why: 'The engine needs exact ids to resume; the seed\'s own examples stay valid because every extension is optional on read.',
+    why: 'The shared semantics need exact ids to resume; the seed\'s own examples stay valid because every extension is optional on read.',
   },
   {
     id: 'in-context-compact', area: 'in-context',

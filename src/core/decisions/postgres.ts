@@ -89,7 +89,7 @@ export const POSTGRES_DECISIONS: DecisionRow[] = [
   {
     id: 'pg-recursive-resolution', area: 'postgres',
     spec: 'The spec resolves scoped bindings with a WITH RECURSIVE query over execution.parent_id; pg-mem cannot run WITH RECURSIVE.',
-    choice: 'The backend resolves with the spec\'s "simpler version if you know the scope chain": one query over the engine\'s chain, innermost match wins. The recursive query (adapted to our columns) ships as SCOPE_CHAIN_SQL and a spec checks it agrees on a real server; on pg-mem that check is reported skipped with the engine\'s reason.',
+    choice: 'The backend resolves with the spec\'s "simpler version if you know the scope chain": one query over the chain the shared semantics computed, innermost match wins. The recursive query (adapted to our columns) ships as SCOPE_CHAIN_SQL and a spec checks it agrees on a real server; on pg-mem that check is reported skipped with the engine\'s reason.',
     why: 'One meaning on both engines, and the spec\'s query still proven on real PostgreSQL.',
   },
 ];

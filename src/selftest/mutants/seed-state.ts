@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { worldModelHandlers } from '../../canon/world-model-ops.ts';
 import { SQLITE_CAPABILITIES, sqliteFactory, SqliteStore } from '../../backends/sqlite/index.ts';
 import type { BackendEnv } from '../../core/backend.ts';
-import { createEngine } from '../../core/engine.ts';
+import { createBackend } from '../../core/semantics.ts';
 import { ProseError } from '../../core/errors.ts';
 import type { BindingRecord, ExecutionId, RunRef } from '../../core/model.ts';
 import { runsDir } from '../../core/seed-layout.ts';
@@ -17,7 +17,7 @@ function sqliteMutant(name: string, bug: string, make: (env: BackendEnv) => Sqli
       ...sqliteFactory, name: `mutant:${name}`, spec: `mutant:${name}`, description: `the sqlite backend with one bug: ${bug}`,
       async open(env) {
         const store = make(env);
-        return createEngine({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities: SQLITE_CAPABILITIES });
+        return createBackend({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities: SQLITE_CAPABILITIES });
       },
     },
   };

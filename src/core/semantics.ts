@@ -13,7 +13,7 @@ import { checkRunId, newRunId } from './run-id.ts';
 import type { StateStore } from './store.ts';
 import { isIsoDateTime, isoSeconds } from './time-format.ts';
 
-export interface EngineOptions {
+export interface SemanticsOptions {
   store: StateStore;
   /** Handlers for operations the core does not implement itself (the world-model ops come from src/canon). */
   extraHandlers?: Partial<Handlers>;
@@ -32,7 +32,7 @@ export type Handlers = { [K in OpName]: (args: OpArgs[K], actor?: Actor) => Prom
  * The semantics every built-in backend shares: names, roles, const, scope chains, anonymous names, recursion
  * limits and the event rules. A backend supplies only its `StateStore`.
  */
-export function createEngine(opts: EngineOptions): Backend {
+export function createBackend(opts: SemanticsOptions): Backend {
   const { store, decisions } = opts;
   const caps = new Set(opts.capabilities);
   const now = opts.now ?? (() => new Date());
