@@ -3,12 +3,26 @@
 import { register } from 'tsx/esm/api';
 register();
 // A reader that closes the pipe early (`| head`) is not an error of ours.
-for (const s of [process.stdout, process.stderr]) s.on('error', (e) => { if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0); else throw e; });
+for (const s of [process.stdout, process.stderr])
+  s.on('error', (e) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    else throw e;
+  });
 const { main } = await import('../src/cli/main.ts');
-const stdin = () => new Promise((resolve) => {
-  let text = '';
-  process.stdin.setEncoding('utf8');
-  process.stdin.on('data', (c) => { text += c; });
-  process.stdin.on('end', () => resolve(text));
+const stdin = () =>
+  new Promise((resolve) => {
+    let text = '';
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (c) => {
+      text += c;
+    });
+    process.stdin.on('end', () => resolve(text));
+  });
+process.exitCode = await main(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  cwd: process.cwd(),
+  stdin,
+  self: [process.execPath, new URL(import.meta.url).pathname],
 });
-process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), stdin, self: [process.execPath, new URL(import.meta.url).pathname] });

@@ -5,7 +5,10 @@ import { badCitations } from '../src/conformance/decision-citations.ts';
 
 const cases = fileURLToPath(new URL('../conformance/cases', import.meta.url));
 const bad = badCitations(process.argv[2] ?? cases, new Set(DECISION_ROWS.map((r) => r.id)));
-for (const b of bad) console.error(`${b.file}:${b.line}: cites decision "${b.id}", which has no row in src/core/decisions/ (docs/decisions.md)`);
+for (const b of bad)
+  console.error(
+    `${b.file}:${b.line}: cites decision "${b.id}", which has no row in src/core/decisions/ (docs/decisions.md)`,
+  );
 if (bad.length) {
   console.error(`${bad.length} citation(s) of missing decisions: add the row, or cite an existing id`);
   process.exit(1);

@@ -46,15 +46,24 @@ for (const file of files(src)) {
   const rel = relative(src, file);
   const { layer, own } = layerOf(rel);
   const text = readFileSync(file, 'utf8');
-  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+  for (const m of text.matchAll(
+    /(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
+  )) {
     const spec = m[1] ?? m[2];
     if (spec.startsWith('.')) {
       const target = relative(src, resolve(dirname(file), spec));
-      if (target.startsWith('..')) { problems.push(`${rel}: imports ${spec}, outside src/`); continue; }
+      if (target.startsWith('..')) {
+        problems.push(`${rel}: imports ${spec}, outside src/`);
+        continue;
+      }
       const allowed = RULES[layer];
-      if (allowed === undefined) { problems.push(`${rel}: layer "${layer}" has no rule in scripts/check-layers.mjs`); continue; }
+      if (allowed === undefined) {
+        problems.push(`${rel}: layer "${layer}" has no rule in scripts/check-layers.mjs`);
+        continue;
+      }
       if (allowed === null) continue;
-      const ok = allowed.some((a) => target === a || target.startsWith(a + sep)) || (own && target.startsWith(own + sep));
+      const ok =
+        allowed.some((a) => target === a || target.startsWith(a + sep)) || (own && target.startsWith(own + sep));
       if (!ok) problems.push(`${rel}: ${layer} may not import ${target}`);
     } else if (layer === 'core' && IO_MODULES.test(spec)) {
       problems.push(`${rel}: the core does no I/O but imports ${spec}`);
@@ -63,7 +72,8 @@ for (const file of files(src)) {
     }
   }
 }
-if (canonFsFiles.length > 1) problems.push(`only one canon file may touch node:fs; these do: ${canonFsFiles.join(', ')}`);
+if (canonFsFiles.length > 1)
+  problems.push(`only one canon file may touch node:fs; these do: ${canonFsFiles.join(', ')}`);
 if (problems.length) {
   console.error(`layer check: ${problems.length} forbidden import(s)\n  ${problems.join('\n  ')}`);
   process.exit(1);

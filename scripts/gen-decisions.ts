@@ -7,7 +7,11 @@ const target = fileURLToPath(new URL('../docs/decisions.md', import.meta.url));
 const text = renderDecisions();
 if (process.argv.includes('--check')) {
   let current = '';
-  try { current = readFileSync(target, 'utf8'); } catch { /* missing counts as stale */ }
+  try {
+    current = readFileSync(target, 'utf8');
+  } catch {
+    /* missing counts as stale */
+  }
   if (current !== text) {
     console.error('docs/decisions.md is stale: run `node --import tsx scripts/gen-decisions.ts`');
     process.exit(1);

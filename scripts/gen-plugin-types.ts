@@ -10,10 +10,18 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-const build = (outDir: string) => execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.types.json'), '--outDir', outDir], { cwd: root, stdio: 'inherit' });
+const build = (outDir: string) =>
+  execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.types.json'), '--outDir', outDir], {
+    cwd: root,
+    stdio: 'inherit',
+  });
 const tree = (dir: string): Record<string, string> => {
   try {
-    return Object.fromEntries(readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort().map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+    return Object.fromEntries(
+      readdirSync(dir, { recursive: true, encoding: 'utf8' })
+        .sort()
+        .map((f) => [f, readFileSync(join(dir, f), 'utf8')]),
+    );
   } catch {
     return {};
   }
@@ -26,7 +34,9 @@ if (process.argv.includes('--check')) {
     build(tmp);
     const fresh = tree(tmp);
     const committed = tree(target);
-    const stale = [...new Set([...Object.keys(fresh), ...Object.keys(committed)])].filter((f) => fresh[f] !== committed[f]);
+    const stale = [...new Set([...Object.keys(fresh), ...Object.keys(committed)])].filter(
+      (f) => fresh[f] !== committed[f],
+    );
     if (stale.length) {
       console.error(`types/ is stale (${stale.join(', ')}): run \`node --import tsx scripts/gen-plugin-types.ts\``);
       process.exit(1);
@@ -34,7 +44,10 @@ if (process.argv.includes('--check')) {
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  execFileSync(process.execPath, [tsc, '-p', join(root, 'conformance', 'plugins', 'typed-module', 'tsconfig.json')], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [tsc, '-p', join(root, 'conformance', 'plugins', 'typed-module', 'tsconfig.json')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   console.log('plugin types: types/ is up to date and conformance/plugins/typed-module type-checks against it');
 } else {
   rmSync(target, { recursive: true, force: true });

@@ -10,13 +10,23 @@ import { runCli } from './cli.ts';
 // deterministic. No assertion looks at a time: only shapes, finiteness and exit codes.
 const dir = mkdtempSync(join(tmpdir(), 'bench-spec-'));
 const impossible = join(dir, 'impossible.json');
-writeFileSync(impossible, JSON.stringify({ schema: 'prose-state.bench', version: 1, profile: 'quick', ratios: { 'fingerprint.small.limit': 1e-9 } }));
+writeFileSync(
+  impossible,
+  JSON.stringify({
+    schema: 'prose-state.bench',
+    version: 1,
+    profile: 'quick',
+    ratios: { 'fingerprint.small.limit': 1e-9 },
+  }),
+);
 const current = join(dir, 'current.json');
 let run: ReturnType<typeof runCli>;
 let report: Record<string, any> = {};
 
 test.before(() => {
-  run = runCli(['bench', '--quick', '--format', 'json', '--compare', impossible], { env: { ...process.env, PROSE_STATE_BENCH_TMP: dir } });
+  run = runCli(['bench', '--quick', '--format', 'json', '--compare', impossible], {
+    env: { ...process.env, PROSE_STATE_BENCH_TMP: dir },
+  });
   try {
     report = JSON.parse(run.stdout);
     writeFileSync(current, run.stdout);
@@ -28,7 +38,8 @@ test.before(() => {
 function everyNumber(value: unknown, path: string, out: [string, number][]): void {
   if (typeof value === 'number') out.push([path, value]);
   else if (Array.isArray(value)) value.forEach((v, i) => everyNumber(v, `${path}[${i}]`, out));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) everyNumber(v, `${path}.${k}`, out);
+  else if (value && typeof value === 'object')
+    for (const [k, v] of Object.entries(value)) everyNumber(v, `${path}.${k}`, out);
 }
 
 test('a real run against an impossible baseline prints the report and exits 1', () => {
@@ -36,7 +47,9 @@ test('a real run against an impossible baseline prints the report and exits 1', 
   assert.is(report.schema, 'prose-state.bench');
   assert.is(report.version, 1);
   assert.is(report.profile, 'quick');
-  assert.ok(report.comparison.changes.some((c: any) => c.key === 'fingerprint.small.limit' && c.verdict === 'regressed'));
+  assert.ok(
+    report.comparison.changes.some((c: any) => c.key === 'fingerprint.small.limit' && c.verdict === 'regressed'),
+  );
   assert.match(run.stderr, /1 ratio\(s\) regressed/);
 });
 
@@ -49,10 +62,14 @@ test('every number in the report is finite (comparison aside)', () => {
 });
 
 test('each workload has our figures, both halves of the limit, and a ratio per measured peer', () => {
-  assert.equal(report.workloads.map((w: any) => w.name), ['small', 'medium', 'large']);
+  assert.equal(
+    report.workloads.map((w: any) => w.name),
+    ['small', 'medium', 'large'],
+  );
   for (const w of report.workloads) {
     for (const k of ['fingerprint', 'walk', 'rawHash']) {
-      for (const f of ['ms', 'meanMs', 'samples', 'filesPerSec', 'mbPerSec']) assert.ok(w[k][f] > 0, `${w.name}.${k}.${f}`);
+      for (const f of ['ms', 'meanMs', 'samples', 'filesPerSec', 'mbPerSec'])
+        assert.ok(w[k][f] > 0, `${w.name}.${k}.${f}`);
     }
     assert.match(w.fingerprint.address, /^sha256:[0-9a-f]{64}$/);
     assert.ok(w.limitMs > 0 && w.ratios.limit > 0);
@@ -70,12 +87,18 @@ test('receipts, backends, memory, startup and environment are figures or skipped
   const binaryCli = !/\.(m?js|m?ts)$/.test(process.env.PROSE_STATE_CLI ?? '.js');
   if (binaryCli) assert.match(report.receipts.skipped ?? '', '--vectors');
   else {
-    assert.ok(report.receipts.receipts > 0 && report.receipts.ratios.hash > 0 && report.receipts.ratios.chain > 0, JSON.stringify(report.receipts));
+    assert.ok(
+      report.receipts.receipts > 0 && report.receipts.ratios.hash > 0 && report.receipts.ratios.chain > 0,
+      JSON.stringify(report.receipts),
+    );
     assert.is(report.receipts.source, join('vectors', 'reactor'));
     if (!('skipped' in report.startup)) assert.is(report.startup.binary, join('dist', 'prose-state'));
   }
   const fs = report.backends.find((b: any) => b.name === 'filesystem');
-  assert.ok(fs && fs.write.opsPerSec > 0 && fs.read.opsPerSec > 0 && fs.ratios.write > 0 && fs.ratios.read > 0, JSON.stringify(fs));
+  assert.ok(
+    fs && fs.write.opsPerSec > 0 && fs.read.opsPerSec > 0 && fs.ratios.write > 0 && fs.ratios.read > 0,
+    JSON.stringify(fs),
+  );
   for (const b of report.backends) assert.ok('skipped' in b || (b.ratios.write > 0 && b.ratios.read > 0), b.name);
   assert.equal(report.memory.trees[0].tree, 'empty');
   assert.ok(report.memory.trees.length >= 5);
@@ -90,7 +113,8 @@ test('the flat ratio map holds every ratio of the sections', () => {
   const r = report.ratios;
   for (const w of report.workloads) {
     assert.is(r[`fingerprint.${w.name}.limit`], w.ratios.limit);
-    for (const p of Object.keys(w.ratios).filter((k) => k !== 'limit')) assert.is(r[`fingerprint.${w.name}.peer.${p}`], w.ratios[p]);
+    for (const p of Object.keys(w.ratios).filter((k) => k !== 'limit'))
+      assert.is(r[`fingerprint.${w.name}.peer.${p}`], w.ratios[p]);
   }
   assert.ok(r['backend.filesystem.write'] > 0 && r['backend.filesystem.read'] > 0);
   for (const [k, v] of Object.entries<number>(r)) assert.ok(Number.isFinite(v) && v > 0, k);

@@ -10,9 +10,16 @@ export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
   const cli = process.env.PROSE_STATE_CLI ?? `${REPO}bin/prose-state.js`;
   const script = /\.(m?js|m?ts)$/.test(cli);
-  const r = spawnSync(script ? process.execPath : cli, script ? [...(cli.endsWith('ts') ? ['--import', 'tsx'] : []), cli, ...args] : args, {
-    cwd: opts.cwd ?? REPO, env: opts.env ?? process.env, encoding: 'utf8', maxBuffer: 64 << 20,
-  });
+  const r = spawnSync(
+    script ? process.execPath : cli,
+    script ? [...(cli.endsWith('ts') ? ['--import', 'tsx'] : []), cli, ...args] : args,
+    {
+      cwd: opts.cwd ?? REPO,
+      env: opts.env ?? process.env,
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    },
+  );
   if (r.error) throw r.error;
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

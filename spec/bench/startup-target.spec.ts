@@ -6,8 +6,25 @@ import { evaluateTargets } from '../../src/bench/targets.ts';
 
 // Only the startup section matters here; the other sections are empty or skipped.
 function report(startup: Partial<StartupResult>): BenchReport {
-  const s: StartupResult = { binary: 'b', node: 'n', nodeVersion: 'v24.22.3', binaryNodeVersion: 'v24.22.3', comparable: true, runs: 5, binaryMs: 50, nodeMs: 40, ratio: 1.25, ...startup };
-  return { workloads: [], receipts: { skipped: 'none' }, backends: [], memory: { skipped: 'none' }, startup: s } as unknown as BenchReport;
+  const s: StartupResult = {
+    binary: 'b',
+    node: 'n',
+    nodeVersion: 'v24.22.3',
+    binaryNodeVersion: 'v24.22.3',
+    comparable: true,
+    runs: 5,
+    binaryMs: 50,
+    nodeMs: 40,
+    ratio: 1.25,
+    ...startup,
+  };
+  return {
+    workloads: [],
+    receipts: { skipped: 'none' },
+    backends: [],
+    memory: { skipped: 'none' },
+    startup: s,
+  } as unknown as BenchReport;
 }
 const startupTarget = (r: BenchReport) => evaluateTargets(r).find((t) => t.id === 'startup')!;
 

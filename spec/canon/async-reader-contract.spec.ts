@@ -1,14 +1,29 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { artifactChunksAsync, ASYNC_FROM_BYTES, commit, fingerprintDirectoryAsync, planTree, type TreeReader } from '../../src/canon/index.ts';
+import {
+  artifactChunksAsync,
+  ASYNC_FROM_BYTES,
+  commit,
+  fingerprintDirectoryAsync,
+  planTree,
+  type TreeReader,
+} from '../../src/canon/index.ts';
 
-interface Log { closedWhileReading: number; reads: number; open: number }
+interface Log {
+  closedWhileReading: number;
+  reads: number;
+  open: number;
+}
 
 /**
  * An in-memory tree whose access reads asynchronously (settling on a later tick, like the thread pool), and can
  * lie about a file: `grow` appends bytes after the size was asked, `shrink` drops them, `fail` rejects a read.
  */
-const fake = (files: Record<string, Uint8Array>, log: Log, trick: { grow?: string; shrink?: string; fail?: string } = {}): TreeReader => {
+const fake = (
+  files: Record<string, Uint8Array>,
+  log: Log,
+  trick: { grow?: string; shrink?: string; fail?: string } = {},
+): TreeReader => {
   const handles = new Map<number, { path: string; off: number; sized: boolean; pending: boolean }>();
   let next = 3;
   const bytesOf = (h: { path: string; sized: boolean }): Uint8Array => {
@@ -29,23 +44,41 @@ const fake = (files: Record<string, Uint8Array>, log: Log, trick: { grow?: strin
   return {
     kind: (p) => (p === '/root' ? 'directory' : 'missing'),
     list: () => Object.keys(files).map((path) => ({ path, size: -1, ref: path })),
-    single: () => { throw new Error('unused'); },
-    chunks: () => { throw new Error('unused: access is offered'); },
+    single: () => {
+      throw new Error('unused');
+    },
+    chunks: () => {
+      throw new Error('unused: access is offered');
+    },
     access: {
-      open: (file) => { handles.set(next, { path: file.ref, off: 0, sized: false, pending: false }); log.open++; return next++; },
+      open: (file) => {
+        handles.set(next, { path: file.ref, off: 0, sized: false, pending: false });
+        log.open++;
+        return next++;
+      },
       readInto,
       readIntoAsync: (fd, buf, at, max) => {
         const h = handles.get(fd)!;
         h.pending = true;
         log.reads++;
-        return new Promise((resolve, reject) => setImmediate(() => {
-          h.pending = false;
-          if (h.path === trick.fail) reject(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' }));
-          else resolve(readInto(fd, buf, at, max));
-        }));
+        return new Promise((resolve, reject) =>
+          setImmediate(() => {
+            h.pending = false;
+            if (h.path === trick.fail) reject(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' }));
+            else resolve(readInto(fd, buf, at, max));
+          }),
+        );
       },
-      size: (fd) => { const h = handles.get(fd)!; h.sized = true; return files[h.path]!.length; },
-      close: (fd) => { if (handles.get(fd)!.pending) log.closedWhileReading++; handles.delete(fd); log.open--; },
+      size: (fd) => {
+        const h = handles.get(fd)!;
+        h.sized = true;
+        return files[h.path]!.length;
+      },
+      close: (fd) => {
+        if (handles.get(fd)!.pending) log.closedWhileReading++;
+        handles.delete(fd);
+        log.open--;
+      },
     },
   };
 };
@@ -64,7 +97,11 @@ async function rejectsCode(p: Promise<unknown>, code: string): Promise<void> {
 }
 
 test('a reader with readIntoAsync streams large files through it and gets the same address', async () => {
-  const files = { 'a.bin': big(5 * ASYNC_FROM_BYTES + 3, 1), 'b.md': big(10, 2), 'c.bin': big(2 * ASYNC_FROM_BYTES, 3) };
+  const files = {
+    'a.bin': big(5 * ASYNC_FROM_BYTES + 3, 1),
+    'b.md': big(10, 2),
+    'c.bin': big(2 * ASYNC_FROM_BYTES, 3),
+  };
   const log = newLog();
   const fp = await fingerprintDirectoryAsync('/root', { reader: fake(files, log), bufferBytes: ASYNC_FROM_BYTES * 2 });
   assert.is(fp.address, commit(files).address);

@@ -17,7 +17,10 @@ const tree = (names: string[]): string => {
 const check = (names: string[], want: string[]): void => {
   const dir = tree(names);
   try {
-    assert.equal(planTree(fsTreeReader, dir).map((p) => p.file.path), want);
+    assert.equal(
+      planTree(fsTreeReader, dir).map((p) => p.file.path),
+      want,
+    );
     assert.is(fingerprintDirectory(dir).address, commit(Object.fromEntries(names.map((n) => [n, n]))).address);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -30,7 +33,10 @@ test('a tree of BMP names is ordered by UTF-8 bytes: "B" before "a-", "a.b" befo
 });
 
 test('a tree with a name beyond the BMP puts U+1F600 after U+FF21, as its UTF-8 bytes do', () => {
-  check(['\u{1F600}', '\uFF21', 'a', 'd/\u{1F600}', 'd/\uFFFD'], ['a', 'd/\uFFFD', 'd/\u{1F600}', '\uFF21', '\u{1F600}']);
+  check(
+    ['\u{1F600}', '\uFF21', 'a', 'd/\u{1F600}', 'd/\uFFFD'],
+    ['a', 'd/\uFFFD', 'd/\u{1F600}', '\uFF21', '\u{1F600}'],
+  );
 });
 
 test.run();

@@ -6,8 +6,11 @@ import { throwsCode, utf8 } from './vectors.ts';
 /** An in-memory tree behind the reader interface: Windows-style names, and files that lie about their size. */
 const fake = (files: Record<string, string>, lie: Record<string, number> = {}): TreeReader => ({
   kind: (p) => (p === '/root' ? 'directory' : 'missing'),
-  list: () => Object.entries(files).map(([path, c]): TreeFile => ({ path, size: lie[path] ?? utf8(c).length, ref: path })),
-  single: () => { throw new Error('unused'); },
+  list: () =>
+    Object.entries(files).map(([path, c]): TreeFile => ({ path, size: lie[path] ?? utf8(c).length, ref: path })),
+  single: () => {
+    throw new Error('unused');
+  },
   *chunks(file, buffer) {
     const bytes = utf8(files[file.ref]!);
     for (let off = 0; off < bytes.length; off += buffer.length) {

@@ -18,7 +18,21 @@ const bytes = (n: number, seed: number): Uint8Array => {
 
 // Sizes around the async threshold and the buffer sizes below, so every branch of the double-buffered stream
 // (probe ends the file, tail packed behind, exact multiple of the buffer, header alone) is crossed.
-const SIZES = [0, 1, 63, 64, 4095, ASYNC_FROM_BYTES - 1, ASYNC_FROM_BYTES, ASYNC_FROM_BYTES + 1, 100_000, 262_147, 1 << 20, (1 << 20) + 1, 3 * (1 << 20) + 17];
+const SIZES = [
+  0,
+  1,
+  63,
+  64,
+  4095,
+  ASYNC_FROM_BYTES - 1,
+  ASYNC_FROM_BYTES,
+  ASYNC_FROM_BYTES + 1,
+  100_000,
+  262_147,
+  1 << 20,
+  (1 << 20) + 1,
+  3 * (1 << 20) + 17,
+];
 const BUFFERS = [7, 64, 100, 4096, ASYNC_FROM_BYTES, ASYNC_FROM_BYTES + 64, 100_000, 1 << 20, 4 << 20];
 
 test('the async fingerprint is byte-identical to the sync one and to commit(), whatever the buffer size', async () => {

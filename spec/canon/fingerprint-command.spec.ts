@@ -11,7 +11,12 @@ const TRUTH = 'sha256:d8e15992a8d850d8120b7879866036272f46fafd568ce4c86ab241c60b
 const cli = async (argv: string[], cwd: string) => {
   const out: (string | Uint8Array)[] = [];
   const err: string[] = [];
-  const io = { stdout: { write: (c: string) => out.push(c) }, stderr: { write: (c: string) => err.push(c) }, env: {}, cwd };
+  const io = {
+    stdout: { write: (c: string) => out.push(c) },
+    stderr: { write: (c: string) => err.push(c) },
+    env: {},
+    cwd,
+  };
   const code = await fingerprintCommand.run(argv, io);
   return { code, out, stdout: out.filter((c) => typeof c === 'string').join(''), stderr: err.join('') };
 };
@@ -26,33 +31,37 @@ const withTree = async (fn: (dir: string) => Promise<void>) => {
   }
 };
 
-test('prints the address of a directory, relative to cwd', () => withTree(async (dir) => {
-  const r = await cli(['.'], dir);
-  assert.is(r.code, 0);
-  assert.is(r.stdout, `${TRUTH}\n`);
-}));
+test('prints the address of a directory, relative to cwd', () =>
+  withTree(async (dir) => {
+    const r = await cli(['.'], dir);
+    assert.is(r.code, 0);
+    assert.is(r.stdout, `${TRUTH}\n`);
+  }));
 
-test('--format json prints path, address, files and bytes', () => withTree(async (dir) => {
-  const r = await cli(['truth.json', '--format', 'json'], dir);
-  assert.equal(JSON.parse(r.stdout), { path: 'truth.json', address: TRUTH, files: 1, bytes: 29 });
-}));
+test('--format json prints path, address, files and bytes', () =>
+  withTree(async (dir) => {
+    const r = await cli(['truth.json', '--format', 'json'], dir);
+    assert.equal(JSON.parse(r.stdout), { path: 'truth.json', address: TRUTH, files: 1, bytes: 29 });
+  }));
 
-test('--serialize OUT writes the OPWM1 bytes; "-" sends them to stdout and the address to stderr', () => withTree(async (dir) => {
-  const r = await cli(['truth.json', '--serialize=out.opwm'], dir);
-  assert.is(r.code, 0);
-  assert.is(contentAddressOf(readFileSync(join(dir, 'out.opwm'))), TRUTH);
-  const s = await cli(['truth.json', '--serialize', '-'], dir);
-  assert.is(s.stderr, `${TRUTH}\n`);
-  assert.is(contentAddressOf(Buffer.concat(s.out.map((c) => Buffer.from(c)))), TRUTH);
-}));
+test('--serialize OUT writes the OPWM1 bytes; "-" sends them to stdout and the address to stderr', () =>
+  withTree(async (dir) => {
+    const r = await cli(['truth.json', '--serialize=out.opwm'], dir);
+    assert.is(r.code, 0);
+    assert.is(contentAddressOf(readFileSync(join(dir, 'out.opwm'))), TRUTH);
+    const s = await cli(['truth.json', '--serialize', '-'], dir);
+    assert.is(s.stderr, `${TRUTH}\n`);
+    assert.is(contentAddressOf(Buffer.concat(s.out.map((c) => Buffer.from(c)))), TRUTH);
+  }));
 
-test('an unknown option is refused by name with exit 2; a missing path is exit 2', () => withTree(async (dir) => {
-  const r = await cli(['.', '--fast'], dir);
-  assert.is(r.code, 2);
-  assert.ok(r.stderr.includes('"--fast"'));
-  assert.is((await cli([], dir)).code, 2);
-  assert.is((await cli(['nope'], dir)).code, 2);
-  assert.is((await cli(['.', '--format', 'xml'], dir)).code, 2);
-}));
+test('an unknown option is refused by name with exit 2; a missing path is exit 2', () =>
+  withTree(async (dir) => {
+    const r = await cli(['.', '--fast'], dir);
+    assert.is(r.code, 2);
+    assert.ok(r.stderr.includes('"--fast"'));
+    assert.is((await cli([], dir)).code, 2);
+    assert.is((await cli(['nope'], dir)).code, 2);
+    assert.is((await cli(['.', '--format', 'xml'], dir)).code, 2);
+  }));
 
 test.run();

@@ -42,7 +42,10 @@ test('the root .version is excluded, a nested .version is not, empty directories
 test('an empty directory is the empty artifact', () => {
   const dir = tree({});
   try {
-    assert.is(fingerprintDirectory(dir).address, 'sha256:e59ed80133c208bf8e8264c96c5bbe0d36aa073fb969671ec6b752bffb7b08e6');
+    assert.is(
+      fingerprintDirectory(dir).address,
+      'sha256:e59ed80133c208bf8e8264c96c5bbe0d36aa073fb969671ec6b752bffb7b08e6',
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -12,8 +12,9 @@ const SIZE = 64 * 1024 * 1024; // 16 x 64 MiB = 1 GiB, sparse so the tree costs 
 const LIMIT_KIB = 64 * 1024;
 
 const run = (mode: string, dir: string) =>
-  JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', CHILD, mode, dir], { encoding: 'utf8', maxBuffer: 1 << 20 })) as
-  { maxRSS: number; files: number; bytes: number; address: string };
+  JSON.parse(
+    execFileSync(process.execPath, ['--import', 'tsx', CHILD, mode, dir], { encoding: 'utf8', maxBuffer: 1 << 20 }),
+  ) as { maxRSS: number; files: number; bytes: number; address: string };
 
 // Streaming claim: one reused buffer, no concatenation. A whole-artifact buffer would cost 1 GiB here.
 test('fingerprinting a 1 GiB tree (sync and async) stays within 64 MiB of a baseline process', () => {
@@ -35,7 +36,9 @@ test('fingerprinting a 1 GiB tree (sync and async) stays within 64 MiB of a base
       addresses.add(big.address);
       const deltaKiB = big.maxRSS - base.maxRSS;
       // Reported so the figure is visible in the run log.
-      console.log(`    peak RSS (${mode}): baseline ${(base.maxRSS / 1024).toFixed(1)} MiB, 1 GiB fingerprint ${(big.maxRSS / 1024).toFixed(1)} MiB, delta ${(deltaKiB / 1024).toFixed(1)} MiB`);
+      console.log(
+        `    peak RSS (${mode}): baseline ${(base.maxRSS / 1024).toFixed(1)} MiB, 1 GiB fingerprint ${(big.maxRSS / 1024).toFixed(1)} MiB, delta ${(deltaKiB / 1024).toFixed(1)} MiB`,
+      );
       assert.ok(deltaKiB < LIMIT_KIB, `${mode}: peak RSS grew by ${deltaKiB} KiB`);
     }
     assert.is(addresses.size, 1, 'sync and async fingerprints agree');

@@ -18,8 +18,16 @@ const SCRIPT = join(import.meta.dirname, 'fixtures/independent_canon.py');
 const suite = loadSuite(join(import.meta.dirname, '../../conformance'));
 const cases = suite.cases.filter((c) => c.area === 'deterministic-fingerprints');
 
-interface ArtifactVector { where: string; files: Record<string, string>; version: string }
-interface JsonVector { where: string; value: unknown; text: string }
+interface ArtifactVector {
+  where: string;
+  files: Record<string, string>;
+  version: string;
+}
+interface JsonVector {
+  where: string;
+  value: unknown;
+  text: string;
+}
 
 const artifacts: ArtifactVector[] = [];
 const texts: JsonVector[] = [];
@@ -30,7 +38,8 @@ for (const c of cases) {
     if (step.kind === 'op' && step.error === undefined) {
       const args = interpolate(step.args, {}) as Record<string, unknown>;
       const version = (step.expect as { version?: unknown } | undefined)?.version;
-      if (step.op === 'commitWorldModel' && typeof version === 'string') artifacts.push({ where, files: args.files as Record<string, string>, version });
+      if (step.op === 'commitWorldModel' && typeof version === 'string')
+        artifacts.push({ where, files: args.files as Record<string, string>, version });
       if (step.op === 'writeEnvelope') intent = args.compiledIntent;
     }
     if (step.kind === 'layout' && intent !== undefined) {
@@ -46,7 +55,10 @@ function storedIntent(step: LayoutStep): string | undefined {
     assert.ok(step.equals.endsWith('\n'), 'compiled-intent.json ends in one LF (wm-envelope)');
     return step.equals.slice(0, -1);
   }
-  const rows = step.storage === 'postgres' && /x_run_envelope/.test(step.query ?? '') ? (step.rows as { compiled_intent?: unknown }[]) : undefined;
+  const rows =
+    step.storage === 'postgres' && /x_run_envelope/.test(step.query ?? '')
+      ? (step.rows as { compiled_intent?: unknown }[])
+      : undefined;
   return typeof rows?.[0]?.compiled_intent === 'string' ? rows[0].compiled_intent : undefined;
 }
 
@@ -63,7 +75,9 @@ function tagNumbers(v: unknown): unknown {
 }
 
 const python = spawnSync('python3', ['--version'], { encoding: 'utf8' });
-const skipReason = python.error ? `python3 is not on PATH (${(python.error as NodeJS.ErrnoException).code}): the independent check cannot run here` : undefined;
+const skipReason = python.error
+  ? `python3 is not on PATH (${(python.error as NodeJS.ErrnoException).code}): the independent check cannot run here`
+  : undefined;
 
 test('the case file holds enough literals to check: every commit with a golden address and both canonical-JSON texts', () => {
   assert.ok(artifacts.length >= 25, `found ${artifacts.length} commit steps with a literal version`);
@@ -98,7 +112,10 @@ test('the independent Python writer gives every literal address and canonical-JS
     console.log(`  skipped: ${skipReason}`);
     return;
   }
-  const request = { artifacts: artifacts.map((a) => Object.entries(a.files)), json: texts.map((t) => tagNumbers(t.value)) };
+  const request = {
+    artifacts: artifacts.map((a) => Object.entries(a.files)),
+    json: texts.map((t) => tagNumbers(t.value)),
+  };
   const run = spawnSync('python3', [SCRIPT], { input: JSON.stringify(request), encoding: 'utf8', maxBuffer: 64 << 20 });
   assert.is(run.status, 0, `independent_canon.py failed: ${run.stderr}`);
   const answer = JSON.parse(run.stdout) as { artifacts: string[]; json: string[] };

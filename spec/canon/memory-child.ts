@@ -4,7 +4,17 @@
 import { fingerprintDirectory, fingerprintDirectoryAsync } from '../../src/canon/index.ts';
 
 const [mode, dir] = process.argv.slice(2);
-const result = mode === 'measure' ? fingerprintDirectory(dir!)
-  : mode === 'measure-async' ? await fingerprintDirectoryAsync(dir!)
-  : fingerprintDirectory(process.argv[1]!);
-process.stdout.write(JSON.stringify({ maxRSS: process.resourceUsage().maxRSS, files: result.files, bytes: result.bytes, address: result.address }));
+const result =
+  mode === 'measure'
+    ? fingerprintDirectory(dir!)
+    : mode === 'measure-async'
+      ? await fingerprintDirectoryAsync(dir!)
+      : fingerprintDirectory(process.argv[1]!);
+process.stdout.write(
+  JSON.stringify({
+    maxRSS: process.resourceUsage().maxRSS,
+    files: result.files,
+    bytes: result.bytes,
+    address: result.address,
+  }),
+);

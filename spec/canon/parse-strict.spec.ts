@@ -8,7 +8,13 @@ const cat = (...parts: Uint8Array[]) => Uint8Array.from(Buffer.concat(parts));
 
 test('round trip: parse gives the files back and re-serializes to the same bytes', () => {
   const entries = parseArtifact(bytes);
-  assert.equal(entries.map((e) => [e.path, Buffer.from(e.content).toString()]), [['a.json', '1'], ['b.json', '22']]);
+  assert.equal(
+    entries.map((e) => [e.path, Buffer.from(e.content).toString()]),
+    [
+      ['a.json', '1'],
+      ['b.json', '22'],
+    ],
+  );
   assert.equal(serializeArtifact(Object.fromEntries(entries.map((e) => [e.path, e.content]))), bytes);
 });
 
@@ -47,19 +53,29 @@ test('a stored path that is not valid UTF-8 is E_FORMAT', () => {
 
 // Decision canon-strict-parse: canonical by default, reference-lenient on request.
 test('out-of-order or un-normalized paths are refused by default, accepted with canonical:false', () => {
-  const b = utf8('b'), a = utf8('a');
+  const b = utf8('b'),
+    a = utf8('a');
   const unordered = cat(opwm1Header(2), opwm1FileHeader(b, 0), opwm1FileHeader(a, 0));
   throwsCode(() => parseArtifact(unordered), 'E_FORMAT');
-  assert.equal(parseArtifact(unordered, { canonical: false }).map((e) => e.path), ['b', 'a']);
+  assert.equal(
+    parseArtifact(unordered, { canonical: false }).map((e) => e.path),
+    ['b', 'a'],
+  );
   const slashed = cat(opwm1Header(1), opwm1FileHeader(utf8('/x'), 0));
   throwsCode(() => parseArtifact(slashed), 'E_FORMAT');
-  assert.equal(parseArtifact(slashed, { canonical: false }).map((e) => e.path), ['x']);
+  assert.equal(
+    parseArtifact(slashed, { canonical: false }).map((e) => e.path),
+    ['x'],
+  );
 });
 
 test('duplicate normalized paths are E_FORMAT even when lenient', () => {
   const dup = cat(opwm1Header(2), opwm1FileHeader(utf8('a/b'), 0), opwm1FileHeader(utf8('a\\b'), 0));
   throwsCode(() => parseArtifact(dup, { canonical: false }), 'E_FORMAT');
-  throwsCode(() => parseArtifact(cat(opwm1Header(2), opwm1FileHeader(utf8('a'), 0), opwm1FileHeader(utf8('a'), 0))), 'E_FORMAT');
+  throwsCode(
+    () => parseArtifact(cat(opwm1Header(2), opwm1FileHeader(utf8('a'), 0), opwm1FileHeader(utf8('a'), 0))),
+    'E_FORMAT',
+  );
 });
 
 test.run();

@@ -4,14 +4,25 @@ import { artifactAddress, commit } from '../../src/canon/index.ts';
 
 // Facts notes table 3.2, computed by an independent implementation.
 test('truth.json holding {} addresses to sha256:d8e15992...', () => {
-  assert.is(artifactAddress({ 'truth.json': '{}' }), 'sha256:d8e15992a8d850d8120b7879866036272f46fafd568ce4c86ab241c60b3ccc85');
+  assert.is(
+    artifactAddress({ 'truth.json': '{}' }),
+    'sha256:d8e15992a8d850d8120b7879866036272f46fafd568ce4c86ab241c60b3ccc85',
+  );
 });
 
 test('two files give sha256:eff3831f... in either insertion order', () => {
   const want = 'sha256:eff3831f1fdbd6819ed33f6cec128abd226d59ce2e9a05253a21456063c1cf7d';
   assert.is(artifactAddress({ 'a.json': '1', 'b.json': '2' }), want);
   assert.is(artifactAddress({ 'b.json': '2', 'a.json': '1' }), want);
-  assert.is(artifactAddress(new Map([['b.json', '2'], ['a.json', '1']])), want);
+  assert.is(
+    artifactAddress(
+      new Map([
+        ['b.json', '2'],
+        ['a.json', '1'],
+      ]),
+    ),
+    want,
+  );
 });
 
 test('framing keeps {ab:c} and {a:bc} apart', () => {

@@ -15,7 +15,13 @@ test('serializeDirectoryTo writes the exact OPWM1 bytes and returns their addres
     const chunks: Buffer[] = [];
     let drains = 0;
     // A tiny highWaterMark forces write() to return false, so the drain path runs.
-    const sink = new Writable({ highWaterMark: 16, write(chunk: Buffer, _enc, cb) { chunks.push(chunk); setImmediate(cb); } });
+    const sink = new Writable({
+      highWaterMark: 16,
+      write(chunk: Buffer, _enc, cb) {
+        chunks.push(chunk);
+        setImmediate(cb);
+      },
+    });
     sink.on('drain', () => drains++);
     const fp = await serializeDirectoryTo(dir, sink, { bufferBytes: 1024 });
     await new Promise<void>((ok) => sink.end(() => ok())); // the caller owns the sink and ends it
@@ -24,7 +30,10 @@ test('serializeDirectoryTo writes the exact OPWM1 bytes and returns their addres
     assert.is(fp.address, contentAddressOf(bytes));
     assert.is(fp.bytes, bytes.length);
     assert.ok(drains > 0);
-    assert.equal(parseArtifact(bytes).map((e) => e.path), ['a.json', 'sub/z.md', 'é.md']);
+    assert.equal(
+      parseArtifact(bytes).map((e) => e.path),
+      ['a.json', 'sub/z.md', 'é.md'],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -12,8 +12,14 @@ test('café.md in NFC and in NFD give the two reference addresses', () => {
 });
 
 test('a\\n and a\\r\\n give the two reference addresses', () => {
-  assert.is(artifactAddress({ 't.md': 'a\n' }), 'sha256:d5cb362da28dfb542b584046f0ef448bd77cffa6b72b593f011269fc42941f7e');
-  assert.is(artifactAddress({ 't.md': 'a\r\n' }), 'sha256:a2aaf98fcbb03a7d9a4bd4a01bc7333960753abab77e94e808e598fc0508acd9');
+  assert.is(
+    artifactAddress({ 't.md': 'a\n' }),
+    'sha256:d5cb362da28dfb542b584046f0ef448bd77cffa6b72b593f011269fc42941f7e',
+  );
+  assert.is(
+    artifactAddress({ 't.md': 'a\r\n' }),
+    'sha256:a2aaf98fcbb03a7d9a4bd4a01bc7333960753abab77e94e808e598fc0508acd9',
+  );
 });
 
 test.run();

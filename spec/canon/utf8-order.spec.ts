@@ -9,7 +9,7 @@ test('files are ordered by UTF-8 bytes: "B" before "a"', () => {
 });
 
 // JS default sort puts U+1F600 (surrogates D83D..) before U+FF21; UTF-8 bytes put F0.. after EF BC A1.
-test('U+FF21 sorts before U+1F600, unlike JavaScript\'s default sort', () => {
+test("U+FF21 sorts before U+1F600, unlike JavaScript's default sort", () => {
   const fw = '\uFF21';
   const emoji = '\u{1F600}';
   assert.equal([emoji, fw].sort(), [emoji, fw]);

@@ -2,10 +2,19 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { canonicalJson, chainsByNode, receiptFor, serializeReceipt, validateReceipt, verifyReceiptChain, type LedgerReceipt } from '../../src/canon/index.ts';
+import {
+  canonicalJson,
+  chainsByNode,
+  receiptFor,
+  serializeReceipt,
+  validateReceipt,
+  verifyReceiptChain,
+  type LedgerReceipt,
+} from '../../src/canon/index.ts';
 import { REACTOR_DIR, reactorDirs } from './vectors.ts';
 
-const ledgers = () => reactorDirs().map((d) => ({ d, text: readFileSync(join(REACTOR_DIR, d, 'receipts.json'), 'utf8') }));
+const ledgers = () =>
+  reactorDirs().map((d) => ({ d, text: readFileSync(join(REACTOR_DIR, d, 'receipts.json'), 'utf8') }));
 
 test('every receipts.json is byte-identical to canonicalJson(array) plus one LF', () => {
   for (const { d, text } of ledgers()) assert.ok(canonicalJson(JSON.parse(text)) + '\n' === text, d);
@@ -27,7 +36,8 @@ test('every receipt validates, and receiptFor re-stamps the same content_hash', 
 
 test('every node chain is unbroken', () => {
   for (const { d, text } of ledgers()) {
-    for (const [node, chain] of chainsByNode(JSON.parse(text))) assert.equal(verifyReceiptChain(chain.map((c) => c.receipt)), [], `${d} ${node}`);
+    for (const [node, chain] of chainsByNode(JSON.parse(text)))
+      assert.equal(verifyReceiptChain(chain.map((c) => c.receipt)), [], `${d} ${node}`);
   }
 });
 

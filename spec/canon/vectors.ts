@@ -9,8 +9,11 @@ import { fileURLToPath } from 'node:url';
 export const REACTOR_DIR = fileURLToPath(new URL('../../vectors/reactor/', import.meta.url)).replace(/\/$/, '');
 
 export function reactorDirs(): string[] {
-  if (!existsSync(REACTOR_DIR)) throw new Error(`golden vectors not found at ${REACTOR_DIR}: they belong to the checkout (vectors/README.md)`);
-  return readdirSync(REACTOR_DIR).filter((d) => statSync(join(REACTOR_DIR, d)).isDirectory()).sort();
+  if (!existsSync(REACTOR_DIR))
+    throw new Error(`golden vectors not found at ${REACTOR_DIR}: they belong to the checkout (vectors/README.md)`);
+  return readdirSync(REACTOR_DIR)
+    .filter((d) => statSync(join(REACTOR_DIR, d)).isDirectory())
+    .sort();
 }
 
 /** Every versions/*.bin of every Reactor vector dir. */
@@ -30,7 +33,10 @@ export const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 export const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 
 /** Asserts `fn` throws a ProseError with `code`; returns it. */
-export function throwsCode(fn: () => unknown, code: string): { code: string; message: string; location?: { field?: string; file?: string } } {
+export function throwsCode(
+  fn: () => unknown,
+  code: string,
+): { code: string; message: string; location?: { field?: string; file?: string } } {
   try {
     fn();
   } catch (err) {

@@ -30,35 +30,75 @@ test('a contradicted claim fails the run (exit 1) and shows in every report form
   assert.is(code, 1, c.out() + c.err());
   assert.match(c.out(), /^conformance: 1 passed, 0 failed, 0 skipped$/m);
   assert.match(c.out(), /Capability claims \(probed in \d+ ms\): \d+ ok, 1 claimed-but-broken, 0 unprobed/);
-  assert.match(c.out(), /CLAIMED-BUT-BROKEN +durable: declared, but a binding was gone after closing and reopening the backend/);
+  assert.match(
+    c.out(),
+    /CLAIMED-BUT-BROKEN +durable: declared, but a binding was gone after closing and reopening the backend/,
+  );
   assert.match(c.out(), /^capability claims: 1 contradicted, 0 errored, 0 unprobed, \d+ ok on 1 backend$/m);
-  const records = read('report.jsonl').trim().split('\n').map((l) => JSON.parse(l));
-  assert.equal(records.map((r) => r.type), ['header', 'capabilities', 'case', 'footer']);
-  assert.equal(records[1].verdicts.find((v: { capability: string }) => v.capability === 'durable'), {
-    capability: 'durable', declared: true, works: false, verdict: 'claimed-but-broken',
-    detail: 'declared, but a binding was gone after closing and reopening the backend (E_NOT_FOUND)',
-  });
+  const records = read('report.jsonl')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.equal(
+    records.map((r) => r.type),
+    ['header', 'capabilities', 'case', 'footer'],
+  );
+  assert.equal(
+    records[1].verdicts.find((v: { capability: string }) => v.capability === 'durable'),
+    {
+      capability: 'durable',
+      declared: true,
+      works: false,
+      verdict: 'claimed-but-broken',
+      detail: 'declared, but a binding was gone after closing and reopening the backend (E_NOT_FOUND)',
+    },
+  );
   assert.match(read('report.tap'), /^not ok \d+ - misbehaving capability durable$/m);
-  assert.match(read('report.junit.xml'), /<testsuite name="misbehaving capability claims" tests="\d+" failures="1" errors="0"/);
+  assert.match(
+    read('report.junit.xml'),
+    /<testsuite name="misbehaving capability claims" tests="\d+" failures="1" errors="0"/,
+  );
   assert.match(read('report.md'), /^\| durable \| BROKEN \|$/m);
   assert.match(read('report.html'), /<tr><th>durable<\/th><td class="bad">BROKEN<\/td><\/tr>/);
 });
 
 test('honest backends (every embedded one and the reference plugin) show no contradicted claim, exit 0', async () => {
   const c = captureIo();
-  const code = await main(['test', '--backend', 'all', '--backend', `exec:${referenceCommand}`, '--suite', suiteDir, '--reporter', 'json'], c.io);
-  const claims = c.out().trim().split('\n').map((l) => JSON.parse(l)).filter((r) => r.type === 'capabilities');
-  assert.equal(claims.map((r) => r.backend), ['filesystem', 'sqlite', 'postgres', 'in-context', 'reference']);
-  const bad = claims.flatMap((r) => r.verdicts.filter((v: { verdict: string }) => !['ok', 'unprobed'].includes(v.verdict)).map((v: object) => ({ backend: r.backend, ...v })));
+  const code = await main(
+    ['test', '--backend', 'all', '--backend', `exec:${referenceCommand}`, '--suite', suiteDir, '--reporter', 'json'],
+    c.io,
+  );
+  const claims = c
+    .out()
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+    .filter((r) => r.type === 'capabilities');
+  assert.equal(
+    claims.map((r) => r.backend),
+    ['filesystem', 'sqlite', 'postgres', 'in-context', 'reference'],
+  );
+  const bad = claims.flatMap((r) =>
+    r.verdicts
+      .filter((v: { verdict: string }) => !['ok', 'unprobed'].includes(v.verdict))
+      .map((v: object) => ({ backend: r.backend, ...v })),
+  );
   assert.equal(bad, []);
   assert.is(code, 0, c.err());
 });
 
 test('--no-probe and PROSE_STATE_NO_PROBE skip the probes, say so, and the run passes', async () => {
-  for (const [argv, env] of [[['--no-probe'], {}], [[], { PROSE_STATE_NO_PROBE: '1' }]] as const) {
+  for (const [argv, env] of [
+    [['--no-probe'], {}],
+    [[], { PROSE_STATE_NO_PROBE: '1' }],
+  ] as const) {
     const c = captureIo({ ...env });
     const code = await main(['test', '--backend', liar, '--suite', suiteDir, '--reporter', 'json', ...argv], c.io);
-    const records = c.out().trim().split('\n').map((l) => JSON.parse(l));
+    const records = c
+      .out()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.is(records[0].probes, 'skipped');
     assert.not.ok(records.some((r) => r.type === 'capabilities'));
     assert.is(code, 0);
@@ -68,7 +108,10 @@ test('--no-probe and PROSE_STATE_NO_PROBE skip the probes, say so, and the run p
 test('a probe the plugin crashes on is errored, kept apart from contradictions (exit 3)', async () => {
   const c = captureIo();
   // Crashes on bind: the case never binds, but the durable and attachments probes do.
-  const code = await main(['test', '--backend', `exec:${misbehavingCommand('crash', 'bind')}`, '--suite', suiteDir], c.io);
+  const code = await main(
+    ['test', '--backend', `exec:${misbehavingCommand('crash', 'bind')}`, '--suite', suiteDir],
+    c.io,
+  );
   assert.match(c.out(), /ERRORED +durable: E_PLUGIN/);
   assert.not.match(c.out(), /CLAIMED-BUT-BROKEN|UNDECLARED-/);
   assert.is(code, 3, c.out());

@@ -8,7 +8,10 @@ import { runCrash, type WorkerContext } from '../../src/conformance/run-workers.
 const idleWorker = fileURLToPath(new URL('./fixtures/ready-then-idle-worker.js', import.meta.url));
 
 /** A crash step of `kills` kills whose storage never reopens; resolves to the error it ended with. */
-function crashUntilError(kills: number, ctx: Pick<WorkerContext, 'command' | 'readyTimeoutMs'>): Promise<Error | undefined> {
+function crashUntilError(
+  kills: number,
+  ctx: Pick<WorkerContext, 'command' | 'readyTimeoutMs'>,
+): Promise<Error | undefined> {
   return runCrash(
     { kind: 'crash', pos: { file: 'crash.yaml', line: 1 }, workload: 'bindings', kills, maxDelayMs: 1 },
     {
@@ -36,7 +39,10 @@ test('a reopen that never returns after a kill errors that kill, not after the w
 });
 
 test('a worker that never says ready is killed, so it cannot hold the run open', async () => {
-  const err = await crashUntilError(3, { command: [process.execPath, '-e', 'setInterval(() => undefined, 1000)'], readyTimeoutMs: 200 });
+  const err = await crashUntilError(3, {
+    command: [process.execPath, '-e', 'setInterval(() => undefined, 1000)'],
+    readyTimeoutMs: 200,
+  });
   assert.ok(err);
   assert.match(err!.message, /did not open the backend within 200 ms/);
   // uvu would not exit while the silent worker's pipes stayed open; reaching the end of this file is the check.

@@ -13,8 +13,17 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 test('citations: single ids, lists with commas and "and", several "decision" words in one spec', () => {
   assert.equal(citedDecisions('decision names; filesystem.md agents/{name}/'), ['names']);
-  assert.equal(citedDecisions('decisions execution-events, loop-iterations, retries and parallel-join'), ['execution-events', 'loop-iterations', 'retries', 'parallel-join']);
-  assert.equal(citedDecisions('decision names (x), decision custom-scope, decision check-args (E_INVALID_ARGUMENT)'), ['names', 'custom-scope', 'check-args']);
+  assert.equal(citedDecisions('decisions execution-events, loop-iterations, retries and parallel-join'), [
+    'execution-events',
+    'loop-iterations',
+    'retries',
+    'parallel-join',
+  ]);
+  assert.equal(citedDecisions('decision names (x), decision custom-scope, decision check-args (E_INVALID_ARGUMENT)'), [
+    'names',
+    'custom-scope',
+    'check-args',
+  ]);
   assert.equal(citedDecisions('filesystem.md "Memory Scoping" only'), []);
 });
 
@@ -28,11 +37,18 @@ test('a planted citation of a missing decision is reported with file and line, a
   });
   try {
     const bad = badCitations(join(dir, 'cases'), ROWS);
-    assert.equal(bad.map((b) => [b.id, b.line]), [['run', 6]]);
+    assert.equal(
+      bad.map((b) => [b.id, b.line]),
+      [['run', 6]],
+    );
     let status = 0;
     let stderr = '';
     try {
-      execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'check-decision-citations.ts'), join(dir, 'cases')], { cwd: root, stdio: 'pipe' });
+      execFileSync(
+        process.execPath,
+        ['--import', 'tsx', join(root, 'scripts', 'check-decision-citations.ts'), join(dir, 'cases')],
+        { cwd: root, stdio: 'pipe' },
+      );
     } catch (err) {
       status = (err as { status: number }).status;
       stderr = String((err as { stderr: Buffer }).stderr);

@@ -28,17 +28,29 @@ const lines = (text: string) => text.split('\n');
 
 test('--explain on the reference exec plugin (a real child process) prints each message as written and the reply, then expected vs seen', async () => {
   const c = captureIo();
-  const code = await main(['test', '--suite', suiteDir, '--backend', execReference, '--explain', 'a/wrong-value'], c.io);
+  const code = await main(
+    ['test', '--suite', suiteDir, '--backend', execReference, '--explain', 'a/wrong-value'],
+    c.io,
+  );
   assert.is(code, 1, c.err());
   const out = lines(c.out());
   const sent = out.filter((l) => l.startsWith('-> ')).map((l) => JSON.parse(l.slice(3)));
   const received = out.filter((l) => l.startsWith('<- ')).map((l) => JSON.parse(l.slice(3)));
   // Handshake of the factory, then the case's own process: hello, open, createRun, bind, resolve, close.
-  assert.equal(sent.map((m) => m.op ?? m.type), ['hello', 'hello', 'open', 'createRun', 'bind', 'resolve', 'close']);
-  assert.equal(received.map((m) => m.type), ['hello', 'hello', 'result', 'result', 'result', 'result', 'result']);
+  assert.equal(
+    sent.map((m) => m.op ?? m.type),
+    ['hello', 'hello', 'open', 'createRun', 'bind', 'resolve', 'close'],
+  );
+  assert.equal(
+    received.map((m) => m.type),
+    ['hello', 'hello', 'result', 'result', 'result', 'result', 'result'],
+  );
   const bind = sent.find((m) => m.op === 'bind');
   assert.equal(bind.actor, { role: 'subagent', binding: 'x', executionId: null });
-  assert.is(received.find((m) => m.seq === sent.find((x) => x.op === 'resolve').seq && m.type === 'result').result.value, 'stored');
+  assert.is(
+    received.find((m) => m.seq === sent.find((x) => x.op === 'resolve').seq && m.type === 'result').result.value,
+    'stored',
+  );
   const text = c.out();
   assert.match(text, /step .*a\.yaml:8: resolve, expects a result containing \{"value":"other"\}/);
   assert.match(text, /outcome: FAILED at .*a\.yaml:8/);
@@ -54,8 +66,14 @@ test('--explain on a built-in backend prints the equivalent messages: same shape
   assert.is(code, 1);
   const out = lines(c.out());
   const sent = out.filter((l) => l.startsWith('-> ')).map((l) => JSON.parse(l.slice(3)));
-  assert.equal(sent.map((m) => m.op ?? m.type), ['open', 'createRun', 'bind', 'resolve', 'close']);
-  assert.equal(sent.map((m) => m.seq), [1, 2, 3, 4, 5]);
+  assert.equal(
+    sent.map((m) => m.op ?? m.type),
+    ['open', 'createRun', 'bind', 'resolve', 'close'],
+  );
+  assert.equal(
+    sent.map((m) => m.seq),
+    [1, 2, 3, 4, 5],
+  );
   assert.match(c.out(), /built-in or module backend/);
 });
 

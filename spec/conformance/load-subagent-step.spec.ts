@@ -63,7 +63,11 @@ cases:
       - subagent: { binding: b, value: *v, summary: s }
 `;
   const [one, two] = load(yaml).cases;
-  assert.equal((one!.steps[0] as SubagentStep).findings, { directory: ['message.location-outside-run'], sqlite: ['message.location-outside-run'], postgres: ['message.location-mismatch'] });
+  assert.equal((one!.steps[0] as SubagentStep).findings, {
+    directory: ['message.location-outside-run'],
+    sqlite: ['message.location-outside-run'],
+    postgres: ['message.location-mismatch'],
+  });
   assert.is((two!.steps[0] as SubagentStep).value, 'shared value\n');
 });
 
@@ -73,7 +77,11 @@ test('bad subagent steps are E_CASE naming the field', () => {
     [good.replace(', summary: s', ''), /"summary" is required/, 'subagent.summary'],
     [good.replace('binding: research, ', ''), /a subagent writes a binding, an agent's memory, or both/, 'subagent'],
     [good.replace('findings: []', 'findings: [message.nope]'), /unknown rule "message.nope"/, 'findings'],
-    [good.replace('findings: []', 'findings: { directory: [], sqlite: [], pg: [] }'), /unknown kind "pg"/, 'findings.pg'],
+    [
+      good.replace('findings: []', 'findings: { directory: [], sqlite: [], pg: [] }'),
+      /unknown kind "pg"/,
+      'findings.pg',
+    ],
     [good.replace('findings: []', 'refused: true'), /only a deviating subagent/, 'refused'],
     [good.replace('summary: s', 'summary: s, deviate: forget'), /deviate is one of/, 'subagent.deviate'],
     [good.replace('summary: s', 'summary: s, scope: global'), /scope is execution, project or user/, 'subagent.scope'],

@@ -28,7 +28,9 @@ cases:
 `;
 
 test('a valid file loads with positions and the requirements it lists', () => {
-  const dir = tempSuite({ 'a.yaml': good.replace('    steps:\n', '    requires: [durable]\n    steps:\n      - restart\n') });
+  const dir = tempSuite({
+    'a.yaml': good.replace('    steps:\n', '    requires: [durable]\n    steps:\n      - restart\n'),
+  });
   const suite = loadSuite(dir);
   rmSync(dir, { recursive: true, force: true });
   assert.is(suite.cases.length, 1);
@@ -37,25 +39,40 @@ test('a valid file loads with positions and the requirements it lists', () => {
 });
 
 test('a step needing a capability the case does not list is E_CASE naming the capability (restart, crash, concurrent, subagent)', () => {
-  const withStep = (step: string, requires = '') => good.replace('    steps:\n', `${requires}    steps:\n      - ${step}\n`);
+  const withStep = (step: string, requires = '') =>
+    good.replace('    steps:\n', `${requires}    steps:\n      - ${step}\n`);
   const e1 = loadError(withStep('restart'));
   assert.is(e1.code, 'E_CASE');
   assert.match(e1.message, /restart step, which needs capability durable: list it in "requires"/);
   const e2 = loadError(withStep('crash: { workload: bindings, kills: 2 }', '    requires: [durable]\n'));
   assert.match(e2.message, /crash step, which needs capability multi-process/);
   assert.is(e2.location?.line, 5);
-  const e3 = loadError(withStep('concurrent: { workload: bindings, writers: 2, each: 2 }', '    requires: [multi-process]\n'));
+  const e3 = loadError(
+    withStep('concurrent: { workload: bindings, writers: 2, each: 2 }', '    requires: [multi-process]\n'),
+  );
   assert.match(e3.message, /concurrent step, which needs capability concurrent-writers/);
 });
 
 test('restart: {project: NAME} loads as a project switch; other shapes are refused by field', () => {
-  const dir = tempSuite({ 'a.yaml': good.replace('    steps:\n', '    requires: [durable]\n    steps:\n      - restart: { project: two }\n') });
+  const dir = tempSuite({
+    'a.yaml': good.replace('    steps:\n', '    requires: [durable]\n    steps:\n      - restart: { project: two }\n'),
+  });
   const suite = loadSuite(dir);
   rmSync(dir, { recursive: true, force: true });
-  assert.equal(suite.cases[0]!.steps[0], { kind: 'restart', pos: { file: suite.cases[0]!.steps[0]!.pos.file, line: 7 }, project: 'two' });
+  assert.equal(suite.cases[0]!.steps[0], {
+    kind: 'restart',
+    pos: { file: suite.cases[0]!.steps[0]!.pos.file, line: 7 },
+    project: 'two',
+  });
   assert.equal(suite.cases[0]!.requires, ['durable']);
-  assert.match(loadError(good.replace('    steps:\n', '    steps:\n      - restart: { project: ../x }\n')).message, /restart\.project is a lowercase name/);
-  assert.match(loadError(good.replace('    steps:\n', '    steps:\n      - restart: { home: x }\n')).message, /restart takes \{project: NAME\}/);
+  assert.match(
+    loadError(good.replace('    steps:\n', '    steps:\n      - restart: { project: ../x }\n')).message,
+    /restart\.project is a lowercase name/,
+  );
+  assert.match(
+    loadError(good.replace('    steps:\n', '    steps:\n      - restart: { home: x }\n')).message,
+    /restart takes \{project: NAME\}/,
+  );
 });
 
 test('broken YAML is E_CASE with file and line', () => {
@@ -81,13 +98,19 @@ test('an unknown op, argument or error code is refused', () => {
 test('wrong types and bad ids are refused', () => {
   assert.match(loadError(good.replace('title: one', 'title: 3')).message, /"title" must be a non-empty string/);
   assert.match(loadError(good.replace('id: a/one', 'id: b/one')).message, /must look like "a\/some-name"/);
-  assert.match(loadError(good.replace('    steps:', '    requires: [teleport]\n    steps:')).message, /known capabilities/);
+  assert.match(
+    loadError(good.replace('    steps:', '    requires: [teleport]\n    steps:')).message,
+    /known capabilities/,
+  );
 });
 
 test('a case id used twice names both places', () => {
   const dir = tempSuite({ 'a.yaml': good, 'b.yaml': good });
   try {
-    assert.throws(() => loadSuite(dir), (e: ProseError) => e.code === 'E_CASE' && /already used at .*a\.yaml:3/.test(e.message));
+    assert.throws(
+      () => loadSuite(dir),
+      (e: ProseError) => e.code === 'E_CASE' && /already used at .*a\.yaml:3/.test(e.message),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

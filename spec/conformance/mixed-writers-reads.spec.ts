@@ -11,8 +11,14 @@ test('a read holding every write acknowledged before it, and maybe later ones, i
 });
 
 test('each way a reader can see a torn, lost or corrupt state is named', () => {
-  assert.match(judgeRead(0, out('ok', '1', 'w0_0'), '', before)!, /c1_0, acknowledged before the read began, is missing/);
-  assert.match(judgeRead(0, out('*** in database main ***', 'On tree page 22 cell 9: Rowid 82 out of order'), '', before)!, /quick_check says/);
+  assert.match(
+    judgeRead(0, out('ok', '1', 'w0_0'), '', before)!,
+    /c1_0, acknowledged before the read began, is missing/,
+  );
+  assert.match(
+    judgeRead(0, out('*** in database main ***', 'On tree page 22 cell 9: Rowid 82 out of order'), '', before)!,
+    /quick_check says/,
+  );
   assert.match(judgeRead(0, out('ok', '3', 'w0_0', 'c1_0'), '', before)!, /count\(\*\) 3 but 2 names/);
   assert.match(judgeRead(0, out('ok', '3', 'w0_0', 'c1_0', 'c1_0'), '', before)!, /listed twice/);
   assert.match(judgeRead(0, out('ok', '3', 'w0_0', 'c1_0', 'garbage'), '', before)!, /no writer wrote/);

@@ -14,14 +14,24 @@ const suite = loadSuite(fileURLToPath(new URL('../../conformance', import.meta.u
 const silent = { header() {}, result() {}, footer() {} };
 
 async function run(factory: BackendFactory, area: string, stepTimeoutMs = 30_000): Promise<CaseResult[]> {
-  return runSuite({ suite, factories: [factory], decisions: DEFAULT_DECISIONS, filter: { areas: [area], ids: [] }, listener: silent, stepTimeoutMs });
+  return runSuite({
+    suite,
+    factories: [factory],
+    decisions: DEFAULT_DECISIONS,
+    filter: { areas: [area], ids: [] },
+    listener: silent,
+    stepTimeoutMs,
+  });
 }
 const statuses = (rs: CaseResult[]) => rs.map((r) => r.outcome.status);
 
 test('the reference filesystem backend passes the scope cases (the control)', async () => {
   const rs = await run(filesystemFactory, 'scope-resolution');
   assert.ok(rs.length >= 10);
-  assert.equal(statuses(rs).filter((s) => s !== 'passed'), []);
+  assert.equal(
+    statuses(rs).filter((s) => s !== 'passed'),
+    [],
+  );
 });
 
 test('root found before the local frame is reported as failed, never passed', async () => {
@@ -67,11 +77,21 @@ test('answering the wrong error code fails the case', async () => {
 
 test('every case gets its own directory, removed afterwards', async () => {
   const dirs: string[] = [];
-  const spy: BackendFactory = { ...filesystemFactory, name: 'spy', open: async (env) => { dirs.push(env.projectDir); return filesystemFactory.open(env); } };
+  const spy: BackendFactory = {
+    ...filesystemFactory,
+    name: 'spy',
+    open: async (env) => {
+      dirs.push(env.projectDir);
+      return filesystemFactory.open(env);
+    },
+  };
   await run(spy, 'scope-resolution');
   assert.is(new Set(dirs.map((d) => join(d, '..'))).size >= 10, true);
   const { existsSync } = await import('node:fs');
-  assert.equal(dirs.filter((d) => existsSync(d)), []);
+  assert.equal(
+    dirs.filter((d) => existsSync(d)),
+    [],
+  );
 });
 
 test.run();

@@ -9,7 +9,11 @@ const suiteDir = tempSuite({ 'a.yaml': PASS_FAIL_SKIP_CASES });
 test('the JSON reporter writes a header, one line per case and a footer whose counts match', async () => {
   const c = captureIo();
   const code = await main(['test', '--backend', 'filesystem', '--suite', suiteDir, '--reporter', 'json'], c.io);
-  const lines = c.out().trim().split('\n').map((l) => JSON.parse(l));
+  const lines = c
+    .out()
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.is(code, 1);
   assert.is(lines[0].type, 'header');
   assert.is(lines[0].decisions.attachmentThresholdBytes, 102400);
@@ -42,7 +46,13 @@ test('an expectations file turns the known failure into xfail and the run passes
   writeFileSync(file, 'expectations:\n  a/fails:\n    outcome: fail\n    reason: on purpose\n');
   const c = captureIo();
   // Without the capability probes, the TAP plan counts the cases alone.
-  assert.is(await main(['test', '--backend', 'filesystem', '--suite', suiteDir, '--expect', file, '--reporter', 'tap', '--no-probe'], c.io), 0);
+  assert.is(
+    await main(
+      ['test', '--backend', 'filesystem', '--suite', suiteDir, '--expect', file, '--reporter', 'tap', '--no-probe'],
+      c.io,
+    ),
+    0,
+  );
   assert.match(c.out(), /not ok \d+ - filesystem a\/fails # TODO on purpose/);
   assert.match(c.out(), /^1\.\.3$/m);
 });

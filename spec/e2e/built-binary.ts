@@ -17,7 +17,9 @@ function newestMtime(path: string): number {
  * never tests a stale binary and never skips (the build is offline, ~30 s).
  */
 export function ensureBinary(): string {
-  const inputs = ['src', 'conformance', 'scripts/build-binary.mjs', 'scripts/binary', 'package-lock.json'].map((p) => join(REPO, p)).filter(existsSync);
+  const inputs = ['src', 'conformance', 'scripts/build-binary.mjs', 'scripts/binary', 'package-lock.json']
+    .map((p) => join(REPO, p))
+    .filter(existsSync);
   if (existsSync(BINARY) && statSync(BINARY).mtimeMs >= Math.max(...inputs.map(newestMtime))) return BINARY;
   const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'build-binary.mjs')], { cwd: REPO, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`npm run build failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);

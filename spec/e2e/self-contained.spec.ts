@@ -18,13 +18,17 @@ const NOT_SOURCE = new Set(['.git', 'node_modules', 'dist', 'ci-report', '.bench
 
 /** Tracked files plus untracked ones git would add; without git (a copied tree), every file outside NOT_SOURCE. */
 function sourceFiles(): string[] {
-  const git = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO, encoding: 'utf8' });
+  const git = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: REPO,
+    encoding: 'utf8',
+  });
   // A tracked file deleted in the working tree is listed by --cached but has nothing left to read.
   if (git.status === 0) return git.stdout.split('\0').filter((f) => f && existsSync(join(REPO, f)));
-  const walk = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    if (e.isDirectory()) return NOT_SOURCE.has(e.name) ? [] : walk(join(dir, e.name));
-    return e.isFile() ? [relative(REPO, join(dir, e.name))] : [];
-  });
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+      if (e.isDirectory()) return NOT_SOURCE.has(e.name) ? [] : walk(join(dir, e.name));
+      return e.isFile() ? [relative(REPO, join(dir, e.name))] : [];
+    });
   return walk(REPO);
 }
 
@@ -37,18 +41,29 @@ test('no source file names a path outside the checkout or an absolute machine pa
     if (file === 'package-lock.json') continue;
     const bytes = readFileSync(join(REPO, file));
     if (bytes.includes(0)) continue;
-    bytes.toString('utf8').split('\n').forEach((line, i) => {
-      for (const [re, what] of FORBIDDEN) if (re.test(line)) hits.push(`${file}:${i + 1}: ${what}: ${line.trim().slice(0, 160)}`);
-    });
+    bytes
+      .toString('utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        for (const [re, what] of FORBIDDEN)
+          if (re.test(line)) hits.push(`${file}:${i + 1}: ${what}: ${line.trim().slice(0, 160)}`);
+      });
   }
-  assert.equal(hits, [], `move what these read into the repository, or make the path relative to it:\n${hits.join('\n')}`);
+  assert.equal(
+    hits,
+    [],
+    `move what these read into the repository, or make the path relative to it:\n${hits.join('\n')}`,
+  );
 });
 
 test('the Reactor vectors are in the checkout, with their licence', () => {
   const files = sourceFiles();
   assert.ok(files.includes('vectors/reactor/LICENSE'), 'vectors/reactor/LICENSE');
   assert.ok(files.includes('vectors/README.md'), 'vectors/README.md says where they came from');
-  assert.ok(files.filter((f) => f.startsWith('vectors/reactor/') && f.endsWith('/receipts.json')).length >= 8, 'eight Reactor state dirs');
+  assert.ok(
+    files.filter((f) => f.startsWith('vectors/reactor/') && f.endsWith('/receipts.json')).length >= 8,
+    'eight Reactor state dirs',
+  );
 });
 
 test.run();

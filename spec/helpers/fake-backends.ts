@@ -7,7 +7,11 @@ import { filesystemFactory } from '../../src/backends/filesystem/index.ts';
 type Intercept = (op: OpName, args: Record<string, unknown>, actor: Actor, real: Backend) => Promise<unknown>;
 
 /** A backend that behaves like the filesystem backend except where `intercept` says otherwise. */
-export function fakeFactory(name: string, intercept: Intercept, base: BackendFactory = filesystemFactory): BackendFactory {
+export function fakeFactory(
+  name: string,
+  intercept: Intercept,
+  base: BackendFactory = filesystemFactory,
+): BackendFactory {
   return {
     ...base,
     name,
@@ -40,7 +44,8 @@ export const rootFirst = fakeFactory('root-first', async (op, args, actor, real)
 /** Reads back a torn value: the last half of every binding is lost. */
 export const tornWrite = fakeFactory('torn-write', async (op, args, actor, real) => {
   const r = (await real.call(op, args as never, actor)) as Record<string, unknown>;
-  if (op === 'resolve' && typeof r.value === 'string' && r.value.length > 1) return { ...r, value: r.value.slice(0, Math.ceil(r.value.length / 2)) };
+  if (op === 'resolve' && typeof r.value === 'string' && r.value.length > 1)
+    return { ...r, value: r.value.slice(0, Math.ceil(r.value.length / 2)) };
   return r;
 });
 

@@ -12,7 +12,14 @@ let backend;
 async function answer(msg) {
   switch (msg.type) {
     case 'hello':
-      return { type: 'hello', seq: msg.seq, protocol: 1, name: 'line-splitting', kind: factory.kind, capabilities: factory.capabilities };
+      return {
+        type: 'hello',
+        seq: msg.seq,
+        protocol: 1,
+        name: 'line-splitting',
+        kind: factory.kind,
+        capabilities: factory.capabilities,
+      };
     case 'open':
       backend = await factory.open(msg.env);
       return { type: 'result', seq: msg.seq, result: {} };
@@ -33,9 +40,16 @@ async function handle(piece) {
     process.stderr.write(`line-splitting-plugin: a cut message: ${JSON.stringify(piece.slice(0, 80))}\n`);
     return;
   }
-  const reply = await answer(msg).catch((e) => ({ type: 'error', seq: msg.seq, code: e.code ?? 'E_BACKEND', message: e.message }));
+  const reply = await answer(msg).catch((e) => ({
+    type: 'error',
+    seq: msg.seq,
+    code: e.code ?? 'E_BACKEND',
+    message: e.message,
+  }));
   // This plugin's own writer is careful (the host must read it): the same escapes the protocol asks of every writer.
-  process.stdout.write(`${JSON.stringify(reply).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`);
+  process.stdout.write(
+    `${JSON.stringify(reply).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`,
+  );
 }
 
 let text = '';

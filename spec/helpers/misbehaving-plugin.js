@@ -33,7 +33,9 @@ const send = (msg) => process.stdout.write(`${JSON.stringify(msg)}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function modeFor(msg) {
-  const fromArgs = msg.type === 'call' && Object.values(msg.args ?? {}).find((v) => typeof v === 'string' && v.startsWith('misbehave:'));
+  const fromArgs =
+    msg.type === 'call' &&
+    Object.values(msg.args ?? {}).find((v) => typeof v === 'string' && v.startsWith('misbehave:'));
   if (fromArgs) return fromArgs.slice('misbehave:'.length);
   if (!MODE) return '';
   const when = msg.type === 'call' ? msg.op : msg.type;
@@ -45,7 +47,8 @@ function answer(msg) {
   switch (msg.type) {
     case 'hello':
       return { type: 'hello', seq: msg.seq, protocol: 1, name: 'misbehaving', kind: KIND, capabilities: CAPS };
-    case 'open': case 'close':
+    case 'open':
+    case 'close':
       return { type: 'result', seq: msg.seq, result: {} };
     case 'call':
       try {
@@ -69,7 +72,13 @@ function call(op, a) {
       if (!runs.has(a.run)) throw err('E_NOT_FOUND', `no run ${a.run}`);
       return runs.get(a.run);
     case 'bind':
-      bindings.set(`${a.run}/${a.name}`, { name: a.name, kind: a.kind, value: a.value, executionId: null, attached: false });
+      bindings.set(`${a.run}/${a.name}`, {
+        name: a.name,
+        kind: a.kind,
+        value: a.value,
+        executionId: null,
+        attached: false,
+      });
       return { name: a.name, executionId: null, attached: false, location: `bindings/${a.name}.md` };
     case 'resolve': {
       const b = bindings.get(`${a.run}/${a.name}`);
@@ -85,21 +94,40 @@ async function handle(msg) {
   const mode = modeFor(msg);
   const reply = answer(msg);
   switch (mode) {
-    case '': case 'flip-caps': return send(reply);
+    case '':
+    case 'flip-caps':
+      return send(reply);
     case 'crash':
       process.stderr.write(`misbehaving-plugin: crashing on ${msg.op ?? msg.type} as told\n`);
       process.exit(3);
       break;
-    case 'hang': case 'hang-close': return;
-    case 'garble': return process.stdout.write('this is not json {\n');
-    case 'partial-line': return process.stdout.write('{"type":"result"');
-    case 'wrong-seq': return send({ ...reply, seq: reply.seq + 100 });
-    case 'slow': await sleep(Number(process.env.MISBEHAVE_MS ?? 300)); return send(reply);
-    case 'schema': return send({ ...reply, surprise: true });
-    case 'wrong-type': return send({ ...answer({ ...msg, type: 'hello' }) });
-    case 'wrong-version': return send({ ...reply, protocol: 99 });
-    case 'bad-capability': return send({ ...reply, capabilities: ['telepathy'] });
-    case 'refuse-hello': return send({ type: 'error', seq: msg.seq, code: 'E_UNSUPPORTED', message: 'this plugin speaks protocol 2 only' });
+    case 'hang':
+    case 'hang-close':
+      return;
+    case 'garble':
+      return process.stdout.write('this is not json {\n');
+    case 'partial-line':
+      return process.stdout.write('{"type":"result"');
+    case 'wrong-seq':
+      return send({ ...reply, seq: reply.seq + 100 });
+    case 'slow':
+      await sleep(Number(process.env.MISBEHAVE_MS ?? 300));
+      return send(reply);
+    case 'schema':
+      return send({ ...reply, surprise: true });
+    case 'wrong-type':
+      return send({ ...answer({ ...msg, type: 'hello' }) });
+    case 'wrong-version':
+      return send({ ...reply, protocol: 99 });
+    case 'bad-capability':
+      return send({ ...reply, capabilities: ['telepathy'] });
+    case 'refuse-hello':
+      return send({
+        type: 'error',
+        seq: msg.seq,
+        code: 'E_UNSUPPORTED',
+        message: 'this plugin speaks protocol 2 only',
+      });
     case 'noisy-stderr':
       for (let i = 0; i < 2000; i++) process.stderr.write(`noise line ${i}\n`);
       return send(reply);
@@ -111,6 +139,8 @@ async function handle(msg) {
 
 // One request at a time, in order, as the reference plugin does.
 let queue = Promise.resolve();
-createInterface({ input: process.stdin }).on('line', (line) => {
-  queue = queue.then(() => handle(JSON.parse(line)));
-}).on('close', () => queue.then(() => process.exit(0)));
+createInterface({ input: process.stdin })
+  .on('line', (line) => {
+    queue = queue.then(() => handle(JSON.parse(line)));
+  })
+  .on('close', () => queue.then(() => process.exit(0)));

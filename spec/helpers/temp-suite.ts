@@ -40,7 +40,12 @@ export function captureIo(env: Record<string, string | undefined> = {}) {
   const out: string[] = [];
   const err: string[] = [];
   return {
-    io: { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) }, env, cwd: process.cwd() },
+    io: {
+      stdout: { write: (s: string) => out.push(s) },
+      stderr: { write: (s: string) => err.push(s) },
+      env,
+      cwd: process.cwd(),
+    },
     out: () => out.join(''),
     err: () => err.join(''),
   };

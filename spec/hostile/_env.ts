@@ -10,13 +10,22 @@ import { ProseError } from '../../src/core/errors.ts';
 /** A fresh project and home directory of this spec's own; `cleanup` removes it. */
 export function freshEnv(): BackendEnv & { cleanup(): void } {
   const root = mkdtempSync(join(tmpdir(), 'prose-corrupt-'));
-  const env = { projectDir: join(root, 'project'), homeDir: join(root, 'home'), decisions: DEFAULT_DECISIONS, storageKey: root };
+  const env = {
+    projectDir: join(root, 'project'),
+    homeDir: join(root, 'home'),
+    decisions: DEFAULT_DECISIONS,
+    storageKey: root,
+  };
   mkdirSync(env.projectDir);
   mkdirSync(env.homeDir);
   return { ...env, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
-export const sub = (binding: string, executionId: number | null = null): Actor => ({ role: 'subagent', binding, executionId });
+export const sub = (binding: string, executionId: number | null = null): Actor => ({
+  role: 'subagent',
+  binding,
+  executionId,
+});
 export const agent = (name: string): Actor => ({ role: 'subagent', agent: name });
 
 /**
@@ -28,7 +37,11 @@ export async function assertCorrupt(what: string, call: () => Promise<unknown>, 
   try {
     result = await call();
   } catch (err) {
-    assert.instance(err, ProseError, `${what}: threw a ${(err as Error)?.constructor?.name} instead of a ProseError: ${(err as Error)?.message}`);
+    assert.instance(
+      err,
+      ProseError,
+      `${what}: threw a ${(err as Error)?.constructor?.name} instead of a ProseError: ${(err as Error)?.message}`,
+    );
     const e = err as ProseError;
     assert.ok(e.code === 'E_CORRUPT' || e.code === 'E_FORMAT', `${what}: ${e.code} ${e.message}`);
     const where = `${e.location?.file ?? ''} ${e.location?.field ?? ''} ${e.message}`;

@@ -36,7 +36,11 @@ const BINDING_DAMAGE: [string, (text: string) => string][] = [
 for (const [why, damage] of BINDING_DAMAGE) {
   test(`binding file: ${why} -> resolve, listBindings and resume answer E_CORRUPT naming bindings/x.md`, async () => {
     await withRun(async (b, run, dir) => {
-      await b.call('bind', { run, name: 'x', kind: 'let', value: 'the value\n', source: 'let x = session "s"' }, sub('x'));
+      await b.call(
+        'bind',
+        { run, name: 'x', kind: 'let', value: 'the value\n', source: 'let x = session "s"' },
+        sub('x'),
+      );
       const file = join(dir, 'bindings', 'x.md');
       writeFileSync(file, damage(readFileSync(file, 'utf8')));
       await assertCorrupt('resolve', () => b.call('resolve', { run, name: 'x' }, VM), 'bindings/x.md');
@@ -62,7 +66,10 @@ test('binding file: bytes that are not UTF-8 are E_CORRUPT, never read as replac
   await withRun(async (b, run, dir) => {
     await b.call('bind', { run, name: 'x', kind: 'let', value: 'v' }, sub('x'));
     const file = join(dir, 'bindings', 'x.md');
-    writeFileSync(file, Buffer.concat([Buffer.from(readFileSync(file, 'utf8').replace(/v$/, '')), Buffer.from([0xff, 0xfe, 0xc3])]));
+    writeFileSync(
+      file,
+      Buffer.concat([Buffer.from(readFileSync(file, 'utf8').replace(/v$/, '')), Buffer.from([0xff, 0xfe, 0xc3])]),
+    );
     await assertCorrupt('resolve', () => b.call('resolve', { run, name: 'x' }, VM), 'bindings/x.md');
   });
 });
@@ -78,7 +85,11 @@ test('binding file: a file named x.md holding binding y is E_CORRUPT in listBind
 
 test('state.md: truncated to nothing, to its header, or inside an event line is E_CORRUPT naming state.md', async () => {
   await withRun(async (b, run, dir) => {
-    await b.call('recordEvent', { run, event: { type: 'statement', index: 1, text: 'let a = session "a"', status: 'executing' } }, VM);
+    await b.call(
+      'recordEvent',
+      { run, event: { type: 'statement', index: 1, text: 'let a = session "a"', status: 'executing' } },
+      VM,
+    );
     await b.call('enterFrame', { run, block: 'process' }, VM);
     const file = join(dir, 'state.md');
     const full = readFileSync(file, 'utf8');
@@ -93,7 +104,15 @@ test('state.md: truncated to nothing, to its header, or inside an event line is 
 
 // Regression: JSON lines that are no event were read back as a crash (null), as E_INVALID_ARGUMENT without the
 // file (42, "x", [], an unknown type), or silently as events of the wrong shape (missing or mistyped fields).
-const WRONG_EVENTS = ['- null', '- 42', '- "x"', '- []', '- {"type":"nope"}', '- {"type":"frame-enter"}', '- {"type":"statement","index":"1","text":5,"status":"executing"}'];
+const WRONG_EVENTS = [
+  '- null',
+  '- 42',
+  '- "x"',
+  '- []',
+  '- {"type":"nope"}',
+  '- {"type":"frame-enter"}',
+  '- {"type":"statement","index":"1","text":5,"status":"executing"}',
+];
 
 async function resumeWithEventLine(bad: string): Promise<void> {
   await withRun(async (b, run, dir) => {
@@ -123,12 +142,26 @@ test('state.md: a cut that drops whole trailing event lines is not silently read
 
 test('segment file: a broken header, a prompt that is not JSON or a missing Summary is E_CORRUPT naming the file', async () => {
   await withRun(async (b, run, dir) => {
-    await b.call('appendSegment', { run, agent: 'captain', scope: 'execution', prompt: 'p', summary: 's' }, agent('captain'));
+    await b.call(
+      'appendSegment',
+      { run, agent: 'captain', scope: 'execution', prompt: 'p', summary: 's' },
+      agent('captain'),
+    );
     const file = join(dir, 'agents', 'captain', 'captain-001.md');
     const good = readFileSync(file, 'utf8');
-    for (const bad of [good.replace('# Segment 001', '# Segmnt 001'), good.replace('prompt: "p"', 'prompt: p'), good.replace('## Summary', '## Sumary'), good.replace(/\ntimestamp: .*\n/, '\n'), '']) {
+    for (const bad of [
+      good.replace('# Segment 001', '# Segmnt 001'),
+      good.replace('prompt: "p"', 'prompt: p'),
+      good.replace('## Summary', '## Sumary'),
+      good.replace(/\ntimestamp: .*\n/, '\n'),
+      '',
+    ]) {
       writeFileSync(file, bad);
-      await assertCorrupt('listSegments', () => b.call('listSegments', { run, agent: 'captain', scope: 'execution' }, VM), 'captain-001.md');
+      await assertCorrupt(
+        'listSegments',
+        () => b.call('listSegments', { run, agent: 'captain', scope: 'execution' }, VM),
+        'captain-001.md',
+      );
     }
   });
 });
@@ -148,10 +181,18 @@ test('receipts: a line with an extra key, a line that is not JSON and a torn las
     for (const bad of variants) {
       writeFileSync(file, bad);
       await assertCorrupt('listReceipts', () => b.call('listReceipts', { run, node: 'n' }, VM), 'receipts');
-      await assertCorrupt('commitWorldModel after', () => b.call('commitWorldModel', { run, node: 'n', files: { 'truth.json': '{"v":2}' }, contract: 'c' }, VM), 'receipts');
+      await assertCorrupt(
+        'commitWorldModel after',
+        () => b.call('commitWorldModel', { run, node: 'n', files: { 'truth.json': '{"v":2}' }, contract: 'c' }, VM),
+        'receipts',
+      );
     }
     writeFileSync(file, good);
-    assert.is((await b.call('listReceipts', { run, node: 'n' }, VM)).receipts.length, 1, 'the good ledger reads again and no receipt was appended meanwhile');
+    assert.is(
+      (await b.call('listReceipts', { run, node: 'n' }, VM)).receipts.length,
+      1,
+      'the good ledger reads again and no receipt was appended meanwhile',
+    );
   });
 });
 
@@ -168,7 +209,11 @@ test('world model: a .version that is not an address and a stored version whose 
     writeFileSync(bin, bytes);
     await assertCorrupt('readPublished', () => b.call('readPublished', { run, node: 'n' }, VM), c.version!);
     truncateSync(bin, 3);
-    await assertCorrupt('readVersion', () => b.call('readVersion', { run, node: 'n', version: c.version! }, VM), c.version!);
+    await assertCorrupt(
+      'readVersion',
+      () => b.call('readVersion', { run, node: 'n', version: c.version! }, VM),
+      c.version!,
+    );
   });
 });
 

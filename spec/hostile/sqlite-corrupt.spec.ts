@@ -29,24 +29,34 @@ test('a corrupted state.db (garbage, cut in half, bad magic, a scrambled page) i
     ];
     for (const [what, bytes] of variants) {
       writeFileSync(db, bytes);
-      await assertCorrupt(what, async () => {
-        const r = await sqliteFactory.open(env);
-        try {
-          return await r.call('resolve', { run, name: 'x' }, VM);
-        } finally {
-          await r.close().catch(() => undefined);
-        }
-      }, 'state.db');
+      await assertCorrupt(
+        what,
+        async () => {
+          const r = await sqliteFactory.open(env);
+          try {
+            return await r.call('resolve', { run, name: 'x' }, VM);
+          } finally {
+            await r.close().catch(() => undefined);
+          }
+        },
+        'state.db',
+      );
     }
     writeFileSync(db, Buffer.alloc(0));
-    await expectBug('a 0-byte state.db answers E_NOT_FOUND (the run silently disappears) instead of E_CORRUPT', () => assertCorrupt('empty file', async () => {
-      const r = await sqliteFactory.open(env);
-      try {
-        return await r.call('getRun', { run }, VM);
-      } finally {
-        await r.close().catch(() => undefined);
-      }
-    }, 'state.db'));
+    await expectBug('a 0-byte state.db answers E_NOT_FOUND (the run silently disappears) instead of E_CORRUPT', () =>
+      assertCorrupt(
+        'empty file',
+        async () => {
+          const r = await sqliteFactory.open(env);
+          try {
+            return await r.call('getRun', { run }, VM);
+          } finally {
+            await r.close().catch(() => undefined);
+          }
+        },
+        'state.db',
+      ),
+    );
   } finally {
     await b?.close();
     env.cleanup();

@@ -33,7 +33,14 @@ function tree(dir: string): string[] {
 
 const quiet: Listener = { header() {}, result() {}, footer() {} };
 
-interface Watched { violations: string[]; leftInTemp: string[]; leftInHome: string[]; results: CaseResult[]; caseDirs: number; wanted: number }
+interface Watched {
+  violations: string[];
+  leftInTemp: string[];
+  leftInHome: string[];
+  results: CaseResult[];
+  caseDirs: number;
+  wanted: number;
+}
 
 /** Runs the selected cases with TMPDIR and HOME pointed at fresh directories and watches what each case leaves. */
 async function watchRun(inner: BackendFactory, filter: { areas: string[]; ids: string[] }): Promise<Watched> {
@@ -50,7 +57,8 @@ async function watchRun(inner: BackendFactory, filter: { areas: string[]; ids: s
   const watching: BackendFactory = {
     ...inner,
     async open(env: BackendEnv) {
-      if (!env.projectDir.startsWith(tmpRoot + sep)) violations.push(`project directory ${env.projectDir} is not under the temp root`);
+      if (!env.projectDir.startsWith(tmpRoot + sep))
+        violations.push(`project directory ${env.projectDir} is not under the temp root`);
       opened.add(dirname(env.projectDir));
       return inner.open(env);
     },
@@ -58,11 +66,14 @@ async function watchRun(inner: BackendFactory, filter: { areas: string[]; ids: s
       const caseDir = dirname(env.projectDir);
       const runnerRoot = dirname(caseDir);
       const rootEntries = readdirSync(tmpRoot);
-      if (rootEntries.length !== 1 || rootEntries[0] !== basename(runnerRoot)) violations.push(`temp root holds ${JSON.stringify(rootEntries)}`);
+      if (rootEntries.length !== 1 || rootEntries[0] !== basename(runnerRoot))
+        violations.push(`temp root holds ${JSON.stringify(rootEntries)}`);
       const cases = readdirSync(runnerRoot);
-      if (cases.length !== 1 || cases[0] !== basename(caseDir)) violations.push(`runner root holds ${JSON.stringify(cases)} during ${basename(caseDir)}`);
+      if (cases.length !== 1 || cases[0] !== basename(caseDir))
+        violations.push(`runner root holds ${JSON.stringify(cases)} during ${basename(caseDir)}`);
       const inCase = readdirSync(caseDir).filter((e) => e !== 'project' && e !== 'home');
-      if (inCase.length) violations.push(`case ${basename(caseDir)} holds ${JSON.stringify(inCase)} beside project/ and home/`);
+      if (inCase.length)
+        violations.push(`case ${basename(caseDir)} holds ${JSON.stringify(inCase)} beside project/ and home/`);
       const home = tree(fakeHome);
       if (home.length) violations.push(`HOME got ${JSON.stringify(home)}`);
       await inner.dispose?.(env);
@@ -76,8 +87,21 @@ async function watchRun(inner: BackendFactory, filter: { areas: string[]; ids: s
     assert.is(tmpdir(), tmpRoot, 'os.tmpdir() follows TMPDIR');
     const suite = loadSuite(SUITE_DIR);
     const wanted = selectCases(suite, filter).length;
-    const results = await runSuite({ suite, factories: [watching], decisions: DEFAULT_DECISIONS, filter, listener: quiet });
-    return { violations, leftInTemp: tree(tmpRoot), leftInHome: tree(fakeHome), results, caseDirs: opened.size, wanted };
+    const results = await runSuite({
+      suite,
+      factories: [watching],
+      decisions: DEFAULT_DECISIONS,
+      filter,
+      listener: quiet,
+    });
+    return {
+      violations,
+      leftInTemp: tree(tmpRoot),
+      leftInHome: tree(fakeHome),
+      results,
+      caseDirs: opened.size,
+      wanted,
+    };
   } finally {
     for (const [k, v] of Object.entries(saved)) {
       if (v === undefined) delete process.env[k];
@@ -109,8 +133,14 @@ test('the watch itself catches a backend that writes beside its project director
   };
   const w = await watchRun(leaky, { areas: [], ids: ['hostile-input/value-empty'] });
   assert.is(w.results.length, 1);
-  assert.ok(w.violations.some((v) => v.includes('escaped.md')), JSON.stringify(w.violations));
-  assert.ok(w.violations.some((v) => v.includes('.leak')), JSON.stringify(w.violations));
+  assert.ok(
+    w.violations.some((v) => v.includes('escaped.md')),
+    JSON.stringify(w.violations),
+  );
+  assert.ok(
+    w.violations.some((v) => v.includes('.leak')),
+    JSON.stringify(w.violations),
+  );
 });
 
 test.run();

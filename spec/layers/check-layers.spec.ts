@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const script = join(repo, 'scripts', 'check-layers.mjs');
-const checkLayers = (srcDir?: string) => spawnSync(process.execPath, [script, ...(srcDir ? [srcDir] : [])], { encoding: 'utf8' });
+const checkLayers = (srcDir?: string) =>
+  spawnSync(process.execPath, [script, ...(srcDir ? [srcDir] : [])], { encoding: 'utf8' });
 
 /** A copy of src/ with `edit` applied, checked, then removed. */
 function checkPlanted(edit: (src: string) => void) {
@@ -39,26 +40,38 @@ test('an unchanged copy passes: the planted import below is what fails', () => {
 test('a backend importing the CLI (an upward import) fails the check, naming the file and the target', () => {
   const r = checkPlanted((src) => {
     const file = join(src, 'backends', 'filesystem', 'index.ts');
-    writeFileSync(file, `import { builtInNames } from '../../cli/backend-kinds.ts';\nvoid builtInNames;\n${readFileSync(file, 'utf8')}`);
+    writeFileSync(
+      file,
+      `import { builtInNames } from '../../cli/backend-kinds.ts';\nvoid builtInNames;\n${readFileSync(file, 'utf8')}`,
+    );
   });
   assert.is(r.status, 1);
   assert.match(r.stderr, `backends/filesystem/index.ts: backends may not import cli/backend-kinds.ts`);
 });
 
 test('the core importing a backend fails the check', () => {
-  const r = checkPlanted((src) => writeFileSync(join(src, 'core', 'planted.ts'), `export { sqliteFactory } from '../backends/sqlite/index.ts';\n`));
+  const r = checkPlanted((src) =>
+    writeFileSync(join(src, 'core', 'planted.ts'), `export { sqliteFactory } from '../backends/sqlite/index.ts';\n`),
+  );
   assert.is(r.status, 1);
   assert.match(r.stderr, 'core/planted.ts: core may not import backends/sqlite/index.ts');
 });
 
 test('one backend importing another fails the check', () => {
-  const r = checkPlanted((src) => writeFileSync(join(src, 'backends', 'sqlite', 'planted.ts'), `export { filesystemFactory } from '../filesystem/index.ts';\n`));
+  const r = checkPlanted((src) =>
+    writeFileSync(
+      join(src, 'backends', 'sqlite', 'planted.ts'),
+      `export { filesystemFactory } from '../filesystem/index.ts';\n`,
+    ),
+  );
   assert.is(r.status, 1);
   assert.match(r.stderr, 'backends/sqlite/planted.ts: backends may not import backends/filesystem/index.ts');
 });
 
-test('another layer reaching past the SQLite library\'s index fails the check', () => {
-  const r = checkPlanted((src) => writeFileSync(join(src, 'verify', 'planted.ts'), `export { JOURNAL_MODE } from '../sqlite/sqlite-file.ts';\n`));
+test("another layer reaching past the SQLite library's index fails the check", () => {
+  const r = checkPlanted((src) =>
+    writeFileSync(join(src, 'verify', 'planted.ts'), `export { JOURNAL_MODE } from '../sqlite/sqlite-file.ts';\n`),
+  );
   assert.is(r.status, 1);
   assert.match(r.stderr, 'verify/planted.ts: verify may not import sqlite/sqlite-file.ts');
 });

@@ -13,7 +13,10 @@ async function closeError(mode: string): Promise<PluginError> {
     const b = await f.open(env);
     await b.call('createRun', { program: 'p' }, VM);
     const t0 = Date.now();
-    const err = await b.close().then(() => assert.unreachable('close should fail'), (e: unknown) => e);
+    const err = await b.close().then(
+      () => assert.unreachable('close should fail'),
+      (e: unknown) => e,
+    );
     assert.ok(Date.now() - t0 < 3000, 'close must not hang');
     assert.instance(err, PluginError);
     // The next open is a new process that works (its close misbehaves again, as told).

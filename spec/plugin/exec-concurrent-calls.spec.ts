@@ -11,10 +11,20 @@ test('calls in flight at once are each matched to their own reply by seq', async
   try {
     const { run } = await b.call('createRun', { program: 'p' }, VM);
     const names = Array.from({ length: 20 }, (_, i) => `b${i}`);
-    const bound = await Promise.all(names.map((name) => b.call('bind', { run, name, kind: 'let', value: `v-${name}` }, { role: 'subagent', binding: name })));
-    assert.equal(bound.map((r) => r.name), names);
+    const bound = await Promise.all(
+      names.map((name) =>
+        b.call('bind', { run, name, kind: 'let', value: `v-${name}` }, { role: 'subagent', binding: name }),
+      ),
+    );
+    assert.equal(
+      bound.map((r) => r.name),
+      names,
+    );
     const read = await Promise.all(names.map((name) => b.call('resolve', { run, name }, VM)));
-    assert.equal(read.map((r) => r.value), names.map((n) => `v-${n}`));
+    assert.equal(
+      read.map((r) => r.value),
+      names.map((n) => `v-${n}`),
+    );
   } finally {
     await b.close();
     env.cleanup();

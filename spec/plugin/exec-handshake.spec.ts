@@ -8,7 +8,14 @@ test('the factory exposes the declaration exactly as handshaken', async () => {
   assert.is(f.name, 'misbehaving');
   assert.is(f.kind, 'other');
   assert.equal([...f.capabilities], ['durable', 'imports']);
-  assert.equal(f.declared, { type: 'hello', seq: 0, protocol: 1, name: 'misbehaving', kind: 'other', capabilities: ['durable', 'imports'] });
+  assert.equal(f.declared, {
+    type: 'hello',
+    seq: 0,
+    protocol: 1,
+    name: 'misbehaving',
+    kind: 'other',
+    capabilities: ['durable', 'imports'],
+  });
 });
 
 test.run();

@@ -26,7 +26,10 @@ async function outcomeWith(caps: string) {
   try {
     const factory = await execFactory(misbehavingCommand('', '', `MISBEHAVE_KIND=directory MISBEHAVE_CAPS=${caps}`));
     const [r] = await runSuite({
-      suite: loadSuite(dir), factories: [factory], decisions: { ...DEFAULT_DECISIONS }, filter: { areas: [], ids: [] },
+      suite: loadSuite(dir),
+      factories: [factory],
+      decisions: { ...DEFAULT_DECISIONS },
+      filter: { areas: [], ids: [] },
       listener: { header() {}, result() {}, footer() {} },
     });
     return r!.outcome;

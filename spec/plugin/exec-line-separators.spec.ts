@@ -38,7 +38,10 @@ test('the host writes U+2028, U+2029 and U+0085 as \\u escapes on the wire, and 
     const lines = text.split('\n');
     assert.is(lines.pop(), '', 'the last line ends with \\n');
     for (const line of lines) JSON.parse(line);
-    assert.ok(lines.some((l) => JSON.parse(l).args?.value === VALUE), 'no bind line carries the value');
+    assert.ok(
+      lines.some((l) => JSON.parse(l).args?.value === VALUE),
+      'no bind line carries the value',
+    );
   } finally {
     env.cleanup();
     rmSync(dir, { recursive: true, force: true });
@@ -50,8 +53,15 @@ test('the line-splitting fixture does cut a raw U+2028 (so the next test shows t
   const escaped = `${JSON.stringify({ type: 'hello', seq: 1, protocol: 1, suite: 'a\u2028b' }).replace('\u2028', '\\u2028')}\n`;
   const r = spawnSync(process.execPath, [SPLITTER], { input: raw + escaped, encoding: 'utf8' });
   assert.is(r.status, 0, r.stderr);
-  const replies = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { seq: number });
-  assert.equal(replies.map((m) => m.seq), [1], 'only the escaped hello is answered');
+  const replies = r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { seq: number });
+  assert.equal(
+    replies.map((m) => m.seq),
+    [1],
+    'only the escaped hello is answered',
+  );
   assert.match(r.stderr, 'a cut message');
 });
 
@@ -64,7 +74,10 @@ test('a plugin whose reader splits on U+2028/U+2029/U+0085 gets whole messages f
     await b.call('bind', { run, name: 'x', kind: 'let', value: VALUE }, subagent('x'));
     assert.is((await b.call('resolve', { run, name: 'x' }, VM)).value, VALUE);
     // hostile-input/name-line-separators: the name is refused by the backend, not lost on the way to it.
-    const err = await b.call('bind', { run, name: 'a\u2028b', kind: 'let', value: 'v' }, subagent('a\u2028b')).then(() => undefined, (e: { code?: string }) => e);
+    const err = await b.call('bind', { run, name: 'a\u2028b', kind: 'let', value: 'v' }, subagent('a\u2028b')).then(
+      () => undefined,
+      (e: { code?: string }) => e,
+    );
     assert.is(err?.code, 'E_INVALID_NAME');
   } finally {
     await b.close();
@@ -83,13 +96,26 @@ test('the reference plugin splits on \\n only and escapes line separators in wha
       { type: 'call', seq: 2, op: 'createRun', args: { runId: '20260101-000000-abcdef', program: VALUE }, actor: VM },
       { type: 'call', seq: 3, op: 'getRun', args: { run: '20260101-000000-abcdef' }, actor: VM },
       { type: 'close', seq: 4 },
-    ].map((m) => `${JSON.stringify(m)}\n`).join('');
-    const r = spawnSync(process.execPath, [fileURLToPath(new URL('../../conformance/plugins/reference/index.js', import.meta.url))], { input: lines, encoding: 'utf8' });
+    ]
+      .map((m) => `${JSON.stringify(m)}\n`)
+      .join('');
+    const r = spawnSync(
+      process.execPath,
+      [fileURLToPath(new URL('../../conformance/plugins/reference/index.js', import.meta.url))],
+      { input: lines, encoding: 'utf8' },
+    );
     assert.is(r.status, 0, r.stderr);
     assert.not.match(r.stdout, RAW, 'the plugin wrote a raw line separator');
     assert.ok(r.stdout.includes('one\\u2028two\\u2029three\\u0085four'), r.stdout);
-    const replies = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { seq: number; type: string; result?: { program?: string } });
-    assert.equal(replies.map((m) => `${m.seq} ${m.type}`), ['0 hello', '1 result', '2 result', '3 result', '4 result'], r.stderr);
+    const replies = r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { seq: number; type: string; result?: { program?: string } });
+    assert.equal(
+      replies.map((m) => `${m.seq} ${m.type}`),
+      ['0 hello', '1 result', '2 result', '3 result', '4 result'],
+      r.stderr,
+    );
     assert.is(replies[3]!.result?.program, VALUE);
   } finally {
     env.cleanup();

@@ -6,7 +6,10 @@ import { misbehavingCommand } from './fixtures/plugin-commands.ts';
 
 async function startError(command: string): Promise<PluginError> {
   const t0 = Date.now();
-  const err = await execFactory(command, { timeoutMs: 2000 }).then(() => assert.unreachable('should not start'), (e: unknown) => e);
+  const err = await execFactory(command, { timeoutMs: 2000 }).then(
+    () => assert.unreachable('should not start'),
+    (e: unknown) => e,
+  );
   assert.ok(Date.now() - t0 < 2000, 'a startup failure must be reported before the timeout');
   assert.instance(err, PluginError);
   return err as PluginError;
@@ -19,7 +22,7 @@ test('a plugin that exits at once: E_PLUGIN with its exit code and stderr', asyn
   assert.match(err.evidence.request ?? '', 'hello');
 });
 
-test('a command that does not exist: E_PLUGIN with the shell\'s message and a hint', async () => {
+test("a command that does not exist: E_PLUGIN with the shell's message and a hint", async () => {
   const err = await startError('prose-state-no-such-plugin-xyz --flag');
   assert.is(err.evidence.exitCode, 127);
   assert.match(err.message, 'not found');

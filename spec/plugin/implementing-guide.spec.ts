@@ -19,11 +19,21 @@ test('the canonical JSON test vector in the guide is what canonicalJson writes: 
   const text = canonicalJson(JSON.parse(input));
   assert.is(text, output);
   const bytes = Buffer.from(text, 'utf8');
-  assert.match(guide, `The output is\n${bytes.length} UTF-8 bytes with SHA-256 \`${createHash('sha256').update(bytes).digest('hex')}\``);
+  assert.match(
+    guide,
+    `The output is\n${bytes.length} UTF-8 bytes with SHA-256 \`${createHash('sha256').update(bytes).digest('hex')}\``,
+  );
 });
 
-test('the number layouts the guide lists are JavaScript\'s', () => {
-  for (const [n, s] of [[1e21, '1e+21'], [1e20, '100000000000000000000'], [1e16, '10000000000000000'], [2.5e-7, '2.5e-7'], [0.000001, '0.000001'], [1.7976931348623157e308, '1.7976931348623157e+308']] as const) {
+test("the number layouts the guide lists are JavaScript's", () => {
+  for (const [n, s] of [
+    [1e21, '1e+21'],
+    [1e20, '100000000000000000000'],
+    [1e16, '10000000000000000'],
+    [2.5e-7, '2.5e-7'],
+    [0.000001, '0.000001'],
+    [1.7976931348623157e308, '1.7976931348623157e+308'],
+  ] as const) {
     assert.is(canonicalJson(n), s);
     assert.ok(guide.includes(`→ \`${s}\``), s);
   }

@@ -6,7 +6,10 @@ import { moduleFactory } from '../../src/plugin/module-factory.ts';
 const fixture = (name: string) => new URL(`./fixtures/modules/${name}`, import.meta.url).pathname;
 
 async function loadError(name: string): Promise<ProseError> {
-  const err = await moduleFactory(fixture(name)).then(() => assert.unreachable('should not load'), (e: unknown) => e);
+  const err = await moduleFactory(fixture(name)).then(
+    () => assert.unreachable('should not load'),
+    (e: unknown) => e,
+  );
   assert.instance(err, ProseError);
   assert.is((err as ProseError).code, 'E_PLUGIN');
   return err as ProseError;

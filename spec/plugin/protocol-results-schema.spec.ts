@@ -27,24 +27,61 @@ test('every result the filesystem backend gives in the suite matches the protoco
     if (!v(r)) problems.push(`${op}: ${ajv.errorsText(v.errors)} in ${JSON.stringify(r).slice(0, 200)}`);
     if (op === 'recordEvent') {
       const e = validatorOf('event');
-      if (!e((args as { event: unknown }).event)) problems.push(`recordEvent accepted an event the schema refuses: ${JSON.stringify(args)}: ${ajv.errorsText(e.errors)}`);
+      if (!e((args as { event: unknown }).event))
+        problems.push(
+          `recordEvent accepted an event the schema refuses: ${JSON.stringify(args)}: ${ajv.errorsText(e.errors)}`,
+        );
     }
     return r;
   });
   const suite = loadSuite(fileURLToPath(new URL('../../conformance', import.meta.url)));
-  const areas = ['run-ids', 'bindings', 'execution', 'resume', 'imports', 'agent-memory', 'segment-numbering', 'anon-naming', 'envelope', 'world-model', 'receipts'];
+  const areas = [
+    'run-ids',
+    'bindings',
+    'execution',
+    'resume',
+    'imports',
+    'agent-memory',
+    'segment-numbering',
+    'anon-naming',
+    'envelope',
+    'world-model',
+    'receipts',
+  ];
   const results = await runSuite({
-    suite, factories: [checked], decisions: { ...DEFAULT_DECISIONS }, filter: { areas, ids: [] },
+    suite,
+    factories: [checked],
+    decisions: { ...DEFAULT_DECISIONS },
+    filter: { areas, ids: [] },
     listener: { header() {}, result() {}, footer() {} },
   });
   assert.equal(problems, []);
-  assert.equal(results.filter((r) => r.outcome.status !== 'passed' && r.outcome.status !== 'skipped').map((r) => r.id), []);
-  assert.equal(Object.keys(OPS).filter((op) => !seen.has(op as OpName)), []);
+  assert.equal(
+    results.filter((r) => r.outcome.status !== 'passed' && r.outcome.status !== 'skipped').map((r) => r.id),
+    [],
+  );
+  assert.equal(
+    Object.keys(OPS).filter((op) => !seen.has(op as OpName)),
+    [],
+  );
 });
 
 test('a result missing a field or with a wrong type fails its schema, naming the field', () => {
   const v = validatorOf('results/resume');
-  assert.not.ok(v({ run: 'r', status: 'running', position: null, bindings: [], callStack: [], parallels: {}, loops: {}, retries: {}, errors: [], nextExecutionId: 1 }));
+  assert.not.ok(
+    v({
+      run: 'r',
+      status: 'running',
+      position: null,
+      bindings: [],
+      callStack: [],
+      parallels: {},
+      loops: {},
+      retries: {},
+      errors: [],
+      nextExecutionId: 1,
+    }),
+  );
   assert.match(ajv.errorsText(v.errors), /anonCount/);
   assert.not.ok(validatorOf('results/allocateAnon')({ name: 1 }));
   assert.ok(validatorOf('results/setRunStatus')({}));

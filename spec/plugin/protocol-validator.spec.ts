@@ -5,16 +5,25 @@ import { protocolValidator } from '../../src/plugin/protocol-validator.ts';
 const v = protocolValidator();
 
 test('a valid hello reply, result and error pass', () => {
-  assert.is(v.reply({ type: 'hello', seq: 0, protocol: 1, name: 'x', kind: 'directory', capabilities: ['durable'] }), undefined);
+  assert.is(
+    v.reply({ type: 'hello', seq: 0, protocol: 1, name: 'x', kind: 'directory', capabilities: ['durable'] }),
+    undefined,
+  );
   assert.is(v.reply({ type: 'result', seq: 4, result: {} }), undefined);
   assert.is(v.reply({ type: 'error', seq: 4, code: 'E_NOT_FOUND', message: 'no run' }), undefined);
 });
 
 test('failures name the field and the rule', () => {
   assert.equal(v.reply({ type: 'result', seq: 1 }), { field: 'result', rule: 'is required' });
-  assert.equal(v.reply({ type: 'result', seq: 1, result: {}, extra: 1 }), { field: 'extra', rule: 'is not a field of this message' });
+  assert.equal(v.reply({ type: 'result', seq: 1, result: {}, extra: 1 }), {
+    field: 'extra',
+    rule: 'is not a field of this message',
+  });
   assert.is(v.reply({ type: 'shout', seq: 1 })?.field, 'type');
-  assert.match(v.reply({ type: 'hello', seq: 0, protocol: 1, name: 'x', kind: 'other', capabilities: ['telepathy'] })!.rule, '"telepathy"');
+  assert.match(
+    v.reply({ type: 'hello', seq: 0, protocol: 1, name: 'x', kind: 'other', capabilities: ['telepathy'] })!.rule,
+    '"telepathy"',
+  );
 });
 
 test('a plugin may not answer the harness-only codes', () => {

@@ -9,7 +9,11 @@ import { withLock } from '../../conformance/plugins/reference/lock.js';
 // The crash area kills writers at any point, also between creating the lock and writing its pid. Such a lock must
 // be taken over once it is old, not waited on forever (it wedged the module plugin's crash case: Number('') is 0,
 // and process.kill(0, 0) asks about our own process group, so the dead owner looked alive).
-for (const [what, pid] of [['an empty pid file', ''], ['no pid file', undefined], ['a pid file that is not a number', 'x']] as const) {
+for (const [what, pid] of [
+  ['an empty pid file', ''],
+  ['no pid file', undefined],
+  ['a pid file that is not a number', 'x'],
+] as const) {
   test(`a lock left with ${what} is taken over once stale`, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'prose-ref-lock-'));
     try {
@@ -20,7 +24,9 @@ for (const [what, pid] of [['an empty pid file', ''], ['no pid file', undefined]
       utimesSync(lock, old, old);
       // A lock that is never taken would wait forever: the race turns that into a failure.
       let timer: NodeJS.Timeout | undefined;
-      const wedged = new Promise((resolve) => { timer = setTimeout(() => resolve('still waiting after 10 s'), 10_000); });
+      const wedged = new Promise((resolve) => {
+        timer = setTimeout(() => resolve('still waiting after 10 s'), 10_000);
+      });
       const got = await Promise.race([withLock(dir, async () => 'taken'), wedged]);
       clearTimeout(timer);
       assert.is(got, 'taken');

@@ -46,7 +46,10 @@ test('the runner reports the crashing case errored with E_PLUGIN evidence, and t
     writeFileSync(join(dir, 'cases', 'plugin-faults.yaml'), CASES);
     const factory = await execFactory(misbehavingCommand());
     const results = await runSuite({
-      suite: loadSuite(dir), factories: [factory], decisions: { ...DEFAULT_DECISIONS }, filter: { areas: [], ids: [] },
+      suite: loadSuite(dir),
+      factories: [factory],
+      decisions: { ...DEFAULT_DECISIONS },
+      filter: { areas: [], ids: [] },
       listener: { header() {}, result() {}, footer() {} },
     });
     const by = Object.fromEntries(results.map((r) => [r.id, r.outcome]));

@@ -5,10 +5,37 @@ import fc from 'fast-check';
  * and BOMs, mixed with ordinary code points.
  */
 const tricky = fc.constantFrom(
-  '---', '\n---\n', '\n', '\r\n', '\r', '```', '````prose', '`', '# ', '## Summary', 'kind: const', 'execution_id: 1',
-  'source:', '"', '\\', '\u2028', '\u0085', '\uFEFF', '🦀', '\uD800', '\uDFFF', 'é', 'e\u0301', '\t', '\0', ' ',
+  '---',
+  '\n---\n',
+  '\n',
+  '\r\n',
+  '\r',
+  '```',
+  '````prose',
+  '`',
+  '# ',
+  '## Summary',
+  'kind: const',
+  'execution_id: 1',
+  'source:',
+  '"',
+  '\\',
+  '\u2028',
+  '\u0085',
+  '\uFEFF',
+  '🦀',
+  '\uD800',
+  '\uDFFF',
+  'é',
+  'e\u0301',
+  '\t',
+  '\0',
+  ' ',
 );
-const piece = fc.oneof({ weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 6 }) }, { weight: 2, arbitrary: tricky });
+const piece = fc.oneof(
+  { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 6 }) },
+  { weight: 2, arbitrary: tricky },
+);
 
 export const hostileText = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(''));
 

@@ -53,7 +53,9 @@ test('try→, catch→ err, finally→ and call x(args) → result ✓', () => {
   assert.equal(one('try→'), [{ kind: 'try', phase: 'try' }]);
   assert.equal(one('catch→ err'), [{ kind: 'try', phase: 'catch', error: 'err' }]);
   assert.equal(one('finally→'), [{ kind: 'try', phase: 'finally' }]);
-  assert.equal(one('call researcher(topic:"quantum") → result ✓'), [{ kind: 'call', target: 'researcher', args: 'topic:"quantum"', ok: true, result: 'result' }]);
+  assert.equal(one('call researcher(topic:"quantum") → result ✓'), [
+    { kind: 'call', target: 'researcher', args: 'topic:"quantum"', ok: true, result: 'result' },
+  ]);
   assert.equal(one('call x() → ✗ refused'), [{ kind: 'call', target: 'x', args: '', ok: false, error: 'refused' }]);
 });
 

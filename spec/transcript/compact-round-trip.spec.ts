@@ -8,12 +8,18 @@ import { storeEvents } from './_arbitraries.ts';
 
 // The compact dialect, with its trailing lists, is as exact as the verbose one.
 test('writeCompact then parseTranscript gives the events back', () => {
-  fc.assert(fc.property(storeEvents, (events) => {
-    const text = events.map((e) => writeCompact(e)).join('');
-    const r = parseTranscript(text);
-    assert.equal(r.diagnostics.filter((d) => d.rule !== 'parse.nesting'), []);
-    assert.equal(r.events.map(strip), events);
-  }), { numRuns: 300 });
+  fc.assert(
+    fc.property(storeEvents, (events) => {
+      const text = events.map((e) => writeCompact(e)).join('');
+      const r = parseTranscript(text);
+      assert.equal(
+        r.diagnostics.filter((d) => d.rule !== 'parse.nesting'),
+        [],
+      );
+      assert.equal(r.events.map(strip), events);
+    }),
+    { numRuns: 300 },
+  );
 });
 
 test.run();

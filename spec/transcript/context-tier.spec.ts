@@ -35,7 +35,10 @@ test('a combining sequence counts each code point; a lone surrogate counts as on
 
 test('the tiers follow the decisions passed in', () => {
   const small = { contextVerbatimBelow: 3, contextSummarizeUpTo: 5 };
-  assert.equal(['ab', 'abc', 'abcde', 'abcdef'].map((v) => contextTier(v, small)), ['verbatim', 'summarize', 'summarize', 'extract']);
+  assert.equal(
+    ['ab', 'abc', 'abcde', 'abcdef'].map((v) => contextTier(v, small)),
+    ['verbatim', 'summarize', 'summarize', 'extract'],
+  );
 });
 
 test('counting stops past the upper bound, so a huge value is cheap', () => {

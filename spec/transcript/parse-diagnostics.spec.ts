@@ -19,12 +19,17 @@ test('an unclosed "[" in the middle is malformed; at the very end it is truncate
 });
 
 test('a frame closed while a frame inside it is open is broken nesting', () => {
-  const text = '[Frame+] Entering block: a (execution_id: 1, depth: 1)\n  [Frame+] Entering block: b (execution_id: 2, depth: 2)\n     Parent: execution_id 1\n[Frame-] Exiting block: a (execution_id: 1)\n';
+  const text =
+    '[Frame+] Entering block: a (execution_id: 1, depth: 1)\n  [Frame+] Entering block: b (execution_id: 2, depth: 2)\n     Parent: execution_id 1\n[Frame-] Exiting block: a (execution_id: 1)\n';
   assert.equal(diags(text), [['parse.nesting', 4, 1]]);
 });
 
 test('a join, an exit or a #ID done with nothing open is broken nesting', () => {
-  assert.equal(diags('∥ done\n#4 done\n[Loop] Loop exited: break\n'), [['parse.nesting', 1, 1], ['parse.nesting', 2, 1], ['parse.nesting', 3, 1]]);
+  assert.equal(diags('∥ done\n#4 done\n[Loop] Loop exited: break\n'), [
+    ['parse.nesting', 1, 1],
+    ['parse.nesting', 2, 1],
+    ['parse.nesting', 3, 1],
+  ]);
 });
 
 test('empty text and text with no markers parse to nothing', () => {

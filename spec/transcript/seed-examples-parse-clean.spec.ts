@@ -20,7 +20,13 @@ test('the Complete Execution Trace reads as the seed describes it', () => {
   const kinds = r.events.map((e) => e.kind);
   assert.ok(kinds.includes('parallel-join'));
   const its = r.events.filter((e) => e.kind === 'loop-iteration');
-  assert.equal(its.map((e) => [e.line, e.kind === 'loop-iteration' && e.iteration]), [[23, 1], [30, 2]]);
+  assert.equal(
+    its.map((e) => [e.line, e.kind === 'loop-iteration' && e.iteration]),
+    [
+      [23, 1],
+      [30, 2],
+    ],
+  );
   const exit = r.events.find((e) => e.kind === 'loop-exit');
   assert.is(exit?.line, 37);
 });

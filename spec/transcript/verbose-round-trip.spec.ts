@@ -8,12 +8,18 @@ import { storeEvents } from './_arbitraries.ts';
 
 // What the store writes in the verbose dialect reads back as exactly the same events, whatever the text holds.
 test('writeVerbose then parseTranscript gives the events back', () => {
-  fc.assert(fc.property(storeEvents, (events) => {
-    const text = events.map((e) => writeVerbose(e)).join('');
-    const r = parseTranscript(text, { dialect: 'verbose' });
-    assert.equal(r.diagnostics.filter((d) => d.rule !== 'parse.nesting'), []);
-    assert.equal(r.events.map(strip), events);
-  }), { numRuns: 300 });
+  fc.assert(
+    fc.property(storeEvents, (events) => {
+      const text = events.map((e) => writeVerbose(e)).join('');
+      const r = parseTranscript(text, { dialect: 'verbose' });
+      assert.equal(
+        r.diagnostics.filter((d) => d.rule !== 'parse.nesting'),
+        [],
+      );
+      assert.equal(r.events.map(strip), events);
+    }),
+    { numRuns: 300 },
+  );
 });
 
 test.run();

@@ -31,16 +31,28 @@ export interface WmBackend {
   open(env: BackendEnv): Promise<{ backend: Backend; store: WorldModelStore }>;
 }
 
-function wired(name: string, kind: BackendFactory['kind'], caps: readonly Capability[], make: (env: BackendEnv) => Promise<{ store: StateStore; wm: WorldModelStore }>): WmBackend {
+function wired(
+  name: string,
+  kind: BackendFactory['kind'],
+  caps: readonly Capability[],
+  make: (env: BackendEnv) => Promise<{ store: StateStore; wm: WorldModelStore }>,
+): WmBackend {
   return {
-    name, kind, capabilities: [...caps, ...WM],
+    name,
+    kind,
+    capabilities: [...caps, ...WM],
     async open(env) {
       const made = await make(env);
       const store = made.store as { worldModel?: WorldModelStore } & StateStore;
       // An owner who wired a store already keeps it; otherwise ours is wired here.
       if (!store.worldModel) store.worldModel = made.wm;
       const wm = store.worldModel;
-      const backend = createBackend({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities: [...caps, ...WM] });
+      const backend = createBackend({
+        store,
+        extraHandlers: worldModelHandlers(store),
+        decisions: env.decisions,
+        capabilities: [...caps, ...WM],
+      });
       return { backend, store: wm };
     },
   };
@@ -53,44 +65,88 @@ export function wmBackends(): WmBackend[] {
   const pg = createPostgresMemFactory();
   const conversations = new Map<string, { text: string }>();
   const out: WmBackend[] = [];
-  out.push(wired('filesystem', 'directory', filesystemFactory.capabilities.filter((c) => !WM.includes(c)), async (env) => {
-    const store = new FsStore(env.projectDir, env.homeDir, env.decisions);
-    return { store, wm: store.worldModel };
-  }));
-  out.push(wired('sqlite', 'sqlite', SQLITE_CAPABILITIES.filter((c) => !WM.includes(c)), async (env) => {
-    const store = new SqliteStore(env.projectDir, env.homeDir, env.decisions);
-    const p = store as unknown as Priv;
-    return { store, wm: new SqliteWorldModelStore((run) => p.runFile.call(store, run), (run) => p.paths.runDir(run)) };
-  }));
-  out.push(wired('postgres', 'postgres', PG_MEM_CAPABILITIES.filter((c) => !WM.includes(c)), async (env) => {
-    const db = pg.openDb(env);
-    await ensureSchema(db);
-    return { store: new PostgresStore(db, env.projectDir, env.decisions), wm: new PostgresWorldModelStore(db) };
-  }));
+  out.push(
+    wired(
+      'filesystem',
+      'directory',
+      filesystemFactory.capabilities.filter((c) => !WM.includes(c)),
+      async (env) => {
+        const store = new FsStore(env.projectDir, env.homeDir, env.decisions);
+        return { store, wm: store.worldModel };
+      },
+    ),
+  );
+  out.push(
+    wired(
+      'sqlite',
+      'sqlite',
+      SQLITE_CAPABILITIES.filter((c) => !WM.includes(c)),
+      async (env) => {
+        const store = new SqliteStore(env.projectDir, env.homeDir, env.decisions);
+        const p = store as unknown as Priv;
+        return {
+          store,
+          wm: new SqliteWorldModelStore(
+            (run) => p.runFile.call(store, run),
+            (run) => p.paths.runDir(run),
+          ),
+        };
+      },
+    ),
+  );
+  out.push(
+    wired(
+      'postgres',
+      'postgres',
+      PG_MEM_CAPABILITIES.filter((c) => !WM.includes(c)),
+      async (env) => {
+        const db = pg.openDb(env);
+        await ensureSchema(db);
+        return { store: new PostgresStore(db, env.projectDir, env.decisions), wm: new PostgresWorldModelStore(db) };
+      },
+    ),
+  );
   const url = process.env.PROSE_STATE_TEST_PG_URL;
   if (url) {
     // A real server (scripts/with-postgres.sh): one fresh database per storage key, as the url factory makes.
     const real = postgresUrlFactory(url, 'world-model');
-    out.push(wired('postgres:real', 'postgres', PG_SERVER_CAPABILITIES.filter((c) => !WM.includes(c)), async (env) => {
-      const db = await real.openDb(env);
-      await ensureSchema(db);
-      return { store: new PostgresStore(db, env.projectDir, env.decisions), wm: new PostgresWorldModelStore(db) };
-    }));
+    out.push(
+      wired(
+        'postgres:real',
+        'postgres',
+        PG_SERVER_CAPABILITIES.filter((c) => !WM.includes(c)),
+        async (env) => {
+          const db = await real.openDb(env);
+          await ensureSchema(db);
+          return { store: new PostgresStore(db, env.projectDir, env.decisions), wm: new PostgresWorldModelStore(db) };
+        },
+      ),
+    );
   }
   // The in-context owner narrates the world-model in their transcript grammar (transcript-world-model.ts).
-  out.push(wired('in-context', 'transcript', IN_CONTEXT_CAPABILITIES.filter((c) => !WM.includes(c)), async (env) => {
-    let c = conversations.get(env.storageKey);
-    if (!c) conversations.set(env.storageKey, (c = { text: '' }));
-    const store = new TranscriptStore(c, env.decisions, 'verbose') as StateStore;
-    return { store, wm: store.worldModel! };
-  }));
+  out.push(
+    wired(
+      'in-context',
+      'transcript',
+      IN_CONTEXT_CAPABILITIES.filter((c) => !WM.includes(c)),
+      async (env) => {
+        let c = conversations.get(env.storageKey);
+        if (!c) conversations.set(env.storageKey, (c = { text: '' }));
+        const store = new TranscriptStore(c, env.decisions, 'verbose') as StateStore;
+        return { store, wm: store.worldModel! };
+      },
+    ),
+  );
   return out;
 }
 
 /** A harness backend as a factory the conformance runner takes. */
 export function asFactory(wb: WmBackend): BackendFactory {
   return {
-    name: `${wb.name}+world-model`, kind: wb.kind, capabilities: wb.capabilities, description: `${wb.name} with its world-model store wired by the spec harness`,
+    name: `${wb.name}+world-model`,
+    kind: wb.kind,
+    capabilities: wb.capabilities,
+    description: `${wb.name} with its world-model store wired by the spec harness`,
     open: async (env) => (await wb.open(env)).backend,
   };
 }

@@ -34,7 +34,10 @@ test('every backend answers the same history with the same addresses, receipt ha
     assert.equal(other.after, first!.after, `${other.name} reads back like ${first!.name}`);
   }
   // A known address runs through every backend: truth.json "{}" of table 3.2 on node b.
-  assert.is((first!.after as { b: { version: string } }).b.version, 'sha256:d8e15992a8d850d8120b7879866036272f46fafd568ce4c86ab241c60b3ccc85');
+  assert.is(
+    (first!.after as { b: { version: string } }).b.version,
+    'sha256:d8e15992a8d850d8120b7879866036272f46fafd568ce4c86ab241c60b3ccc85',
+  );
 });
 
 test.run();

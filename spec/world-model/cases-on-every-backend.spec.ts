@@ -14,7 +14,10 @@ test('the world-model, receipts, envelope and fingerprint cases pass on every ba
   const suite = loadSuite(join(import.meta.dirname, '../../conformance'));
   const results: CaseResult[] = [];
   await runSuite({
-    suite, factories: wmBackends().map(asFactory), decisions: DEFAULT_DECISIONS, filter: { areas: AREAS, ids: [] },
+    suite,
+    factories: wmBackends().map(asFactory),
+    decisions: DEFAULT_DECISIONS,
+    filter: { areas: AREAS, ids: [] },
     listener: { header() {}, result: (r) => void results.push(r), footer() {} },
   });
   // envelope/directory-layout checks files, so it needs layout:directory: skipped elsewhere, with that reason.
@@ -22,7 +25,10 @@ test('the world-model, receipts, envelope and fingerprint cases pass on every ba
   const bad = results.filter((r) => r.outcome.status !== 'passed' && !layoutOnly(r));
   if (process.env.WM_TIMES) for (const r of results) if (r.durationMs > 300) console.log(r.backend, r.id, r.durationMs);
   assert.ok(results.length >= 4 * 40, `ran ${results.length} case results`);
-  assert.equal(bad.map((r) => `${r.backend} ${r.id}: ${JSON.stringify(r.outcome).slice(0, 300)}`), []);
+  assert.equal(
+    bad.map((r) => `${r.backend} ${r.id}: ${JSON.stringify(r.outcome).slice(0, 300)}`),
+    [],
+  );
 });
 
 test.run();

@@ -7,9 +7,13 @@ import { fsRun } from './_fs.ts';
 test('twenty concurrent commits and failures on one node form one unbroken chain', async () => {
   const r = await fsRun();
   try {
-    await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 5 === 4
-      ? r.call('failRender', { node: 'n', contract: 'c', reason: `r${i}` })
-      : r.call('commitWorldModel', { node: 'n', contract: 'c', files: { 'truth.json': `{"i":${i % 3}}` } }))));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 5 === 4
+          ? r.call('failRender', { node: 'n', contract: 'c', reason: `r${i}` })
+          : r.call('commitWorldModel', { node: 'n', contract: 'c', files: { 'truth.json': `{"i":${i % 3}}` } }),
+      ),
+    );
     const { receipts } = await r.call<{ receipts: unknown[] }>('listReceipts', { node: 'n' });
     assert.is(receipts.length, 20);
     assert.equal(verifyReceiptChain(receipts), []);

@@ -18,7 +18,11 @@ const codeOf = async (p: Promise<unknown>) => {
 test('a version file edited on disk, a bad .version and a torn receipt line are E_CORRUPT', async () => {
   const r = await fsRun();
   try {
-    const v = await r.call<{ version: string }>('commitWorldModel', { node: 'n', contract: 'c', files: { 'truth.json': '{}' } });
+    const v = await r.call<{ version: string }>('commitWorldModel', {
+      node: 'n',
+      contract: 'c',
+      files: { 'truth.json': '{}' },
+    });
     const dir = join(r.runDir, 'state/world-model/n/versions');
     const file = join(dir, readdirSync(dir)[0]!);
     const good = readFileSync(file);
@@ -31,7 +35,10 @@ test('a version file edited on disk, a bad .version and a torn receipt line are 
     writeFileSync(join(r.runDir, 'world-model/n/.version'), 'sha256:nope\n');
     assert.is(await codeOf(r.call('readPublished', { node: 'n' })), 'E_CORRUPT');
     writeFileSync(join(r.runDir, 'world-model/n/.version'), `${v.version}\n`);
-    writeFileSync(join(r.runDir, 'receipts/n.jsonl'), readFileSync(join(r.runDir, 'receipts/n.jsonl'), 'utf8').slice(0, -10));
+    writeFileSync(
+      join(r.runDir, 'receipts/n.jsonl'),
+      readFileSync(join(r.runDir, 'receipts/n.jsonl'), 'utf8').slice(0, -10),
+    );
     assert.is(await codeOf(r.call('commitWorldModel', { node: 'n', contract: 'c', files: {} })), 'E_CORRUPT');
     assert.is(await codeOf(r.call('listReceipts', { node: 'n' })), 'E_CORRUPT');
   } finally {

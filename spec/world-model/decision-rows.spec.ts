@@ -11,7 +11,8 @@ test('world-model decision rows are unique, complete and each cited by the docs'
   const doc = readFileSync(join(import.meta.dirname, '../../docs/world-model.md'), 'utf8');
   for (const r of WORLD_MODEL_DECISIONS) {
     assert.match(r.id, /^wm-[a-z0-9-]+$/);
-    for (const k of ['area', 'spec', 'choice', 'why'] as const) assert.ok(r[k].length > 10 || k === 'area', `${r.id}.${k}`);
+    for (const k of ['area', 'spec', 'choice', 'why'] as const)
+      assert.ok(r[k].length > 10 || k === 'area', `${r.id}.${k}`);
     assert.ok(doc.includes(r.id), `docs/world-model.md cites ${r.id}`);
   }
 });

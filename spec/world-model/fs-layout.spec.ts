@@ -16,19 +16,41 @@ test('a history leaves exactly the spec layout in the run directory', async () =
     const mid = (answers[2] as { r: { version: string } }).r.version;
     const b = (answers[3] as { r: { version: string } }).r.version;
     const bin = (node: string, v: string) => `state/world-model/${node}/versions/${v.replace(':', '_')}.bin`;
-    assert.equal(listTree(r.runDir), [
-      'compiled-intent.json', 'program.prose', 'receipts/a.jsonl', 'receipts/b.jsonl', 'root.prose.md', 'sources/lib/x.prose.md',
-      bin('a', mid), bin('a', last), bin('b', b), 'state.md', 'workspace/a/scratch.md',
-      'world-model/a/.version', 'world-model/a/big.md', 'world-model/a/truth.json',
-      'world-model/b/.version', 'world-model/b/truth.json',
-    ].sort());
+    assert.equal(
+      listTree(r.runDir),
+      [
+        'compiled-intent.json',
+        'program.prose',
+        'receipts/a.jsonl',
+        'receipts/b.jsonl',
+        'root.prose.md',
+        'sources/lib/x.prose.md',
+        bin('a', mid),
+        bin('a', last),
+        bin('b', b),
+        'state.md',
+        'workspace/a/scratch.md',
+        'world-model/a/.version',
+        'world-model/a/big.md',
+        'world-model/a/truth.json',
+        'world-model/b/.version',
+        'world-model/b/truth.json',
+      ].sort(),
+    );
     assert.is(readFileSync(join(r.runDir, 'world-model/a/.version'), 'utf8'), `${last}\n`);
     // The published directory (without .version) hashes to .version: the dir/ of the previous version is gone.
     assert.is(fingerprintDirectory(join(r.runDir, 'world-model/a')).address, last);
     assert.is(fingerprintDirectory(join(r.runDir, 'world-model/b')).address, b);
-    assert.is(readFileSync(join(r.runDir, 'compiled-intent.json'), 'utf8'), '{"kind":"function","n":1.5,"nodes":["a","b"]}\n');
+    assert.is(
+      readFileSync(join(r.runDir, 'compiled-intent.json'), 'utf8'),
+      '{"kind":"function","n":1.5,"nodes":["a","b"]}\n',
+    );
     assert.is(readFileSync(join(r.runDir, 'root.prose.md'), 'utf8'), '# root\r\n');
-    assert.is(readFileSync(join(r.runDir, 'receipts/a.jsonl'), 'utf8').split('\n').length, 5, 'four lines and a final LF');
+    assert.is(
+      readFileSync(join(r.runDir, 'receipts/a.jsonl'), 'utf8').split('\n').length,
+      5,
+      'four lines and a final LF',
+    );
   } finally {
     await r.cleanup();
   }

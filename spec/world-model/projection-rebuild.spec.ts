@@ -14,14 +14,21 @@ type Any = Record<string, never> & { [k: string]: unknown };
 
 /** Drops each backend's published pointer: the one projection of the world-model (decision wm-projection). */
 const DROP: Record<string, (wm: WorldModelStore, env: BackendEnv, run: string) => Promise<void>> = {
-  filesystem: async (_wm, env, run) => rmSync(join(env.projectDir, '.prose/runs', run, 'world-model'), { recursive: true }),
+  filesystem: async (_wm, env, run) =>
+    rmSync(join(env.projectDir, '.prose/runs', run, 'world-model'), { recursive: true }),
   sqlite: async (wm, _env, run) => {
-    const file = await ((wm as unknown as Any).runFile as (r: string) => Promise<{ write(fn: (db: { exec(s: string): void }) => void): Promise<void> }>)(run);
+    const file = await (
+      (wm as unknown as Any).runFile as (
+        r: string,
+      ) => Promise<{ write(fn: (db: { exec(s: string): void }) => void): Promise<void> }>
+    )(run);
     await file.write((db) => db.exec('DELETE FROM world_model_published'));
   },
   'postgres:real': async (wm) => DROP.postgres!(wm, undefined as never, ''),
   postgres: async (wm) => {
-    await ((wm as unknown as Any).db as { query(s: string): Promise<unknown> }).query('DELETE FROM openprose.world_model_published');
+    await ((wm as unknown as Any).db as { query(s: string): Promise<unknown> }).query(
+      'DELETE FROM openprose.world_model_published',
+    );
   },
   'in-context': async (wm) => {
     // The narrator is the TranscriptStore; its conversation holds the text.

@@ -25,7 +25,12 @@ test('rendered: version bytes, then the pointer, then the receipt; skipped and f
     },
   });
   (store as { worldModel: WorldModelStore }).worldModel = spy;
-  const engine = createBackend({ store: store as StateStore, extraHandlers: worldModelHandlers(store), decisions: DEFAULT_DECISIONS, capabilities: ['world-model', 'receipts'] });
+  const engine = createBackend({
+    store: store as StateStore,
+    extraHandlers: worldModelHandlers(store),
+    decisions: DEFAULT_DECISIONS,
+    capabilities: ['world-model', 'receipts'],
+  });
   try {
     const { run } = await engine.call('createRun', { program: 'p' }, VM);
     await engine.call('commitWorldModel', { run, node: 'n', contract: 'c', files: { 'truth.json': '{}' } }, VM);

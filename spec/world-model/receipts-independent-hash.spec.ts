@@ -11,7 +11,10 @@ function sorted(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map(sorted).join(',')}]`;
   const o = v as Record<string, unknown>;
-  return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${sorted(o[k])}`).join(',')}}`;
+  return `{${Object.keys(o)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${sorted(o[k])}`)
+    .join(',')}}`;
 }
 const hashOf = (env: Record<string, unknown>) => {
   const { content_hash: _c, ...rest } = env;
@@ -20,9 +23,17 @@ const hashOf = (env: Record<string, unknown>) => {
 
 test('the independent hasher reproduces the table 3.2 minimal receipt', () => {
   const minimal = {
-    schema: 'openprose.receipt', hash_algorithm: 'sha256', node: 'n', contract_fingerprint: 'c', wake: { source: 'external', refs: [] },
-    input_fingerprints: [], fingerprints: { '@atomic': 'sha256:e59ed80133c208bf8e8264c96c5bbe0d36aa073fb969671ec6b752bffb7b08e6' },
-    semantic_diff: {}, prev: null, status: 'rendered', cost: { provider: 'none', model: 'none', tokens: { fresh: 0, reused: 0 }, surprise_cause: 'external' },
+    schema: 'openprose.receipt',
+    hash_algorithm: 'sha256',
+    node: 'n',
+    contract_fingerprint: 'c',
+    wake: { source: 'external', refs: [] },
+    input_fingerprints: [],
+    fingerprints: { '@atomic': 'sha256:e59ed80133c208bf8e8264c96c5bbe0d36aa073fb969671ec6b752bffb7b08e6' },
+    semantic_diff: {},
+    prev: null,
+    status: 'rendered',
+    cost: { provider: 'none', model: 'none', tokens: { fresh: 0, reused: 0 }, surprise_cause: 'external' },
     sig: { scheme: 'none', null_reason: 'no-signer-adapter-configured' },
   };
   assert.is(hashOf(minimal), 'sha256:75a3de595cae31bc970825584741adf49164d519ce6578f4ef4c1fcecbb8f60a');
@@ -42,13 +53,33 @@ test('every stored receipt line is its sorted envelope and re-hashes to its cont
         assert.is(env.content_hash, hashOf(env));
         assert.is(env.prev, prev);
         assert.is(env.node, node);
-        assert.equal(Object.keys(env).sort(), ['content_hash', 'contract_fingerprint', 'cost', 'fingerprints', 'hash_algorithm', 'input_fingerprints', 'node', 'prev', 'schema', 'semantic_diff', 'sig', 'status', 'wake']);
+        assert.equal(Object.keys(env).sort(), [
+          'content_hash',
+          'contract_fingerprint',
+          'cost',
+          'fingerprints',
+          'hash_algorithm',
+          'input_fingerprints',
+          'node',
+          'prev',
+          'schema',
+          'semantic_diff',
+          'sig',
+          'status',
+          'wake',
+        ]);
         prev = env.content_hash as string;
       }
     }
     const listed = await r.call<{ receipts: Record<string, unknown>[] }>('listReceipts', {});
-    assert.equal(listed.receipts.map((x) => x.node), ['a', 'a', 'a', 'a', 'b', 'b']);
-    assert.equal(listed.receipts.map((x) => x.status), ['skipped', 'rendered', 'skipped', 'rendered', 'rendered', 'failed']);
+    assert.equal(
+      listed.receipts.map((x) => x.node),
+      ['a', 'a', 'a', 'a', 'b', 'b'],
+    );
+    assert.equal(
+      listed.receipts.map((x) => x.status),
+      ['skipped', 'rendered', 'skipped', 'rendered', 'rendered', 'failed'],
+    );
   } finally {
     await r.cleanup();
   }

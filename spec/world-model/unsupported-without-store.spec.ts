@@ -13,12 +13,26 @@ test('without the capability, or without a world-model store, every world-model 
   const env = tempEnv();
   try {
     const store = new FsStore(env.projectDir, env.homeDir, DEFAULT_DECISIONS);
-    const undeclared = createBackend({ store, extraHandlers: worldModelHandlers(store), decisions: DEFAULT_DECISIONS, capabilities: [] });
+    const undeclared = createBackend({
+      store,
+      extraHandlers: worldModelHandlers(store),
+      decisions: DEFAULT_DECISIONS,
+      capabilities: [],
+    });
     const { run } = await undeclared.call('createRun', { program: 'p' }, VM);
     const bare = { ...store, readRun: store.readRun.bind(store), worldModel: undefined };
-    const noStore = createBackend({ store: bare as unknown as FsStore, extraHandlers: worldModelHandlers(bare as unknown as FsStore), decisions: DEFAULT_DECISIONS, capabilities: ['world-model', 'receipts'] });
+    const noStore = createBackend({
+      store: bare as unknown as FsStore,
+      extraHandlers: worldModelHandlers(bare as unknown as FsStore),
+      decisions: DEFAULT_DECISIONS,
+      capabilities: ['world-model', 'receipts'],
+    });
     for (const engine of [undeclared, noStore]) {
-      for (const [op, args] of [['readPublished', { run, node: 'n' }], ['listReceipts', { run }], ['readEnvelope', { run }]] as const) {
+      for (const [op, args] of [
+        ['readPublished', { run, node: 'n' }],
+        ['listReceipts', { run }],
+        ['readEnvelope', { run }],
+      ] as const) {
         try {
           await engine.call(op, args as never, VM);
           assert.unreachable(`${op} answered`);

@@ -11,22 +11,42 @@ import { measureInterleavedAsync } from './measure.ts';
 export type OpenBackend = (name: string) => Promise<BackendFactory>;
 
 /** A binding value of the size the seed's examples show (a paragraph of output), well under the attachment threshold. */
-const VALUE = 'The reviewer found three issues in the draft; each is listed below with its line and a fix.\n'.repeat(12);
+const VALUE = 'The reviewer found three issues in the draft; each is listed below with its line and a fix.\n'.repeat(
+  12,
+);
 
 /**
  * Binding writes (`bind` by the owning subagent, each a new name) and resolved reads (`resolve` from root scope)
  * through each named backend, opened by `open` (the CLI's table of backend kinds). Each figure is also divided by the file-system floor of the
  * same bytes: a durable atomic write (temp, fsync, rename, dir fsync) and a readFileSync.
  */
-export async function benchBackends(root: string, effort: Effort, names: readonly string[], open: OpenBackend): Promise<(BackendResult | ({ name: string } & Skipped))[]> {
+export async function benchBackends(
+  root: string,
+  effort: Effort,
+  names: readonly string[],
+  open: OpenBackend,
+): Promise<(BackendResult | ({ name: string } & Skipped))[]> {
   const out: (BackendResult | ({ name: string } & Skipped))[] = [];
   const floorDir = join(root, 'floor');
   mkdirSync(floorDir, { recursive: true });
   let f = 0;
-  const floor = await measureInterleavedAsync([
-    { name: 'write', fn: async () => writeFileAtomic(join(floorDir, `v${f++ % 64}.md`), VALUE), iterations: effort.inProcess * 4, time: effort.rounds > 1 ? 200 : 50 },
-    { name: 'read', fn: async () => readFileSync(join(floorDir, 'v0.md'), 'utf8'), iterations: effort.inProcess * 4, time: effort.rounds > 1 ? 200 : 50 },
-  ], 1);
+  const floor = await measureInterleavedAsync(
+    [
+      {
+        name: 'write',
+        fn: async () => writeFileAtomic(join(floorDir, `v${f++ % 64}.md`), VALUE),
+        iterations: effort.inProcess * 4,
+        time: effort.rounds > 1 ? 200 : 50,
+      },
+      {
+        name: 'read',
+        fn: async () => readFileSync(join(floorDir, 'v0.md'), 'utf8'),
+        iterations: effort.inProcess * 4,
+        time: effort.rounds > 1 ? 200 : 50,
+      },
+    ],
+    1,
+  );
   for (const name of names) {
     try {
       out.push(await benchOne(root, name, open, effort, { write: floor.get('write')!, read: floor.get('read')! }));
@@ -37,7 +57,13 @@ export async function benchBackends(root: string, effort: Effort, names: readonl
   return out;
 }
 
-async function benchOne(root: string, name: string, open: OpenBackend, effort: Effort, floor: BackendResult['floor']): Promise<BackendResult> {
+async function benchOne(
+  root: string,
+  name: string,
+  open: OpenBackend,
+  effort: Effort,
+  floor: BackendResult['floor'],
+): Promise<BackendResult> {
   const factory = await open(name);
   const env: BackendEnv = {
     projectDir: join(root, `backend-${name}`, 'project'),
@@ -62,10 +88,13 @@ async function benchOne(root: string, name: string, open: OpenBackend, effort: E
       if (r.value !== VALUE) throw new Error(`${name} resolved a different value`);
     };
     const budget = effort.rounds > 1 ? 300 : 50;
-    const t = await measureInterleavedAsync([
-      { name: 'write', fn: bind, iterations: effort.inProcess * 2, time: budget },
-      { name: 'read', fn: resolve, iterations: effort.inProcess * 2, time: budget },
-    ], effort.rounds);
+    const t = await measureInterleavedAsync(
+      [
+        { name: 'write', fn: bind, iterations: effort.inProcess * 2, time: budget },
+        { name: 'read', fn: resolve, iterations: effort.inProcess * 2, time: budget },
+      ],
+      effort.rounds,
+    );
     const write = t.get('write')!;
     const read = t.get('read')!;
     return {

@@ -12,7 +12,11 @@ import type { Effort } from './bench-workload.ts';
  * JSON.stringify + sha256 per receipt: the same bytes-to-hash work without key sorting.
  */
 export function benchReceipts(vectorsDir: string | undefined, effort: Effort): ReceiptsResult | Skipped {
-  if (!vectorsDir) return { skipped: 'no Reactor vectors: the single binary and an installed package carry none; give --vectors DIR (a checkout\'s vectors/reactor)' };
+  if (!vectorsDir)
+    return {
+      skipped:
+        "no Reactor vectors: the single binary and an installed package carry none; give --vectors DIR (a checkout's vectors/reactor)",
+    };
   if (!existsSync(vectorsDir)) return { skipped: `no Reactor vectors at ${vectorsDir}` };
   const ledgers: unknown[][] = [];
   for (const entry of readdirSync(vectorsDir, { withFileTypes: true })) {
@@ -22,14 +26,36 @@ export function benchReceipts(vectorsDir: string | undefined, effort: Effort): R
   const all = ledgers.flat() as { content_hash?: unknown }[];
   if (all.length === 0) return { skipped: `no */receipts.json under ${vectorsDir}` };
   const bad = all.filter((r) => receiptHash(r) !== r.content_hash).length;
-  if (bad > 0) throw new Error(`${bad} Reactor receipts do not re-hash to their content_hash: the hasher is wrong, not slow`);
+  if (bad > 0)
+    throw new Error(`${bad} Reactor receipts do not re-hash to their content_hash: the hasher is wrong, not slow`);
   const chains = ledgers.map((l) => [...chainsByNode(l).values()].map((c) => c.map((e) => e.receipt)));
   const chainCount = chains.reduce((a, c) => a + c.length, 0);
-  const t = measureInterleaved([
-    { name: 'hash', fn: () => { for (const r of all) receiptHash(r); }, iterations: effort.inProcess },
-    { name: 'chain', fn: () => { for (const l of chains) for (const c of l) if (verifyReceiptChain(c).length) throw new Error('chain broke'); }, iterations: effort.inProcess },
-    { name: 'floor', fn: () => { for (const r of all) createHash('sha256').update(JSON.stringify(r)).digest('hex'); }, iterations: effort.inProcess },
-  ], effort.rounds);
+  const t = measureInterleaved(
+    [
+      {
+        name: 'hash',
+        fn: () => {
+          for (const r of all) receiptHash(r);
+        },
+        iterations: effort.inProcess,
+      },
+      {
+        name: 'chain',
+        fn: () => {
+          for (const l of chains) for (const c of l) if (verifyReceiptChain(c).length) throw new Error('chain broke');
+        },
+        iterations: effort.inProcess,
+      },
+      {
+        name: 'floor',
+        fn: () => {
+          for (const r of all) createHash('sha256').update(JSON.stringify(r)).digest('hex');
+        },
+        iterations: effort.inProcess,
+      },
+    ],
+    effort.rounds,
+  );
   const per = (name: string) => {
     const timing = t.get(name)!;
     return { ...timing, receiptsPerSec: all.length / (timing.ms / 1000) };
@@ -37,5 +63,13 @@ export function benchReceipts(vectorsDir: string | undefined, effort: Effort): R
   const hash = per('hash');
   const chain = per('chain');
   const floor = per('floor');
-  return { source: vectorsDir, receipts: all.length, chains: chainCount, hash, chain, floor, ratios: { hash: hash.ms / floor.ms, chain: chain.ms / floor.ms } };
+  return {
+    source: vectorsDir,
+    receipts: all.length,
+    chains: chainCount,
+    hash,
+    chain,
+    floor,
+    ratios: { hash: hash.ms / floor.ms, chain: chain.ms / floor.ms },
+  };
 }

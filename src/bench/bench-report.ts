@@ -9,7 +9,9 @@ export const BENCH_VERSION = 1;
 export type Profile = 'full' | 'quick';
 
 /** A measurement that could not be taken is a value with a reason, never a silent gap. */
-export interface Skipped { skipped: string }
+export interface Skipped {
+  skipped: string;
+}
 
 export interface Timing {
   /** Median of the per-round medians. */
@@ -80,7 +82,11 @@ export interface SqlitePeersResult {
   engine?: string;
   sqlite3?: string;
   ours: { write: OpsTiming; read: OpsTiming };
-  peers: { 'cli-per-statement': PeerTiming | Skipped; 'cli-batched': PeerTiming | Skipped; 'cli-json-read': PeerTiming | Skipped };
+  peers: {
+    'cli-per-statement': PeerTiming | Skipped;
+    'cli-batched': PeerTiming | Skipped;
+    'cli-json-read': PeerTiming | Skipped;
+  };
   /** Our per-op time / the peer's per-op time (lower is better), one key per measured peer. */
   ratios: Record<string, number>;
 }

@@ -12,13 +12,20 @@ import { Sqlite3Session } from './sqlite3-session.ts';
 import { which } from './which.ts';
 
 /** The same 1.1 KB binding value as bench-backends.ts. */
-const VALUE = 'The reviewer found three issues in the draft; each is listed below with its line and a fix.\n'.repeat(12);
+const VALUE = 'The reviewer found three issues in the draft; each is listed below with its line and a fix.\n'.repeat(
+  12,
+);
 
 /** Per-op timing of `rounds` runs of `ops` operations each (ms = median over the runs of run time / ops). */
 function timingOf(runsMs: number[], ops: number): OpsTiming {
   const per = runsMs.map((t) => t / ops);
   const ms = median(per);
-  return { ms, meanMs: per.reduce((a, b) => a + b, 0) / per.length, samples: runsMs.length * ops, opsPerSec: 1000 / ms };
+  return {
+    ms,
+    meanMs: per.reduce((a, b) => a + b, 0) / per.length,
+    samples: runsMs.length * ops,
+    opsPerSec: 1000 / ms,
+  };
 }
 
 /** A peer that failed is skipped with this reason. */
@@ -32,7 +39,12 @@ const insertSql = (name: string) =>
   `INSERT OR REPLACE INTO bindings (name, execution_id, kind, value, source_statement, updated_at) VALUES (${lit(name)}, NULL, 'let', ${lit(VALUE)}, NULL, datetime('now'))`;
 
 /** `rounds` runs, each on fresh files; every round writes `n` bindings through each writer, then resolves n/10. */
-export async function benchSqlitePeers(root: string, rounds: number, n: number, env: Record<string, string | undefined>): Promise<SqlitePeersResult | Skipped> {
+export async function benchSqlitePeers(
+  root: string,
+  rounds: number,
+  n: number,
+  env: Record<string, string | undefined>,
+): Promise<SqlitePeersResult | Skipped> {
   const reads = Math.max(10, Math.round(n / 10));
   const sqlite3 = which('sqlite3', env);
   const cliSkip = sqlite3 ? undefined : 'sqlite3 not on PATH';
@@ -46,7 +58,10 @@ export async function benchSqlitePeers(root: string, rounds: number, n: number, 
   for (let r = 0; r < rounds; r++) {
     const dir = join(root, `round${r}`);
     const benv: BackendEnv = {
-      projectDir: join(dir, 'project'), homeDir: join(dir, 'home'), decisions: resolveDecisions(), storageKey: `bench-sqlite-peers-${process.pid}-${r}`,
+      projectDir: join(dir, 'project'),
+      homeDir: join(dir, 'home'),
+      decisions: resolveDecisions(),
+      storageKey: `bench-sqlite-peers-${process.pid}-${r}`,
     };
     mkdirSync(benv.projectDir, { recursive: true });
     mkdirSync(benv.homeDir, { recursive: true });
@@ -77,7 +92,8 @@ export async function benchSqlitePeers(root: string, rounds: number, n: number, 
       for (let start = 0; start < n; start += CHUNK) {
         const names = Array.from({ length: Math.min(CHUNK, n - start) }, (_, i) => `b${start + i}`);
         let t = performance.now();
-        for (const name of names) await backend.call('bind', { run, name, kind: 'let', value: VALUE }, { role: 'subagent', binding: name });
+        for (const name of names)
+          await backend.call('bind', { run, name, kind: 'let', value: VALUE }, { role: 'subagent', binding: name });
         time.ours += performance.now() - t;
         if (!peersOn()) continue;
         try {
@@ -93,7 +109,9 @@ export async function benchSqlitePeers(root: string, rounds: number, n: number, 
           peerError = failed(err);
         }
       }
-      await session?.close().catch((err: unknown) => { peerError ??= failed(err); });
+      await session?.close().catch((err: unknown) => {
+        peerError ??= failed(err);
+      });
       ourWrites.push(time.ours);
       if (peersOn()) {
         try {
@@ -137,8 +155,16 @@ export async function benchSqlitePeers(root: string, rounds: number, n: number, 
   const peer = (runs: number[], ops: number, command: string): PeerTiming | Skipped =>
     skip ? { skipped: skip } : { ...timingOf(runs, ops), command };
   const peers: SqlitePeersResult['peers'] = {
-    'cli-per-statement': peer(perStmt, n, 'sqlite3 state.db "INSERT OR REPLACE INTO bindings ..." (one process per binding)'),
-    'cli-batched': peer(batched, n, 'sqlite3 state.db < INSERTs on stdin (one process for the run; each INSERT its own autocommit)'),
+    'cli-per-statement': peer(
+      perStmt,
+      n,
+      'sqlite3 state.db "INSERT OR REPLACE INTO bindings ..." (one process per binding)',
+    ),
+    'cli-batched': peer(
+      batched,
+      n,
+      'sqlite3 state.db < INSERTs on stdin (one process for the run; each INSERT its own autocommit)',
+    ),
     'cli-json-read': peer(jsonRead, reads, 'sqlite3 -json state.db "<scope resolution CTE>" (one process per read)'),
   };
   const ratios: Record<string, number> = {};
@@ -147,13 +173,29 @@ export async function benchSqlitePeers(root: string, rounds: number, n: number, 
     ratios[k] = (k === 'cli-json-read' ? ours.read.ms : ours.write.ms) / v.ms;
   }
   const engine = sqliteFactory.settings?.engine;
-  return { bindings: n, reads, valueBytes: Buffer.byteLength(VALUE), readDepth, ...(engine ? { engine } : {}), ...(sqlite3 ? { sqlite3 } : {}), ours, peers, ratios };
+  return {
+    bindings: n,
+    reads,
+    valueBytes: Buffer.byteLength(VALUE),
+    readDepth,
+    ...(engine ? { engine } : {}),
+    ...(sqlite3 ? { sqlite3 } : {}),
+    ours,
+    peers,
+    ratios,
+  };
 }
 
 function cli(sqlite3: string, args: string[], input?: Buffer): string {
-  const r = spawnSync(sqlite3, args, { input, stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 64 << 20 });
+  const r = spawnSync(sqlite3, args, {
+    input,
+    stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
   if (r.error) throw r.error;
-  if (r.status !== 0 || r.stderr.trim() !== '') throw new Error(`sqlite3 exit ${r.status}: ${(r.stderr || r.stdout).trim().split('\n')[0]}`);
+  if (r.status !== 0 || r.stderr.trim() !== '')
+    throw new Error(`sqlite3 exit ${r.status}: ${(r.stderr || r.stdout).trim().split('\n')[0]}`);
   return r.stdout;
 }
 

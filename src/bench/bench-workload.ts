@@ -18,7 +18,12 @@ export interface Effort {
  * The raw-hash data is loaded only for the duration of this workload. "Ours" is `fingerprintDirectoryAsync`
  * (reads overlap hashing, so it can beat the limit, a sum); every task runs through the same async harness.
  */
-export async function benchWorkload(dir: string, spec: WorkloadSpec, effort: Effort, env: Record<string, string | undefined>): Promise<WorkloadResult> {
+export async function benchWorkload(
+  dir: string,
+  spec: WorkloadSpec,
+  effort: Effort,
+  env: Record<string, string | undefined>,
+): Promise<WorkloadResult> {
   const buffers = loadTree(dir);
   const bytes = buffers.reduce((a, b) => a + b.length, 0);
   const files = fileCount(spec);
@@ -32,13 +37,27 @@ export async function benchWorkload(dir: string, spec: WorkloadSpec, effort: Eff
     { name: 'walk', fn: async () => readOnlyWalk(dir, walkBuffer), iterations: 1 },
     { name: 'rawHash', fn: async () => rawHash(buffers), iterations: 1 },
   ];
-  for (const p of peers) if ('run' in p) tasks.push({ name: `peer:${p.peer.name}`, fn: async () => p.run(), iterations: effort.peer, every: effort.inProcess });
+  for (const p of peers)
+    if ('run' in p)
+      tasks.push({
+        name: `peer:${p.peer.name}`,
+        fn: async () => p.run(),
+        iterations: effort.peer,
+        every: effort.inProcess,
+      });
   const t = await measureInterleavedAsync(tasks, effort.rounds * effort.inProcess);
-  const through = (timing: Timing): ThroughputTiming => ({ ...timing, filesPerSec: files / (timing.ms / 1000), mbPerSec: bytes / 1e6 / (timing.ms / 1000) });
+  const through = (timing: Timing): ThroughputTiming => ({
+    ...timing,
+    filesPerSec: files / (timing.ms / 1000),
+    mbPerSec: bytes / 1e6 / (timing.ms / 1000),
+  });
   const fingerprint = t.get('fingerprint')!;
   const limitMs = t.get('walk')!.ms + t.get('rawHash')!.ms;
   const result: WorkloadResult = {
-    name: spec.name, description: spec.description, files, bytes,
+    name: spec.name,
+    description: spec.description,
+    files,
+    bytes,
     fingerprint: { ...through(fingerprint), address },
     walk: through(t.get('walk')!),
     rawHash: through(t.get('rawHash')!),

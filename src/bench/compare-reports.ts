@@ -20,18 +20,29 @@ export function compareReports(current: BenchReport, baseline: unknown, toleranc
     throw new ProseError('E_USAGE', `the baseline is not a ${BENCH_SCHEMA} report (save one with --format json)`);
   }
   if (base.profile !== current.profile) {
-    throw new ProseError('E_USAGE', `the baseline is a ${base.profile} run and this is a ${current.profile} run; their ratios are not comparable`, { hint: current.profile === 'quick' ? 'drop --quick' : 'add --quick' });
+    throw new ProseError(
+      'E_USAGE',
+      `the baseline is a ${base.profile} run and this is a ${current.profile} run; their ratios are not comparable`,
+      { hint: current.profile === 'quick' ? 'drop --quick' : 'add --quick' },
+    );
   }
   const out: RatioChange[] = [];
   for (const [key, b] of Object.entries(base.ratios)) {
     const c = current.ratios[key];
-    if (typeof b !== 'number' || !Number.isFinite(b) || b <= 0) throw new ProseError('E_USAGE', `baseline ratio ${key} is not a positive number`);
+    if (typeof b !== 'number' || !Number.isFinite(b) || b <= 0)
+      throw new ProseError('E_USAGE', `baseline ratio ${key} is not a positive number`);
     if (c === undefined) {
       out.push({ key, baseline: b, current: Number.NaN, change: Number.NaN, verdict: 'missing' });
       continue;
     }
     const change = c / b - 1;
-    out.push({ key, baseline: b, current: c, change, verdict: change > tolerance ? 'regressed' : change < -tolerance ? 'improved' : 'same' });
+    out.push({
+      key,
+      baseline: b,
+      current: c,
+      change,
+      verdict: change > tolerance ? 'regressed' : change < -tolerance ? 'improved' : 'same',
+    });
   }
   return out;
 }

@@ -4,7 +4,8 @@ import { isSkipped, type BenchReport } from './bench-report.ts';
 export function flattenRatios(r: BenchReport): Record<string, number> {
   const out: Record<string, number> = {};
   for (const w of r.workloads) {
-    for (const [k, v] of Object.entries(w.ratios)) out[k === 'limit' ? `fingerprint.${w.name}.limit` : `fingerprint.${w.name}.peer.${k}`] = v;
+    for (const [k, v] of Object.entries(w.ratios))
+      out[k === 'limit' ? `fingerprint.${w.name}.limit` : `fingerprint.${w.name}.peer.${k}`] = v;
   }
   if (!isSkipped(r.receipts)) {
     out['receipts.hash'] = r.receipts.ratios.hash;

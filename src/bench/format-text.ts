@@ -7,68 +7,147 @@ const int = (n: number) => Math.round(n).toLocaleString('en-US');
 
 function table(head: string[], rows: string[][]): string {
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join(' | ')} |`;
-  return [line(head), `|${w.map((n, i) => (i === 0 ? '-'.repeat(n + 2) : `${'-'.repeat(n + 1)}:`)).join('|')}|`, ...rows.map(line)].join('\n');
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join(' | ')} |`;
+  return [
+    line(head),
+    `|${w.map((n, i) => (i === 0 ? '-'.repeat(n + 2) : `${'-'.repeat(n + 1)}:`)).join('|')}|`,
+    ...rows.map(line),
+  ].join('\n');
 }
 
 /** The human report: Markdown tables (so a run pastes straight into docs/bench.md). */
 export function formatText(r: BenchReport): string {
   const out: string[] = [];
   out.push(`prose-state bench (${r.profile}), ${r.startedAt}, ${f1(r.durationMs / 1000)} s`);
-  out.push(Object.entries(r.environment).map(([k, v]) => `${k}: ${v}`).join('; '), '');
+  out.push(
+    Object.entries(r.environment)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('; '),
+    '',
+  );
   out.push('Fingerprinting (median ms; ratio = our time / that time, lower is better)', '');
   const peerNames = [...new Set(r.workloads.flatMap((w) => Object.keys(w.peers)))];
-  out.push(table(['workload', 'ours ms', 'files/s', 'MB/s', 'walk ms', 'hash ms', 'vs limit', ...peerNames.map((p) => `vs ${p}`)], r.workloads.map((w) => [
-    w.description, f1(w.fingerprint.ms), int(w.fingerprint.filesPerSec), f1(w.fingerprint.mbPerSec), f1(w.walk.ms), f1(w.rawHash.ms), `${f2(w.ratios.limit!)}x`,
-    ...peerNames.map((p) => {
-      const peer = w.peers[p];
-      return !peer || isSkipped(peer) ? 'skipped' : `${f2(w.ratios[p]!)}x (${f1(peer.ms)} ms)`;
-    }),
-  ])), '');
-  for (const w of r.workloads) for (const [p, v] of Object.entries(w.peers)) if (isSkipped(v)) out.push(`peer ${p} skipped on ${w.name}: ${v.skipped}`);
+  out.push(
+    table(
+      ['workload', 'ours ms', 'files/s', 'MB/s', 'walk ms', 'hash ms', 'vs limit', ...peerNames.map((p) => `vs ${p}`)],
+      r.workloads.map((w) => [
+        w.description,
+        f1(w.fingerprint.ms),
+        int(w.fingerprint.filesPerSec),
+        f1(w.fingerprint.mbPerSec),
+        f1(w.walk.ms),
+        f1(w.rawHash.ms),
+        `${f2(w.ratios.limit!)}x`,
+        ...peerNames.map((p) => {
+          const peer = w.peers[p];
+          return !peer || isSkipped(peer) ? 'skipped' : `${f2(w.ratios[p]!)}x (${f1(peer.ms)} ms)`;
+        }),
+      ]),
+    ),
+    '',
+  );
+  for (const w of r.workloads)
+    for (const [p, v] of Object.entries(w.peers))
+      if (isSkipped(v)) out.push(`peer ${p} skipped on ${w.name}: ${v.skipped}`);
   if (isSkipped(r.receipts)) out.push(`Receipts: skipped: ${r.receipts.skipped}`, '');
   else {
     const x = r.receipts;
-    out.push(`Receipts (${int(x.receipts)} Reactor receipts in ${x.chains} chains; floor = JSON.stringify + sha256)`, '');
-    out.push(table(['task', 'ms', 'receipts/s', 'vs floor'], [
-      ['canonical hash', f2(x.hash.ms), int(x.hash.receiptsPerSec), `${f2(x.ratios.hash)}x`],
-      ['chain verify', f2(x.chain.ms), int(x.chain.receiptsPerSec), `${f2(x.ratios.chain)}x`],
-      ['floor', f2(x.floor.ms), int(x.floor.receiptsPerSec), '1.00x'],
-    ]), '');
+    out.push(
+      `Receipts (${int(x.receipts)} Reactor receipts in ${x.chains} chains; floor = JSON.stringify + sha256)`,
+      '',
+    );
+    out.push(
+      table(
+        ['task', 'ms', 'receipts/s', 'vs floor'],
+        [
+          ['canonical hash', f2(x.hash.ms), int(x.hash.receiptsPerSec), `${f2(x.ratios.hash)}x`],
+          ['chain verify', f2(x.chain.ms), int(x.chain.receiptsPerSec), `${f2(x.ratios.chain)}x`],
+          ['floor', f2(x.floor.ms), int(x.floor.receiptsPerSec), '1.00x'],
+        ],
+      ),
+      '',
+    );
   }
   out.push('Backends (one binding of 1.1 KB; floor = atomic fsync write / readFileSync)', '');
-  out.push(table(['backend', 'bind ops/s', 'resolve ops/s', 'write vs floor', 'read vs floor'], r.backends.map((b) => (isSkipped(b)
-    ? [b.name, 'skipped', '', '', b.skipped.slice(0, 60)]
-    : [b.name, int(b.write.opsPerSec), int(b.read.opsPerSec), `${f2(b.ratios.write)}x`, `${f2(b.ratios.read)}x`]))), '');
+  out.push(
+    table(
+      ['backend', 'bind ops/s', 'resolve ops/s', 'write vs floor', 'read vs floor'],
+      r.backends.map((b) =>
+        isSkipped(b)
+          ? [b.name, 'skipped', '', '', b.skipped.slice(0, 60)]
+          : [b.name, int(b.write.opsPerSec), int(b.read.opsPerSec), `${f2(b.ratios.write)}x`, `${f2(b.ratios.read)}x`],
+      ),
+    ),
+    '',
+  );
   if (r.sqlitePeers !== undefined) out.push(...formatSqlitePeers(r.sqlitePeers));
   if (isSkipped(r.memory)) out.push(`Peak memory: skipped: ${r.memory.skipped}`, '');
   else {
     out.push(`Peak RSS of a fingerprint process (bound: +${r.memory.boundMiB} MiB)`, '');
-    out.push(table(['tree', 'files', 'MB', 'peak RSS MiB', 'growth MiB'], r.memory.trees.map((t) => [t.tree, int(t.files), f1(t.bytes / 1e6), f1(t.peakRssMiB), f1(t.growthMiB)])), '');
+    out.push(
+      table(
+        ['tree', 'files', 'MB', 'peak RSS MiB', 'growth MiB'],
+        r.memory.trees.map((t) => [t.tree, int(t.files), f1(t.bytes / 1e6), f1(t.peakRssMiB), f1(t.growthMiB)]),
+      ),
+      '',
+    );
   }
-  out.push(isSkipped(r.startup) ? `Startup: skipped: ${r.startup.skipped}` : `Startup: binary --version (Node ${r.startup.binaryNodeVersion}) ${f1(r.startup.binaryMs)} ms, ${r.startup.node} -e 0 (${r.startup.nodeVersion}) ${f1(r.startup.nodeMs)} ms: ${f2(r.startup.ratio)}x (medians of ${r.startup.runs})${r.startup.comparable ? '' : ': not comparable, different Node versions (give --node)'}`, '');
+  out.push(
+    isSkipped(r.startup)
+      ? `Startup: skipped: ${r.startup.skipped}`
+      : `Startup: binary --version (Node ${r.startup.binaryNodeVersion}) ${f1(r.startup.binaryMs)} ms, ${r.startup.node} -e 0 (${r.startup.nodeVersion}) ${f1(r.startup.nodeMs)} ms: ${f2(r.startup.ratio)}x (medians of ${r.startup.runs})${r.startup.comparable ? '' : ': not comparable, different Node versions (give --node)'}`,
+    '',
+  );
   out.push('Targets', '');
-  out.push(table(['target', 'met', 'actual'], r.targets.map((t) => [t.description, t.met === null ? 'n/a' : t.met ? 'yes' : 'NO', t.actual])));
+  out.push(
+    table(
+      ['target', 'met', 'actual'],
+      r.targets.map((t) => [t.description, t.met === null ? 'n/a' : t.met ? 'yes' : 'NO', t.actual]),
+    ),
+  );
   return `${out.join('\n')}\n`;
 }
 
 function formatSqlitePeers(sp: NonNullable<BenchReport['sqlitePeers']>): string[] {
   if (isSkipped(sp)) return [`sqlite backend vs the sqlite3 CLI: skipped: ${sp.skipped}`, ''];
-  const out = [`sqlite backend vs the sqlite3 CLI (${int(sp.bindings)} bindings of ${int(sp.valueBytes)} B, root scope, one commit each${sp.engine ? `, engine ${sp.engine}` : ''}; ${int(sp.reads)} reads resolved from depth ${sp.readDepth}; ratio = our time / that time)`, ''];
+  const out = [
+    `sqlite backend vs the sqlite3 CLI (${int(sp.bindings)} bindings of ${int(sp.valueBytes)} B, root scope, one commit each${sp.engine ? `, engine ${sp.engine}` : ''}; ${int(sp.reads)} reads resolved from depth ${sp.readDepth}; ratio = our time / that time)`,
+    '',
+  ];
   const row = (label: string, ours: number, key: 'cli-per-statement' | 'cli-batched' | 'cli-json-read'): string[] => {
     const p = sp.peers[key];
-    return isSkipped(p) ? [label, 'skipped', '', p.skipped] : [label, f1(p.opsPerSec), f1(ours), `${f2(sp.ratios[key]!)}x (${sp.ratios[key]! <= 1 ? `${f1(1 / sp.ratios[key]!)}x faster` : `${f1(sp.ratios[key]!)}x slower`})`];
+    return isSkipped(p)
+      ? [label, 'skipped', '', p.skipped]
+      : [
+          label,
+          f1(p.opsPerSec),
+          f1(ours),
+          `${f2(sp.ratios[key]!)}x (${sp.ratios[key]! <= 1 ? `${f1(1 / sp.ratios[key]!)}x faster` : `${f1(sp.ratios[key]!)}x slower`})`,
+        ];
   };
-  out.push(table(['peer', 'peer ops/s', 'ours ops/s', 'ours vs peer'], [
-    row('writes: sqlite3 per INSERT', sp.ours.write.opsPerSec, 'cli-per-statement'),
-    row('writes: sqlite3 batched', sp.ours.write.opsPerSec, 'cli-batched'),
-    row('reads: sqlite3 -json per query', sp.ours.read.opsPerSec, 'cli-json-read'),
-  ]), '');
+  out.push(
+    table(
+      ['peer', 'peer ops/s', 'ours ops/s', 'ours vs peer'],
+      [
+        row('writes: sqlite3 per INSERT', sp.ours.write.opsPerSec, 'cli-per-statement'),
+        row('writes: sqlite3 batched', sp.ours.write.opsPerSec, 'cli-batched'),
+        row('reads: sqlite3 -json per query', sp.ours.read.opsPerSec, 'cli-json-read'),
+      ],
+    ),
+    '',
+  );
   return out;
 }
 
 export function formatComparison(changes: readonly RatioChange[], tolerance: number): string {
-  const rows = changes.map((c) => [c.key, f2(c.baseline), Number.isNaN(c.current) ? '-' : f2(c.current), Number.isNaN(c.change) ? '-' : `${c.change >= 0 ? '+' : ''}${(c.change * 100).toFixed(1)}%`, c.verdict]);
+  const rows = changes.map((c) => [
+    c.key,
+    f2(c.baseline),
+    Number.isNaN(c.current) ? '-' : f2(c.current),
+    Number.isNaN(c.change) ? '-' : `${c.change >= 0 ? '+' : ''}${(c.change * 100).toFixed(1)}%`,
+    c.verdict,
+  ]);
   const bad = changes.filter((c) => c.verdict === 'regressed').length;
   return `\nCompared with the baseline (tolerance ${(tolerance * 100).toFixed(0)}% on ratios)\n\n${table(['ratio', 'baseline', 'now', 'change', 'verdict'], rows)}\n\n${bad === 0 ? 'no ratio regressed' : `${bad} ratio(s) regressed`}\n`;
 }

@@ -16,7 +16,12 @@ export function readOnlyWalk(dir: string, buffer: Uint8Array): number {
     }
     const fd = openSync(path, 'r');
     try {
-      for (let n = readSync(fd, buffer, 0, buffer.length, null); n > 0; n = readSync(fd, buffer, 0, buffer.length, null)) bytes += n;
+      for (
+        let n = readSync(fd, buffer, 0, buffer.length, null);
+        n > 0;
+        n = readSync(fd, buffer, 0, buffer.length, null)
+      )
+        bytes += n;
     } finally {
       closeSync(fd);
     }

@@ -26,7 +26,10 @@ export function measureInterleaved(tasks: MeasureTask[], rounds: number): Map<st
 }
 
 /** The async twin, for backend calls (each op is a promise). */
-export async function measureInterleavedAsync(tasks: MeasureTask<Promise<unknown>>[], rounds: number): Promise<Map<string, Timing>> {
+export async function measureInterleavedAsync(
+  tasks: MeasureTask<Promise<unknown>>[],
+  rounds: number,
+): Promise<Map<string, Timing>> {
   const acc = new Accumulator();
   for (let r = 0; r < rounds; r++) {
     for (const task of tasks) if (r % (task.every ?? 1) === 0) acc.add(task.name, (await benchFor(task, r).run())[0]!);
@@ -35,7 +38,13 @@ export async function measureInterleavedAsync(tasks: MeasureTask<Promise<unknown
 }
 
 function benchFor(task: MeasureTask<unknown>, round: number): Bench {
-  const bench = new Bench({ iterations: task.iterations, time: task.time ?? 0, warmupIterations: round === 0 ? 2 : 1, warmupTime: 0, throws: true });
+  const bench = new Bench({
+    iterations: task.iterations,
+    time: task.time ?? 0,
+    warmupIterations: round === 0 ? 2 : 1,
+    warmupTime: 0,
+    throws: true,
+  });
   bench.add(task.name, task.fn as () => unknown);
   return bench;
 }
@@ -58,7 +67,11 @@ class Accumulator {
     const out = new Map<string, Timing>();
     for (const { name } of tasks) {
       const means = this.means.get(name)!;
-      out.set(name, { ms: median(this.medians.get(name)!), meanMs: means.reduce((a, b) => a + b, 0) / means.length, samples: this.counts.get(name)! });
+      out.set(name, {
+        ms: median(this.medians.get(name)!),
+        meanMs: means.reduce((a, b) => a + b, 0) / means.length,
+        samples: this.counts.get(name)!,
+      });
     }
     return out;
   }

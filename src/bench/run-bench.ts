@@ -63,20 +63,52 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     opts.log('bench: backends');
     const backends = await benchBackends(join(root, 'backends'), effort, opts.backends, opts.openBackend);
     opts.log(`bench: sqlite backend vs the sqlite3 CLI (${SQLITE_PEER_BINDINGS[opts.profile]} bindings)`);
-    const sqlitePeers = await benchSqlitePeers(join(root, 'sqlite-peers'), SQLITE_PEER_ROUNDS, SQLITE_PEER_BINDINGS[opts.profile], opts.env);
+    const sqlitePeers = await benchSqlitePeers(
+      join(root, 'sqlite-peers'),
+      SQLITE_PEER_ROUNDS,
+      SQLITE_PEER_BINDINGS[opts.profile],
+      opts.env,
+    );
     opts.log('bench: peak memory');
     const empty = join(root, 'empty');
     mkdirSync(empty);
     const small = specs[0]!;
-    const memory = benchMemory([
-      { name: `${small.name}/d00`, dir: join(dirs[0]!, 'd00'), files: small.perDir, bytes: small.perDir * small.fileBytes },
-      ...specs.map((s, i) => ({ name: s.name, dir: dirs[i]!, files: fileCount(s), bytes: fileCount(s) * s.fileBytes })),
-    ], empty, opts.self, opts.env);
+    const memory = benchMemory(
+      [
+        {
+          name: `${small.name}/d00`,
+          dir: join(dirs[0]!, 'd00'),
+          files: small.perDir,
+          bytes: small.perDir * small.fileBytes,
+        },
+        ...specs.map((s, i) => ({
+          name: s.name,
+          dir: dirs[i]!,
+          files: fileCount(s),
+          bytes: fileCount(s) * s.fileBytes,
+        })),
+      ],
+      empty,
+      opts.self,
+      opts.env,
+    );
     opts.log('bench: startup');
     const startup = benchStartup(opts.binary, opts.node, opts.profile === 'full' ? 20 : 5);
     const report: BenchReport = {
-      schema: BENCH_SCHEMA, version: BENCH_VERSION, profile: opts.profile, startedAt, durationMs: 0, environment,
-      workloads, receipts, backends, sqlitePeers, memory, startup, targets: [], ratios: {},
+      schema: BENCH_SCHEMA,
+      version: BENCH_VERSION,
+      profile: opts.profile,
+      startedAt,
+      durationMs: 0,
+      environment,
+      workloads,
+      receipts,
+      backends,
+      sqlitePeers,
+      memory,
+      startup,
+      targets: [],
+      ratios: {},
     };
     report.ratios = { ...flattenRatios(report), ...sqlitePeerRatios(sqlitePeers) };
     report.targets = evaluateTargets(report);

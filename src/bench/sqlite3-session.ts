@@ -13,8 +13,14 @@ export class Sqlite3Session {
   private exited: Error | undefined;
 
   private constructor(private readonly child: ChildProcessWithoutNullStreams) {
-    child.stdout.setEncoding('utf8').on('data', (d: string) => { this.out += d; this.check(); });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => { this.err += d; this.check(); });
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      this.out += d;
+      this.check();
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      this.err += d;
+      this.check();
+    });
     child.on('error', (e) => this.fail(e));
     child.on('exit', (code) => this.fail(new Error(`sqlite3 exited (${code}) ${this.err.trim()}`)));
   }
@@ -27,7 +33,9 @@ export class Sqlite3Session {
   run(sql: string): Promise<void> {
     if (this.exited) return Promise.reject(this.exited);
     const mark = `prose-state-mark-${++this.marks}`;
-    const done = new Promise<void>((resolve, reject) => { this.waiter = { mark, resolve, reject }; });
+    const done = new Promise<void>((resolve, reject) => {
+      this.waiter = { mark, resolve, reject };
+    });
     this.child.stdin.write(`${sql}\nSELECT '${mark}';\n`);
     return done;
   }
@@ -37,7 +45,8 @@ export class Sqlite3Session {
     const exit = new Promise<number | null>((resolve) => this.child.once('exit', resolve));
     this.child.stdin.end();
     const code = await exit;
-    if (code !== 0 || this.err.trim() !== '') throw new Error(`sqlite3 exit ${code}: ${this.err.trim().split('\n')[0]}`);
+    if (code !== 0 || this.err.trim() !== '')
+      throw new Error(`sqlite3 exit ${code}: ${this.err.trim().split('\n')[0]}`);
   }
 
   private check(): void {

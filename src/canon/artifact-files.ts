@@ -25,13 +25,17 @@ export function canonicalEntries(files: ArtifactInput): ArtifactEntry[] {
     const path = normalizeArtifactPath(raw, field);
     if (byPath.has(path)) {
       throw new ProseError('E_FORMAT', `two artifact paths normalize to ${JSON.stringify(path)}`, {
-        location: { field }, hint: 'paths differing only in "\\", "/", "." or empty segments name the same file',
+        location: { field },
+        hint: 'paths differing only in "\\", "/", "." or empty segments name the same file',
       });
     }
     let bytes: Uint8Array;
     if (typeof content === 'string') bytes = UTF8.encode(content);
     else if (content instanceof Uint8Array) bytes = content;
-    else throw new ProseError('E_FORMAT', `content of ${JSON.stringify(raw)} must be bytes or a string`, { location: { field } });
+    else
+      throw new ProseError('E_FORMAT', `content of ${JSON.stringify(raw)} must be bytes or a string`, {
+        location: { field },
+      });
     byPath.set(path, { path, pathBytes: UTF8.encode(path), content: bytes });
   }
   return [...byPath.values()].sort((a, b) => Buffer.compare(a.pathBytes, b.pathBytes));

@@ -13,7 +13,8 @@ export function normalizeArtifactPath(raw: string, field = 'path'): string {
   }
   if (!raw.isWellFormed()) {
     throw new ProseError('E_FORMAT', `artifact path ${JSON.stringify(raw)} holds a lone UTF-16 surrogate`, {
-      location: { field }, hint: 'paths are UTF-8; a lone surrogate has no UTF-8 form',
+      location: { field },
+      hint: 'paths are UTF-8; a lone surrogate has no UTF-8 form',
     });
   }
   const segments: string[] = [];
@@ -21,13 +22,16 @@ export function normalizeArtifactPath(raw: string, field = 'path'): string {
     if (segment === '' || segment === '.') continue;
     if (segment === '..') {
       throw new ProseError('E_FORMAT', `artifact path ${JSON.stringify(raw)} escapes the root with ".."`, {
-        location: { field }, hint: 'artifact paths are relative and may not contain ".." segments',
+        location: { field },
+        hint: 'artifact paths are relative and may not contain ".." segments',
       });
     }
     segments.push(segment);
   }
   if (segments.length === 0) {
-    throw new ProseError('E_FORMAT', `artifact path ${JSON.stringify(raw)} normalizes to nothing`, { location: { field } });
+    throw new ProseError('E_FORMAT', `artifact path ${JSON.stringify(raw)} normalizes to nothing`, {
+      location: { field },
+    });
   }
   return segments.join('/');
 }

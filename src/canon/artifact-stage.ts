@@ -8,7 +8,10 @@ export interface StreamStats {
   bytes: number;
 }
 
-export interface Planned { file: TreeFile; pathBytes: Uint8Array }
+export interface Planned {
+  file: TreeFile;
+  pathBytes: Uint8Array;
+}
 
 /** A file that did not end where `stageFile` stopped reading: what to hand on first, and where its reading stands. */
 export interface Overflow {
@@ -31,7 +34,11 @@ export class ArtifactStage {
    * down the size-query-and-stream path only because the buffer is nearly full. */
   private readonly minRoom: number;
 
-  constructor(fileCount: number, readonly stats: StreamStats, bufferBytes: number) {
+  constructor(
+    fileCount: number,
+    readonly stats: StreamStats,
+    bufferBytes: number,
+  ) {
     this.buf = new Uint8Array(Math.max(bufferBytes, 64)); // room at least for the stream header
     const header = opwm1Header(fileCount);
     this.buf.set(header, 0);
@@ -125,7 +132,12 @@ function writeU32(buf: Uint8Array, off: number, value: number): void {
 }
 
 export function changedSize(file: TreeFile, size: number, read: number, more = false): ProseError {
-  return new ProseError('E_IO', `${file.path} changed size while being read (${size} ${file.size >= 0 ? 'listed' : 'at open'}, ${read}${more ? '+' : ''} read)`, {
-    location: { file: file.ref }, hint: 'fingerprint a tree nobody is writing to',
-  });
+  return new ProseError(
+    'E_IO',
+    `${file.path} changed size while being read (${size} ${file.size >= 0 ? 'listed' : 'at open'}, ${read}${more ? '+' : ''} read)`,
+    {
+      location: { file: file.ref },
+      hint: 'fingerprint a tree nobody is writing to',
+    },
+  );
 }

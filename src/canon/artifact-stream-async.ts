@@ -16,7 +16,12 @@ const ignore = (): void => {};
  * hashing then overlap instead of adding up, which is what puts a fingerprint under (read time + hash time).
  * Two buffers of `bufferBytes`, so memory stays flat. A reader without `readIntoAsync` gets the sync stream.
  */
-export async function* artifactChunksAsync(reader: TreeReader, planned: readonly Planned[], stats: StreamStats, bufferBytes = DEFAULT_BUFFER_BYTES): AsyncGenerator<Uint8Array> {
+export async function* artifactChunksAsync(
+  reader: TreeReader,
+  planned: readonly Planned[],
+  stats: StreamStats,
+  bufferBytes = DEFAULT_BUFFER_BYTES,
+): AsyncGenerator<Uint8Array> {
   const access = reader.access;
   if (access?.readIntoAsync === undefined) {
     yield* artifactChunks(reader, planned, stats, bufferBytes);

@@ -26,9 +26,11 @@ export const DEFAULT_BUFFER_BYTES = 1 << 20;
  */
 export function planTree(reader: TreeReader, path: string, opts: TreeOptions = {}): Planned[] {
   const kind = reader.kind(path);
-  if (kind === 'missing') throw new ProseError('E_NOT_FOUND', `no file or directory at ${path}`, { location: { file: path } });
+  if (kind === 'missing')
+    throw new ProseError('E_NOT_FOUND', `no file or directory at ${path}`, { location: { file: path } });
   if (kind === 'file') return plan([reader.single(path)], () => false);
-  if (kind !== 'directory') throw new ProseError('E_FORMAT', `${path} is neither a regular file nor a directory`, { location: { file: path } });
+  if (kind !== 'directory')
+    throw new ProseError('E_FORMAT', `${path} is neither a regular file nor a directory`, { location: { file: path } });
   return plan(reader.list(path), opts.exclude ?? DEFAULT_EXCLUDE);
 }
 
@@ -42,7 +44,8 @@ function isNormal(path: string): boolean {
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 const byBytes = (a: Planned, b: Planned): number => Buffer.compare(a.pathBytes, b.pathBytes);
-const byString = (a: Planned, b: Planned): number => (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0);
+const byString = (a: Planned, b: Planned): number =>
+  a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0;
 
 function plan(files: TreeFile[], exclude: (p: string) => boolean): Planned[] {
   const out: Planned[] = [];
@@ -58,9 +61,14 @@ function plan(files: TreeFile[], exclude: (p: string) => boolean): Planned[] {
   out.sort(out.some((p) => SURROGATE.test(p.file.path)) ? byBytes : byString);
   for (let i = 1; i < out.length; i++) {
     if (out[i]!.file.path === out[i - 1]!.file.path) {
-      throw new ProseError('E_FORMAT', `two files normalize to the artifact path ${JSON.stringify(out[i]!.file.path)}`, {
-        location: { file: out[i]!.file.ref }, hint: 'a file name holding "\\" collides with the directory path it spells',
-      });
+      throw new ProseError(
+        'E_FORMAT',
+        `two files normalize to the artifact path ${JSON.stringify(out[i]!.file.path)}`,
+        {
+          location: { file: out[i]!.file.ref },
+          hint: 'a file name holding "\\" collides with the directory path it spells',
+        },
+      );
     }
   }
   return out;
@@ -75,7 +83,12 @@ function plan(files: TreeFile[], exclude: (p: string) => boolean): Planned[] {
  * fills its room takes a size query and streamed reads, checked against that size. `artifactChunksAsync` is the
  * same stream with large files read off the main thread.
  */
-export function* artifactChunks(reader: TreeReader, planned: readonly Planned[], stats: StreamStats, bufferBytes = DEFAULT_BUFFER_BYTES): Generator<Uint8Array> {
+export function* artifactChunks(
+  reader: TreeReader,
+  planned: readonly Planned[],
+  stats: StreamStats,
+  bufferBytes = DEFAULT_BUFFER_BYTES,
+): Generator<Uint8Array> {
   const stage = new ArtifactStage(planned.length, stats, bufferBytes);
   const access = reader.access;
   for (let i = 0; i < planned.length; i++) {

@@ -56,7 +56,8 @@ function render(value: unknown, field: string, drop: boolean, out: string[], sta
     out.push(']');
   } else {
     const proto: unknown = Object.getPrototypeOf(obj);
-    if (proto !== Object.prototype && proto !== null) refuse(field, `a non-plain object (${obj.constructor?.name ?? 'unknown'})`);
+    if (proto !== Object.prototype && proto !== null)
+      refuse(field, `a non-plain object (${obj.constructor?.name ?? 'unknown'})`);
     const rec = obj as Record<string, unknown>;
     out.push('{');
     let first = true;
@@ -78,6 +79,7 @@ function render(value: unknown, field: string, drop: boolean, out: string[], sta
 
 function refuse(field: string, what: string): never {
   throw new ProseError('E_FORMAT', `canonical JSON cannot hold ${what}`, {
-    location: { field }, hint: 'only null, booleans, finite numbers, strings, arrays and plain objects are canonical',
+    location: { field },
+    hint: 'only null, booleans, finite numbers, strings, arrays and plain objects are canonical',
   });
 }

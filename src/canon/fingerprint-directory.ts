@@ -32,11 +32,15 @@ export function fingerprintDirectory(path: string, opts: FingerprintOptions = {}
  * machine: 0.91x of read + hash on 1 x 100 MiB, against 1.01x sync). The same address, two buffers of memory.
  * It needs a free core to gain: on a saturated machine the thread hop can cost what the overlap saves.
  */
-export async function fingerprintDirectoryAsync(path: string, opts: FingerprintOptions = {}): Promise<DirectoryFingerprint> {
+export async function fingerprintDirectoryAsync(
+  path: string,
+  opts: FingerprintOptions = {},
+): Promise<DirectoryFingerprint> {
   const reader = opts.reader ?? fsTreeReader;
   const stats: StreamStats = { files: 0, bytes: 0 };
   const hash = createHash('sha256');
-  for await (const chunk of artifactChunksAsync(reader, planTree(reader, path, opts), stats, opts.bufferBytes)) hash.update(chunk);
+  for await (const chunk of artifactChunksAsync(reader, planTree(reader, path, opts), stats, opts.bufferBytes))
+    hash.update(chunk);
   return { address: addressFromHex(hash.digest('hex')), ...stats };
 }
 
@@ -50,7 +54,11 @@ export interface ByteSink {
  * Writes the OPWM1 bytes of a directory (or file) to `sink` and returns its fingerprint. Each chunk is copied
  * before it is handed over (a Writable keeps queued chunks), and a full sink is awaited, so memory stays bounded.
  */
-export async function serializeDirectoryTo(path: string, sink: ByteSink, opts: FingerprintOptions = {}): Promise<DirectoryFingerprint> {
+export async function serializeDirectoryTo(
+  path: string,
+  sink: ByteSink,
+  opts: FingerprintOptions = {},
+): Promise<DirectoryFingerprint> {
   const reader = opts.reader ?? fsTreeReader;
   const stats: StreamStats = { files: 0, bytes: 0 };
   const hash = createHash('sha256');

@@ -21,9 +21,10 @@ const access: TreeFileAccess = {
   },
   readInto: (fd, buffer, offset, max) => readSync(fd, buffer, offset, max, null),
   // The callback API, not fs/promises: no FileHandle, one thread-pool hop per read.
-  readIntoAsync: (fd, buffer, offset, max) => new Promise((resolve, reject) => {
-    read(fd, buffer, offset, max, null, (err, n) => (err ? reject(err) : resolve(n)));
-  }),
+  readIntoAsync: (fd, buffer, offset, max) =>
+    new Promise((resolve, reject) => {
+      read(fd, buffer, offset, max, null, (err, n) => (err ? reject(err) : resolve(n)));
+    }),
   size: (fd) => fstatSync(fd).size,
   close: (fd) => closeSync(fd),
 };
@@ -101,7 +102,8 @@ function checkUtf8Name(dir: string, name: string): void {
       if (UTF8_STRICT.decode(raw) === name) return;
     } catch {
       throw new ProseError('E_FORMAT', `file name is not valid UTF-8 (bytes ${raw.toString('hex')}) in ${dir}`, {
-        location: { file: dir }, hint: 'OPWM1 paths are UTF-8; rename the file',
+        location: { file: dir },
+        hint: 'OPWM1 paths are UTF-8; rename the file',
       });
     }
   }
@@ -109,12 +111,16 @@ function checkUtf8Name(dir: string, name: string): void {
 
 function refuse(abs: string, path: string, what: string): never {
   throw new ProseError('E_FORMAT', `${JSON.stringify(path)} is ${what}; OPWM1 holds only regular files`, {
-    location: { file: abs }, hint: 'replace a symlink with the file it points to, or move it out of the tree',
+    location: { file: abs },
+    hint: 'replace a symlink with the file it points to, or move it out of the tree',
   });
 }
 
 function ioError(err: unknown, path: string): ProseError {
   const e = err as NodeJS.ErrnoException;
   const code = e.code === 'ENOENT' ? 'E_NOT_FOUND' : 'E_IO';
-  return new ProseError(code, `${e.code ?? 'error'} reading ${path}: ${e.message}`, { location: { file: path }, cause: err });
+  return new ProseError(code, `${e.code ?? 'error'} reading ${path}: ${e.message}`, {
+    location: { file: path },
+    cause: err,
+  });
 }

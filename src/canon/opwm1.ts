@@ -68,7 +68,8 @@ export function artifactAddress(files: ArtifactInput): ContentAddress {
 function checkU32(value: number, field: string): number {
   if (!Number.isInteger(value) || value < 0 || value > UINT32_MAX) {
     throw new ProseError('E_FORMAT', `${field} ${value} does not fit OPWM1's uint32`, {
-      location: { field }, hint: 'OPWM1 holds at most 4 GiB - 1 per file and 2^32 - 1 files',
+      location: { field },
+      hint: 'OPWM1 holds at most 4 GiB - 1 per file and 2^32 - 1 files',
     });
   }
   return value;

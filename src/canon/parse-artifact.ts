@@ -21,7 +21,10 @@ const UTF8_STRICT = new TextDecoder('utf-8', { fatal: true });
 export function parseArtifact(bytes: Uint8Array, opts: ParseOptions = {}): ArtifactEntry[] {
   const canonical = opts.canonical ?? true;
   const fail = (offset: number, field: string, message: string, hint?: string): never => {
-    throw new ProseError('E_FORMAT', `OPWM1: ${message} at byte ${offset}`, { location: { field: `${field} @${offset}` }, hint });
+    throw new ProseError('E_FORMAT', `OPWM1: ${message} at byte ${offset}`, {
+      location: { field: `${field} @${offset}` },
+      hint,
+    });
   };
   for (let i = 0; i < OPWM1_MAGIC.length; i++) {
     if (bytes[i] !== OPWM1_MAGIC[i]) fail(0, 'magic', 'bad magic (expected "OPWM1")', 'this is not an OPWM1 artifact');
@@ -34,7 +37,8 @@ export function parseArtifact(bytes: Uint8Array, opts: ParseOptions = {}): Artif
     return v;
   };
   const take = (len: number, field: string): Uint8Array => {
-    if (off + len > bytes.length) fail(off, field, `truncated: ${field} needs ${len} bytes, ${bytes.length - off} left`);
+    if (off + len > bytes.length)
+      fail(off, field, `truncated: ${field} needs ${len} bytes, ${bytes.length - off} left`);
     const out = bytes.subarray(off, off + len);
     off += len;
     return out;
@@ -54,11 +58,17 @@ export function parseArtifact(bytes: Uint8Array, opts: ParseOptions = {}): Artif
     }
     const content = take(u32(`${f}.contentLength`), `${f}.content`);
     const path = normalizeArtifactPath(raw, `${f}.path`);
-    if (canonical && path !== raw) fail(pathStart, `${f}.path`, `path ${JSON.stringify(raw)} is not normalized (${JSON.stringify(path)})`);
+    if (canonical && path !== raw)
+      fail(pathStart, `${f}.path`, `path ${JSON.stringify(raw)} is not normalized (${JSON.stringify(path)})`);
     if (seen.has(path)) fail(pathStart, `${f}.path`, `duplicate path ${JSON.stringify(path)}`);
     const prev = entries[entries.length - 1];
     if (canonical && prev && Buffer.compare(prev.pathBytes, pathBytes) >= 0) {
-      fail(pathStart, `${f}.path`, `path ${JSON.stringify(raw)} is out of UTF-8 byte order`, 'canonical OPWM1 sorts files by UTF-8 path bytes');
+      fail(
+        pathStart,
+        `${f}.path`,
+        `path ${JSON.stringify(raw)} is out of UTF-8 byte order`,
+        'canonical OPWM1 sorts files by UTF-8 path bytes',
+      );
     }
     seen.add(path);
     entries.push({ path, pathBytes: canonical ? pathBytes : new TextEncoder().encode(path), content });

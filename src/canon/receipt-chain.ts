@@ -17,14 +17,23 @@ export function verifyReceiptChain(chain: readonly unknown[]): ReceiptProblem[] 
     for (const p of problems) out.push({ ...p, index });
     const r = isPlain(value) ? value : {};
     if (index === 0) node = r.node;
-    else if (r.node !== node) out.push({ rule: 'chain.node', field: 'node', index, message: `node ${JSON.stringify(r.node)} breaks the chain of ${JSON.stringify(node)}` });
+    else if (r.node !== node)
+      out.push({
+        rule: 'chain.node',
+        field: 'node',
+        index,
+        message: `node ${JSON.stringify(r.node)} breaks the chain of ${JSON.stringify(node)}`,
+      });
     const expected = index === 0 ? null : prevHash;
     if (r.prev !== expected) {
       out.push({
-        rule: 'chain.prev', field: 'prev', index,
-        message: expected === null
-          ? `the first receipt of a node must have prev null, got ${JSON.stringify(r.prev)}`
-          : `prev ${JSON.stringify(r.prev)} must equal the previous receipt's content_hash ${expected}`,
+        rule: 'chain.prev',
+        field: 'prev',
+        index,
+        message:
+          expected === null
+            ? `the first receipt of a node must have prev null, got ${JSON.stringify(r.prev)}`
+            : `prev ${JSON.stringify(r.prev)} must equal the previous receipt's content_hash ${expected}`,
       });
     }
     // Like the reference, chain from the stated hash when it is well formed, so one bad hash is reported once.

@@ -27,7 +27,8 @@ export function receiptFor(body: ReceiptBody): LedgerReceipt {
   if (problems.length > 0) {
     const first = problems[0]!;
     throw new ProseError('E_FORMAT', `invalid receipt: ${problems.map((p) => p.message).join('; ')}`, {
-      location: { field: first.field }, hint: `rule ${first.rule}`,
+      location: { field: first.field },
+      hint: `rule ${first.rule}`,
     });
   }
   return receipt;

@@ -10,8 +10,19 @@ export const DEFAULT_NULL_REASON = 'no-signer-adapter-configured';
 
 /** The exact key set of an envelope: any other key is an error (extra keys are allowed only inside `cost`). */
 export const RECEIPT_KEYS = [
-  'schema', 'hash_algorithm', 'content_hash', 'node', 'contract_fingerprint', 'wake', 'input_fingerprints',
-  'fingerprints', 'semantic_diff', 'prev', 'status', 'cost', 'sig',
+  'schema',
+  'hash_algorithm',
+  'content_hash',
+  'node',
+  'contract_fingerprint',
+  'wake',
+  'input_fingerprints',
+  'fingerprints',
+  'semantic_diff',
+  'prev',
+  'status',
+  'cost',
+  'sig',
 ] as const;
 
 export type WakeSource = (typeof WAKE_SOURCES)[number];

@@ -1,7 +1,13 @@
 import { canonicalJson } from './canonical-json.ts';
 import { contentAddressOf, CONTENT_ADDRESS_RE, type ContentAddress } from './content-address.ts';
 import {
-  ATOMIC_FACET, RECEIPT_HASH_ALGORITHM, RECEIPT_KEYS, RECEIPT_SCHEMA, RECEIPT_STATUSES, WAKE_SOURCES, type ReceiptProblem,
+  ATOMIC_FACET,
+  RECEIPT_HASH_ALGORITHM,
+  RECEIPT_KEYS,
+  RECEIPT_SCHEMA,
+  RECEIPT_STATUSES,
+  WAKE_SOURCES,
+  type ReceiptProblem,
 } from './receipt.ts';
 
 type Rec = Record<string, unknown>;
@@ -28,25 +34,30 @@ export function validateReceipt(value: unknown): ReceiptProblem[] {
   }
   exactKeys(value, '', RECEIPT_KEYS, 'receipt.keys', add);
   if (value.schema !== RECEIPT_SCHEMA) add('receipt.schema', 'schema', `schema must be "${RECEIPT_SCHEMA}"`);
-  if (value.hash_algorithm !== RECEIPT_HASH_ALGORITHM) add('receipt.schema', 'hash_algorithm', `hash_algorithm must be "${RECEIPT_HASH_ALGORITHM}"`);
+  if (value.hash_algorithm !== RECEIPT_HASH_ALGORITHM)
+    add('receipt.schema', 'hash_algorithm', `hash_algorithm must be "${RECEIPT_HASH_ALGORITHM}"`);
   nonEmpty(value, 'node', 'receipt.field', add);
   nonEmpty(value, 'contract_fingerprint', 'receipt.field', add);
-  if (!oneOf(value.status, RECEIPT_STATUSES)) add('receipt.field', 'status', `status must be one of ${RECEIPT_STATUSES.join(', ')}`);
+  if (!oneOf(value.status, RECEIPT_STATUSES))
+    add('receipt.field', 'status', `status must be one of ${RECEIPT_STATUSES.join(', ')}`);
 
   const wake = value.wake;
   if (!isPlain(wake)) add('receipt.wake', 'wake', 'wake must be an object');
   else {
     exactKeys(wake, 'wake.', ['source', 'refs'], 'receipt.wake', add);
-    if (!oneOf(wake.source, WAKE_SOURCES)) add('receipt.wake', 'wake.source', `wake.source must be one of ${WAKE_SOURCES.join(', ')}`);
+    if (!oneOf(wake.source, WAKE_SOURCES))
+      add('receipt.wake', 'wake.source', `wake.source must be one of ${WAKE_SOURCES.join(', ')}`);
     addressArray(wake.refs, 'wake.refs', add);
   }
   stringArray(value.input_fingerprints, 'input_fingerprints', add);
   const fps = value.fingerprints;
   if (!isPlain(fps)) add('receipt.fingerprints', 'fingerprints', 'fingerprints must be an object');
   else {
-    if (!Object.hasOwn(fps, ATOMIC_FACET)) add('receipt.fingerprints', 'fingerprints', `fingerprints must include "${ATOMIC_FACET}"`);
+    if (!Object.hasOwn(fps, ATOMIC_FACET))
+      add('receipt.fingerprints', 'fingerprints', `fingerprints must include "${ATOMIC_FACET}"`);
     for (const [k, v] of Object.entries(fps)) {
-      if (typeof v !== 'string' || v.length === 0) add('receipt.fingerprints', `fingerprints.${k}`, 'a fingerprint token must be a non-empty string');
+      if (typeof v !== 'string' || v.length === 0)
+        add('receipt.fingerprints', `fingerprints.${k}`, 'a fingerprint token must be a non-empty string');
     }
   }
   if (!isPlain(value.semantic_diff)) add('receipt.field', 'semantic_diff', 'semantic_diff must be an object');
@@ -57,13 +68,25 @@ export function validateReceipt(value: unknown): ReceiptProblem[] {
   const cost = value.cost;
   if (!isPlain(cost)) add('receipt.cost', 'cost', 'cost must be an object');
   else checkCost(cost, add);
-  if (isPlain(wake) && isPlain(cost) && typeof wake.source === 'string' && typeof cost.surprise_cause === 'string' && wake.source !== cost.surprise_cause) {
-    add('receipt.surprise-cause', 'cost.surprise_cause', `cost.surprise_cause "${cost.surprise_cause}" must equal wake.source "${wake.source}"`);
+  if (
+    isPlain(wake) &&
+    isPlain(cost) &&
+    typeof wake.source === 'string' &&
+    typeof cost.surprise_cause === 'string' &&
+    wake.source !== cost.surprise_cause
+  ) {
+    add(
+      'receipt.surprise-cause',
+      'cost.surprise_cause',
+      `cost.surprise_cause "${cost.surprise_cause}" must equal wake.source "${wake.source}"`,
+    );
   }
   if (value.status === 'skipped') {
-    if (isPlain(value.semantic_diff) && Object.keys(value.semantic_diff).length > 0) add('receipt.skipped', 'semantic_diff', 'a skipped receipt carries the empty semantic_diff');
+    if (isPlain(value.semantic_diff) && Object.keys(value.semantic_diff).length > 0)
+      add('receipt.skipped', 'semantic_diff', 'a skipped receipt carries the empty semantic_diff');
     const tokens = isPlain(cost) ? cost.tokens : undefined;
-    if (isPlain(tokens) && typeof tokens.fresh === 'number' && tokens.fresh !== 0) add('receipt.skipped', 'cost.tokens.fresh', 'a skipped receipt carries zero fresh tokens');
+    if (isPlain(tokens) && typeof tokens.fresh === 'number' && tokens.fresh !== 0)
+      add('receipt.skipped', 'cost.tokens.fresh', 'a skipped receipt carries zero fresh tokens');
   }
   checkHash(value, add);
   return out;
@@ -82,12 +105,18 @@ function checkHash(value: Rec, add: (r: string, f: string, m: string) => void): 
     add('receipt.hash', 'content_hash', `the envelope has no canonical JSON: ${(err as Error).message}`);
     return;
   }
-  if (expected !== actual) add('receipt.hash', 'content_hash', `content_hash ${actual} does not match the canonical envelope (${expected})`);
+  if (expected !== actual)
+    add('receipt.hash', 'content_hash', `content_hash ${actual} does not match the canonical envelope (${expected})`);
 }
 
 function checkSig(sig: unknown, add: (r: string, f: string, m: string) => void): void {
   if (!isPlain(sig)) return void add('receipt.sig', 'sig', 'sig must be an object');
-  if (sig.scheme !== 'none') return void add('receipt.sig', 'sig.scheme', `sig.scheme must be "none" (got ${JSON.stringify(sig.scheme)}); the null signer is the only v1 state`);
+  if (sig.scheme !== 'none')
+    return void add(
+      'receipt.sig',
+      'sig.scheme',
+      `sig.scheme must be "none" (got ${JSON.stringify(sig.scheme)}); the null signer is the only v1 state`,
+    );
   exactKeys(sig, 'sig.', ['scheme', 'null_reason'], 'receipt.sig', add);
   nonEmpty(sig, 'null_reason', 'receipt.sig', add, 'sig.');
 }
@@ -95,36 +124,54 @@ function checkSig(sig: unknown, add: (r: string, f: string, m: string) => void):
 function checkCost(cost: Rec, add: (r: string, f: string, m: string) => void): void {
   nonEmpty(cost, 'provider', 'receipt.cost', add, 'cost.');
   nonEmpty(cost, 'model', 'receipt.cost', add, 'cost.');
-  if (!oneOf(cost.surprise_cause, WAKE_SOURCES)) add('receipt.cost', 'cost.surprise_cause', `cost.surprise_cause must be one of ${WAKE_SOURCES.join(', ')}`);
+  if (!oneOf(cost.surprise_cause, WAKE_SOURCES))
+    add('receipt.cost', 'cost.surprise_cause', `cost.surprise_cause must be one of ${WAKE_SOURCES.join(', ')}`);
   const tokens = cost.tokens;
   if (!isPlain(tokens)) return void add('receipt.cost', 'cost.tokens', 'cost.tokens must be an object');
   for (const k of ['fresh', 'reused']) {
     const n = tokens[k];
-    if (!Number.isSafeInteger(n) || (n as number) < 0) add('receipt.cost', `cost.tokens.${k}`, `cost.tokens.${k} must be a non-negative safe integer`);
+    if (!Number.isSafeInteger(n) || (n as number) < 0)
+      add('receipt.cost', `cost.tokens.${k}`, `cost.tokens.${k} must be a non-negative safe integer`);
   }
 }
 
-function exactKeys(rec: Rec, prefix: string, allowed: readonly string[], rule: string, add: (r: string, f: string, m: string) => void): void {
-  for (const k of Object.keys(rec)) if (!allowed.includes(k)) add(rule, `${prefix}${k}`, `key "${prefix}${k}" is not in the receipt shape`);
+function exactKeys(
+  rec: Rec,
+  prefix: string,
+  allowed: readonly string[],
+  rule: string,
+  add: (r: string, f: string, m: string) => void,
+): void {
+  for (const k of Object.keys(rec))
+    if (!allowed.includes(k)) add(rule, `${prefix}${k}`, `key "${prefix}${k}" is not in the receipt shape`);
   for (const k of allowed) if (!Object.hasOwn(rec, k)) add(rule, `${prefix}${k}`, `key "${prefix}${k}" is missing`);
 }
 
-function nonEmpty(rec: Rec, key: string, rule: string, add: (r: string, f: string, m: string) => void, prefix = ''): void {
+function nonEmpty(
+  rec: Rec,
+  key: string,
+  rule: string,
+  add: (r: string, f: string, m: string) => void,
+  prefix = '',
+): void {
   const v = rec[key];
-  if (typeof v !== 'string' || v.length === 0) add(rule, `${prefix}${key}`, `${prefix}${key} must be a non-empty string`);
+  if (typeof v !== 'string' || v.length === 0)
+    add(rule, `${prefix}${key}`, `${prefix}${key} must be a non-empty string`);
 }
 
 function stringArray(v: unknown, field: string, add: (r: string, f: string, m: string) => void): void {
   if (!Array.isArray(v)) return void add('receipt.field', field, `${field} must be an array of fingerprint tokens`);
   v.forEach((item, i) => {
-    if (typeof item !== 'string' || item.length === 0) add('receipt.field', `${field}[${i}]`, 'a fingerprint token must be a non-empty string');
+    if (typeof item !== 'string' || item.length === 0)
+      add('receipt.field', `${field}[${i}]`, 'a fingerprint token must be a non-empty string');
   });
 }
 
 function addressArray(v: unknown, field: string, add: (r: string, f: string, m: string) => void): void {
   if (!Array.isArray(v)) return void add('receipt.wake', field, `${field} must be an array of content addresses`);
   v.forEach((item, i) => {
-    if (typeof item !== 'string' || !CONTENT_ADDRESS_RE.test(item)) add('receipt.wake', `${field}[${i}]`, 'must be sha256:<64 lowercase hex>');
+    if (typeof item !== 'string' || !CONTENT_ADDRESS_RE.test(item))
+      add('receipt.wake', `${field}[${i}]`, 'must be sha256:<64 lowercase hex>');
   });
 }
 

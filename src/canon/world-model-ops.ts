@@ -10,7 +10,13 @@ import type { ContentAddress } from './content-address.ts';
 import { ATOMIC_FACET, type LedgerReceipt } from './receipt.ts';
 import { validateReceipt } from './validate-receipt.ts';
 import { artifactEntriesOf, checkAddressArg, commitEntries, filesOfVersion } from './world-model-files.ts';
-import { COLD_START_FINGERPRINTS, failedReceipt, renderedReceipt, sameFingerprints, skippedReceipt } from './world-model-receipts.ts';
+import {
+  COLD_START_FINGERPRINTS,
+  failedReceipt,
+  renderedReceipt,
+  sameFingerprints,
+  skippedReceipt,
+} from './world-model-receipts.ts';
 import { serializeReceipt } from './receipt-for.ts';
 
 /** Node names the directory layout reserves: `world-model/caller/` holds caller inputs (`wm-node-names`). */
@@ -41,14 +47,21 @@ export function worldModelHandlers(store: StateStore): Pick<Handlers, WorldModel
   };
   const nodeName = (node: string): string => {
     checkName('node', node, 'node');
-    if (RESERVED_NODES.has(node)) throw new ProseError('E_INVALID_NAME', `node name ${JSON.stringify(node)} is reserved`, { location: { field: 'node' }, hint: 'world-model/caller/ holds the caller inputs' });
+    if (RESERVED_NODES.has(node))
+      throw new ProseError('E_INVALID_NAME', `node name ${JSON.stringify(node)} is reserved`, {
+        location: { field: 'node' },
+        hint: 'world-model/caller/ holds the caller inputs',
+      });
     return node;
   };
   const chainOf = async (s: WorldModelStore, run: RunRef, node: string): Promise<LedgerReceipt[]> =>
     (await s.readReceipts(run, node)).map((text, i) => parseReceipt(text, `receipts of ${node}[${i}]`));
   const lastOf = (chain: LedgerReceipt[]) => {
     const last = chain.at(-1);
-    return { prev: (last?.content_hash ?? null) as ContentAddress | null, fingerprints: last ? last.fingerprints : { ...COLD_START_FINGERPRINTS } };
+    return {
+      prev: (last?.content_hash ?? null) as ContentAddress | null,
+      fingerprints: last ? last.fingerprints : { ...COLD_START_FINGERPRINTS },
+    };
   };
 
   return {
@@ -64,13 +77,25 @@ export function worldModelHandlers(store: StateStore): Pick<Handlers, WorldModel
         if (sameFingerprints(before, after)) {
           const receipt = skippedReceipt(ctx, prev, before);
           await s.appendReceipt(a.run, node, serializeReceipt(receipt));
-          return { status: 'skipped' as const, version: await s.readPublished(a.run, node), contentHash: receipt.content_hash, prev, fingerprints: { ...before } };
+          return {
+            status: 'skipped' as const,
+            version: await s.readPublished(a.run, node),
+            contentHash: receipt.content_hash,
+            prev,
+            fingerprints: { ...before },
+          };
         }
         const receipt = renderedReceipt(ctx, prev, before, after);
         await s.writeVersion(a.run, node, address, bytes);
         await s.publish(a.run, node, address);
         await s.appendReceipt(a.run, node, serializeReceipt(receipt));
-        return { status: 'rendered' as const, version: address, contentHash: receipt.content_hash, prev, fingerprints: after };
+        return {
+          status: 'rendered' as const,
+          version: address,
+          contentHash: receipt.content_hash,
+          prev,
+          fingerprints: after,
+        };
       });
     },
     async failRender(a) {
@@ -88,7 +113,11 @@ export function worldModelHandlers(store: StateStore): Pick<Handlers, WorldModel
       const s = await wm(a.run);
       const version = await s.readPublished(a.run, node);
       if (version === null) return { version: null, fingerprints: { ...COLD_START_FINGERPRINTS }, files: {} };
-      return { version, fingerprints: { [ATOMIC_FACET]: version }, files: await versionFiles(s, a.run, node, version, true) };
+      return {
+        version,
+        fingerprints: { [ATOMIC_FACET]: version },
+        files: await versionFiles(s, a.run, node, version, true),
+      };
     },
     async readVersion(a) {
       const node = nodeName(a.node);
@@ -117,7 +146,10 @@ export function worldModelHandlers(store: StateStore): Pick<Handlers, WorldModel
         const existing = await s.readEnvelope(a.run);
         if (existing) {
           if (canonicalJson(existing) === canonicalJson(envelope)) return {};
-          throw new ProseError('E_CONFLICT', 'the run envelope is already written and differs', { location: { field: 'run' }, hint: 'compiled-intent.json, root.prose.md and sources/ are immutable during a run' });
+          throw new ProseError('E_CONFLICT', 'the run envelope is already written and differs', {
+            location: { field: 'run' },
+            hint: 'compiled-intent.json, root.prose.md and sources/ are immutable during a run',
+          });
         }
         await s.writeEnvelope(a.run, envelope);
         return {};
@@ -131,17 +163,29 @@ export function worldModelHandlers(store: StateStore): Pick<Handlers, WorldModel
       try {
         compiledIntent = JSON.parse(env.compiledIntentJson) as Record<string, unknown>;
       } catch (err) {
-        throw new ProseError('E_CORRUPT', 'compiled-intent.json is not JSON', { location: { field: 'compiledIntent' }, cause: err });
+        throw new ProseError('E_CORRUPT', 'compiled-intent.json is not JSON', {
+          location: { field: 'compiledIntent' },
+          cause: err,
+        });
       }
       return { compiledIntent, rootSource: env.rootSource, sources: sortedRecord(env.sources) };
     },
   };
 }
 
-async function versionFiles(s: WorldModelStore, run: RunRef, node: string, version: string, published: boolean): Promise<Record<string, string>> {
+async function versionFiles(
+  s: WorldModelStore,
+  run: RunRef,
+  node: string,
+  version: string,
+  published: boolean,
+): Promise<Record<string, string>> {
   const bytes = await s.readVersion(run, node, version);
   if (!bytes) {
-    if (published) throw new ProseError('E_CORRUPT', `node ${node} publishes ${version}, which is not stored`, { location: { field: 'node' } });
+    if (published)
+      throw new ProseError('E_CORRUPT', `node ${node} publishes ${version}, which is not stored`, {
+        location: { field: 'node' },
+      });
     throw new ProseError('E_NOT_FOUND', `node ${node} has no version ${version}`, { location: { field: 'version' } });
   }
   return filesOfVersion(bytes, `${node}@${version}`, version);
@@ -156,22 +200,35 @@ function parseReceipt(text: string, where: string): LedgerReceipt {
     throw new ProseError('E_CORRUPT', `${where} is not JSON`, { location: { field: where }, cause: err });
   }
   const problems = validateReceipt(value);
-  if (problems.length > 0) throw new ProseError('E_CORRUPT', `${where}: ${problems[0]!.message}`, { location: { field: `${where}.${problems[0]!.field}` } });
+  if (problems.length > 0)
+    throw new ProseError('E_CORRUPT', `${where}: ${problems[0]!.message}`, {
+      location: { field: `${where}.${problems[0]!.field}` },
+    });
   return value as LedgerReceipt;
 }
 
 /** Every node's receipts: nodes in UTF-8 byte order of their names, each chain in append order (`wm-list-order`). */
 function byNode(receipts: Record<string, unknown>[]): Record<string, unknown>[] {
   const key = (r: Record<string, unknown>) => Buffer.from(String(r.node), 'utf8');
-  return receipts.map((r, i) => ({ r, i })).sort((x, y) => Buffer.compare(key(x.r), key(y.r)) || x.i - y.i).map((x) => x.r);
+  return receipts
+    .map((r, i) => ({ r, i }))
+    .sort((x, y) => Buffer.compare(key(x.r), key(y.r)) || x.i - y.i)
+    .map((x) => x.r);
 }
 
-function envelopeOf(a: OpArgs['writeEnvelope']): { compiledIntentJson: string; rootSource: string; sources: Record<string, string> } {
+function envelopeOf(a: OpArgs['writeEnvelope']): {
+  compiledIntentJson: string;
+  rootSource: string;
+  sources: Record<string, string>;
+} {
   let compiledIntentJson: string;
   try {
     compiledIntentJson = canonicalJson(a.compiledIntent);
   } catch (err) {
-    throw new ProseError('E_INVALID_ARGUMENT', `compiledIntent has no canonical JSON: ${(err as Error).message}`, { location: { field: 'compiledIntent' }, cause: err });
+    throw new ProseError('E_INVALID_ARGUMENT', `compiledIntent has no canonical JSON: ${(err as Error).message}`, {
+      location: { field: 'compiledIntent' },
+      cause: err,
+    });
   }
   const sources: Record<string, string> = {};
   for (const [raw, text] of Object.entries(a.sources ?? {})) {
@@ -182,8 +239,14 @@ function envelopeOf(a: OpArgs['writeEnvelope']): { compiledIntentJson: string; r
     } catch (err) {
       throw new ProseError('E_INVALID_ARGUMENT', (err as Error).message, { location: { field }, cause: err });
     }
-    if (path !== raw) throw new ProseError('E_INVALID_ARGUMENT', `source path ${JSON.stringify(raw)} must be written as ${JSON.stringify(path)}`, { location: { field } });
-    if (typeof text !== 'string') throw new ProseError('E_INVALID_ARGUMENT', `${field} must be a string`, { location: { field } });
+    if (path !== raw)
+      throw new ProseError(
+        'E_INVALID_ARGUMENT',
+        `source path ${JSON.stringify(raw)} must be written as ${JSON.stringify(path)}`,
+        { location: { field } },
+      );
+    if (typeof text !== 'string')
+      throw new ProseError('E_INVALID_ARGUMENT', `${field} must be a string`, { location: { field } });
     sources[path] = text;
   }
   artifactEntriesOf(sources, 'sources');
@@ -193,4 +256,3 @@ function envelopeOf(a: OpArgs['writeEnvelope']): { compiledIntentJson: string; r
 function sortedRecord(r: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(r).sort(([x], [y]) => Buffer.compare(Buffer.from(x), Buffer.from(y))));
 }
-

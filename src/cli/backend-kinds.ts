@@ -23,18 +23,38 @@ type BackendKind =
 
 const KINDS: readonly BackendKind[] = [
   // `embedded`: part of `all`, needing nothing outside this process.
-  { name: 'filesystem', embedded: true, open: async () => (await import('../backends/filesystem/index.ts')).filesystemFactory },
+  {
+    name: 'filesystem',
+    embedded: true,
+    open: async () => (await import('../backends/filesystem/index.ts')).filesystemFactory,
+  },
   { name: 'sqlite', embedded: true, open: async () => (await import('../backends/sqlite/index.ts')).sqliteFactory },
   // The same backend on one SQLite engine (src/sqlite/engine.ts); plain `sqlite` picks posix where node:sqlite exists.
   { name: 'sqlite:posix', embedded: false, open: () => sqliteOn('posix') },
   { name: 'sqlite:wasm', embedded: false, open: () => sqliteOn('wasm') },
-  { name: 'postgres', embedded: true, open: async () => (await import('../backends/postgres/index.ts')).postgresMemFactory },
-  { name: 'in-context', embedded: true, open: async () => (await import('../backends/in-context/index.ts')).inContextFactory },
+  {
+    name: 'postgres',
+    embedded: true,
+    open: async () => (await import('../backends/postgres/index.ts')).postgresMemFactory,
+  },
+  {
+    name: 'in-context',
+    embedded: true,
+    open: async () => (await import('../backends/in-context/index.ts')).inContextFactory,
+  },
   // Built in, but not part of `all`: the same backend in another dialect.
-  { name: 'in-context:compact', embedded: false, open: async () => (await import('../backends/in-context/index.ts')).inContextCompactFactory },
+  {
+    name: 'in-context:compact',
+    embedded: false,
+    open: async () => (await import('../backends/in-context/index.ts')).inContextCompactFactory,
+  },
   // `postgres:env` takes the URL from `.prose/.env`, then OPENPROSE_POSTGRES_URL, then DATABASE_URL.
   { prefix: 'postgres:', usage: ['postgres:URL', 'postgres:env'], open: openPostgres },
-  { prefix: 'module:', usage: ['module:PATH'], open: async (rest, ctx) => (await import('../plugin/index.ts')).moduleFactory(resolve(ctx.cwd, rest)) },
+  {
+    prefix: 'module:',
+    usage: ['module:PATH'],
+    open: async (rest, ctx) => (await import('../plugin/index.ts')).moduleFactory(resolve(ctx.cwd, rest)),
+  },
   { prefix: 'exec:', usage: ['exec:COMMAND'], open: openExec },
   // The selftest's deliberately broken backends, by name, so a worker process can open the same one.
   { prefix: 'mutant:', usage: [], open: openMutant },
@@ -51,8 +71,12 @@ export function builtInNames(): string[] {
  * Parses a backend string: a built-in name, `all` (every embedded backend) or a prefixed kind.
  * An unknown name is a usage error naming it (but never the rest of the string, which may be a secret).
  */
-export async function resolveBackends(spec: string, ctx: ResolveContext = { env: {}, cwd: process.cwd() }): Promise<BackendFactory[]> {
-  if (spec === 'all') return Promise.all(NAMED.filter((k) => k.embedded).map(async (k) => ({ ...(await k.open()), spec: k.name })));
+export async function resolveBackends(
+  spec: string,
+  ctx: ResolveContext = { env: {}, cwd: process.cwd() },
+): Promise<BackendFactory[]> {
+  if (spec === 'all')
+    return Promise.all(NAMED.filter((k) => k.embedded).map(async (k) => ({ ...(await k.open()), spec: k.name })));
   const named = NAMED.find((k) => k.name === spec);
   if (named) return [{ ...(await named.open()), spec }];
   const prefixed = PREFIXED.find((k) => spec.startsWith(k.prefix));
@@ -74,7 +98,10 @@ async function openPostgres(rest: string, ctx: ResolveContext): Promise<BackendF
   const pg = await import('../backends/postgres/index.ts');
   if (rest !== 'env') return pg.postgresUrlFactory(rest);
   const found = pg.resolvePostgresUrl(ctx.cwd, ctx.env);
-  if (!found) throw new ProseError('E_USAGE', 'postgres:env found no database URL', { hint: 'set OPENPROSE_POSTGRES_URL in .prose/.env or the shell, or DATABASE_URL' });
+  if (!found)
+    throw new ProseError('E_USAGE', 'postgres:env found no database URL', {
+      hint: 'set OPENPROSE_POSTGRES_URL in .prose/.env or the shell, or DATABASE_URL',
+    });
   return pg.postgresUrlFactory(found.url, found.source);
 }
 
@@ -82,8 +109,14 @@ async function openExec(rest: string, ctx: ResolveContext): Promise<BackendFacto
   const { execFactory } = await import('../plugin/index.ts');
   // The per-request timeout stays below the runner's step timeout, so a hung plugin is the plugin's error.
   const timeoutMs = ctx.env.PROSE_STATE_PLUGIN_TIMEOUT ? Number(ctx.env.PROSE_STATE_PLUGIN_TIMEOUT) : undefined;
-  if (timeoutMs !== undefined && !(Number.isSafeInteger(timeoutMs) && timeoutMs > 0)) throw new ProseError('E_USAGE', 'PROSE_STATE_PLUGIN_TIMEOUT must be a positive number of milliseconds');
-  return execFactory(rest, { suite: ctx.suiteVersion ?? 'unknown', cwd: ctx.cwd, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(ctx.wire ? { wire: ctx.wire } : {}) });
+  if (timeoutMs !== undefined && !(Number.isSafeInteger(timeoutMs) && timeoutMs > 0))
+    throw new ProseError('E_USAGE', 'PROSE_STATE_PLUGIN_TIMEOUT must be a positive number of milliseconds');
+  return execFactory(rest, {
+    suite: ctx.suiteVersion ?? 'unknown',
+    cwd: ctx.cwd,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(ctx.wire ? { wire: ctx.wire } : {}),
+  });
 }
 
 async function openMutant(rest: string): Promise<BackendFactory> {

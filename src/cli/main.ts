@@ -24,7 +24,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   if (name === '--version' || name === '-v' || name === 'version') {
     // --json adds the runtime, so `bench` can time the binary against a `node -e 0` of the same Node.
-    io.stdout.write(rest.includes('--json') ? `${JSON.stringify({ version: VERSION, node: process.version, platform: `${process.platform}-${process.arch}` })}\n` : `prose-state ${VERSION}\n`);
+    io.stdout.write(
+      rest.includes('--json')
+        ? `${JSON.stringify({ version: VERSION, node: process.version, platform: `${process.platform}-${process.arch}` })}\n`
+        : `prose-state ${VERSION}\n`,
+    );
     return EXIT.ok;
   }
   const entry = COMMANDS.find((c) => c.name === name);
@@ -42,7 +46,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   } catch (err) {
     const e = toProseError(err);
     io.stderr.write(`prose-state ${name}: ${formatError(e)}\n`);
-    if (!(err instanceof ProseError) && err instanceof Error && io.env.PROSE_STATE_DEBUG) io.stderr.write(`${err.stack}\n`);
+    if (!(err instanceof ProseError) && err instanceof Error && io.env.PROSE_STATE_DEBUG)
+      io.stderr.write(`${err.stack}\n`);
     return e.code === 'E_USAGE' ? EXIT.usage : EXIT.harness;
   }
 }

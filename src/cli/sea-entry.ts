@@ -26,22 +26,41 @@ async function run(): Promise<number> {
     provideWasmBinary(seaAssetBytes(SEA_ASSET.sqliteWasm)!);
     if (first !== 'sqlite3' && !process.env.PROSE_STATE_SUITE_DIR) {
       const { unpackSuite } = await import('./sea/embedded-suite.ts');
-      process.env.PROSE_STATE_SUITE_DIR = unpackSuite(__PROSE_STATE_SUITE_KEY__, () => JSON.parse(seaAssetText(SEA_ASSET.suite)!) as SuiteBundle, process.env);
+      process.env.PROSE_STATE_SUITE_DIR = unpackSuite(
+        __PROSE_STATE_SUITE_KEY__,
+        () => JSON.parse(seaAssetText(SEA_ASSET.suite)!) as SuiteBundle,
+        process.env,
+      );
     }
   }
   // Worker processes (crash and concurrency areas) are this same binary, or node running this bundle.
   const self = inSea() ? [process.execPath] : [process.execPath, process.argv[1]!];
-  return main(argv, { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), stdin: readStdin, self });
+  return main(argv, {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    stdin: readStdin,
+    self,
+  });
 }
 
 function readStdin(): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    process.stdin.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks).toString('utf8'))).on('error', reject);
+    process.stdin
+      .on('data', (c: Buffer) => chunks.push(c))
+      .on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+      .on('error', reject);
   });
 }
 
-run().then((code) => { process.exitCode = code; }, (err: unknown) => {
-  process.stderr.write(`prose-state: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exitCode = 3;
-});
+run().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`prose-state: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 3;
+  },
+);

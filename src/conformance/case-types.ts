@@ -120,7 +120,20 @@ export interface MixedWritersStep {
 }
 
 /** How a scripted subagent departs from its instructions, to check the checker finds it (subagent-deviation.ts). */
-export const DEVIATIONS = ['echo-value', 'no-write', 'wrong-execution-id', 'no-summary', 'mis-cased-key', 'location-outside-run', 'skip-segment', 'reuse-segment', 'no-execution-id', 'no-memory-block', 'decision-without-rationale', 'ignore-large-output'] as const;
+export const DEVIATIONS = [
+  'echo-value',
+  'no-write',
+  'wrong-execution-id',
+  'no-summary',
+  'mis-cased-key',
+  'location-outside-run',
+  'skip-segment',
+  'reuse-segment',
+  'no-execution-id',
+  'no-memory-block',
+  'decision-without-rationale',
+  'ignore-large-output',
+] as const;
 export type Deviation = (typeof DEVIATIONS)[number];
 
 /**
@@ -154,7 +167,16 @@ export interface SubagentStep {
   save?: string;
 }
 
-export type Step = OpStep | RestartStep | RepeatStep | LayoutStep | CrashStep | ConcurrentStep | MixedWritersStep | SubagentStep | PlantStep;
+export type Step =
+  | OpStep
+  | RestartStep
+  | RepeatStep
+  | LayoutStep
+  | CrashStep
+  | ConcurrentStep
+  | MixedWritersStep
+  | SubagentStep
+  | PlantStep;
 
 export interface Case {
   id: string;

@@ -10,13 +10,20 @@ import { interpolate, type Vars } from './template.ts';
  * Checks one layout expectation against the backend's storage. Returns 'n/a' when the step is for another
  * storage kind or the backend does not declare `layout:KIND`, undefined when it holds, or the failure message.
  */
-export async function checkLayout(step: LayoutStep, factory: BackendFactory, backend: Backend, vars: Vars): Promise<string | undefined | 'n/a'> {
+export async function checkLayout(
+  step: LayoutStep,
+  factory: BackendFactory,
+  backend: Backend,
+  vars: Vars,
+): Promise<string | undefined | 'n/a'> {
   // The kind says what the storage is; only layout:KIND claims it follows the seed's layout and may be read.
   if (factory.kind !== step.storage || !factory.capabilities.includes(`layout:${step.storage}`)) return 'n/a';
   const view = backend.storage?.();
   if (!view || view.kind !== step.storage) {
-    return `the backend declares capability layout:${step.storage} but the harness has no ${step.storage} view of its storage`
-      + ' (a module plugin returns one from storage(); an exec plugin gets one only for kind directory)';
+    return (
+      `the backend declares capability layout:${step.storage} but the harness has no ${step.storage} view of its storage` +
+      ' (a module plugin returns one from storage(); an exec plugin gets one only for kind directory)'
+    );
   }
   const s = interpolate(step, vars) as LayoutStep;
   switch (view.kind) {
@@ -33,7 +40,8 @@ export async function checkLayout(step: LayoutStep, factory: BackendFactory, bac
     }
     case 'postgres': {
       if (s.file !== undefined) {
-        if (!view.dirs) return `the backend keeps files beside its postgres storage but its view names no project directory (StorageView.dirs)`;
+        if (!view.dirs)
+          return `the backend keeps files beside its postgres storage but its view names no project directory (StorageView.dirs)`;
         return checkText(s, readText(s.file, view.dirs), s.file);
       }
       const rows = await view.query(s.query!, s.params ?? []);
@@ -45,10 +53,12 @@ export async function checkLayout(step: LayoutStep, factory: BackendFactory, bac
 /** A file under the project (or `~/` the home) directory; undefined when it does not exist, '' for a directory. */
 function readText(file: string, dirs: { projectDir: string; homeDir?: string }): string | undefined {
   const home = file.startsWith('~/');
-  if (home && dirs.homeDir === undefined) throw new ProseError('E_CASE', `layout file ${file}: this storage keeps no files in the home directory`);
+  if (home && dirs.homeDir === undefined)
+    throw new ProseError('E_CASE', `layout file ${file}: this storage keeps no files in the home directory`);
   const base = resolve(home ? dirs.homeDir! : dirs.projectDir);
   const path = join(base, home ? file.slice(2) : file);
-  if (!resolve(path).startsWith(base + sep)) throw new ProseError('E_CASE', `layout file ${file} is outside the storage`);
+  if (!resolve(path).startsWith(base + sep))
+    throw new ProseError('E_CASE', `layout file ${file} is outside the storage`);
   try {
     return statSync(path).isDirectory() ? '' : readFileSync(path, 'utf8');
   } catch {
@@ -60,11 +70,14 @@ function checkText(s: LayoutStep, text: string | undefined, what: string): strin
   const exists = s.exists ?? true;
   if (text === undefined) return exists ? `${what} does not exist` : undefined;
   if (!exists) return `${what} exists but should not`;
-  if (s.equals !== undefined && text !== s.equals) return `${what}: expected exactly ${show(s.equals)}, saw ${show(text)}`;
+  if (s.equals !== undefined && text !== s.equals)
+    return `${what}: expected exactly ${show(s.equals)}, saw ${show(text)}`;
   if (s.contains !== undefined) {
     const wants = Array.isArray(s.contains) ? s.contains : [s.contains];
-    for (const w of wants) if (!text.includes(String(w))) return `${what}: expected to contain ${show(w)}, saw ${show(text)}`;
+    for (const w of wants)
+      if (!text.includes(String(w))) return `${what}: expected to contain ${show(w)}, saw ${show(text)}`;
   }
-  if (s.matches !== undefined && !new RegExp(s.matches, 'mu').test(text)) return `${what}: expected to match /${s.matches}/m, saw ${show(text)}`;
+  if (s.matches !== undefined && !new RegExp(s.matches, 'mu').test(text))
+    return `${what}: expected to match /${s.matches}/m, saw ${show(text)}`;
   return undefined;
 }

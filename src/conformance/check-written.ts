@@ -12,17 +12,34 @@ const ITEM = /^w(\d+)_(\d+)$/;
  * unbroken and published versions hash to their address, SQLite says integrity ok, and the run still resumes.
  * Returns the first violation, or undefined.
  */
-export async function checkWritten(backend: Backend, factory: BackendFactory, run: string, acks: Map<string, unknown>, thresholdBytes: number, exact = false): Promise<string | undefined> {
+export async function checkWritten(
+  backend: Backend,
+  factory: BackendFactory,
+  run: string,
+  acks: Map<string, unknown>,
+  thresholdBytes: number,
+  exact = false,
+): Promise<string | undefined> {
   try {
-    return (await checkBindings(backend, run, acks, thresholdBytes)) ?? (await checkSegments(backend, run, acks, exact)) ?? (await checkAnon(backend, run, acks, exact))
-      ?? (await checkWorldModel(backend, factory, run)) ?? (await checkSqlite(backend, factory, run));
+    return (
+      (await checkBindings(backend, run, acks, thresholdBytes)) ??
+      (await checkSegments(backend, run, acks, exact)) ??
+      (await checkAnon(backend, run, acks, exact)) ??
+      (await checkWorldModel(backend, factory, run)) ??
+      (await checkSqlite(backend, factory, run))
+    );
   } catch (err) {
     const e = toProseError(err);
     return `reading the state back failed: ${e.code}: ${e.message}`;
   }
 }
 
-async function checkBindings(b: Backend, run: string, acks: Map<string, unknown>, threshold: number): Promise<string | undefined> {
+async function checkBindings(
+  b: Backend,
+  run: string,
+  acks: Map<string, unknown>,
+  threshold: number,
+): Promise<string | undefined> {
   const { bindings } = await b.call('listBindings', { run }, VM);
   const present = new Set(bindings.map((x) => x.name));
   for (const key of acks.keys()) {
@@ -33,29 +50,42 @@ async function checkBindings(b: Backend, run: string, acks: Map<string, unknown>
     const m = ITEM.exec(name);
     if (!m) continue;
     const r = await b.call('resolve', { run, name }, VM);
-    if (r.value !== itemValue(Number(m[1]), Number(m[2]), threshold)) return `binding ${name} reads back torn (${r.value.length} chars)`;
+    if (r.value !== itemValue(Number(m[1]), Number(m[2]), threshold))
+      return `binding ${name} reads back torn (${r.value.length} chars)`;
   }
   return undefined;
 }
 
-async function checkSegments(b: Backend, run: string, acks: Map<string, unknown>, exact: boolean): Promise<string | undefined> {
+async function checkSegments(
+  b: Backend,
+  run: string,
+  acks: Map<string, unknown>,
+  exact: boolean,
+): Promise<string | undefined> {
   const segmentAcks = [...acks].filter(([k]) => k.startsWith('segment '));
   if (segmentAcks.length === 0) return undefined;
   const { segments } = await b.call('listSegments', { run, agent: 'captain', scope: 'execution' }, VM);
   // With every writer finished (no write cut short), there is exactly one segment per acknowledged append.
-  if (exact && segments.length !== segmentAcks.length) return `${segmentAcks.length} segments were acknowledged but ${segments.length} are stored`;
+  if (exact && segments.length !== segmentAcks.length)
+    return `${segmentAcks.length} segments were acknowledged but ${segments.length} are stored`;
   for (const [i, s] of segments.entries()) {
     if (s.number !== i + 1) return `segment numbers are not 1..${segments.length}: position ${i + 1} holds ${s.number}`;
   }
   for (const [key, result] of segmentAcks) {
     const n = (result as { number?: number }).number ?? 0;
     const prompt = key.slice(8);
-    if (segments[n - 1]?.prompt !== prompt) return `acknowledged segment ${n} (${prompt}) holds ${JSON.stringify(segments[n - 1]?.prompt ?? null)}`;
+    if (segments[n - 1]?.prompt !== prompt)
+      return `acknowledged segment ${n} (${prompt}) holds ${JSON.stringify(segments[n - 1]?.prompt ?? null)}`;
   }
   return undefined;
 }
 
-async function checkAnon(b: Backend, run: string, acks: Map<string, unknown>, exact: boolean): Promise<string | undefined> {
+async function checkAnon(
+  b: Backend,
+  run: string,
+  acks: Map<string, unknown>,
+  exact: boolean,
+): Promise<string | undefined> {
   const names = [...acks].filter(([k]) => k.startsWith('anon ')).map(([, r]) => (r as { name?: string }).name);
   const resume = await b.call('resume', { run }, VM);
   if (names.length === 0) return undefined;
@@ -64,7 +94,8 @@ async function checkAnon(b: Backend, run: string, acks: Map<string, unknown>, ex
     if (!n || seen.has(n)) return `anonymous name ${n} was handed out twice`;
     seen.add(n);
   }
-  if (resume.anonCount < names.length || (exact && resume.anonCount !== names.length)) return `${names.length} anonymous names were acknowledged but the run counts ${resume.anonCount}`;
+  if (resume.anonCount < names.length || (exact && resume.anonCount !== names.length))
+    return `${names.length} anonymous names were acknowledged but the run counts ${resume.anonCount}`;
   return undefined;
 }
 
@@ -77,7 +108,8 @@ async function checkWorldModel(b: Backend, f: BackendFactory, run: string): Prom
     const problems = verifyReceiptChain(chain);
     if (problems.length) return `receipt chain of ${node} is broken: ${problems[0]!.message}`;
     const pub = await b.call('readPublished', { run, node }, VM);
-    if (pub.version !== null && artifactAddress(pub.files) !== pub.version) return `published version of ${node} does not hash to ${pub.version}`;
+    if (pub.version !== null && artifactAddress(pub.files) !== pub.version)
+      return `published version of ${node} does not hash to ${pub.version}`;
   }
   return undefined;
 }

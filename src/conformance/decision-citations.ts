@@ -3,7 +3,12 @@ import { join, relative } from 'node:path';
 import { isMap, isPair, isScalar, LineCounter, parseDocument, visit } from 'yaml';
 
 /** A case file citing a decision id that has no row in the decisions table. */
-export interface BadCitation { file: string; line: number; id: string; spec: string }
+export interface BadCitation {
+  file: string;
+  line: number;
+  id: string;
+  spec: string;
+}
 
 const ID = '[a-z][a-z0-9]*(?:-[a-z0-9]+)*';
 // "decision names", "decisions execution-id and anon-numbering", "decisions a, b, c": the words after "decision(s)".
@@ -28,7 +33,10 @@ export function specsOf(text: string): { line: number; spec: string }[] {
         out.push({ line: lc.linePos(pair.value.range?.[0] ?? 0).line, spec: pair.value.value });
       }
     },
-    Map(_, map) { if (!isMap(map)) return visit.SKIP; return undefined; },
+    Map(_, map) {
+      if (!isMap(map)) return visit.SKIP;
+      return undefined;
+    },
   });
   return out;
 }
@@ -46,9 +54,11 @@ export function badCitations(casesDir: string, rowIds: ReadonlySet<string>): Bad
 }
 
 function yamlFiles(dir: string): string[] {
-  return readdirSync(dir).sort().flatMap((e) => {
-    const p = join(dir, e);
-    if (statSync(p).isDirectory()) return yamlFiles(p);
-    return /\.ya?ml$/.test(e) ? [p] : [];
-  });
+  return readdirSync(dir)
+    .sort()
+    .flatMap((e) => {
+      const p = join(dir, e);
+      if (statSync(p).isDirectory()) return yamlFiles(p);
+      return /\.ya?ml$/.test(e) ? [p] : [];
+    });
 }

@@ -31,7 +31,8 @@ export function loadExpectations(path: string): Expectations {
   }
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc });
-  const bad = (line: number, message: string, field?: string) => new ProseError('E_CASE', message, { location: { file: path, line, ...(field ? { field } : {}) } });
+  const bad = (line: number, message: string, field?: string) =>
+    new ProseError('E_CASE', message, { location: { file: path, line, ...(field ? { field } : {}) } });
   if (doc.errors[0]) throw bad(lc.linePos(doc.errors[0].pos[0]).line, doc.errors[0].message.split('\n')[0]!);
   const top = doc.contents;
   const list = isMap(top) ? top.get('expectations', true) : undefined;
@@ -42,11 +43,19 @@ export function loadExpectations(path: string): Expectations {
     const line = lc.linePos((pair.key as { range?: [number] })?.range?.[0] ?? 0).line;
     const v = (pair.value as { toJSON?: () => unknown })?.toJSON?.() as Record<string, unknown> | undefined;
     if (!v || typeof v !== 'object') throw bad(line, `expectation for ${id} must be a mapping`, id);
-    for (const k of Object.keys(v)) if (!KEYS.has(k)) throw bad(line, `unknown field "${k}"; allowed: ${[...KEYS].join(', ')}`, `${id}.${k}`);
+    for (const k of Object.keys(v))
+      if (!KEYS.has(k)) throw bad(line, `unknown field "${k}"; allowed: ${[...KEYS].join(', ')}`, `${id}.${k}`);
     if (v.outcome !== 'fail' && v.outcome !== 'skip') throw bad(line, 'outcome must be fail or skip', `${id}.outcome`);
     if (typeof v.reason !== 'string' || !v.reason) throw bad(line, 'every expectation needs a reason', `${id}.reason`);
-    if (v.backends !== undefined && !(Array.isArray(v.backends) && v.backends.every((b) => typeof b === 'string'))) throw bad(line, 'backends must be a list of names', `${id}.backends`);
-    out.set(id, { outcome: v.outcome, reason: v.reason, ...(typeof v.link === 'string' ? { link: v.link } : {}), ...(v.backends ? { backends: v.backends as string[] } : {}), line });
+    if (v.backends !== undefined && !(Array.isArray(v.backends) && v.backends.every((b) => typeof b === 'string')))
+      throw bad(line, 'backends must be a list of names', `${id}.backends`);
+    out.set(id, {
+      outcome: v.outcome,
+      reason: v.reason,
+      ...(typeof v.link === 'string' ? { link: v.link } : {}),
+      ...(v.backends ? { backends: v.backends as string[] } : {}),
+      line,
+    });
   }
   return out;
 }
@@ -57,7 +66,8 @@ export function applyExpectation(exp: Expectations | undefined, backend: string,
   if (!e || (e.backends && !e.backends.includes(backend))) return raw;
   const link = e.link ? { link: e.link } : {};
   if (e.outcome === 'skip') return { status: 'skipped', reason: `expected skip: ${e.reason}` };
-  if (raw.status === 'failed' || raw.status === 'errored') return { status: 'xfailed', reason: e.reason, ...link, failure: raw };
+  if (raw.status === 'failed' || raw.status === 'errored')
+    return { status: 'xfailed', reason: e.reason, ...link, failure: raw };
   if (raw.status === 'passed') return { status: 'xpassed', reason: e.reason, ...link };
   return raw;
 }

@@ -35,22 +35,41 @@ function describeStep(step: Step, vars: Vars): string {
   };
   switch (step.kind) {
     case 'op': {
-      const wants = step.error ? `expects error ${step.error}${step.message ? ` with a message matching /${step.message}/` : ''}`
-        : step.expect !== undefined ? `expects a result containing ${show(step.expect)}` : 'expects success';
+      const wants = step.error
+        ? `expects error ${step.error}${step.message ? ` with a message matching /${step.message}/` : ''}`
+        : step.expect !== undefined
+          ? `expects a result containing ${show(step.expect)}`
+          : 'expects success';
       return `\nstep ${at}: ${step.op}, ${wants}${step.actor !== undefined ? ` (as ${show(step.actor)})` : ''}`;
     }
-    case 'restart': return `\nstep ${at}: restart: close the backend, open it again on the same storage${step.project ? ` in project ${step.project}` : ''}`;
-    case 'repeat': return `\nstep ${at}: repeat ${show(step.times)} times (\${i} counts from 1)`;
+    case 'restart':
+      return `\nstep ${at}: restart: close the backend, open it again on the same storage${step.project ? ` in project ${step.project}` : ''}`;
+    case 'repeat':
+      return `\nstep ${at}: repeat ${show(step.times)} times (\${i} counts from 1)`;
     case 'layout': {
-      const what = step.file !== undefined ? `file ${show(step.file)}` : step.query !== undefined ? `query ${show(step.query)}` : 'the transcript';
+      const what =
+        step.file !== undefined
+          ? `file ${show(step.file)}`
+          : step.query !== undefined
+            ? `query ${show(step.query)}`
+            : 'the transcript';
       return `\nstep ${at}: layout ${step.storage}: read ${what} directly (no message; run only where layout:${step.storage} is declared)`;
     }
-    case 'crash': return `\nstep ${at}: crash: a worker process writes the ${step.workload} workload and is killed ${step.kills} times (its messages are not shown)`;
-    case 'concurrent': return `\nstep ${at}: concurrent: ${step.writers} worker processes write ${step.each} ${step.workload} items each (their messages are not shown)`;
-    case 'subagent': return `\nstep ${at}: subagent: a scripted subagent writes into the storage as session.md instructs (no message)`;
-    case 'mixed-writers': return `\nstep ${at}: mixed-writers: ${step.ours} worker processes of ours and ${step.cli} sqlite3 writers x ${step.each} bindings, ${step.readers} sqlite3 readers${step.kills ? `, ${step.kills} kills` : ''} (their messages are not shown)`;
+    case 'crash':
+      return `\nstep ${at}: crash: a worker process writes the ${step.workload} workload and is killed ${step.kills} times (its messages are not shown)`;
+    case 'concurrent':
+      return `\nstep ${at}: concurrent: ${step.writers} worker processes write ${step.each} ${step.workload} items each (their messages are not shown)`;
+    case 'subagent':
+      return `\nstep ${at}: subagent: a scripted subagent writes into the storage as session.md instructs (no message)`;
+    case 'mixed-writers':
+      return `\nstep ${at}: mixed-writers: ${step.ours} worker processes of ours and ${step.cli} sqlite3 writers x ${step.each} bindings, ${step.readers} sqlite3 readers${step.kills ? `, ${step.kills} kills` : ''} (their messages are not shown)`;
     case 'plant': {
-      const what = [step.files ? `files ${Object.keys(step.files).join(', ')}` : '', step.sql !== undefined ? `SQL${step.db ? ` on ${step.db}` : ''}` : ''].filter(Boolean).join(' and ');
+      const what = [
+        step.files ? `files ${Object.keys(step.files).join(', ')}` : '',
+        step.sql !== undefined ? `SQL${step.db ? ` on ${step.db}` : ''}` : '',
+      ]
+        .filter(Boolean)
+        .join(' and ');
       return `\nstep ${at}: plant ${step.storage}: close the backend, write ${what} as a seed-following VM would, open it again (no message)`;
     }
   }
@@ -72,19 +91,28 @@ export function explainHeader(c: Case, backend: BackendFactory, exec: boolean): 
 /** The outcome, with what was expected and what was seen. */
 export function explainOutcome(o: Outcome): string[] {
   switch (o.status) {
-    case 'passed': return ['', `outcome: passed (${o.layoutChecks} layout checks, ${o.layoutNotApplicable} not applicable)`];
-    case 'skipped': return ['', `outcome: skipped: ${o.reason}`];
-    case 'failed': return [
-      '', `outcome: FAILED at ${o.at.file}:${o.at.line} (${o.step})`, `  ${o.message}`,
-      ...(o.expected !== undefined ? [`  expected: ${JSON.stringify(o.expected)}`] : []),
-      ...(o.seen !== undefined ? [`  seen:     ${JSON.stringify(o.seen)}`] : []),
-    ];
-    case 'errored': return [
-      '', `outcome: ERRORED${o.at ? ` at ${o.at.file}:${o.at.line}` : ''}${o.step ? ` (${o.step})` : ''}: ${o.error.code} ${o.error.message}`,
-      ...(o.evidence ? o.evidence.split('\n').map((l) => `  ${l}`) : []),
-    ];
-    case 'xfailed': return [...explainOutcome(o.failure), `  (expected to fail: ${o.reason})`];
-    case 'xpassed': return ['', `outcome: passed, but the expectations file says it fails (${o.reason})`];
+    case 'passed':
+      return ['', `outcome: passed (${o.layoutChecks} layout checks, ${o.layoutNotApplicable} not applicable)`];
+    case 'skipped':
+      return ['', `outcome: skipped: ${o.reason}`];
+    case 'failed':
+      return [
+        '',
+        `outcome: FAILED at ${o.at.file}:${o.at.line} (${o.step})`,
+        `  ${o.message}`,
+        ...(o.expected !== undefined ? [`  expected: ${JSON.stringify(o.expected)}`] : []),
+        ...(o.seen !== undefined ? [`  seen:     ${JSON.stringify(o.seen)}`] : []),
+      ];
+    case 'errored':
+      return [
+        '',
+        `outcome: ERRORED${o.at ? ` at ${o.at.file}:${o.at.line}` : ''}${o.step ? ` (${o.step})` : ''}: ${o.error.code} ${o.error.message}`,
+        ...(o.evidence ? o.evidence.split('\n').map((l) => `  ${l}`) : []),
+      ];
+    case 'xfailed':
+      return [...explainOutcome(o.failure), `  (expected to fail: ${o.reason})`];
+    case 'xpassed':
+      return ['', `outcome: passed, but the expectations file says it fails (${o.reason})`];
   }
 }
 
@@ -94,7 +122,11 @@ export function explainOutcome(o: Outcome): string[] {
  */
 export function tracedFactory(factory: BackendFactory, write: (line: string) => void): BackendFactory {
   let seq = 0;
-  const exchange = async <T>(request: Record<string, unknown>, run: () => Promise<T>, asResult: (r: T) => Record<string, unknown>): Promise<T> => {
+  const exchange = async <T>(
+    request: Record<string, unknown>,
+    run: () => Promise<T>,
+    asResult: (r: T) => Record<string, unknown>,
+  ): Promise<T> => {
     const s = seq++;
     write(wireLine('sent', JSON.stringify({ type: request.type, seq: s, ...request })));
     try {
@@ -110,11 +142,32 @@ export function tracedFactory(factory: BackendFactory, write: (line: string) => 
     ...factory,
     open: async (env: BackendEnv) => {
       seq = 1; // an exec plugin's process has spent seq 0 on hello
-      const b = await exchange({ type: 'open', env: { projectDir: env.projectDir, homeDir: env.homeDir, storageKey: env.storageKey, decisions: env.decisions } }, () => factory.open(env), () => ({}));
+      const b = await exchange(
+        {
+          type: 'open',
+          env: {
+            projectDir: env.projectDir,
+            homeDir: env.homeDir,
+            storageKey: env.storageKey,
+            decisions: env.decisions,
+          },
+        },
+        () => factory.open(env),
+        () => ({}),
+      );
       const traced: Backend = {
         call: <K extends OpName>(op: K, args: OpArgs[K], actor: Actor) =>
-          exchange({ type: 'call', op, args, actor }, () => b.call(op, args, actor), (r) => r as Record<string, unknown>) as Promise<OpResults[K]>,
-        close: () => exchange({ type: 'close' }, () => b.close(), () => ({})),
+          exchange(
+            { type: 'call', op, args, actor },
+            () => b.call(op, args, actor),
+            (r) => r as Record<string, unknown>,
+          ) as Promise<OpResults[K]>,
+        close: () =>
+          exchange(
+            { type: 'close' },
+            () => b.close(),
+            () => ({}),
+          ),
         ...(b.storage ? { storage: () => b.storage!() } : {}),
       };
       return traced;

@@ -6,14 +6,35 @@ import { isCapability, type Capability } from '../core/capabilities.ts';
 import { isErrorCode, ProseError } from '../core/errors.ts';
 import { isOpName, OPS } from '../core/ops.ts';
 import { SESSION_RULES } from '../session/session-rules.ts';
-import { DEVIATIONS, PLANT_STORAGES, type Case, type LayoutStep, type PlantStep, type SourcePos, type Step, type SubagentStep, type Suite } from './case-types.ts';
+import {
+  DEVIATIONS,
+  PLANT_STORAGES,
+  type Case,
+  type LayoutStep,
+  type PlantStep,
+  type SourcePos,
+  type Step,
+  type SubagentStep,
+  type Suite,
+} from './case-types.ts';
 import { plantPathProblem } from './plant.ts';
 import { WORKLOADS, type Workload } from './workload.ts';
 
 const CASE_KEYS = new Set(['id', 'title', 'spec', 'requires', 'run', 'steps']);
 const FILE_KEYS = new Set(['area', 'spec', 'cases']);
 const OP_KEYS = new Set(['op', 'args', 'as', 'expect', 'error', 'message', 'save']);
-const LAYOUT_KEYS = new Set(['layout', 'file', 'exists', 'equals', 'contains', 'matches', 'db', 'query', 'params', 'rows']);
+const LAYOUT_KEYS = new Set([
+  'layout',
+  'file',
+  'exists',
+  'equals',
+  'contains',
+  'matches',
+  'db',
+  'query',
+  'params',
+  'rows',
+]);
 /** The storage kinds a layout step may check: every kind with a layout (not `other`). */
 const STORAGES = new Set<string>(STORAGE_KINDS.filter((k) => k !== 'other'));
 const ID = /^[a-z0-9-]+\/[a-z0-9][a-z0-9.-]*$/;
@@ -31,7 +52,8 @@ export function loadSuite(dir: string): Suite {
     for (const c of loadCaseFile(path)) {
       checkPlantRequires(c);
       const prev = seen.get(c.id);
-      if (prev) throw caseError(c.pos.file, c.pos.line, `case id "${c.id}" is already used at ${prev.file}:${prev.line}`, 'id');
+      if (prev)
+        throw caseError(c.pos.file, c.pos.line, `case id "${c.id}" is already used at ${prev.file}:${prev.line}`, 'id');
       seen.set(c.id, c.pos);
       cases.push(c);
     }
@@ -44,7 +66,9 @@ function yamlFiles(dir: string): string[] {
   try {
     entries = readdirSync(dir).sort();
   } catch {
-    throw new ProseError('E_CASE', `no cases directory at ${dir}`, { hint: 'a suite holds suite.yaml and cases/*.yaml' });
+    throw new ProseError('E_CASE', `no cases directory at ${dir}`, {
+      hint: 'a suite holds suite.yaml and cases/*.yaml',
+    });
   }
   return entries.flatMap((e) => {
     const p = join(dir, e);
@@ -53,7 +77,11 @@ function yamlFiles(dir: string): string[] {
   });
 }
 
-interface Parsed { doc: ReturnType<typeof parseDocument>; lc: LineCounter; file: string }
+interface Parsed {
+  doc: ReturnType<typeof parseDocument>;
+  lc: LineCounter;
+  file: string;
+}
 
 function readYaml(path: string): Parsed {
   const file = relative(process.cwd(), path) || path;
@@ -68,7 +96,9 @@ function readYaml(path: string): Parsed {
   const first = doc.errors[0];
   if (first) {
     const { line, col } = lc.linePos(first.pos[0]);
-    throw new ProseError('E_CASE', first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''), { location: { file, line, column: col } });
+    throw new ProseError('E_CASE', first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''), {
+      location: { file, line, column: col },
+    });
   }
   return { doc, lc, file };
 }
@@ -97,26 +127,45 @@ function loadCaseFile(path: string): Case[] {
     checkKeys(p, item, CASE_KEYS, `cases[${i}]`);
     const id = str(p, item, 'id', true)!;
     if (!ID.test(id) || !id.startsWith(`${area}/`)) {
-      throw caseError(p.file, at(item), `case id "${id}" must look like "${area}/some-name" (lowercase, digits, "-", ".")`, `cases[${i}].id`);
+      throw caseError(
+        p.file,
+        at(item),
+        `case id "${id}" must look like "${area}/some-name" (lowercase, digits, "-", ".")`,
+        `cases[${i}].id`,
+      );
     }
     const reqNode = item.get('requires', true) as Node | undefined;
     const reqList = isSeq(reqNode) ? (toJs(p, reqNode) as unknown[]) : reqNode === undefined ? [] : null;
-    if (!reqList || !reqList.every(isCapability)) throw caseError(p.file, at(reqNode ?? item), `requires must list known capabilities`, `${id}.requires`);
+    if (!reqList || !reqList.every(isCapability))
+      throw caseError(p.file, at(reqNode ?? item), `requires must list known capabilities`, `${id}.requires`);
     const runNode = item.get('run', true);
     const run = runNode === undefined ? true : (runNode as { value?: unknown }).value;
-    if (typeof run !== 'boolean') throw caseError(p.file, at(runNode as Node), '"run" must be true or false', `${id}.run`);
+    if (typeof run !== 'boolean')
+      throw caseError(p.file, at(runNode as Node), '"run" must be true or false', `${id}.run`);
     const stepsNode = item.get('steps', true);
-    if (!isSeq(stepsNode) || stepsNode.items.length === 0) throw caseError(p.file, at(item), `case ${id} needs a non-empty "steps" list`, `${id}.steps`);
+    if (!isSeq(stepsNode) || stepsNode.items.length === 0)
+      throw caseError(p.file, at(item), `case ${id} needs a non-empty "steps" list`, `${id}.steps`);
     const steps = stepsNode.items.map((s, j) => loadStep(p, s as Node, `${id}.steps[${j}]`));
     // A reader of the case must see why it skips, so a capability its steps need is listed, not added silently.
     const missing = impliedCapabilities(steps).filter(([cap]) => !(reqList as Capability[]).includes(cap));
     if (missing.length) {
       const [cap, why] = missing[0]!;
-      throw caseError(p.file, at(reqNode ?? item), `case ${id} has a ${why} step, which needs capability ${cap}: list it in "requires"`, `${id}.requires`);
+      throw caseError(
+        p.file,
+        at(reqNode ?? item),
+        `case ${id} has a ${why} step, which needs capability ${cap}: list it in "requires"`,
+        `${id}.requires`,
+      );
     }
     return {
-      id, area, title: str(p, item, 'title', true)!, spec: str(p, item, 'spec', false) ?? fileSpec,
-      requires: [...new Set(reqList as Capability[])], run, steps, pos: { file: p.file, line: at(item) },
+      id,
+      area,
+      title: str(p, item, 'title', true)!,
+      spec: str(p, item, 'spec', false) ?? fileSpec,
+      requires: [...new Set(reqList as Capability[])],
+      run,
+      steps,
+      pos: { file: p.file, line: at(item) },
     };
   });
 }
@@ -127,15 +176,25 @@ function loadWorkerStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos)
   checkKeys(p, node, new Set([key]), field);
   const body = toJs(p, node.get(key, true) as Node) as Record<string, unknown>;
   const allowed = crash ? ['workload', 'kills', 'max-delay-ms'] : ['workload', 'writers', 'each'];
-  for (const k of Object.keys(body ?? {})) if (!allowed.includes(k)) throw caseError(p.file, pos.line, `unknown field "${k}"; allowed: ${allowed.join(', ')}`, `${field}.${key}.${k}`);
-  if (!WORKLOADS.includes(body.workload as never)) throw caseError(p.file, pos.line, `workload must be one of ${WORKLOADS.join(', ')}`, `${field}.${key}.workload`);
+  for (const k of Object.keys(body ?? {}))
+    if (!allowed.includes(k))
+      throw caseError(p.file, pos.line, `unknown field "${k}"; allowed: ${allowed.join(', ')}`, `${field}.${key}.${k}`);
+  if (!WORKLOADS.includes(body.workload as never))
+    throw caseError(p.file, pos.line, `workload must be one of ${WORKLOADS.join(', ')}`, `${field}.${key}.workload`);
   const int = (k: string, d?: number): number => {
     const v = body[k] ?? d;
-    if (!Number.isSafeInteger(v) || (v as number) < 1) throw caseError(p.file, pos.line, `"${k}" must be a positive whole number`, `${field}.${key}.${k}`);
+    if (!Number.isSafeInteger(v) || (v as number) < 1)
+      throw caseError(p.file, pos.line, `"${k}" must be a positive whole number`, `${field}.${key}.${k}`);
     return v as number;
   };
   return crash
-    ? { kind: 'crash', pos, workload: body.workload as Workload, kills: int('kills'), maxDelayMs: int('max-delay-ms', 40) }
+    ? {
+        kind: 'crash',
+        pos,
+        workload: body.workload as Workload,
+        kills: int('kills'),
+        maxDelayMs: int('max-delay-ms', 40),
+      }
     : { kind: 'concurrent', pos, workload: body.workload as Workload, writers: int('writers'), each: int('each') };
 }
 
@@ -148,9 +207,11 @@ function impliedCapabilities(steps: Step[]): [Capability, string][] {
   const out: [Capability, string][] = [];
   if (containsKind(steps, 'restart')) out.push(['durable', 'restart']);
   if (containsKind(steps, 'crash')) out.push(['durable', 'crash'], ['multi-process', 'crash']);
-  if (containsKind(steps, 'concurrent')) out.push(['multi-process', 'concurrent'], ['concurrent-writers', 'concurrent']);
+  if (containsKind(steps, 'concurrent'))
+    out.push(['multi-process', 'concurrent'], ['concurrent-writers', 'concurrent']);
   if (containsKind(steps, 'mixed-writers')) {
-    for (const cap of ['multi-process', 'concurrent-writers', 'layout:sqlite', 'native-sqlite3-beside'] as const) out.push([cap, 'mixed-writers']);
+    for (const cap of ['multi-process', 'concurrent-writers', 'layout:sqlite', 'native-sqlite3-beside'] as const)
+      out.push([cap, 'mixed-writers']);
   }
   if (containsKind(steps, 'subagent')) out.push(['subagent-writes', 'subagent']);
   return out;
@@ -160,39 +221,86 @@ function loadMixedWritersStep(p: Parsed, node: YAMLMap, field: string, pos: Sour
   checkKeys(p, node, new Set(['mixed-writers']), field);
   const body = (toJs(p, node.get('mixed-writers', true) as Node) ?? {}) as Record<string, unknown>;
   const allowed = ['ours', 'cli', 'each', 'readers', 'kills'];
-  for (const k of Object.keys(body)) if (!allowed.includes(k)) throw caseError(p.file, pos.line, `unknown field "${k}"; allowed: ${allowed.join(', ')}`, `${field}.mixed-writers.${k}`);
+  for (const k of Object.keys(body))
+    if (!allowed.includes(k))
+      throw caseError(
+        p.file,
+        pos.line,
+        `unknown field "${k}"; allowed: ${allowed.join(', ')}`,
+        `${field}.mixed-writers.${k}`,
+      );
   const int = (k: string, min: number, d?: number): number => {
     const v = body[k] ?? d;
-    if (!Number.isSafeInteger(v) || (v as number) < min) throw caseError(p.file, pos.line, `"${k}" must be a whole number of at least ${min}`, `${field}.mixed-writers.${k}`);
+    if (!Number.isSafeInteger(v) || (v as number) < min)
+      throw caseError(
+        p.file,
+        pos.line,
+        `"${k}" must be a whole number of at least ${min}`,
+        `${field}.mixed-writers.${k}`,
+      );
     return v as number;
   };
-  return { kind: 'mixed-writers', pos, ours: int('ours', 1), cli: int('cli', 1), each: int('each', 1), readers: int('readers', 0, 0), kills: int('kills', 0, 0) };
+  return {
+    kind: 'mixed-writers',
+    pos,
+    ours: int('ours', 1),
+    cli: int('cli', 1),
+    each: int('each', 1),
+    readers: int('readers', 0, 0),
+    kills: int('kills', 0, 0),
+  };
 }
 
 function containsKind(steps: Step[], kind: Step['kind']): boolean {
   return steps.some((s) => s.kind === kind || (s.kind === 'repeat' && containsKind(s.steps, kind)));
 }
 
-const SUBAGENT_FIELDS = new Set(['binding', 'kind', 'executionId', 'source', 'agent', 'scope', 'prompt', 'value', 'summary', 'memory', 'segmentSummary', 'deviate']);
+const SUBAGENT_FIELDS = new Set([
+  'binding',
+  'kind',
+  'executionId',
+  'source',
+  'agent',
+  'scope',
+  'prompt',
+  'value',
+  'summary',
+  'memory',
+  'segmentSummary',
+  'deviate',
+]);
 
 function loadSubagentStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos): SubagentStep {
   checkKeys(p, node, new Set(['subagent', 'findings', 'refused', 'save']), field);
   const body = toJs(p, node.get('subagent', true) as Node) as Record<string, unknown> | null;
   const err = (msg: string, f: string) => caseError(p.file, pos.line, msg, `${field}.${f}`);
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw err('"subagent" is a mapping (binding, value, summary, ...)', 'subagent');
-  for (const k of Object.keys(body)) if (!SUBAGENT_FIELDS.has(k)) throw err(`unknown field "${k}"; allowed: ${[...SUBAGENT_FIELDS].join(', ')}`, `subagent.${k}`);
-  if (body.binding === undefined && body.agent === undefined) throw err('a subagent writes a binding, an agent\'s memory, or both', 'subagent');
-  for (const k of ['value', 'summary']) if (body[k] === undefined) throw err(`"${k}" is required (what the subagent produces)`, `subagent.${k}`);
-  if (body.scope !== undefined && !['execution', 'project', 'user'].includes(body.scope as string)) throw err('scope is execution, project or user', 'subagent.scope');
-  if (body.deviate !== undefined && !DEVIATIONS.includes(body.deviate as never)) throw err(`deviate is one of ${DEVIATIONS.join(', ')}`, 'subagent.deviate');
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw err('"subagent" is a mapping (binding, value, summary, ...)', 'subagent');
+  for (const k of Object.keys(body))
+    if (!SUBAGENT_FIELDS.has(k))
+      throw err(`unknown field "${k}"; allowed: ${[...SUBAGENT_FIELDS].join(', ')}`, `subagent.${k}`);
+  if (body.binding === undefined && body.agent === undefined)
+    throw err("a subagent writes a binding, an agent's memory, or both", 'subagent');
+  for (const k of ['value', 'summary'])
+    if (body[k] === undefined) throw err(`"${k}" is required (what the subagent produces)`, `subagent.${k}`);
+  if (body.scope !== undefined && !['execution', 'project', 'user'].includes(body.scope as string))
+    throw err('scope is execution, project or user', 'subagent.scope');
+  if (body.deviate !== undefined && !DEVIATIONS.includes(body.deviate as never))
+    throw err(`deviate is one of ${DEVIATIONS.join(', ')}`, 'subagent.deviate');
   const save = node.get('save');
   if (save !== undefined && typeof save !== 'string') throw err('"save" must be a variable name', 'save');
   const { kind, ...rest } = body;
   const refused = loadRefused(p, node.get('refused', true) as Node | undefined, err);
-  if (refused !== false && body.deviate === undefined) throw err('only a deviating subagent (deviate:) can expect its write refused', 'refused');
+  if (refused !== false && body.deviate === undefined)
+    throw err('only a deviating subagent (deviate:) can expect its write refused', 'refused');
   return {
-    kind: 'subagent', pos, ...rest, ...(kind !== undefined ? { bindingKind: kind } : {}), refused,
-    findings: loadFindings(p, node.get('findings', true) as Node | undefined, err), ...(save !== undefined ? { save: save as string } : {}),
+    kind: 'subagent',
+    pos,
+    ...rest,
+    ...(kind !== undefined ? { bindingKind: kind } : {}),
+    refused,
+    findings: loadFindings(p, node.get('findings', true) as Node | undefined, err),
+    ...(save !== undefined ? { save: save as string } : {}),
   } as SubagentStep;
 }
 
@@ -204,7 +312,13 @@ function checkPlantRequires(c: Case): void {
   const plant = findStep(c.steps, 'plant');
   if (!plant) return;
   const missing = (['durable', 'subagent-writes'] as const).find((cap) => !c.requires.includes(cap));
-  if (missing) throw caseError(c.pos.file, c.pos.line, `case ${c.id} has a plant step (line ${plant.pos.line}), which needs capability ${missing}: list it in "requires"`, `${c.id}.requires`);
+  if (missing)
+    throw caseError(
+      c.pos.file,
+      c.pos.line,
+      `case ${c.id} has a plant step (line ${plant.pos.line}), which needs capability ${missing}: list it in "requires"`,
+      `${c.id}.requires`,
+    );
 }
 
 function findStep(steps: Step[], kind: Step['kind']): Step | undefined {
@@ -226,16 +340,19 @@ function loadPlantStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos):
     return n?.range ? p.lc.linePos(n.range[0]).line : pos.line;
   };
   const err = (msg: string, f: string) => caseError(p.file, lineOf(f), msg, `${field}.${f}`);
-  if (!(PLANT_STORAGES as readonly unknown[]).includes(js.plant)) throw err(`plant must be one of ${PLANT_STORAGES.join(', ')}`, 'plant');
+  if (!(PLANT_STORAGES as readonly unknown[]).includes(js.plant))
+    throw err(`plant must be one of ${PLANT_STORAGES.join(', ')}`, 'plant');
   const storage = js.plant as PlantStep['storage'];
   const step: PlantStep = { kind: 'plant', pos, storage };
   if (js.files !== undefined) {
     const files = js.files as Record<string, unknown>;
-    if (!files || typeof files !== 'object' || Array.isArray(files) || Object.keys(files).length === 0) throw err('"files" is a non-empty mapping of path to content', 'files');
+    if (!files || typeof files !== 'object' || Array.isArray(files) || Object.keys(files).length === 0)
+      throw err('"files" is a non-empty mapping of path to content', 'files');
     for (const [path, content] of Object.entries(files)) {
       const problem = plantPathProblem(path);
       if (problem) throw err(problem, `files.${path}`);
-      if (typeof content !== 'string') throw err('file content is a string (a YAML block scalar keeps the seed text verbatim)', `files.${path}`);
+      if (typeof content !== 'string')
+        throw err('file content is a string (a YAML block scalar keeps the seed text verbatim)', `files.${path}`);
     }
     step.files = files as Record<string, string>;
   }
@@ -250,33 +367,55 @@ function loadPlantStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos):
     if (problem) throw err(problem, 'db');
     step.db = js.db as string;
   }
-  if (storage === 'sqlite' && (step.sql === undefined) !== (step.db === undefined)) throw err('plant: sqlite runs "sql" on "db": give both or neither', step.db ? 'sql' : 'db');
+  if (storage === 'sqlite' && (step.sql === undefined) !== (step.db === undefined))
+    throw err('plant: sqlite runs "sql" on "db": give both or neither', step.db ? 'sql' : 'db');
   if (!step.files && !step.sql) throw err('a plant step plants "files", "sql", or both', 'plant');
   return step;
 }
 
-function loadRefused(p: Parsed, node: Node | undefined, err: (msg: string, f: string) => ProseError): SubagentStep['refused'] {
+function loadRefused(
+  p: Parsed,
+  node: Node | undefined,
+  err: (msg: string, f: string) => ProseError,
+): SubagentStep['refused'] {
   const js = node === undefined ? false : toJs(p, node);
   if (typeof js === 'boolean') return js;
   const map = js as Record<string, unknown>;
-  if (!map || typeof map !== 'object' || Array.isArray(map) || !SUBAGENT_STORAGE_KINDS.every((k) => typeof map[k] === 'boolean') || Object.keys(map).length !== SUBAGENT_STORAGE_KINDS.length) {
+  if (
+    !map ||
+    typeof map !== 'object' ||
+    Array.isArray(map) ||
+    !SUBAGENT_STORAGE_KINDS.every((k) => typeof map[k] === 'boolean') ||
+    Object.keys(map).length !== SUBAGENT_STORAGE_KINDS.length
+  ) {
     throw err('refused is true, false, or a map of them by storage (directory, sqlite, postgres)', 'refused');
   }
   return map as SubagentStep['refused'];
 }
 
-function loadFindings(p: Parsed, node: Node | undefined, err: (msg: string, f: string) => ProseError): SubagentStep['findings'] {
+function loadFindings(
+  p: Parsed,
+  node: Node | undefined,
+  err: (msg: string, f: string) => ProseError,
+): SubagentStep['findings'] {
   const js = node === undefined ? [] : toJs(p, node);
   const list = (v: unknown, f: string): string[] => {
-    if (!Array.isArray(v)) throw err('findings is a list of rule ids (or a map of such lists by storage: directory, sqlite, postgres)', f);
-    for (const r of v) if (!(typeof r === 'string' && r in SESSION_RULES)) throw err(`unknown rule ${JSON.stringify(r)} (docs/session-protocol.md lists them)`, f);
+    if (!Array.isArray(v))
+      throw err('findings is a list of rule ids (or a map of such lists by storage: directory, sqlite, postgres)', f);
+    for (const r of v)
+      if (!(typeof r === 'string' && r in SESSION_RULES))
+        throw err(`unknown rule ${JSON.stringify(r)} (docs/session-protocol.md lists them)`, f);
     return v as string[];
   };
   if (Array.isArray(js)) return list(js, 'findings');
   if (!js || typeof js !== 'object') return list(js, 'findings');
   const map = js as Record<string, unknown>;
-  for (const k of Object.keys(map)) if (!SUBAGENT_STORAGE_KINDS.includes(k as never)) throw err(`findings by storage: unknown kind "${k}"`, `findings.${k}`);
-  return Object.fromEntries(SUBAGENT_STORAGE_KINDS.map((k) => [k, list(map[k], `findings.${k}`)])) as SubagentStep['findings'];
+  for (const k of Object.keys(map))
+    if (!SUBAGENT_STORAGE_KINDS.includes(k as never))
+      throw err(`findings by storage: unknown kind "${k}"`, `findings.${k}`);
+  return Object.fromEntries(
+    SUBAGENT_STORAGE_KINDS.map((k) => [k, list(map[k], `findings.${k}`)]),
+  ) as SubagentStep['findings'];
 }
 
 function loadStep(p: Parsed, aliased: Node, field: string): Step {
@@ -285,7 +424,13 @@ function loadStep(p: Parsed, aliased: Node, field: string): Step {
   const line = aliased?.range ? p.lc.linePos(aliased.range[0]).line : 1;
   const pos: SourcePos = { file: p.file, line };
   if (isScalar(node) && node.value === 'restart') return { kind: 'restart', pos };
-  if (!isMap(node)) throw caseError(p.file, line, 'a step is a mapping (op:, layout:, plant:, repeat:, crash:, concurrent:, mixed-writers:, subagent:) or the word restart', field);
+  if (!isMap(node))
+    throw caseError(
+      p.file,
+      line,
+      'a step is a mapping (op:, layout:, plant:, repeat:, crash:, concurrent:, mixed-writers:, subagent:) or the word restart',
+      field,
+    );
   if (node.has('restart')) {
     checkKeys(p, node, new Set(['restart']), field);
     const body = toJs(p, node.get('restart', true) as Node) as Record<string, unknown> | null;
@@ -293,7 +438,12 @@ function loadStep(p: Parsed, aliased: Node, field: string): Step {
       throw caseError(p.file, line, 'restart takes {project: NAME} (or is the word restart alone)', `${field}.restart`);
     }
     if (typeof body.project !== 'string' || !/^[a-z0-9][a-z0-9-]{0,39}$/.test(body.project)) {
-      throw caseError(p.file, line, 'restart.project is a lowercase name ([a-z0-9-], at most 40): the directory the case moves to', `${field}.restart.project`);
+      throw caseError(
+        p.file,
+        line,
+        'restart.project is a lowercase name ([a-z0-9-], at most 40): the directory the case moves to',
+        `${field}.restart.project`,
+      );
     }
     return { kind: 'restart', pos, project: body.project };
   }
@@ -301,7 +451,12 @@ function loadStep(p: Parsed, aliased: Node, field: string): Step {
     checkKeys(p, node, new Set(['repeat', 'steps']), field);
     const inner = node.get('steps', true);
     if (!isSeq(inner)) throw caseError(p.file, line, 'repeat needs "steps"', `${field}.steps`);
-    return { kind: 'repeat', pos, times: toJs(p, node.get('repeat', true) as Node), steps: inner.items.map((s, k) => loadStep(p, s as Node, `${field}.steps[${k}]`)) };
+    return {
+      kind: 'repeat',
+      pos,
+      times: toJs(p, node.get('repeat', true) as Node),
+      steps: inner.items.map((s, k) => loadStep(p, s as Node, `${field}.steps[${k}]`)),
+    };
   }
   if (node.has('crash') || node.has('concurrent')) return loadWorkerStep(p, node, field, pos);
   if (node.has('mixed-writers')) return loadMixedWritersStep(p, node, field, pos);
@@ -310,26 +465,45 @@ function loadStep(p: Parsed, aliased: Node, field: string): Step {
   if (node.has('layout')) {
     checkKeys(p, node, LAYOUT_KEYS, field);
     const js = toJs(p, node) as Record<string, unknown>;
-    if (!STORAGES.has(js.layout as string)) throw caseError(p.file, line, `layout must be one of ${[...STORAGES].join(', ')}`, `${field}.layout`);
+    if (!STORAGES.has(js.layout as string))
+      throw caseError(p.file, line, `layout must be one of ${[...STORAGES].join(', ')}`, `${field}.layout`);
     const { layout, ...rest } = js;
     return { kind: 'layout', pos, storage: layout as LayoutStep['storage'], ...rest } as LayoutStep;
   }
   checkKeys(p, node, OP_KEYS, field);
   const js = toJs(p, node) as Record<string, unknown>;
-  if (!isOpName(js.op)) throw caseError(p.file, line, `unknown op ${JSON.stringify(js.op)}; known: ${Object.keys(OPS).join(', ')}`, `${field}.op`);
+  if (!isOpName(js.op))
+    throw caseError(
+      p.file,
+      line,
+      `unknown op ${JSON.stringify(js.op)}; known: ${Object.keys(OPS).join(', ')}`,
+      `${field}.op`,
+    );
   const args = (js.args ?? {}) as Record<string, unknown>;
-  if (typeof args !== 'object' || Array.isArray(args)) throw caseError(p.file, line, '"args" must be a mapping', `${field}.args`);
+  if (typeof args !== 'object' || Array.isArray(args))
+    throw caseError(p.file, line, '"args" must be a mapping', `${field}.args`);
   for (const key of Object.keys(args)) {
-    if (!(key in OPS[js.op].args)) throw caseError(p.file, line, `${js.op} has no argument "${key}"`, `${field}.args.${key}`);
+    if (!(key in OPS[js.op].args))
+      throw caseError(p.file, line, `${js.op} has no argument "${key}"`, `${field}.args.${key}`);
   }
-  if (js.error !== undefined && !isErrorCode(js.error)) throw caseError(p.file, line, `unknown error code ${JSON.stringify(js.error)}`, `${field}.error`);
-  if (js.error !== undefined && js.expect !== undefined) throw caseError(p.file, line, 'a step expects a result or an error, not both', field);
-  if (js.message !== undefined && (typeof js.message !== 'string' || js.error === undefined)) throw caseError(p.file, line, '"message" is a regular expression and goes with "error"', `${field}.message`);
-  if (js.save !== undefined && typeof js.save !== 'string') throw caseError(p.file, line, '"save" must be a variable name', `${field}.save`);
+  if (js.error !== undefined && !isErrorCode(js.error))
+    throw caseError(p.file, line, `unknown error code ${JSON.stringify(js.error)}`, `${field}.error`);
+  if (js.error !== undefined && js.expect !== undefined)
+    throw caseError(p.file, line, 'a step expects a result or an error, not both', field);
+  if (js.message !== undefined && (typeof js.message !== 'string' || js.error === undefined))
+    throw caseError(p.file, line, '"message" is a regular expression and goes with "error"', `${field}.message`);
+  if (js.save !== undefined && typeof js.save !== 'string')
+    throw caseError(p.file, line, '"save" must be a variable name', `${field}.save`);
   return {
-    kind: 'op', pos, op: js.op, args, ...(js.as !== undefined ? { actor: js.as as never } : {}),
-    ...(js.expect !== undefined ? { expect: js.expect } : {}), ...(js.error !== undefined ? { error: js.error as never } : {}),
-    ...(js.save !== undefined ? { save: js.save as string } : {}), ...(js.message !== undefined ? { message: js.message as string } : {}),
+    kind: 'op',
+    pos,
+    op: js.op,
+    args,
+    ...(js.as !== undefined ? { actor: js.as as never } : {}),
+    ...(js.expect !== undefined ? { expect: js.expect } : {}),
+    ...(js.error !== undefined ? { error: js.error as never } : {}),
+    ...(js.save !== undefined ? { save: js.save as string } : {}),
+    ...(js.message !== undefined ? { message: js.message as string } : {}),
   };
 }
 
@@ -338,7 +512,12 @@ function checkKeys(p: Parsed, map: YAMLMap, allowed: Set<string>, field: string)
     const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
     if (!allowed.has(key)) {
       const line = (pair.key as Node)?.range ? p.lc.linePos((pair.key as Node).range![0]).line : 1;
-      throw caseError(p.file, line, `unknown field "${key}"; allowed here: ${[...allowed].join(', ')}`, `${field}.${key}`);
+      throw caseError(
+        p.file,
+        line,
+        `unknown field "${key}"; allowed here: ${[...allowed].join(', ')}`,
+        `${field}.${key}`,
+      );
     }
   }
 }

@@ -13,7 +13,8 @@ import { interpolate, type Vars } from './template.ts';
 export function plantPathProblem(path: string): string | undefined {
   if (typeof path !== 'string' || path === '') return 'a planted path is a non-empty string';
   const rest = path.startsWith('~/') ? path.slice(2) : path;
-  if (/^([/\\]|[A-Za-z]:)/.test(rest)) return `planted path ${JSON.stringify(path)} is absolute; give it relative to the project directory (~/ for the home directory)`;
+  if (/^([/\\]|[A-Za-z]:)/.test(rest))
+    return `planted path ${JSON.stringify(path)} is absolute; give it relative to the project directory (~/ for the home directory)`;
   if (rest.split(/[/\\]/).some((seg) => seg === '' || seg === '.' || seg === '..')) {
     return `planted path ${JSON.stringify(path)} has an empty, "." or ".." segment; it may not leave the storage root`;
   }
@@ -23,7 +24,8 @@ export function plantPathProblem(path: string): string | undefined {
 /** The storage kinds a case plants for: it runs only on backends of one of them (an empty list: no plant steps). */
 export function plantStorages(c: Case): PlantStorage[] {
   const kinds = new Set<PlantStorage>();
-  const walk = (steps: Step[]) => steps.forEach((s) => (s.kind === 'plant' ? kinds.add(s.storage) : s.kind === 'repeat' ? walk(s.steps) : undefined));
+  const walk = (steps: Step[]) =>
+    steps.forEach((s) => (s.kind === 'plant' ? kinds.add(s.storage) : s.kind === 'repeat' ? walk(s.steps) : undefined));
   walk(c.steps);
   return [...kinds];
 }
@@ -35,7 +37,8 @@ function plantedPath(path: string, env: BackendEnv, pos: PlantStep['pos']): stri
   const home = path.startsWith('~/');
   const root = resolve(home ? env.homeDir : env.projectDir);
   const abs = resolve(root, home ? path.slice(2) : path);
-  if (!abs.startsWith(root + sep)) throw new ProseError('E_CASE', `planted path ${JSON.stringify(path)} is outside the storage`, { location: pos });
+  if (!abs.startsWith(root + sep))
+    throw new ProseError('E_CASE', `planted path ${JSON.stringify(path)} is outside the storage`, { location: pos });
   return abs;
 }
 
@@ -56,7 +59,12 @@ export async function runPlant(step: PlantStep, c: PlantContext): Promise<void> 
   const s = interpolate(step, c.vars) as PlantStep;
   if (s.sql !== undefined && s.storage === 'postgres') {
     const view = c.backend.storage?.();
-    if (view?.kind !== 'postgres' || !view.subagentScript) throw new ProseError('E_CASE', 'the backend gives no connection SQL could be planted with (StorageView.subagentScript)', { location: step.pos });
+    if (view?.kind !== 'postgres' || !view.subagentScript)
+      throw new ProseError(
+        'E_CASE',
+        'the backend gives no connection SQL could be planted with (StorageView.subagentScript)',
+        { location: step.pos },
+      );
     await view.subagentScript(s.sql);
   }
   await c.close();

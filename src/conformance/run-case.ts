@@ -52,12 +52,24 @@ class StepFailure {
 /** Runs one case on fresh storage and returns its outcome; never throws. */
 export async function runCase(c: Case, ctx: CaseContext): Promise<Outcome> {
   const missing = c.requires.filter((cap) => !ctx.factory.capabilities.includes(cap));
-  if (missing.length) return { status: 'skipped', reason: `needs capability ${missing.join(', ')}, which ${ctx.factory.name} does not declare` };
+  if (missing.length)
+    return {
+      status: 'skipped',
+      reason: `needs capability ${missing.join(', ')}, which ${ctx.factory.name} does not declare`,
+    };
   const plants = plantStorages(c);
   if (plants.length && !(plants as string[]).includes(ctx.factory.kind)) {
-    return { status: 'skipped', reason: `plants seed-written state for ${plants.join(', ')} storage; ${ctx.factory.name} keeps ${ctx.factory.kind} storage` };
+    return {
+      status: 'skipped',
+      reason: `plants seed-written state for ${plants.join(', ')} storage; ${ctx.factory.name} keeps ${ctx.factory.kind} storage`,
+    };
   }
-  const env: BackendEnv = { projectDir: join(ctx.dir, 'project'), homeDir: join(ctx.dir, 'home'), decisions: ctx.decisions, storageKey: ctx.dir };
+  const env: BackendEnv = {
+    projectDir: join(ctx.dir, 'project'),
+    homeDir: join(ctx.dir, 'home'),
+    decisions: ctx.decisions,
+    storageKey: ctx.dir,
+  };
   mkdirSync(env.projectDir, { recursive: true });
   mkdirSync(env.homeDir, { recursive: true });
   const state: RunState = { backend: undefined, layoutChecks: 0, layoutNotApplicable: 0, metrics: {} };
@@ -65,14 +77,23 @@ export async function runCase(c: Case, ctx: CaseContext): Promise<Outcome> {
     state.backend = await withTimeout(ctx.factory.open(env), ctx.stepTimeoutMs, 'opening the backend');
     const vars: Vars = { decisions: ctx.decisions };
     if (c.run) {
-      ctx.onStep?.note('the runner creates the case\'s run; the steps call it ${run}');
-      const r = await state.backend.call('createRun', { program: `# conformance case ${c.id}\nsession "${c.title.replace(/"/g, "'")}"\n` }, { role: 'vm' });
+      ctx.onStep?.note("the runner creates the case's run; the steps call it ${run}");
+      const r = await state.backend.call(
+        'createRun',
+        { program: `# conformance case ${c.id}\nsession "${c.title.replace(/"/g, "'")}"\n` },
+        { role: 'vm' },
+      );
       vars.run = r.run;
       vars.runId = r.runId;
     }
     await runSteps(c.steps, vars, ctx, env, state);
     const metrics = Object.keys(state.metrics).length ? { metrics: state.metrics } : {};
-    return { status: 'passed', layoutChecks: state.layoutChecks, layoutNotApplicable: state.layoutNotApplicable, ...metrics };
+    return {
+      status: 'passed',
+      layoutChecks: state.layoutChecks,
+      layoutNotApplicable: state.layoutNotApplicable,
+      ...metrics,
+    };
   } catch (err) {
     if (err instanceof StepFailure) return err.outcome;
     const e = toProseError(err);
@@ -84,7 +105,12 @@ export async function runCase(c: Case, ctx: CaseContext): Promise<Outcome> {
   }
 }
 
-type RunState = { backend: Backend | undefined; layoutChecks: number; layoutNotApplicable: number; metrics: Record<string, number> };
+type RunState = {
+  backend: Backend | undefined;
+  layoutChecks: number;
+  layoutNotApplicable: number;
+  metrics: Record<string, number>;
+};
 
 async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: BackendEnv, state: RunState): Promise<void> {
   for (const step of steps) {
@@ -103,15 +129,27 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
       case 'plant':
         // A plant for another storage kind is that kind's version of the same seed state.
         if (step.storage !== ctx.factory.kind) break;
-        await withTimeout(runPlant(step, {
-          env, vars, backend: state.backend!,
-          close: async () => { await state.backend?.close(); state.backend = undefined; },
-          reopen: async () => { state.backend = await ctx.factory.open(env); },
-        }), ctx.stepTimeoutMs, `plant ${step.storage}`);
+        await withTimeout(
+          runPlant(step, {
+            env,
+            vars,
+            backend: state.backend!,
+            close: async () => {
+              await state.backend?.close();
+              state.backend = undefined;
+            },
+            reopen: async () => {
+              state.backend = await ctx.factory.open(env);
+            },
+          }),
+          ctx.stepTimeoutMs,
+          `plant ${step.storage}`,
+        );
         break;
       case 'repeat': {
         const times = interpolate(step.times, vars);
-        if (!Number.isSafeInteger(times)) throw new ProseError('E_CASE', `repeat needs a whole number, got ${show(times)}`, { location: step.pos });
+        if (!Number.isSafeInteger(times))
+          throw new ProseError('E_CASE', `repeat needs a whole number, got ${show(times)}`, { location: step.pos });
         // Saves inside the loop are visible after it (a chain of frames is built that way); only `i` is scoped.
         const outer = vars.i;
         for (let i = 1; i <= (times as number); i++) {
@@ -124,7 +162,8 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
       case 'layout': {
         const verdict = await checkLayout(step, ctx.factory, state.backend!, vars);
         if (verdict === 'n/a') state.layoutNotApplicable += 1;
-        else if (verdict) throw new StepFailure({ status: 'failed', at: step.pos, step: `layout ${step.storage}`, message: verdict });
+        else if (verdict)
+          throw new StepFailure({ status: 'failed', at: step.pos, step: `layout ${step.storage}`, message: verdict });
         else state.layoutChecks += 1;
         break;
       }
@@ -139,17 +178,32 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
         // The mixed-writers area needs the real sqlite3; where there is none the case is skipped, saying so.
         const sqlite3 = step.kind === 'mixed-writers' ? findSqlite3() : undefined;
         if (sqlite3 && 'skip' in sqlite3) throw new StepFailure({ status: 'skipped', reason: sqlite3.skip });
-        if (!ctx.workerCommand) throw new ProseError('E_CASE', `${step.kind} steps need a worker command`, { location: step.pos });
+        if (!ctx.workerCommand)
+          throw new ProseError('E_CASE', `${step.kind} steps need a worker command`, { location: step.pos });
         const wctx: WorkerContext = {
-          factory: ctx.factory, env, run: String(vars.run), command: ctx.workerCommand, seed: ctx.seed, readyTimeoutMs: ctx.stepTimeoutMs,
+          factory: ctx.factory,
+          env,
+          run: String(vars.run),
+          command: ctx.workerCommand,
+          seed: ctx.seed,
+          readyTimeoutMs: ctx.stepTimeoutMs,
           reopen: async () => (state.backend ??= await ctx.factory.open(env)),
-          close: async () => { await state.backend?.close(); state.backend = undefined; },
+          close: async () => {
+            await state.backend?.close();
+            state.backend = undefined;
+          },
         };
         // Bounded like any step, scaled by its work: a writer or a check that hangs errors the case, never the run.
         const label = step.kind === 'mixed-writers' ? 'mixed-writers' : `${step.kind} ${step.workload}`;
-        const budget = ctx.stepTimeoutMs * (step.kind === 'crash' ? step.kills : step.kind === 'concurrent' ? step.writers : step.ours + step.cli);
-        const running = step.kind === 'crash' ? runCrash(step, wctx) : step.kind === 'concurrent' ? runConcurrent(step, wctx)
-          : runMixedWriters(step, wctx, (sqlite3 as { path: string }).path, specOf(ctx.factory));
+        const budget =
+          ctx.stepTimeoutMs *
+          (step.kind === 'crash' ? step.kills : step.kind === 'concurrent' ? step.writers : step.ours + step.cli);
+        const running =
+          step.kind === 'crash'
+            ? runCrash(step, wctx)
+            : step.kind === 'concurrent'
+              ? runConcurrent(step, wctx)
+              : runMixedWriters(step, wctx, (sqlite3 as { path: string }).path, specOf(ctx.factory));
         const verdict = await withTimeout(running, budget, label);
         if (!verdict.ok) {
           const replay = ctx.runSeed === undefined ? '' : ` (replay with --seed ${ctx.runSeed})`;
@@ -159,8 +213,28 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
         break;
       }
       case 'subagent': {
-        const r = await withTimeout(runSubagent(step, { factory: ctx.factory, backend: state.backend!, env, vars, ...(ctx.workerCommand ? { self: ctx.workerCommand } : {}), ...(ctx.checkerBug ? { checkerBug: ctx.checkerBug } : {}), timeoutMs: ctx.stepTimeoutMs }), ctx.stepTimeoutMs * 2, 'subagent session');
-        if (r.verdict) throw new StepFailure({ status: 'failed', at: step.pos, step: 'subagent', message: r.verdict, expected: step.findings, seen: { findings: r.findings, message: r.message } });
+        const r = await withTimeout(
+          runSubagent(step, {
+            factory: ctx.factory,
+            backend: state.backend!,
+            env,
+            vars,
+            ...(ctx.workerCommand ? { self: ctx.workerCommand } : {}),
+            ...(ctx.checkerBug ? { checkerBug: ctx.checkerBug } : {}),
+            timeoutMs: ctx.stepTimeoutMs,
+          }),
+          ctx.stepTimeoutMs * 2,
+          'subagent session',
+        );
+        if (r.verdict)
+          throw new StepFailure({
+            status: 'failed',
+            at: step.pos,
+            step: 'subagent',
+            message: r.verdict,
+            expected: step.findings,
+            seen: { findings: r.findings, message: r.message },
+          });
         state.metrics['subagent sessions checked'] = (state.metrics['subagent sessions checked'] ?? 0) + 1;
         if (step.save) vars[step.save] = { message: r.message, instructions: r.instructions, segment: r.segment };
         break;
@@ -175,7 +249,13 @@ async function runOp(step: OpStep, vars: Vars, ctx: CaseContext, backend: Backen
   const args = interpolate(step.args, vars) as Record<string, unknown>;
   const spec = OPS[step.op].args;
   // Most cases work on the run the runner created; agent calls need it only in execution scope.
-  if ('run' in spec && args.run === undefined && vars.run !== undefined && (!('scope' in spec) || args.scope === 'execution')) args.run = vars.run;
+  if (
+    'run' in spec &&
+    args.run === undefined &&
+    vars.run !== undefined &&
+    (!('scope' in spec) || args.scope === 'execution')
+  )
+    args.run = vars.run;
   const actor = toActor(step, args, vars);
   const label = `${step.op} ${show(args).slice(0, 120)}`;
   let result: unknown;
@@ -183,25 +263,56 @@ async function runOp(step: OpStep, vars: Vars, ctx: CaseContext, backend: Backen
     result = await withTimeout(backend.call(step.op, args as OpArgs[OpName], actor), ctx.stepTimeoutMs, label);
   } catch (err) {
     const e = toProseError(err);
-    if (!(err instanceof ProseError) && !(err && typeof err === 'object' && 'code' in err) || ERRORED_CODES.has(e.code)) {
-      throw new StepFailure({ status: 'errored', at: step.pos, step: label, error: serializeError(e), evidence: evidenceOf(err) });
+    if (
+      (!(err instanceof ProseError) && !(err && typeof err === 'object' && 'code' in err)) ||
+      ERRORED_CODES.has(e.code)
+    ) {
+      throw new StepFailure({
+        status: 'errored',
+        at: step.pos,
+        step: label,
+        error: serializeError(e),
+        evidence: evidenceOf(err),
+      });
     }
     if (step.error === e.code) {
       if (step.message !== undefined && !new RegExp(step.message, 'u').test(e.message)) {
-        throw new StepFailure({ status: 'failed', at: step.pos, step: label, message: `error ${e.code} as expected, but its message ${show(e.message)} does not match /${step.message}/`, expected: step.message, seen: e.message });
+        throw new StepFailure({
+          status: 'failed',
+          at: step.pos,
+          step: label,
+          message: `error ${e.code} as expected, but its message ${show(e.message)} does not match /${step.message}/`,
+          expected: step.message,
+          seen: e.message,
+        });
       }
       return;
     }
     const expected = step.error ? `error ${step.error}` : 'success';
-    throw new StepFailure({ status: 'failed', at: step.pos, step: label, message: `expected ${expected}, got ${e.code}: ${e.message}`, expected, seen: serializeError(e) });
+    throw new StepFailure({
+      status: 'failed',
+      at: step.pos,
+      step: label,
+      message: `expected ${expected}, got ${e.code}: ${e.message}`,
+      expected,
+      seen: serializeError(e),
+    });
   }
   if (step.error) {
-    throw new StepFailure({ status: 'failed', at: step.pos, step: label, message: `expected error ${step.error}, but the call succeeded with ${show(result)}`, expected: step.error, seen: result });
+    throw new StepFailure({
+      status: 'failed',
+      at: step.pos,
+      step: label,
+      message: `expected error ${step.error}, but the call succeeded with ${show(result)}`,
+      expected: step.error,
+      seen: result,
+    });
   }
   if (step.expect !== undefined) {
     const expected = interpolate(step.expect, vars);
     const diff = match(expected, result);
-    if (diff) throw new StepFailure({ status: 'failed', at: step.pos, step: label, message: diff, expected, seen: result });
+    if (diff)
+      throw new StepFailure({ status: 'failed', at: step.pos, step: label, message: diff, expected, seen: result });
   }
   if (step.save) vars[step.save] = result;
 }

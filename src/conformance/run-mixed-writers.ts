@@ -13,11 +13,17 @@ const CLI_NAME = /^c(\d+)_(\d+)$/;
 const OUR_NAME = /^w(\d+)_(\d+)$/;
 
 /** The real sqlite3 on PATH (its --version answers), or why there is none: the case is then skipped with it. */
-export function findSqlite3(env: Record<string, string | undefined> = process.env): { path: string } | { skip: string } {
+export function findSqlite3(
+  env: Record<string, string | undefined> = process.env,
+): { path: string } | { skip: string } {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
     const path = join(dir, 'sqlite3');
-    try { accessSync(path, constants.X_OK); } catch { continue; }
+    try {
+      accessSync(path, constants.X_OK);
+    } catch {
+      continue;
+    }
     const r = spawnSync(path, ['--version'], { encoding: 'utf8', timeout: 10_000 });
     if (r.status === 0 && /^3\.\d+\.\d+ /.test(r.stdout)) return { path };
   }
@@ -37,7 +43,12 @@ export function cliValue(writer: number, i: number): string {
  * whole, and integrity_check (by the real sqlite3) says ok. With `kills`, writers of both sides are SIGKILLed at
  * seeded moments (ours are restarted where they stopped, the CLI's INSERT is run again).
  */
-export async function runMixedWriters(step: MixedWritersStep, ctx: WorkerContext, sqlite3: string, spec: string): Promise<WorkerVerdict> {
+export async function runMixedWriters(
+  step: MixedWritersStep,
+  ctx: WorkerContext,
+  sqlite3: string,
+  spec: string,
+): Promise<WorkerVerdict> {
   const db = join(ctx.env.projectDir, '.prose', 'runs', ctx.run, 'state.db');
   const random = seededRandom(ctx.seed);
   const acked = new Set<string>(); // binding names, ours and the CLI's, in the order acknowledged
@@ -54,16 +65,22 @@ export async function runMixedWriters(step: MixedWritersStep, ctx: WorkerContext
     `INSERT OR REPLACE INTO bindings (name, execution_id, kind, value, source_statement, updated_at) VALUES ('${name}', NULL, 'let', '${value.replace(/'/g, "''")}', 'let ${name} = session "cli"', datetime('now'))`;
 
   /** One sqlite3 process; resolves with its exit and output. */
-  const runCli = (args: string[]) => new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(sqlite3, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    running.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', (err) => { stderr += err.message; });
-    child.on('close', (code, signal) => { running.delete(child); resolve({ code, signal, stdout, stderr }); });
-  });
+  const runCli = (args: string[]) =>
+    new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(sqlite3, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      running.add(child);
+      let stdout = '';
+      let stderr = '';
+      child.stdout!.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+      child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      child.on('error', (err) => {
+        stderr += err.message;
+      });
+      child.on('close', (code, signal) => {
+        running.delete(child);
+        resolve({ code, signal, stdout, stderr });
+      });
+    });
 
   const cliWriter = async (w: number) => {
     for (let i = 0; i < step.each && !stopping; i++) {
@@ -72,7 +89,10 @@ export async function runMixedWriters(step: MixedWritersStep, ctx: WorkerContext
       for (;;) {
         const r = await runCli(['-cmd', `.timeout ${CLI_TIMEOUT_MS}`, db, cliInsert(name, value)]);
         if (r.signal === 'SIGKILL') continue; // killed mid-INSERT: not acknowledged, run again (REPLACE keeps one row)
-        if (r.code !== 0) { writerFailures.push(`sqlite3 writer ${w} item ${i}: exit ${r.code}: ${r.stderr.trim().slice(0, 200)}`); return; }
+        if (r.code !== 0) {
+          writerFailures.push(`sqlite3 writer ${w} item ${i}: exit ${r.code}: ${r.stderr.trim().slice(0, 200)}`);
+          return;
+        }
         cliValues.set(name, value);
         acked.add(name);
         break;
@@ -84,8 +104,17 @@ export async function runMixedWriters(step: MixedWritersStep, ctx: WorkerContext
     let done = 0;
     while (done < step.each && !stopping) {
       const h: WorkerHandle = spawnWorker({
-        command: ctx.command, backendSpec: spec, env: ctx.env, workload: 'bindings', run: ctx.run, writer: w, start: done, count: step.each - done,
-        readyTimeoutMs: ctx.readyTimeoutMs, onAck: (key) => acked.add(key.slice('binding '.length)), waitForGo: true,
+        command: ctx.command,
+        backendSpec: spec,
+        env: ctx.env,
+        workload: 'bindings',
+        run: ctx.run,
+        writer: w,
+        start: done,
+        count: step.each - done,
+        readyTimeoutMs: ctx.readyTimeoutMs,
+        onAck: (key) => acked.add(key.slice('binding '.length)),
+        waitForGo: true,
       });
       h.child.stdin!.end(); // go as soon as it is ready (and exit when done: an open stdin keeps a worker alive)
       running.add(h.child);
@@ -93,14 +122,22 @@ export async function runMixedWriters(step: MixedWritersStep, ctx: WorkerContext
       const r = await h.done;
       done += r.acks.size;
       if (r.signal === 'SIGKILL') continue; // restarted at the first write it did not acknowledge
-      if (r.failure || r.code !== 0) { writerFailures.push(`our writer ${w}: ${r.failure ?? `exit ${r.code}: ${r.stderr.slice(-300)}`}`); return; }
+      if (r.failure || r.code !== 0) {
+        writerFailures.push(`our writer ${w}: ${r.failure ?? `exit ${r.code}: ${r.stderr.slice(-300)}`}`);
+        return;
+      }
     }
   };
 
   const reader = async (n: number) => {
     while (!stopping) {
       const before = new Set(acked);
-      const r = await runCli(['-cmd', `.timeout ${CLI_TIMEOUT_MS}`, db, 'BEGIN; PRAGMA quick_check; SELECT count(*) FROM bindings; SELECT name FROM bindings; COMMIT']);
+      const r = await runCli([
+        '-cmd',
+        `.timeout ${CLI_TIMEOUT_MS}`,
+        db,
+        'BEGIN; PRAGMA quick_check; SELECT count(*) FROM bindings; SELECT name FROM bindings; COMMIT',
+      ]);
       if (stopping && r.signal) return;
       readerQueries++; // one transaction: the count and the names are of one state
       const wrong = judgeRead(r.code, r.stdout, r.stderr, before);
@@ -130,12 +167,23 @@ export async function runMixedWriters(step: MixedWritersStep, ctx: WorkerContext
   await Promise.all([...readers, killing]);
   // Everything is counted, not only the first problem: the area's report is the evidence of what went wrong.
   const wrong: string[] = [];
-  if (writerFailures.length) wrong.push(`${writerFailures.length} writer(s) failed (first: ${writerFailures[0]!.slice(0, 240)})`);
-  if (badReads.length) wrong.push(`${badReads.length} of ${readerQueries} reads saw a torn or wrong state (first: ${badReads[0]!.slice(0, 240)})`);
+  if (writerFailures.length)
+    wrong.push(`${writerFailures.length} writer(s) failed (first: ${writerFailures[0]!.slice(0, 240)})`);
+  if (badReads.length)
+    wrong.push(
+      `${badReads.length} of ${readerQueries} reads saw a torn or wrong state (first: ${badReads[0]!.slice(0, 240)})`,
+    );
   const after = await runCli([db, 'PRAGMA integrity_check', "SELECT name || '=' || value FROM bindings"]);
   const lines = after.stdout.split('\n').filter((l) => l !== '');
-  const verdict = lines.slice(0, Math.max(1, lines.findIndex((l) => /^[cw]\d+_\d+=/.test(l))));
-  if (after.code !== 0 || lines[0] !== 'ok') wrong.push(`integrity_check afterwards: ${(verdict.slice(0, 4).join('; ') || after.stderr).slice(0, 300)}`);
+  const verdict = lines.slice(
+    0,
+    Math.max(
+      1,
+      lines.findIndex((l) => /^[cw]\d+_\d+=/.test(l)),
+    ),
+  );
+  if (after.code !== 0 || lines[0] !== 'ok')
+    wrong.push(`integrity_check afterwards: ${(verdict.slice(0, 4).join('; ') || after.stderr).slice(0, 300)}`);
   const rows = new Map<string, number>();
   const values = new Map<string, string>();
   for (const l of lines.slice(1)) {
@@ -148,24 +196,47 @@ export async function runMixedWriters(step: MixedWritersStep, ctx: WorkerContext
   const doubled = [...rows].filter(([, k]) => k > 1).map(([n]) => n);
   const tornCli = [...cliValues].filter(([n, v]) => rows.has(n) && values.get(n) !== v).map(([n]) => n);
   if (lost.length) wrong.push(`${lost.length} acknowledged write(s) lost (${lost.slice(0, 5).join(', ')})`);
-  if (doubled.length) wrong.push(`${doubled.length} binding(s) stored more than once (${doubled.slice(0, 5).join(', ')})`);
-  if (tornCli.length) wrong.push(`${tornCli.length} sqlite3 write(s) read back torn (${tornCli.slice(0, 5).join(', ')})`);
+  if (doubled.length)
+    wrong.push(`${doubled.length} binding(s) stored more than once (${doubled.slice(0, 5).join(', ')})`);
+  if (tornCli.length)
+    wrong.push(`${tornCli.length} sqlite3 write(s) read back torn (${tornCli.slice(0, 5).join(', ')})`);
   const expected = (step.ours + step.cli) * step.each;
-  if (wrong.length === 0 && acked.size !== expected) wrong.push(`${acked.size} of ${expected} writes were acknowledged`);
+  if (wrong.length === 0 && acked.size !== expected)
+    wrong.push(`${acked.size} of ${expected} writes were acknowledged`);
   if (wrong.length === 0) {
-    const oursAcked = new Map([...acked].filter((n) => OUR_NAME.test(n)).map((n) => [`binding ${n}`, true] as [string, unknown]));
-    const problem = await checkWritten(await ctx.reopen(), ctx.factory, ctx.run, oursAcked, ctx.env.decisions.attachmentThresholdBytes);
+    const oursAcked = new Map(
+      [...acked].filter((n) => OUR_NAME.test(n)).map((n) => [`binding ${n}`, true] as [string, unknown]),
+    );
+    const problem = await checkWritten(
+      await ctx.reopen(),
+      ctx.factory,
+      ctx.run,
+      oursAcked,
+      ctx.env.decisions.attachmentThresholdBytes,
+    );
     if (problem) wrong.push(problem);
   }
-  if (wrong.length) return { ok: false, message: `${acked.size} writes acknowledged, ${readerQueries} reads, ${kills} kills: ${wrong.join('; ')}` };
-  return { ok: true, metrics: { 'mixed writes': expected, 'reader queries': readerQueries, ...(step.kills ? { kills } : {}) } };
+  if (wrong.length)
+    return {
+      ok: false,
+      message: `${acked.size} writes acknowledged, ${readerQueries} reads, ${kills} kills: ${wrong.join('; ')}`,
+    };
+  return {
+    ok: true,
+    metrics: { 'mixed writes': expected, 'reader queries': readerQueries, ...(step.kills ? { kills } : {}) },
+  };
 }
 
 /**
  * One reader's answer: quick_check ok, a count equal to the names listed, no name twice, every write acknowledged
  * before the reader started among them, and every name one a writer wrote. Returns what is wrong, or undefined.
  */
-export function judgeRead(code: number | null, stdout: string, stderr: string, before: ReadonlySet<string>): string | undefined {
+export function judgeRead(
+  code: number | null,
+  stdout: string,
+  stderr: string,
+  before: ReadonlySet<string>,
+): string | undefined {
   if (code !== 0) return `exit ${code}: ${stderr.trim().slice(0, 200)}`;
   const [check, count, ...names] = stdout.split('\n').filter((l) => l !== '');
   if (check !== 'ok') return `quick_check says ${String(check).slice(0, 200)}`;

@@ -13,7 +13,13 @@ import { probeBackend } from './probes/run-probes.ts';
 
 export interface RunHeader {
   suite: { name: string; version: string };
-  backend: { name: string; kind: string; capabilities: readonly string[]; description: string; settings?: Record<string, string> };
+  backend: {
+    name: string;
+    kind: string;
+    capabilities: readonly string[];
+    description: string;
+    settings?: Record<string, string>;
+  };
   decisions: Decisions;
   cases: number;
   /** The seed of the crash area's kill points: rerun with --seed to replay. */
@@ -54,9 +60,12 @@ export interface RunOptions {
 }
 
 export function selectCases(suite: Suite, filter: RunOptions['filter']): Case[] {
-  return suite.cases.filter((c) =>
-    (filter.areas.length === 0 || filter.areas.includes(c.area)) &&
-    (filter.ids.length === 0 || filter.ids.some((id) => c.id === id || (id.endsWith('*') && c.id.startsWith(id.slice(0, -1))))));
+  return suite.cases.filter(
+    (c) =>
+      (filter.areas.length === 0 || filter.areas.includes(c.area)) &&
+      (filter.ids.length === 0 ||
+        filter.ids.some((id) => c.id === id || (id.endsWith('*') && c.id.startsWith(id.slice(0, -1))))),
+  );
 }
 
 /** Runs the selected cases on every factory, one fresh temp directory per case. Returns all results. */
@@ -69,18 +78,55 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
     for (const [f, factory] of opts.factories.entries()) {
       opts.listener.header({
         suite: { name: opts.suite.name, version: opts.suite.version },
-        backend: { name: factory.name, kind: factory.kind, capabilities: factory.capabilities, description: factory.description, ...(factory.settings ? { settings: factory.settings } : {}) },
-        decisions: opts.decisions, cases: cases.length, seed, probes: opts.probe ? 'run' : 'skipped',
+        backend: {
+          name: factory.name,
+          kind: factory.kind,
+          capabilities: factory.capabilities,
+          description: factory.description,
+          ...(factory.settings ? { settings: factory.settings } : {}),
+        },
+        decisions: opts.decisions,
+        cases: cases.length,
+        seed,
+        probes: opts.probe ? 'run' : 'skipped',
       });
-      if (opts.probe) opts.listener.capabilities?.(await probeBackend(factory, opts.decisions, join(root, `${f}-probes`), opts.stepTimeoutMs ?? 30_000));
+      if (opts.probe)
+        opts.listener.capabilities?.(
+          await probeBackend(factory, opts.decisions, join(root, `${f}-probes`), opts.stepTimeoutMs ?? 30_000),
+        );
       const results: CaseResult[] = [];
       for (const [n, c] of cases.entries()) {
         const started = performance.now();
         // A skip expectation means the case is not run at all (it may hang or harm the backend).
         const skip = expectationFor(opts.expectations, factory.name, c.id)?.outcome === 'skip';
-        const raw = skip ? undefined : await runCase(c, { factory, decisions: opts.decisions, dir: join(root, `${f}-${n}`), stepTimeoutMs: opts.stepTimeoutMs ?? 30_000, workerCommand: opts.workerCommand, seed: caseSeed(seed, c.id), runSeed: seed, ...(opts.onStep ? { onStep: opts.onStep } : {}), ...(opts.checkerBug ? { checkerBug: opts.checkerBug } : {}) });
-        const outcome = applyExpectation(opts.expectations, factory.name, c.id, raw ?? { status: 'skipped', reason: '' });
-        const r: CaseResult = { backend: factory.name, id: c.id, area: c.area, title: c.title, spec: c.spec, durationMs: Math.round(performance.now() - started), outcome };
+        const raw = skip
+          ? undefined
+          : await runCase(c, {
+              factory,
+              decisions: opts.decisions,
+              dir: join(root, `${f}-${n}`),
+              stepTimeoutMs: opts.stepTimeoutMs ?? 30_000,
+              workerCommand: opts.workerCommand,
+              seed: caseSeed(seed, c.id),
+              runSeed: seed,
+              ...(opts.onStep ? { onStep: opts.onStep } : {}),
+              ...(opts.checkerBug ? { checkerBug: opts.checkerBug } : {}),
+            });
+        const outcome = applyExpectation(
+          opts.expectations,
+          factory.name,
+          c.id,
+          raw ?? { status: 'skipped', reason: '' },
+        );
+        const r: CaseResult = {
+          backend: factory.name,
+          id: c.id,
+          area: c.area,
+          title: c.title,
+          spec: c.spec,
+          durationMs: Math.round(performance.now() - started),
+          outcome,
+        };
         results.push(r);
         opts.listener.result(r);
         if (opts.stopAtFirstFailure && (outcome.status === 'failed' || outcome.status === 'errored')) break;
@@ -93,7 +139,6 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
   }
   return all;
 }
-
 
 /** Each case gets its own seed from the run's, so cases do not share kill points but all replay from one number. */
 function caseSeed(seed: number, id: string): number {

@@ -22,7 +22,10 @@ export interface WorkerContext {
 export type WorkerVerdict = { ok: true; metrics: Record<string, number> } | { ok: false; message: string };
 
 export function specOf(f: BackendFactory): string {
-  if (!f.spec) throw new ProseError('E_CASE', `${f.name} cannot be opened in another process (no backend string)`, { hint: 'crash and concurrency cases need a backend named on the command line' });
+  if (!f.spec)
+    throw new ProseError('E_CASE', `${f.name} cannot be opened in another process (no backend string)`, {
+      hint: 'crash and concurrency cases need a backend named on the command line',
+    });
   return f.spec;
 }
 
@@ -36,7 +39,16 @@ export async function runCrash(step: CrashStep, ctx: WorkerContext): Promise<Wor
   let next = 0;
   await ctx.close();
   for (let k = 1; k <= step.kills; k++) {
-    const w = spawnWorker({ command: ctx.command, backendSpec: specOf(ctx.factory), env: ctx.env, workload: step.workload, run: ctx.run, writer: 0, start: next, readyTimeoutMs: ctx.readyTimeoutMs });
+    const w = spawnWorker({
+      command: ctx.command,
+      backendSpec: specOf(ctx.factory),
+      env: ctx.env,
+      workload: step.workload,
+      run: ctx.run,
+      writer: 0,
+      start: next,
+      readyTimeoutMs: ctx.readyTimeoutMs,
+    });
     // A worker that never says ready is killed, as runConcurrent does: left alive it would hold the run open.
     await w.ready.catch((err: unknown) => {
       w.child.kill('SIGKILL');
@@ -46,17 +58,26 @@ export async function runCrash(step: CrashStep, ctx: WorkerContext): Promise<Wor
     await new Promise((r) => setTimeout(r, Math.floor(random() * step.maxDelayMs)));
     w.child.kill('SIGKILL');
     const done = await w.done;
-    if (done.failure) return { ok: false, message: `kill ${k}: the writer was refused before the kill: ${done.failure}` };
+    if (done.failure)
+      return { ok: false, message: `kill ${k}: the writer was refused before the kill: ${done.failure}` };
     for (const [key, r] of done.acks) acks.set(key, r);
     next += done.acks.size;
     // Each kill's reopen and check is bounded on its own: a backend wedged by a kill (a lock its dead owner never
     // frees) errors within a minute, instead of holding the run for the whole step's budget (kills x step timeout).
     const problem = await withTimeout(
-      ctx.reopen().then((backend) => checkWritten(backend, ctx.factory, ctx.run, acks, ctx.env.decisions.attachmentThresholdBytes)),
+      ctx
+        .reopen()
+        .then((backend) =>
+          checkWritten(backend, ctx.factory, ctx.run, acks, ctx.env.decisions.attachmentThresholdBytes),
+        ),
       2 * ctx.readyTimeoutMs,
       `kill ${k} of ${step.kills}: reopening the storage and reading back ${acks.size} acknowledged writes`,
     );
-    if (problem) return { ok: false, message: `kill ${k} of ${step.kills} (after ${done.acks.size} acknowledged writes): ${problem}` };
+    if (problem)
+      return {
+        ok: false,
+        message: `kill ${k} of ${step.kills} (after ${done.acks.size} acknowledged writes): ${problem}`,
+      };
     await ctx.close();
   }
   await ctx.reopen();
@@ -67,7 +88,19 @@ export async function runCrash(step: CrashStep, ctx: WorkerContext): Promise<Wor
 export async function runConcurrent(step: ConcurrentStep, ctx: WorkerContext): Promise<WorkerVerdict> {
   await ctx.close();
   const workers = Array.from({ length: step.writers }, (_, writer) =>
-    spawnWorker({ command: ctx.command, backendSpec: specOf(ctx.factory), env: ctx.env, workload: step.workload, run: ctx.run, writer, start: 0, count: step.each, waitForGo: true, readyTimeoutMs: ctx.readyTimeoutMs }));
+    spawnWorker({
+      command: ctx.command,
+      backendSpec: specOf(ctx.factory),
+      env: ctx.env,
+      workload: step.workload,
+      run: ctx.run,
+      writer,
+      start: 0,
+      count: step.each,
+      waitForGo: true,
+      readyTimeoutMs: ctx.readyTimeoutMs,
+    }),
+  );
   try {
     await Promise.all(workers.map((w) => w.ready));
   } catch (err) {
@@ -77,13 +110,24 @@ export async function runConcurrent(step: ConcurrentStep, ctx: WorkerContext): P
   for (const w of workers) w.child.stdin!.end();
   const results = await Promise.all(workers.map((w) => w.done));
   const failed = results.find((r) => r.failure || r.code !== 0);
-  if (failed) return { ok: false, message: `a writer failed: ${failed.failure ?? `exit ${failed.signal ?? failed.code}: ${failed.stderr.slice(-300)}`}` };
+  if (failed)
+    return {
+      ok: false,
+      message: `a writer failed: ${failed.failure ?? `exit ${failed.signal ?? failed.code}: ${failed.stderr.slice(-300)}`}`,
+    };
   const acks = new Map<string, unknown>();
   for (const r of results) for (const [k, v] of r.acks) acks.set(k, v);
   const expected = step.writers * step.each;
   if (acks.size !== expected) return { ok: false, message: `${acks.size} of ${expected} writes were acknowledged` };
   const backend = await ctx.reopen();
-  const problem = await checkWritten(backend, ctx.factory, ctx.run, acks, ctx.env.decisions.attachmentThresholdBytes, true);
+  const problem = await checkWritten(
+    backend,
+    ctx.factory,
+    ctx.run,
+    acks,
+    ctx.env.decisions.attachmentThresholdBytes,
+    true,
+  );
   if (problem) return { ok: false, message: `${step.writers} writers x ${step.each}: ${problem}` };
   return { ok: true, metrics: { writers: step.writers, 'concurrent writes': expected } };
 }

@@ -8,7 +8,13 @@ export interface WorkerHandle {
   /** Resolves when the worker has opened the backend and printed `ready`. */
   ready: Promise<void>;
   /** Resolves when the process has exited, with everything it acknowledged. */
-  done: Promise<{ acks: Map<string, unknown>; failure?: string; code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+  done: Promise<{
+    acks: Map<string, unknown>;
+    failure?: string;
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    stderr: string;
+  }>;
 }
 
 export interface WorkerOptions {
@@ -30,7 +36,18 @@ export interface WorkerOptions {
 
 /** Starts one worker process (src/cli/commands/worker.ts) and follows its acknowledgements line by line. */
 export function spawnWorker(o: WorkerOptions): WorkerHandle {
-  const args = [...o.command.slice(1), 'worker', '--workload', o.workload, '--run', o.run, '--writer', String(o.writer), '--start', String(o.start)];
+  const args = [
+    ...o.command.slice(1),
+    'worker',
+    '--workload',
+    o.workload,
+    '--run',
+    o.run,
+    '--writer',
+    String(o.writer),
+    '--start',
+    String(o.start),
+  ];
   if (o.count !== undefined) args.push('--count', String(o.count));
   if (o.waitForGo) args.push('--wait-go');
   const child = spawn(o.command[0]!, args, {
@@ -43,8 +60,19 @@ export function spawnWorker(o: WorkerOptions): WorkerHandle {
   let buffer = '';
   let onReady: () => void = () => undefined;
   let onNotReady: (e: Error) => void = () => undefined;
-  const ready = new Promise<void>((resolve, reject) => { onReady = resolve; onNotReady = reject; });
-  const timer = setTimeout(() => onNotReady(new ProseError('E_BACKEND', `worker did not open the backend within ${o.readyTimeoutMs} ms`, { hint: stderr.slice(-500) })), o.readyTimeoutMs);
+  const ready = new Promise<void>((resolve, reject) => {
+    onReady = resolve;
+    onNotReady = reject;
+  });
+  const timer = setTimeout(
+    () =>
+      onNotReady(
+        new ProseError('E_BACKEND', `worker did not open the backend within ${o.readyTimeoutMs} ms`, {
+          hint: stderr.slice(-500),
+        }),
+      ),
+    o.readyTimeoutMs,
+  );
   child.stdout!.setEncoding('utf8');
   child.stdout!.on('data', (chunk: string) => {
     buffer += chunk;
@@ -52,21 +80,30 @@ export function spawnWorker(o: WorkerOptions): WorkerHandle {
     while ((nl = buffer.indexOf('\n')) !== -1) {
       const line = buffer.slice(0, nl);
       buffer = buffer.slice(nl + 1);
-      if (line === 'ready') { clearTimeout(timer); onReady(); continue; }
+      if (line === 'ready') {
+        clearTimeout(timer);
+        onReady();
+        continue;
+      }
       const tab = line.indexOf('\t');
       if (line.startsWith('ack ') && tab > 0) {
         acks.set(line.slice(4, tab), JSON.parse(line.slice(tab + 1)));
         o.onAck?.(line.slice(4, tab));
-      }
-      else if (line.startsWith('fail ')) failure ??= line.slice(5).replace('\t', ': ');
+      } else if (line.startsWith('fail ')) failure ??= line.slice(5).replace('\t', ': ');
     }
   });
   child.stderr!.setEncoding('utf8');
-  child.stderr!.on('data', (c: string) => { stderr = (stderr + c).slice(-4000); });
+  child.stderr!.on('data', (c: string) => {
+    stderr = (stderr + c).slice(-4000);
+  });
   const done = new Promise<Awaited<WorkerHandle['done']>>((resolve) => {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      onNotReady(new ProseError('E_BACKEND', `worker exited (${signal ?? code}) before it was ready`, { hint: stderr.slice(-500) }));
+      onNotReady(
+        new ProseError('E_BACKEND', `worker exited (${signal ?? code}) before it was ready`, {
+          hint: stderr.slice(-500),
+        }),
+      );
       resolve({ acks, failure, code, signal, stderr });
     });
   });

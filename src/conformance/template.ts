@@ -32,8 +32,15 @@ export function interpolate(value: unknown, vars: Vars): unknown {
     }
     if ('$slice' in obj) {
       const [text, start, end] = (interpolate(obj.$slice, vars) ?? []) as unknown[];
-      if (typeof text !== 'string' || !Number.isSafeInteger(start) || (end !== undefined && !Number.isSafeInteger(end))) {
-        throw new ProseError('E_CASE', '$slice needs [string, start, end?] with whole numbers (code units, as String.slice)');
+      if (
+        typeof text !== 'string' ||
+        !Number.isSafeInteger(start) ||
+        (end !== undefined && !Number.isSafeInteger(end))
+      ) {
+        throw new ProseError(
+          'E_CASE',
+          '$slice needs [string, start, end?] with whole numbers (code units, as String.slice)',
+        );
       }
       return text.slice(start as number, end as number | undefined);
     }
@@ -54,16 +61,23 @@ function interpolateString(s: string, vars: Vars): unknown {
 
 function evaluate(expr: string, vars: Vars): unknown {
   const m = EXPR.exec(expr);
-  if (!m) throw new ProseError('E_CASE', `cannot read template \${${expr}}`, { hint: 'use ${name}, ${name.field} or ${name + 1}' });
+  if (!m)
+    throw new ProseError('E_CASE', `cannot read template \${${expr}}`, {
+      hint: 'use ${name}, ${name.field} or ${name + 1}',
+    });
   const value = lookup(m[1]!, vars);
   if (!m[2]) return value;
   if (typeof value !== 'number') throw new ProseError('E_CASE', `\${${expr}}: ${m[1]} is not a number`);
   const n = Number(m[3]);
   switch (m[2]) {
-    case '+': return value + n;
-    case '-': return value - n;
-    case '*': return value * n;
-    default: return Math.floor(value / n);
+    case '+':
+      return value + n;
+    case '-':
+      return value - n;
+    case '*':
+      return value * n;
+    default:
+      return Math.floor(value / n);
   }
 }
 
@@ -71,7 +85,9 @@ function lookup(path: string, vars: Vars): unknown {
   let cur: unknown = vars;
   for (const part of path.split('.')) {
     if (cur === null || typeof cur !== 'object' || !(part in (cur as object))) {
-      throw new ProseError('E_CASE', `\${${path}} is not defined here`, { hint: 'save a result with "save:" before using it' });
+      throw new ProseError('E_CASE', `\${${path}} is not defined here`, {
+        hint: 'save a result with "save:" before using it',
+      });
     }
     cur = (cur as Record<string, unknown>)[part];
   }

@@ -23,21 +23,73 @@ export function itemValue(writer: number, i: number, thresholdBytes: number): st
   return i % 50 === 49 ? head + 'x'.repeat(thresholdBytes + 1) : head + 'y'.repeat((i * 37) % 900);
 }
 
-export function workItem(workload: Workload, run: string, writer: number, i: number, caps: readonly Capability[], thresholdBytes: number): WorkItem {
+export function workItem(
+  workload: Workload,
+  run: string,
+  writer: number,
+  i: number,
+  caps: readonly Capability[],
+  thresholdBytes: number,
+): WorkItem {
   const kind = workload === 'mixed' ? mixedKind(i, caps) : workload;
   switch (kind) {
     case 'bindings': {
       const name = `w${writer}_${i}`;
-      return { key: `binding ${name}`, op: 'bind', args: { run, name, kind: 'let', value: itemValue(writer, i, thresholdBytes), source: `let ${name} = session "item ${i}"` }, actor: { role: 'subagent', binding: name, executionId: null } };
+      return {
+        key: `binding ${name}`,
+        op: 'bind',
+        args: {
+          run,
+          name,
+          kind: 'let',
+          value: itemValue(writer, i, thresholdBytes),
+          source: `let ${name} = session "item ${i}"`,
+        },
+        actor: { role: 'subagent', binding: name, executionId: null },
+      };
     }
     case 'segments':
-      return { key: `segment w${writer}_${i}`, op: 'appendSegment', args: { run, agent: 'captain', scope: 'execution', prompt: `w${writer}_${i}`, summary: `- Reviewed: item ${i} of writer ${writer}` }, actor: { role: 'subagent', agent: 'captain' } };
+      return {
+        key: `segment w${writer}_${i}`,
+        op: 'appendSegment',
+        args: {
+          run,
+          agent: 'captain',
+          scope: 'execution',
+          prompt: `w${writer}_${i}`,
+          summary: `- Reviewed: item ${i} of writer ${writer}`,
+        },
+        actor: { role: 'subagent', agent: 'captain' },
+      };
     case 'anon':
       return { key: `anon w${writer}_${i}`, op: 'allocateAnon', args: { run }, actor: { role: 'vm' } };
     case 'events':
-      return { key: `event w${writer}_${i}`, op: 'recordEvent', args: { run, event: { type: 'statement', index: writer * 1_000_000 + i, text: `session "w${writer} ${i}"`, status: 'completed' } }, actor: { role: 'vm' } };
+      return {
+        key: `event w${writer}_${i}`,
+        op: 'recordEvent',
+        args: {
+          run,
+          event: {
+            type: 'statement',
+            index: writer * 1_000_000 + i,
+            text: `session "w${writer} ${i}"`,
+            status: 'completed',
+          },
+        },
+        actor: { role: 'vm' },
+      };
     case 'world-model':
-      return { key: `commit w${writer}_${i}`, op: 'commitWorldModel', args: { run, node: `node-${writer}`, files: { 'truth.json': JSON.stringify({ writer, i }), 'notes.md': itemValue(writer, i, 200) }, contract: 'contract:crash' }, actor: { role: 'vm' } };
+      return {
+        key: `commit w${writer}_${i}`,
+        op: 'commitWorldModel',
+        args: {
+          run,
+          node: `node-${writer}`,
+          files: { 'truth.json': JSON.stringify({ writer, i }), 'notes.md': itemValue(writer, i, 200) },
+          contract: 'contract:crash',
+        },
+        actor: { role: 'vm' },
+      };
   }
 }
 

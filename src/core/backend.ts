@@ -62,13 +62,18 @@ export type Row = Record<string, unknown>;
 
 export type StorageView =
   | { kind: 'directory'; projectDir: string; homeDir: string }
-  | { kind: 'sqlite'; projectDir: string; homeDir: string; query(dbPath: string, sql: string, params?: unknown[]): Promise<Row[]> }
   | {
-    kind: 'postgres';
-    query(sql: string, params?: unknown[]): Promise<Row[]>;
-    /** Where the files beside the database live (attachments/ of a run directory), for layout checks of them. */
-    dirs?: { projectDir: string };
-    /** Runs a script as a subagent's own psql session would (the session-protocol area); never used by layout checks. */
-    subagentScript?(script: string): Promise<void>;
-  }
+      kind: 'sqlite';
+      projectDir: string;
+      homeDir: string;
+      query(dbPath: string, sql: string, params?: unknown[]): Promise<Row[]>;
+    }
+  | {
+      kind: 'postgres';
+      query(sql: string, params?: unknown[]): Promise<Row[]>;
+      /** Where the files beside the database live (attachments/ of a run directory), for layout checks of them. */
+      dirs?: { projectDir: string };
+      /** Runs a script as a subagent's own psql session would (the session-protocol area); never used by layout checks. */
+      subagentScript?(script: string): Promise<void>;
+    }
   | { kind: 'transcript'; text(): Promise<string> };

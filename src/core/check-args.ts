@@ -51,15 +51,24 @@ function checkWellFormed(value: unknown, field: string): void {
 function checkType(field: string, type: ArgType, value: unknown): void {
   const ok = (() => {
     switch (type) {
-      case 'string': return typeof value === 'string';
-      case 'int': return Number.isSafeInteger(value);
-      case 'int|null': return value === null || Number.isSafeInteger(value);
-      case 'object': return !!value && typeof value === 'object' && !Array.isArray(value);
-      case 'event': return !!value && typeof value === 'object' && !Array.isArray(value);
-      case 'string[]': return Array.isArray(value) && value.every((v) => typeof v === 'string');
-      case 'kind': return (BINDING_KINDS as readonly unknown[]).includes(value);
-      case 'scope': return (AGENT_SCOPES as readonly unknown[]).includes(value);
-      case 'status': return (RUN_STATUSES as readonly unknown[]).includes(value);
+      case 'string':
+        return typeof value === 'string';
+      case 'int':
+        return Number.isSafeInteger(value);
+      case 'int|null':
+        return value === null || Number.isSafeInteger(value);
+      case 'object':
+        return !!value && typeof value === 'object' && !Array.isArray(value);
+      case 'event':
+        return !!value && typeof value === 'object' && !Array.isArray(value);
+      case 'string[]':
+        return Array.isArray(value) && value.every((v) => typeof v === 'string');
+      case 'kind':
+        return (BINDING_KINDS as readonly unknown[]).includes(value);
+      case 'scope':
+        return (AGENT_SCOPES as readonly unknown[]).includes(value);
+      case 'status':
+        return (RUN_STATUSES as readonly unknown[]).includes(value);
     }
   })();
   if (!ok) bad(field, `"${field}" must be ${describeType(type)}, got ${JSON.stringify(value)}`);
@@ -67,13 +76,20 @@ function checkType(field: string, type: ArgType, value: unknown): void {
 
 function describeType(type: ArgType): string {
   switch (type) {
-    case 'kind': return `one of ${BINDING_KINDS.join(', ')}`;
-    case 'scope': return `one of ${AGENT_SCOPES.join(', ')}`;
-    case 'status': return `one of ${RUN_STATUSES.join(', ')}`;
-    case 'int|null': return 'an integer or null';
-    case 'int': return 'an integer';
-    case 'string[]': return 'a list of strings';
-    default: return `a${type === 'object' || type === 'event' ? 'n' : ''} ${type}`;
+    case 'kind':
+      return `one of ${BINDING_KINDS.join(', ')}`;
+    case 'scope':
+      return `one of ${AGENT_SCOPES.join(', ')}`;
+    case 'status':
+      return `one of ${RUN_STATUSES.join(', ')}`;
+    case 'int|null':
+      return 'an integer or null';
+    case 'int':
+      return 'an integer';
+    case 'string[]':
+      return 'a list of strings';
+    default:
+      return `a${type === 'object' || type === 'event' ? 'n' : ''} ${type}`;
   }
 }
 
@@ -107,7 +123,8 @@ export function checkEventShape(event: unknown): ExecutionEvent {
   const e = event as Record<string, unknown>;
   const type = e?.type as ExecutionEvent['type'];
   const fields = EVENT_FIELDS[type];
-  if (!fields) bad('event.type', `event type must be one of ${Object.keys(EVENT_FIELDS).join(', ')}, got ${JSON.stringify(type)}`);
+  if (!fields)
+    bad('event.type', `event type must be one of ${Object.keys(EVENT_FIELDS).join(', ')}, got ${JSON.stringify(type)}`);
   for (const key of Object.keys(e)) {
     if (key !== 'type' && !(key in fields)) bad(`event.${key}`, `a ${type} event has no field "${key}"`);
   }
@@ -121,9 +138,11 @@ export function checkEventShape(event: unknown): ExecutionEvent {
     const base = spec.replace(/\?$/, '');
     if (base === 'enum') {
       const allowed = EVENT_ENUMS[type]![key]!;
-      if (!allowed.includes(value as string)) bad(`event.${key}`, `"${key}" must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+      if (!allowed.includes(value as string))
+        bad(`event.${key}`, `"${key}" must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
     } else if (base === 'string[]') {
-      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) bad(`event.${key}`, `"${key}" must be a list of strings`);
+      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))
+        bad(`event.${key}`, `"${key}" must be a list of strings`);
     } else {
       checkType(`event.${key}`, base as ArgType, value);
     }

@@ -31,7 +31,10 @@ export const DEFAULT_DECISIONS: Readonly<Decisions> = Object.freeze({
 export function resolveDecisions(overrides: Partial<Record<string, unknown>> = {}): Decisions {
   const out: Decisions = { ...DEFAULT_DECISIONS };
   for (const [key, value] of Object.entries(overrides)) {
-    if (!(key in DEFAULT_DECISIONS)) throw new ProseError('E_USAGE', `unknown decision "${key}"`, { hint: `known decisions: ${Object.keys(DEFAULT_DECISIONS).join(', ')}` });
+    if (!(key in DEFAULT_DECISIONS))
+      throw new ProseError('E_USAGE', `unknown decision "${key}"`, {
+        hint: `known decisions: ${Object.keys(DEFAULT_DECISIONS).join(', ')}`,
+      });
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
       throw new ProseError('E_USAGE', `decision "${key}" must be a positive integer, got ${JSON.stringify(value)}`);
     }

@@ -40,7 +40,11 @@ export class ProseError extends Error {
   readonly location?: ErrorLocation;
   readonly hint?: string;
 
-  constructor(code: ErrorCode, message: string, opts: { location?: ErrorLocation; hint?: string; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    opts: { location?: ErrorLocation; hint?: string; cause?: unknown } = {},
+  ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'ProseError';
     this.code = code;

@@ -1,6 +1,13 @@
 import { ProseError } from './errors.ts';
 import type {
-  ExecutionEvent, ExecutionId, FrameState, LoopState, ParallelState, ResumeState, StackFrame, StatementStatus,
+  ExecutionEvent,
+  ExecutionId,
+  FrameState,
+  LoopState,
+  ParallelState,
+  ResumeState,
+  StackFrame,
+  StatementStatus,
 } from './model.ts';
 
 /** The execution state a log of events adds up to. Folding is pure, so every backend rebuilds the same state. */
@@ -18,7 +25,17 @@ export interface ExecutionState {
 }
 
 export function emptyState(): ExecutionState {
-  return { frames: new Map(), parallels: {}, loops: {}, retries: {}, errors: [], position: null, statements: new Map(), nextExecutionId: 1, anonCount: 0 };
+  return {
+    frames: new Map(),
+    parallels: {},
+    loops: {},
+    retries: {},
+    errors: [],
+    position: null,
+    statements: new Map(),
+    nextExecutionId: 1,
+    anonCount: 0,
+  };
 }
 
 export function foldEvents(events: readonly ExecutionEvent[]): ExecutionState {
@@ -34,7 +51,10 @@ const fail = (code: 'E_STATE' | 'E_LOOP_MAX' | 'E_RETRY_MAX' | 'E_CONFLICT', mes
 /** Checks that `event` may follow the state (the rules in docs/decisions.md `execution-events`). */
 export function checkEvent(state: ExecutionState, event: ExecutionEvent): void {
   switch (event.type) {
-    case 'statement': case 'error': case 'anon': case 'frame-enter':
+    case 'statement':
+    case 'error':
+    case 'anon':
+    case 'frame-enter':
       return;
     case 'frame-exit': {
       const f = state.frames.get(event.executionId);
@@ -45,8 +65,10 @@ export function checkEvent(state: ExecutionState, event: ExecutionEvent): void {
     case 'parallel-start':
       if (state.parallels[event.id]) fail('E_CONFLICT', `parallel ${event.id} already started`);
       if (event.branches.length === 0) fail('E_STATE', `parallel ${event.id} has no branches`);
-      if (new Set(event.branches).size !== event.branches.length) fail('E_STATE', `parallel ${event.id} names a branch twice`);
-      if (event.count !== undefined && event.count > event.branches.length) fail('E_STATE', `count ${event.count} is more than the ${event.branches.length} branches`);
+      if (new Set(event.branches).size !== event.branches.length)
+        fail('E_STATE', `parallel ${event.id} names a branch twice`);
+      if (event.count !== undefined && event.count > event.branches.length)
+        fail('E_STATE', `count ${event.count} is more than the ${event.branches.length} branches`);
       if (event.count !== undefined && event.count < 1) fail('E_STATE', `count must be at least 1, got ${event.count}`);
       return;
     case 'branch': {
@@ -54,7 +76,8 @@ export function checkEvent(state: ExecutionState, event: ExecutionEvent): void {
       if (p.joined) fail('E_STATE', `parallel ${event.id} already joined`);
       if (!(event.branch in p.branches)) fail('E_STATE', `parallel ${event.id} has no branch ${event.branch}`);
       const cur = p.branches[event.branch];
-      if (cur === 'completed' || cur === 'failed') fail('E_STATE', `branch ${event.branch} of ${event.id} already ${cur}`);
+      if (cur === 'completed' || cur === 'failed')
+        fail('E_STATE', `branch ${event.branch} of ${event.id} already ${cur}`);
       return;
     }
     case 'parallel-join': {
@@ -65,14 +88,20 @@ export function checkEvent(state: ExecutionState, event: ExecutionEvent): void {
       return;
     }
     case 'loop-start':
-      if (state.loops[event.id] && !state.loops[event.id]!.exited) fail('E_CONFLICT', `loop ${event.id} already running`);
+      if (state.loops[event.id] && !state.loops[event.id]!.exited)
+        fail('E_CONFLICT', `loop ${event.id} already running`);
       if (event.max !== undefined && event.max < 1) fail('E_STATE', `loop max must be at least 1, got ${event.max}`);
       return;
     case 'loop-iteration': {
       const l = loopOf(state, event.id);
       if (l.exited) fail('E_STATE', `loop ${event.id} already exited`);
-      if (l.max !== undefined && event.iteration > l.max) fail('E_LOOP_MAX', `iteration ${event.iteration} of loop ${event.id} is past max ${l.max}`);
-      if (event.iteration !== l.iteration + 1) fail('E_STATE', `loop ${event.id} is at iteration ${l.iteration}; the next is ${l.iteration + 1}, not ${event.iteration}`);
+      if (l.max !== undefined && event.iteration > l.max)
+        fail('E_LOOP_MAX', `iteration ${event.iteration} of loop ${event.id} is past max ${l.max}`);
+      if (event.iteration !== l.iteration + 1)
+        fail(
+          'E_STATE',
+          `loop ${event.id} is at iteration ${l.iteration}; the next is ${l.iteration + 1}, not ${event.iteration}`,
+        );
       return;
     }
     case 'loop-exit': {
@@ -83,7 +112,8 @@ export function checkEvent(state: ExecutionState, event: ExecutionEvent): void {
     case 'retry': {
       const prev = state.retries[String(event.index)]?.attempt ?? 0;
       if (event.attempt > event.max) fail('E_RETRY_MAX', `retry attempt ${event.attempt} is past max ${event.max}`);
-      if (event.attempt !== prev + 1) fail('E_STATE', `statement ${event.index} is at retry ${prev}; the next is ${prev + 1}, not ${event.attempt}`);
+      if (event.attempt !== prev + 1)
+        fail('E_STATE', `statement ${event.index} is at retry ${prev}; the next is ${prev + 1}, not ${event.attempt}`);
       return;
     }
     default:
@@ -111,7 +141,13 @@ export function applyEvent(state: ExecutionState, event: ExecutionEvent): void {
       return;
     }
     case 'frame-enter':
-      state.frames.set(event.executionId, { executionId: event.executionId, block: event.block, parent: event.parent, depth: event.depth, status: 'executing' });
+      state.frames.set(event.executionId, {
+        executionId: event.executionId,
+        block: event.block,
+        parent: event.parent,
+        depth: event.depth,
+        status: 'executing',
+      });
       state.nextExecutionId = Math.max(state.nextExecutionId, event.executionId + 1);
       return;
     case 'frame-exit': {
@@ -121,8 +157,11 @@ export function applyEvent(state: ExecutionState, event: ExecutionEvent): void {
     }
     case 'parallel-start':
       state.parallels[event.id] = {
-        strategy: event.strategy, branches: Object.fromEntries(event.branches.map((b) => [b, 'pending'])), joined: false,
-        ...(event.count !== undefined ? { count: event.count } : {}), ...(event.onFail ? { onFail: event.onFail } : {}),
+        strategy: event.strategy,
+        branches: Object.fromEntries(event.branches.map((b) => [b, 'pending'])),
+        joined: false,
+        ...(event.count !== undefined ? { count: event.count } : {}),
+        ...(event.onFail ? { onFail: event.onFail } : {}),
       };
       return;
     case 'branch': {
@@ -145,7 +184,10 @@ export function applyEvent(state: ExecutionState, event: ExecutionEvent): void {
     }
     case 'loop-exit': {
       const l = state.loops[event.id];
-      if (l) { l.exited = true; l.exitReason = event.reason; }
+      if (l) {
+        l.exited = true;
+        l.exitReason = event.reason;
+      }
       return;
     }
     case 'retry':
@@ -179,7 +221,8 @@ export function scopeChain(state: ExecutionState, executionId: ExecutionId | nul
   const seen = new Set<ExecutionId>();
   while (cur !== null) {
     const f = state.frames.get(cur);
-    if (!f) throw new ProseError('E_STATE', `no frame with execution_id ${cur}`, { location: { field: 'executionId' } });
+    if (!f)
+      throw new ProseError('E_STATE', `no frame with execution_id ${cur}`, { location: { field: 'executionId' } });
     if (seen.has(cur)) throw new ProseError('E_CORRUPT', `frame ${cur} is its own ancestor`);
     seen.add(cur);
     chain.push(cur);
@@ -191,15 +234,30 @@ export function scopeChain(state: ExecutionState, executionId: ExecutionId | nul
 
 /** The open frames, innermost first: the first is `executing`, the frames waiting on it `waiting` (the seeds' Call Stack). */
 export function callStack(state: ExecutionState): StackFrame[] {
-  return [...state.frames.values()].filter((f) => f.status === 'executing')
+  return [...state.frames.values()]
+    .filter((f) => f.status === 'executing')
     .sort((a, b) => b.depth - a.depth || b.executionId - a.executionId)
     .map((f, i) => ({ ...f, status: i === 0 ? 'executing' : 'waiting' }));
 }
 
-export function toResumeState(run: string, status: ResumeState['status'], state: ExecutionState, bindings: ResumeState['bindings']): ResumeState {
+export function toResumeState(
+  run: string,
+  status: ResumeState['status'],
+  state: ExecutionState,
+  bindings: ResumeState['bindings'],
+): ResumeState {
   return {
-    run, status, position: state.position, bindings, callStack: callStack(state), parallels: state.parallels,
-    loops: state.loops, retries: state.retries, errors: state.errors, nextExecutionId: state.nextExecutionId, anonCount: state.anonCount,
+    run,
+    status,
+    position: state.position,
+    bindings,
+    callStack: callStack(state),
+    parallels: state.parallels,
+    loops: state.loops,
+    retries: state.retries,
+    errors: state.errors,
+    nextExecutionId: state.nextExecutionId,
+    anonCount: state.anonCount,
   };
 }
 

@@ -61,8 +61,22 @@ export type FrameStatus = 'executing' | 'completed' | 'failed';
 
 /** What the VM records as execution proceeds. Frames are events too, so the log alone rebuilds the call stack. */
 export type ExecutionEvent =
-  | { type: 'statement'; index: number; text: string; status: StatementStatus; executionId?: ExecutionId | null; error?: string }
-  | { type: 'frame-enter'; executionId: ExecutionId; block: string; parent: ExecutionId | null; depth: number; args?: Record<string, string> }
+  | {
+      type: 'statement';
+      index: number;
+      text: string;
+      status: StatementStatus;
+      executionId?: ExecutionId | null;
+      error?: string;
+    }
+  | {
+      type: 'frame-enter';
+      executionId: ExecutionId;
+      block: string;
+      parent: ExecutionId | null;
+      depth: number;
+      args?: Record<string, string>;
+    }
   | { type: 'frame-exit'; executionId: ExecutionId; status: Exclude<FrameStatus, 'executing'> }
   | { type: 'parallel-start'; id: string; strategy: JoinStrategy; branches: string[]; count?: number; onFail?: OnFail }
   | { type: 'branch'; id: string; branch: string; status: Exclude<BranchStatus, 'pending'> }

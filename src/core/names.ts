@@ -4,7 +4,8 @@ import { ProseError } from './errors.ts';
 export const MAX_NAME_BYTES = 200;
 
 // Windows also treats the superscript digits as device numbers: COM¹, LPT³.
-const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$)(\..*)?$/i;
+const WINDOWS_DEVICE =
+  /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$)(\..*)?$/i;
 // Bidirectional marks, overrides and isolates make a name read differently from what it is.
 const BIDI_CONTROL = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
 // C0 and C1 controls, and the Unicode line and paragraph separators (a line break inside a heading).
@@ -22,7 +23,10 @@ const FILE_NAMED: ReadonlySet<NameKind> = new Set(['binding', 'agent', 'handle',
  */
 export function checkName(kind: NameKind, name: unknown, field: string = kind): string {
   const fail = (why: string, hint?: string): never => {
-    throw new ProseError('E_INVALID_NAME', `${kind} name ${JSON.stringify(name)} ${why}`, { location: { field }, hint });
+    throw new ProseError('E_INVALID_NAME', `${kind} name ${JSON.stringify(name)} ${why}`, {
+      location: { field },
+      hint,
+    });
   };
   if (typeof name !== 'string') return fail('is not a string');
   if (name.length === 0) fail('is empty');
@@ -32,17 +36,23 @@ export function checkName(kind: NameKind, name: unknown, field: string = kind): 
   if (CONTROL.test(name)) fail('contains a control character (NUL, newline, ...)');
   if (BIDI_CONTROL.test(name)) fail('contains a bidirectional control character');
   if (!name.isWellFormed()) fail('contains a lone surrogate', 'names must be valid Unicode');
-  if (name !== name.normalize('NFC')) fail('is not in Unicode NFC form', 'normalize the name to NFC; an NFD twin would collide on macOS');
+  if (name !== name.normalize('NFC'))
+    fail('is not in Unicode NFC form', 'normalize the name to NFC; an NFD twin would collide on macOS');
   if (name.trim() !== name) fail('has leading or trailing white space');
   if (WINDOWS_DEVICE.test(name)) fail('is a reserved device name on Windows');
-  if (FILE_NAMED.has(kind) && name.includes(':')) fail('contains ":"', 'on Windows "a:b" is an alternate data stream of "a" and "C:x" is relative to drive C');
-  if (FILE_NAMED.has(kind) && name.endsWith('.')) fail('ends in "."', 'Windows drops trailing dots, so "a." and "a" would be one file');
+  if (FILE_NAMED.has(kind) && name.includes(':'))
+    fail('contains ":"', 'on Windows "a:b" is an alternate data stream of "a" and "C:x" is relative to drive C');
+  if (FILE_NAMED.has(kind) && name.endsWith('.'))
+    fail('ends in "."', 'Windows drops trailing dots, so "a." and "a" would be one file');
   if (Buffer.byteLength(name, 'utf8') > MAX_NAME_BYTES) fail(`is longer than ${MAX_NAME_BYTES} bytes of UTF-8`);
   if (kind === 'binding' && /__\d+$/.test(name)) {
     fail('ends in "__" and digits', 'that suffix is how scoped binding files name their execution_id');
   }
   if (kind === 'handle' && (name.includes('--') || name.endsWith('-'))) {
-    fail(name.includes('--') ? 'contains "--"' : 'ends in "-"', 'imports are stored as {handle}--{slug}, so the first "--" must end the handle');
+    fail(
+      name.includes('--') ? 'contains "--"' : 'ends in "-"',
+      'imports are stored as {handle}--{slug}, so the first "--" must end the handle',
+    );
   }
   return name;
 }

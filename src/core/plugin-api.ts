@@ -11,8 +11,22 @@ export type { Capability } from './capabilities.ts';
 export type { Decisions } from './decisions.ts';
 export type { ErrorCode, ErrorLocation, SerializedError } from './errors.ts';
 export type {
-  AgentScope, BindingKind, BranchStatus, ExecutionEvent, ExecutionId, FrameState, FrameStatus, JoinStrategy,
-  LoopState, OnFail, ParallelState, ResumeState, RunRef, RunStatus, Segment, StatementStatus,
+  AgentScope,
+  BindingKind,
+  BranchStatus,
+  ExecutionEvent,
+  ExecutionId,
+  FrameState,
+  FrameStatus,
+  JoinStrategy,
+  LoopState,
+  OnFail,
+  ParallelState,
+  ResumeState,
+  RunRef,
+  RunStatus,
+  Segment,
+  StatementStatus,
 } from './model.ts';
 
 import type { ERROR_CODES } from './errors.ts';

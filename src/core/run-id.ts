@@ -10,8 +10,14 @@ export function isRunId(value: unknown): value is string {
   const [, y, mo, d, h, mi, s] = m.map(Number);
   const date = new Date(Date.UTC(y!, mo! - 1, d!, h, mi, s));
   // Rejects 20261332-... and 25:61:61: the digits must name a real UTC instant.
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo! - 1 && date.getUTCDate() === d &&
-    date.getUTCHours() === h && date.getUTCMinutes() === mi && date.getUTCSeconds() === s;
+  return (
+    date.getUTCFullYear() === y &&
+    date.getUTCMonth() === mo! - 1 &&
+    date.getUTCDate() === d &&
+    date.getUTCHours() === h &&
+    date.getUTCMinutes() === mi &&
+    date.getUTCSeconds() === s
+  );
 }
 
 export function checkRunId(value: unknown, field = 'runId'): string {

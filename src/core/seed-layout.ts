@@ -18,9 +18,11 @@ export function runsDir(projectDir: string): string {
  */
 export function runDir(projectDir: string, run: RunRef): string {
   const parts = typeof run === 'string' ? run.split('/') : [];
-  const bad = () => new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)}`, {
-    location: { field: 'run' }, hint: 'a run is {YYYYMMDD}-{HHMMSS}-{random6}, or a reference createImport returned',
-  });
+  const bad = () =>
+    new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)}`, {
+      location: { field: 'run' },
+      hint: 'a run is {YYYYMMDD}-{HHMMSS}-{random6}, or a reference createImport returned',
+    });
   if (!isRunId(parts[0])) throw bad();
   for (let i = 1; i < parts.length; i += 2) {
     if (parts[i] !== 'imports' || parts[i + 1] === undefined) throw bad();

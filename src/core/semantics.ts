@@ -25,7 +25,15 @@ export interface SemanticsOptions {
 
 type CoreOp = Exclude<OpName, WorldModelOp>;
 /** Operations whose semantics live outside the core (they need src/canon), supplied through `extraHandlers`. */
-export type WorldModelOp = 'writeEnvelope' | 'readEnvelope' | 'commitWorldModel' | 'failRender' | 'readPublished' | 'readVersion' | 'listReceipts' | 'writeWorkspace';
+export type WorldModelOp =
+  | 'writeEnvelope'
+  | 'readEnvelope'
+  | 'commitWorldModel'
+  | 'failRender'
+  | 'readPublished'
+  | 'readVersion'
+  | 'listReceipts'
+  | 'writeWorkspace';
 export type Handlers = { [K in OpName]: (args: OpArgs[K], actor?: Actor) => Promise<OpResults[K]> };
 
 /**
@@ -52,20 +60,41 @@ export function createBackend(opts: SemanticsOptions): Backend {
   };
   const frameMustExist = (state: ExecutionState, id: ExecutionId | null | undefined) => {
     if (id != null && !state.frames.has(id)) {
-      throw new ProseError('E_STATE', `no frame with execution_id ${id}`, { location: { field: 'executionId' }, hint: 'enterFrame allocates execution ids' });
+      throw new ProseError('E_STATE', `no frame with execution_id ${id}`, {
+        location: { field: 'executionId' },
+        hint: 'enterFrame allocates execution ids',
+      });
     }
   };
-  const agentLoc = async (a: { agent: string; scope: AgentLocation['scope']; run?: RunRef; path?: string }): Promise<AgentLocation> => {
+  const agentLoc = async (a: {
+    agent: string;
+    scope: AgentLocation['scope'];
+    run?: RunRef;
+    path?: string;
+  }): Promise<AgentLocation> => {
     checkName('agent', a.agent, 'agent');
-    const need: Partial<Record<AgentLocation['scope'], Capability>> = { project: 'project-scope', user: 'user-scope', custom: 'custom-scope' };
+    const need: Partial<Record<AgentLocation['scope'], Capability>> = {
+      project: 'project-scope',
+      user: 'user-scope',
+      custom: 'custom-scope',
+    };
     const cap = need[a.scope];
-    if (cap && !caps.has(cap)) throw new ProseError('E_UNSUPPORTED', `${a.scope} scope needs the ${cap} capability`, { location: { field: 'scope' } });
+    if (cap && !caps.has(cap))
+      throw new ProseError('E_UNSUPPORTED', `${a.scope} scope needs the ${cap} capability`, {
+        location: { field: 'scope' },
+      });
     if (a.scope === 'execution') {
-      if (a.run === undefined) throw new ProseError('E_INVALID_ARGUMENT', 'execution scope needs "run"', { location: { field: 'run' } });
+      if (a.run === undefined)
+        throw new ProseError('E_INVALID_ARGUMENT', 'execution scope needs "run"', { location: { field: 'run' } });
       await runOf(a.run);
     }
     if (a.scope === 'custom') checkCustomPath(a.path);
-    return { agent: a.agent, scope: a.scope, ...(a.scope === 'execution' ? { run: a.run } : {}), ...(a.scope === 'custom' ? { path: a.path } : {}) };
+    return {
+      agent: a.agent,
+      scope: a.scope,
+      ...(a.scope === 'execution' ? { run: a.run } : {}),
+      ...(a.scope === 'custom' ? { path: a.path } : {}),
+    };
   };
 
   const core: { [K in CoreOp]: Handlers[K] } = {
@@ -73,12 +102,23 @@ export function createBackend(opts: SemanticsOptions): Backend {
       // One instant for the id's digits and started:, so they never disagree across a second boundary.
       const at = now();
       const runId = a.runId === undefined ? newRunId(at, opts.random) : checkRunId(a.runId);
-      const run = await store.createRun({ runId, program: a.program, programPath: a.programPath, status: 'running', startedAt: isoSeconds(at) });
+      const run = await store.createRun({
+        runId,
+        program: a.program,
+        programPath: a.programPath,
+        status: 'running',
+        startedAt: isoSeconds(at),
+      });
       return { runId, run };
     },
     async getRun(a) {
       const r = await runOf(a.run);
-      return { runId: r.runId, status: r.status, program: r.program, ...(r.programPath !== undefined ? { programPath: r.programPath } : {}) };
+      return {
+        runId: r.runId,
+        status: r.status,
+        program: r.program,
+        ...(r.programPath !== undefined ? { programPath: r.programPath } : {}),
+      };
     },
     async setRunStatus(a) {
       await runOf(a.run);
@@ -90,7 +130,12 @@ export function createBackend(opts: SemanticsOptions): Backend {
       checkName('slug', a.slug, 'slug');
       await runOf(a.run);
       const at = now();
-      const run = await store.createImport(a.run, a.handle, a.slug, { runId: newRunId(at, opts.random), program: a.program, status: 'running', startedAt: isoSeconds(at) });
+      const run = await store.createImport(a.run, a.handle, a.slug, {
+        runId: newRunId(at, opts.random),
+        program: a.program,
+        status: 'running',
+        startedAt: isoSeconds(at),
+      });
       return { run };
     },
     async enterFrame(a) {
@@ -98,17 +143,27 @@ export function createBackend(opts: SemanticsOptions): Backend {
       await runOf(a.run);
       const parent = a.parent ?? null;
       const max = a.maxDepth ?? decisions.maxRecursionDepth;
-      if (max < 1) throw new ProseError('E_INVALID_ARGUMENT', 'maxDepth must be at least 1', { location: { field: 'maxDepth' } });
+      if (max < 1)
+        throw new ProseError('E_INVALID_ARGUMENT', 'maxDepth must be at least 1', { location: { field: 'maxDepth' } });
       const event = await appendFrom(a.run, (state) => {
         let depth = 1;
         if (parent !== null) {
           const p = state.frames.get(parent);
           if (!p) throw new ProseError('E_STATE', `no parent frame ${parent}`, { location: { field: 'parent' } });
-          if (p.status !== 'executing') throw new ProseError('E_STATE', `parent frame ${parent} already exited`, { location: { field: 'parent' } });
+          if (p.status !== 'executing')
+            throw new ProseError('E_STATE', `parent frame ${parent} already exited`, { location: { field: 'parent' } });
           depth = p.depth + 1;
         }
-        if (depth > max) throw new ProseError('E_RECURSION_LIMIT', `block ${a.block} at depth ${depth} exceeds max_depth ${max}`);
-        return { type: 'frame-enter', executionId: state.nextExecutionId, block: a.block, parent, depth, ...(a.args ? { args: a.args } : {}) };
+        if (depth > max)
+          throw new ProseError('E_RECURSION_LIMIT', `block ${a.block} at depth ${depth} exceeds max_depth ${max}`);
+        return {
+          type: 'frame-enter',
+          executionId: state.nextExecutionId,
+          block: a.block,
+          parent,
+          depth,
+          ...(a.args ? { args: a.args } : {}),
+        };
       });
       const e = event as Extract<ExecutionEvent, { type: 'frame-enter' }>;
       return { executionId: e.executionId, depth: e.depth };
@@ -116,7 +171,10 @@ export function createBackend(opts: SemanticsOptions): Backend {
     async exitFrame(a) {
       await runOf(a.run);
       const event = { type: 'frame-exit', executionId: a.executionId, status: a.status ?? 'completed' } as const;
-      if (event.status !== 'completed' && event.status !== 'failed') throw new ProseError('E_INVALID_ARGUMENT', 'status must be completed or failed', { location: { field: 'status' } });
+      if (event.status !== 'completed' && event.status !== 'failed')
+        throw new ProseError('E_INVALID_ARGUMENT', 'status must be completed or failed', {
+          location: { field: 'status' },
+        });
       await appendFrom(a.run, (state) => {
         checkEvent(state, event);
         return event;
@@ -127,7 +185,11 @@ export function createBackend(opts: SemanticsOptions): Backend {
       await runOf(a.run);
       const t = a.event.type;
       if (t === 'frame-enter' || t === 'frame-exit' || t === 'anon') {
-        throw new ProseError('E_INVALID_ARGUMENT', `${t} events are recorded by ${t === 'anon' ? 'allocateAnon' : 'enterFrame/exitFrame'}`, { location: { field: 'event.type' } });
+        throw new ProseError(
+          'E_INVALID_ARGUMENT',
+          `${t} events are recorded by ${t === 'anon' ? 'allocateAnon' : 'enterFrame/exitFrame'}`,
+          { location: { field: 'event.type' } },
+        );
       }
       await appendFrom(a.run, (state) => {
         if (t === 'statement') frameMustExist(state, a.event.executionId);
@@ -138,7 +200,10 @@ export function createBackend(opts: SemanticsOptions): Backend {
     },
     async allocateAnon(a) {
       await runOf(a.run);
-      const event = await appendFrom(a.run, (state) => ({ type: 'anon', name: anonName(state.anonCount + 1, decisions.anonWidth) }));
+      const event = await appendFrom(a.run, (state) => ({
+        type: 'anon',
+        name: anonName(state.anonCount + 1, decisions.anonWidth),
+      }));
       return { name: (event as Extract<ExecutionEvent, { type: 'anon' }>).name };
     },
     async bind(a, actor) {
@@ -150,11 +215,20 @@ export function createBackend(opts: SemanticsOptions): Backend {
       if (actor?.role === 'vm') checkVmBindsSmall(a.name, a.kind, bytes, decisions.attachmentThresholdBytes);
       const existing = await store.readBinding(a.run, a.name, executionId);
       if (existing?.kind === 'const') {
-        throw new ProseError('E_CONST_REBIND', `const ${a.name} is already bound${executionId === null ? '' : ` in execution_id ${executionId}`}`);
+        throw new ProseError(
+          'E_CONST_REBIND',
+          `const ${a.name} is already bound${executionId === null ? '' : ` in execution_id ${executionId}`}`,
+        );
       }
       if (actor?.role === 'vm') checkVmNeverOverwrites(a.name, a.kind, existing?.kind);
       const attach = caps.has('attachments') && bytes > decisions.attachmentThresholdBytes;
-      const record: BindingRecord = { name: a.name, kind: a.kind, value: a.value, executionId, ...(a.source !== undefined ? { source: a.source } : {}) };
+      const record: BindingRecord = {
+        name: a.name,
+        kind: a.kind,
+        value: a.value,
+        executionId,
+        ...(a.source !== undefined ? { source: a.source } : {}),
+      };
       const { location } = await store.writeBinding(a.run, record, attach);
       return { name: a.name, executionId, attached: attach, location };
     },
@@ -165,8 +239,19 @@ export function createBackend(opts: SemanticsOptions): Backend {
       const found = store.resolveBinding
         ? await store.resolveBinding(a.run, a.name, chain)
         : await firstInChain(store, a.run, a.name, chain);
-      if (!found) throw new ProseError('E_NOT_FOUND', `no binding ${a.name} visible from ${a.executionId == null ? 'root' : `execution_id ${a.executionId}`}`);
-      return { name: found.name, kind: found.kind, value: found.value, executionId: found.executionId, attached: !!found.attached, ...(found.source ? { source: found.source } : {}) };
+      if (!found)
+        throw new ProseError(
+          'E_NOT_FOUND',
+          `no binding ${a.name} visible from ${a.executionId == null ? 'root' : `execution_id ${a.executionId}`}`,
+        );
+      return {
+        name: found.name,
+        kind: found.kind,
+        value: found.value,
+        executionId: found.executionId,
+        attached: !!found.attached,
+        ...(found.source ? { source: found.source } : {}),
+      };
     },
     async listBindings(a) {
       await runOf(a.run);
@@ -184,9 +269,16 @@ export function createBackend(opts: SemanticsOptions): Backend {
     async appendSegment(a) {
       const loc = await agentLoc(a);
       if (a.timestamp !== undefined && !isIsoDateTime(a.timestamp)) {
-        throw new ProseError('E_INVALID_ARGUMENT', `timestamp ${JSON.stringify(a.timestamp)} is not ISO 8601`, { location: { field: 'timestamp' }, hint: 'for example 2026-01-15T14:32:15Z' });
+        throw new ProseError('E_INVALID_ARGUMENT', `timestamp ${JSON.stringify(a.timestamp)} is not ISO 8601`, {
+          location: { field: 'timestamp' },
+          hint: 'for example 2026-01-15T14:32:15Z',
+        });
       }
-      const seg = await store.appendSegment(loc, { timestamp: a.timestamp ?? isoSeconds(now()), prompt: a.prompt, summary: a.summary });
+      const seg = await store.appendSegment(loc, {
+        timestamp: a.timestamp ?? isoSeconds(now()),
+        prompt: a.prompt,
+        summary: a.summary,
+      });
       return { number: seg.number, file: seg.file };
     },
     async listSegments(a) {
@@ -204,14 +296,19 @@ export function createBackend(opts: SemanticsOptions): Backend {
 
   return {
     async call<K extends OpName>(op: K, args: OpArgs[K], actor: Actor): Promise<OpResults[K]> {
-      if (!Object.prototype.hasOwnProperty.call(OPS, op)) throw new ProseError('E_UNSUPPORTED', `unknown operation ${JSON.stringify(op)}`);
+      if (!Object.prototype.hasOwnProperty.call(OPS, op))
+        throw new ProseError('E_UNSUPPORTED', `unknown operation ${JSON.stringify(op)}`);
       const spec = OPS[op];
       if (spec.capability && !caps.has(spec.capability)) {
-        throw new ProseError('E_UNSUPPORTED', `${op} needs the ${spec.capability} capability, which this backend does not declare`);
+        throw new ProseError(
+          'E_UNSUPPORTED',
+          `${op} needs the ${spec.capability} capability, which this backend does not declare`,
+        );
       }
       const checked = checkArgs(op, args);
       checkRole(op, checked, actor);
-      const handler = (handlers as Partial<Handlers>)[op] as ((x: OpArgs[K], actor: Actor) => Promise<OpResults[K]>) | undefined;
+      const handler = (handlers as Partial<Handlers>)[op] as
+        ((x: OpArgs[K], actor: Actor) => Promise<OpResults[K]>) | undefined;
       if (!handler) throw new ProseError('E_UNSUPPORTED', `this backend does not implement ${op}`);
       return handler(checked, actor);
     },
@@ -233,16 +330,38 @@ async function firstInChain(store: StateStore, run: RunRef, name: string, chain:
  * (`/x`, `\\x`, `C:x`, `\\\\server\\share`) or point into the backend's own `.prose/` state.
  */
 function checkCustomPath(path: string | undefined): void {
-  if (typeof path !== 'string' || path.length === 0) throw new ProseError('E_INVALID_ARGUMENT', 'custom scope needs "path"', { location: { field: 'path' } });
+  if (typeof path !== 'string' || path.length === 0)
+    throw new ProseError('E_INVALID_ARGUMENT', 'custom scope needs "path"', { location: { field: 'path' } });
   const segs = path.split(/[\\/]/).filter((x) => x !== '' && x !== '.');
   if (segs[0] === '.prose') {
-    throw new ProseError('E_INVALID_NAME', `custom agent path ${JSON.stringify(path)} points into .prose/, where the backend keeps its own state`, { location: { field: 'path' } });
+    throw new ProseError(
+      'E_INVALID_NAME',
+      `custom agent path ${JSON.stringify(path)} points into .prose/, where the backend keeps its own state`,
+      { location: { field: 'path' } },
+    );
   }
-  if (path.startsWith('/') || path.startsWith('\\') || /^[A-Za-z]:/.test(path) || segs.includes('..') || /[\u0000-\u001f]/.test(path)) {
-    throw new ProseError('E_INVALID_NAME', `custom agent path ${JSON.stringify(path)} must be relative to the project and may not contain ".."`, { location: { field: 'path' } });
+  if (
+    path.startsWith('/') ||
+    path.startsWith('\\') ||
+    /^[A-Za-z]:/.test(path) ||
+    segs.includes('..') ||
+    /[\u0000-\u001f]/.test(path)
+  ) {
+    throw new ProseError(
+      'E_INVALID_NAME',
+      `custom agent path ${JSON.stringify(path)} must be relative to the project and may not contain ".."`,
+      { location: { field: 'path' } },
+    );
   }
 }
 
-const summary = (b: BindingRecord) => ({ name: b.name, kind: b.kind, executionId: b.executionId, attached: !!b.attached });
-const byNameThenScope = (x: { name: string; executionId: ExecutionId | null }, y: { name: string; executionId: ExecutionId | null }) =>
-  x.name < y.name ? -1 : x.name > y.name ? 1 : (x.executionId ?? 0) - (y.executionId ?? 0);
+const summary = (b: BindingRecord) => ({
+  name: b.name,
+  kind: b.kind,
+  executionId: b.executionId,
+  attached: !!b.attached,
+});
+const byNameThenScope = (
+  x: { name: string; executionId: ExecutionId | null },
+  y: { name: string; executionId: ExecutionId | null },
+) => (x.name < y.name ? -1 : x.name > y.name ? 1 : (x.executionId ?? 0) - (y.executionId ?? 0));

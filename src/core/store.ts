@@ -1,5 +1,12 @@
 import type {
-  AgentLocation, BindingRecord, ExecutionEvent, ExecutionId, RunRecord, RunRef, RunStatus, Segment,
+  AgentLocation,
+  BindingRecord,
+  ExecutionEvent,
+  ExecutionId,
+  RunRecord,
+  RunRef,
+  RunStatus,
+  Segment,
 } from './model.ts';
 import type { StorageView } from './backend.ts';
 
@@ -21,7 +28,10 @@ export interface StateStore {
    * one step against every other writer of the run, including other processes. Backends that declare
    * `concurrent-writers` implement it; without it the shared semantics read and appends in two steps (one VM only).
    */
-  appendEventAtomically?(run: RunRef, make: (events: readonly ExecutionEvent[]) => ExecutionEvent): Promise<ExecutionEvent>;
+  appendEventAtomically?(
+    run: RunRef,
+    make: (events: readonly ExecutionEvent[]) => ExecutionEvent,
+  ): Promise<ExecutionEvent>;
 
   /** Writes (or replaces) the binding at (name, executionId); `attach` says to keep the value as an attachment. */
   writeBinding(run: RunRef, binding: BindingRecord, attach: boolean): Promise<{ location: string }>;
@@ -63,6 +73,11 @@ export interface WorldModelStore {
   /** The node's receipts in append order, or every node's in append order when `node` is undefined. */
   readReceipts(run: RunRef, node?: string): Promise<string[]>;
   writeWorkspace(run: RunRef, node: string, bytes: Uint8Array): Promise<void>;
-  writeEnvelope(run: RunRef, envelope: { compiledIntentJson: string; rootSource: string; sources: Record<string, string> }): Promise<void>;
-  readEnvelope(run: RunRef): Promise<{ compiledIntentJson: string; rootSource: string; sources: Record<string, string> } | undefined>;
+  writeEnvelope(
+    run: RunRef,
+    envelope: { compiledIntentJson: string; rootSource: string; sources: Record<string, string> },
+  ): Promise<void>;
+  readEnvelope(
+    run: RunRef,
+  ): Promise<{ compiledIntentJson: string; rootSource: string; sources: Record<string, string> } | undefined>;
 }

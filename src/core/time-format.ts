@@ -7,11 +7,25 @@ const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2}
 export function isIsoDateTime(s: string): boolean {
   const m = ISO_8601.exec(s);
   if (!m) return false;
-  const [y, mo, d, h, mi, se] = s.slice(0, 19).split(/[-T:]/).map(Number) as [number, number, number, number, number, number];
+  const [y, mo, d, h, mi, se] = s.slice(0, 19).split(/[-T:]/).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const t = new Date(Date.UTC(2000, mo - 1, d, h, mi, se));
   // Date.UTC reads years 0-99 as 1900-1999; setting the year afterwards keeps 0001-0099 (and leap days) exact.
   t.setUTCFullYear(y, mo - 1, d);
-  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && t.getUTCHours() === h && t.getUTCMinutes() === mi && t.getUTCSeconds() === se;
+  return (
+    t.getUTCFullYear() === y &&
+    t.getUTCMonth() === mo - 1 &&
+    t.getUTCDate() === d &&
+    t.getUTCHours() === h &&
+    t.getUTCMinutes() === mi &&
+    t.getUTCSeconds() === se
+  );
 }
 
 /** ISO 8601 in UTC to the second, as the seed's examples write it: 2026-01-15T14:30:52Z. */

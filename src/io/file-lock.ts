@@ -56,7 +56,12 @@ export async function withFileLock<T>(lockPath: string, fn: () => T, opts: LockO
  * deadline the wait ends with E_CONFLICT; otherwise sleep about `wait` ms, jittered ('waited'). Writers and
  * readers (reader-mark.ts) wait for a holder the same way.
  */
-export async function waitOutHolder(lockPath: string, deadline: number, timeoutMs: number, wait: number): Promise<'broken' | 'waited'> {
+export async function waitOutHolder(
+  lockPath: string,
+  deadline: number,
+  timeoutMs: number,
+  wait: number,
+): Promise<'broken' | 'waited'> {
   const holder = readHolder(lockPath);
   if (holder !== undefined && isStale(lockPath, holder)) {
     breakStale(lockPath, holder);
@@ -67,7 +72,11 @@ export async function waitOutHolder(lockPath: string, deadline: number, timeoutM
   return 'waited';
 }
 
-export interface Holder { pid: number; host: string; raw: string }
+export interface Holder {
+  pid: number;
+  host: string;
+  raw: string;
+}
 
 /** Who holds `path` now; undefined when nobody does (it was released while we looked). */
 function readHolder(path: string): Holder | undefined {
@@ -97,7 +106,11 @@ function breakStale(path: string, h: Holder): void {
   }
   try {
     let now: string | undefined;
-    try { now = readFileSync(path, 'utf8'); } catch { now = undefined; }
+    try {
+      now = readFileSync(path, 'utf8');
+    } catch {
+      now = undefined;
+    }
     if (now === h.raw) safeUnlink(path);
   } finally {
     safeUnlink(marker);
@@ -106,10 +119,14 @@ function breakStale(path: string, h: Holder): void {
 
 function lockTimeout(lockPath: string, timeoutMs: number, holder: Holder | undefined, who?: string): ProseError {
   who ??= holder?.pid ? `pid ${holder.pid} on ${holder.host}` : 'an unknown process';
-  return new ProseError('E_CONFLICT', `timed out after ${timeoutMs} ms waiting for the lock ${lockPath} held by ${who}`, {
-    location: { file: lockPath },
-    hint: 'another process is using this database; if none is, delete the lock file',
-  });
+  return new ProseError(
+    'E_CONFLICT',
+    `timed out after ${timeoutMs} ms waiting for the lock ${lockPath} held by ${who}`,
+    {
+      location: { file: lockPath },
+      hint: 'another process is using this database; if none is, delete the lock file',
+    },
+  );
 }
 
 /**
@@ -136,7 +153,10 @@ function tryCreate(path: string, content: string): boolean {
     fd = openSync(path, 'wx', 0o644);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw new ProseError('E_IO', `cannot create lock ${path}: ${(err as Error).message}`, { location: { file: path }, cause: err });
+    throw new ProseError('E_IO', `cannot create lock ${path}: ${(err as Error).message}`, {
+      location: { file: path },
+      cause: err,
+    });
   }
   try {
     writeSync(fd, content);
@@ -157,7 +177,11 @@ function sweepDirectory(lockPath: string): { reading?: number; waiting: boolean 
   const readerMark = new RegExp(`^${base}\\.reader-(\\d+)-\\d+$`);
   const out: { reading?: number; waiting: boolean } = { waiting: false };
   let names: string[];
-  try { names = readdirSync(dir); } catch { return out; }
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return out;
+  }
   readersSeen.delete(lockPath);
   for (const name of names) {
     const reader = readerMark.exec(name);
@@ -186,7 +210,11 @@ const one = Buffer.alloc(1);
 /** The byte in a reader's mark ("1" reading, "2" waiting, "0" idle); 0 when it is gone or empty. */
 function markState(mark: string): number {
   let fd: number;
-  try { fd = openSync(mark, 'r'); } catch { return 0; }
+  try {
+    fd = openSync(mark, 'r');
+  } catch {
+    return 0;
+  }
   try {
     return readSync(fd, one, 0, 1, 0) === 1 ? one[0]! : 0;
   } finally {
@@ -215,11 +243,19 @@ function release(path: string, content: string): void {
 }
 
 function ageOf(path: string): number {
-  try { return Date.now() - statSync(path).mtimeMs; } catch { return 0; }
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
 }
 
 export function safeUnlink(p: string): void {
-  try { unlinkSync(p); } catch { /* gone */ }
+  try {
+    unlinkSync(p);
+  } catch {
+    /* gone */
+  }
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -43,7 +43,10 @@ export class ReaderMark {
       } catch (err) {
         // No directory, or one we may not write: then no writer of ours can take the lock there either.
         if (['ENOENT', 'EACCES', 'EPERM', 'EROFS'].includes((err as NodeJS.ErrnoException).code ?? '')) return false;
-        throw new ProseError('E_IO', `cannot create reader mark ${this.path}: ${(err as Error).message}`, { location: { file: this.path }, cause: err });
+        throw new ProseError('E_IO', `cannot create reader mark ${this.path}: ${(err as Error).message}`, {
+          location: { file: this.path },
+          cause: err,
+        });
       }
     }
     writeSync(this.fd, state, 0, 1, 0);
@@ -65,7 +68,11 @@ export class ReaderMark {
  * next writer lets it in first. Readers never wait for each other; a stale writer lock (dead pid) is broken as a
  * writer breaks it. `fn` is synchronous, like the writer's. Pass a long-lived `mark` to avoid one per call.
  */
-export async function withSharedLock<T>(lockPath: string, fn: () => T, opts: LockOptions & { mark?: ReaderMark } = {}): Promise<T> {
+export async function withSharedLock<T>(
+  lockPath: string,
+  fn: () => T,
+  opts: LockOptions & { mark?: ReaderMark } = {},
+): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   const deadline = Date.now() + timeoutMs;
   const mark = opts.mark ?? new ReaderMark(lockPath);

@@ -6,7 +6,6 @@ import { isCapability } from '../core/capabilities.ts';
 import { ProseError, toProseError } from '../core/errors.ts';
 import type { OpArgs, OpName, OpResults } from '../core/ops.ts';
 
-
 /**
  * Loads a JS or TS module (tsx handles TS when running from source) exporting a backend factory as `factory` or
  * as the default export, checks its shape and wraps it so errors thrown by plain JavaScript (an Error with a
@@ -16,14 +15,23 @@ export async function moduleFactory(path: string): Promise<BackendFactory> {
   const url = pathToFileURL(resolve(path)).href;
   let mod: Record<string, unknown>;
   try {
-    mod = await import(url) as Record<string, unknown>;
+    mod = (await import(url)) as Record<string, unknown>;
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    throw new ProseError('E_PLUGIN', `module ${path}: cannot load: ${why}`, { location: { file: path }, cause: err, hint: 'the module must be an ES module (or TypeScript) that loads without throwing' });
+    throw new ProseError('E_PLUGIN', `module ${path}: cannot load: ${why}`, {
+      location: { file: path },
+      cause: err,
+      hint: 'the module must be an ES module (or TypeScript) that loads without throwing',
+    });
   }
   const which = mod.factory !== undefined ? 'factory' : 'default';
   const f = mod[which];
-  if (f === undefined) throw shapeError(path, 'exports neither "factory" nor a default export', 'export const factory = { name, kind, capabilities, open(env) }');
+  if (f === undefined)
+    throw shapeError(
+      path,
+      'exports neither "factory" nor a default export',
+      'export const factory = { name, kind, capabilities, open(env) }',
+    );
   return wrapFactory(checkShape(path, which, f));
 }
 
@@ -37,12 +45,18 @@ function checkShape(path: string, which: string, f: unknown): BackendFactory {
   const o = f as Record<string, unknown>;
   if (typeof o.open !== 'function') throw shapeError(path, `${ex} has no open() function`);
   if (typeof o.name !== 'string' || o.name === '') throw shapeError(path, `${ex} has no "name" string`);
-  if (!(STORAGE_KINDS as readonly unknown[]).includes(o.kind)) throw shapeError(path, `${ex} has "kind" ${JSON.stringify(o.kind)}; expected one of ${STORAGE_KINDS.join(', ')}`);
+  if (!(STORAGE_KINDS as readonly unknown[]).includes(o.kind))
+    throw shapeError(path, `${ex} has "kind" ${JSON.stringify(o.kind)}; expected one of ${STORAGE_KINDS.join(', ')}`);
   if (!Array.isArray(o.capabilities)) throw shapeError(path, `${ex} has no "capabilities" array`);
   const unknown = o.capabilities.filter((c) => !isCapability(c));
-  if (unknown.length) throw shapeError(path, `${ex} declares unknown capabilities ${unknown.map((c) => JSON.stringify(c)).join(', ')}`);
-  if (o.description !== undefined && typeof o.description !== 'string') throw shapeError(path, `${ex} has a "description" that is not a string`);
-  return { ...(o as unknown as BackendFactory), description: (o.description as string | undefined) ?? `module plugin: ${path}` };
+  if (unknown.length)
+    throw shapeError(path, `${ex} declares unknown capabilities ${unknown.map((c) => JSON.stringify(c)).join(', ')}`);
+  if (o.description !== undefined && typeof o.description !== 'string')
+    throw shapeError(path, `${ex} has a "description" that is not a string`);
+  return {
+    ...(o as unknown as BackendFactory),
+    description: (o.description as string | undefined) ?? `module plugin: ${path}`,
+  };
 }
 
 function wrapFactory(f: BackendFactory): BackendFactory {
@@ -60,11 +74,15 @@ function wrapFactory(f: BackendFactory): BackendFactory {
 function wrapBackend(name: string, b: unknown): Backend {
   const o = b as Record<string, unknown> | null;
   if (!o || typeof o.call !== 'function' || typeof o.close !== 'function') {
-    throw new ProseError('E_PLUGIN', `module backend ${name}: open() must resolve to an object with call() and close() functions`);
+    throw new ProseError(
+      'E_PLUGIN',
+      `module backend ${name}: open() must resolve to an object with call() and close() functions`,
+    );
   }
   const backend = o as unknown as Backend;
   return {
-    call: <K extends OpName>(op: K, args: OpArgs[K], actor: Actor) => callPlugin(() => backend.call(op, args, actor)) as Promise<OpResults[K]>,
+    call: <K extends OpName>(op: K, args: OpArgs[K], actor: Actor) =>
+      callPlugin(() => backend.call(op, args, actor)) as Promise<OpResults[K]>,
     ...(typeof o.storage === 'function' ? { storage: () => backend.storage!() } : {}),
     close: () => callPlugin(() => backend.close()),
   };

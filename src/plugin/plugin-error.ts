@@ -25,15 +25,24 @@ export function excerpt(text: string): string {
 export class PluginError extends ProseError {
   readonly evidence: PluginEvidence;
 
-  constructor(what: string, evidence: PluginEvidence, opts: { location?: ErrorLocation; hint?: string; cause?: unknown } = {}) {
+  constructor(
+    what: string,
+    evidence: PluginEvidence,
+    opts: { location?: ErrorLocation; hint?: string; cause?: unknown } = {},
+  ) {
     const lines = [what];
     if (evidence.request) lines.push(`  request: ${evidence.request}`);
     if (evidence.received !== undefined) lines.push(`  received: ${JSON.stringify(excerpt(evidence.received))}`);
-    if (evidence.exitCode !== undefined || evidence.signal) lines.push(`  exit: ${evidence.signal ? `signal ${evidence.signal}` : `code ${evidence.exitCode}`}`);
+    if (evidence.exitCode !== undefined || evidence.signal)
+      lines.push(`  exit: ${evidence.signal ? `signal ${evidence.signal}` : `code ${evidence.exitCode}`}`);
     const tail = evidence.stderr.split('\n').slice(-10).join('\n    ');
     lines.push(`  command: ${redactCommand(evidence.command)}`);
     lines.push(tail ? `  stderr (tail):\n    ${tail}` : '  stderr: (empty)');
-    super('E_PLUGIN', lines.join('\n'), { hint: opts.hint ?? 'see docs/protocol.md (conformance/plugins/reference/README.md) for the stdio protocol', location: opts.location, cause: opts.cause });
+    super('E_PLUGIN', lines.join('\n'), {
+      hint: opts.hint ?? 'see docs/protocol.md (conformance/plugins/reference/README.md) for the stdio protocol',
+      location: opts.location,
+      cause: opts.cause,
+    });
     // Evidence may be written into shared reports: the command is kept with its secrets masked.
     this.evidence = { ...evidence, command: redactCommand(evidence.command) };
   }

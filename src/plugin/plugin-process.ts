@@ -33,14 +33,23 @@ export class PluginProcess {
   private exitInfo: ProcessExit | undefined;
   readonly exited: Promise<ProcessExit>;
 
-  constructor(readonly command: string, events: ProcessEvents, opts: PluginProcessOptions = {}) {
+  constructor(
+    readonly command: string,
+    events: ProcessEvents,
+    opts: PluginProcessOptions = {},
+  ) {
     this.stderr = new StderrRing(opts.stderrBytes ?? 8192);
     const maxLine = opts.maxLineBytes ?? 64 * 1024 * 1024;
     this.child = spawn('/bin/sh', ['-c', command], {
-      cwd: opts.cwd, env: opts.env as NodeJS.ProcessEnv | undefined, stdio: ['pipe', 'pipe', 'pipe'], detached: true,
+      cwd: opts.cwd,
+      env: opts.env as NodeJS.ProcessEnv | undefined,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
     });
     let resolveExit!: (e: ProcessExit) => void;
-    this.exited = new Promise((r) => { resolveExit = r; });
+    this.exited = new Promise((r) => {
+      resolveExit = r;
+    });
     // A write to a plugin that died raises EPIPE on stdin; the exit report carries the evidence instead.
     this.child.stdin!.on('error', () => {});
     this.child.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk));
@@ -75,8 +84,13 @@ export class PluginProcess {
     };
     // 'exit' can come before the last stderr bytes; 'close' waits for the pipes, which a grandchild may hold open.
     this.child.on('close', (code, signal) => finish(code, signal));
-    this.child.on('exit', (code, signal) => { setTimeout(() => finish(code, signal), 100).unref(); });
-    this.child.on('error', (err) => { this.stderr.push(Buffer.from(`[harness] cannot start: ${err.message}\n`)); finish(null, null); });
+    this.child.on('exit', (code, signal) => {
+      setTimeout(() => finish(code, signal), 100).unref();
+    });
+    this.child.on('error', (err) => {
+      this.stderr.push(Buffer.from(`[harness] cannot start: ${err.message}\n`));
+      finish(null, null);
+    });
   }
 
   /** Stdout text received after the last newline (a reply the plugin never finished). */
@@ -112,7 +126,9 @@ export class PluginProcess {
   async stop(ms: number): Promise<ProcessExit> {
     this.endInput();
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<void>((r) => { timer = setTimeout(r, ms); });
+    const late = new Promise<void>((r) => {
+      timer = setTimeout(r, ms);
+    });
     await Promise.race([this.exited, late]);
     clearTimeout(timer);
     if (!this.exitInfo) this.kill();

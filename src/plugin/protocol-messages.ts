@@ -15,7 +15,14 @@ export interface PluginHello {
 export type PluginReply =
   | PluginHello
   | { type: 'result'; seq: number; result: Record<string, unknown> }
-  | { type: 'error'; seq: number; code: string; message: string; hint?: string; location?: { field?: string; file?: string; line?: number; column?: number } };
+  | {
+      type: 'error';
+      seq: number;
+      code: string;
+      message: string;
+      hint?: string;
+      location?: { field?: string; file?: string; line?: number; column?: number };
+    };
 
 export type RequestType = 'hello' | 'open' | 'call' | 'close';
 

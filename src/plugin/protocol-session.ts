@@ -2,7 +2,14 @@ import { ProseError, type ErrorCode } from '../core/errors.ts';
 import { jsonOneLine } from '../core/json-line.ts';
 import { PluginError, type PluginEvidence } from './plugin-error.ts';
 import { PluginProcess, type ProcessExit } from './plugin-process.ts';
-import { DEFAULT_EXIT_GRACE_MS, DEFAULT_TIMEOUT_MS, type ExecOptions, type PluginHello, type PluginReply, type RequestType } from './protocol-messages.ts';
+import {
+  DEFAULT_EXIT_GRACE_MS,
+  DEFAULT_TIMEOUT_MS,
+  type ExecOptions,
+  type PluginHello,
+  type PluginReply,
+  type RequestType,
+} from './protocol-messages.ts';
 import { protocolValidator } from './protocol-validator.ts';
 import { PROTOCOL_VERSION } from './protocol-version.ts';
 
@@ -28,21 +35,35 @@ export class ProtocolSession {
   private readonly timeoutMs: number;
   private readonly startTimeoutMs: number;
 
-  constructor(readonly command: string, private readonly opts: ExecOptions = {}) {
+  constructor(
+    readonly command: string,
+    private readonly opts: ExecOptions = {},
+  ) {
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.startTimeoutMs = opts.startTimeoutMs ?? Math.max(this.timeoutMs, DEFAULT_TIMEOUT_MS);
-    this.proc = new PluginProcess(command, {
-      line: (text) => this.onLine(text),
-      overlong: (bytes) => this.fail(`plugin wrote a stdout line longer than ${bytes} bytes without a newline`, {}),
-      exit: (exit) => this.onExit(exit),
-    }, { cwd: opts.cwd, env: opts.env, stderrBytes: opts.stderrBytes });
+    this.proc = new PluginProcess(
+      command,
+      {
+        line: (text) => this.onLine(text),
+        overlong: (bytes) => this.fail(`plugin wrote a stdout line longer than ${bytes} bytes without a newline`, {}),
+        exit: (exit) => this.onExit(exit),
+      },
+      { cwd: opts.cwd, env: opts.env, stderrBytes: opts.stderrBytes },
+    );
   }
 
   /** Starts a process and performs the handshake; any failure ends the process. */
-  static async start(command: string, opts: ExecOptions = {}): Promise<{ session: ProtocolSession; hello: PluginHello }> {
+  static async start(
+    command: string,
+    opts: ExecOptions = {},
+  ): Promise<{ session: ProtocolSession; hello: PluginHello }> {
     const session = new ProtocolSession(command, opts);
     try {
-      const reply = await session.send('hello', { protocol: PROTOCOL_VERSION, suite: opts.suite ?? 'unknown' }, 'hello');
+      const reply = await session.send(
+        'hello',
+        { protocol: PROTOCOL_VERSION, suite: opts.suite ?? 'unknown' },
+        'hello',
+      );
       return { session, hello: reply as PluginHello };
     } catch (err) {
       session.proc.kill();
@@ -53,7 +74,11 @@ export class ProtocolSession {
   }
 
   /** Sends one request and resolves with its result object; a contract error reply rejects with its code. */
-  async request(type: Exclude<RequestType, 'hello'>, body: Record<string, unknown>, label: string): Promise<Record<string, unknown>> {
+  async request(
+    type: Exclude<RequestType, 'hello'>,
+    body: Record<string, unknown>,
+    label: string,
+  ): Promise<Record<string, unknown>> {
     const reply = await this.send(type, body, label);
     return (reply as { result: Record<string, unknown> }).result;
   }
@@ -84,18 +109,35 @@ export class ProtocolSession {
     const seq = this.nextSeq++;
     const label = `${what} (seq ${seq})`;
     if (this.broken) {
-      return Promise.reject(this.error(`not sent: the plugin broke on an earlier request (${this.broken.message.split('\n')[0]})`, { request: label }));
+      return Promise.reject(
+        this.error(`not sent: the plugin broke on an earlier request (${this.broken.message.split('\n')[0]})`, {
+          request: label,
+        }),
+      );
     }
     // What is validated is exactly what is written: undefined fields vanish in JSON. Line separators inside strings
     // are escaped, so a plugin whose reader splits on U+2028/U+2029 still gets one whole line (docs/protocol.md).
     const line = jsonOneLine({ type, seq, ...body });
     const bad = protocolValidator().request(JSON.parse(line));
     if (bad) {
-      return Promise.reject(this.error(`harness request failed the protocol schema: ${bad.field} ${bad.rule}`, { request: label }, bad.field));
+      return Promise.reject(
+        this.error(
+          `harness request failed the protocol schema: ${bad.field} ${bad.rule}`,
+          { request: label },
+          bad.field,
+        ),
+      );
     }
     return new Promise<PluginReply>((resolve, reject) => {
       const ms = type === 'hello' ? this.startTimeoutMs : this.timeoutMs;
-      const timer = setTimeout(() => this.fail(`no reply to ${label} within ${ms} ms`, this.proc.partialLine ? { received: this.proc.partialLine } : {}), ms);
+      const timer = setTimeout(
+        () =>
+          this.fail(
+            `no reply to ${label} within ${ms} ms`,
+            this.proc.partialLine ? { received: this.proc.partialLine } : {},
+          ),
+        ms,
+      );
       this.pending.set(seq, { label, expect: type === 'hello' ? 'hello' : 'result', resolve, reject, timer });
       this.opts.wire?.('sent', line);
       this.proc.send(line);
@@ -109,19 +151,43 @@ export class ProtocolSession {
     try {
       msg = JSON.parse(text);
     } catch {
-      return this.fail('plugin wrote a line that is not JSON on stdout', { received: text }, undefined, 'stdout carries protocol messages only; write logs to stderr');
+      return this.fail(
+        'plugin wrote a line that is not JSON on stdout',
+        { received: text },
+        undefined,
+        'stdout carries protocol messages only; write logs to stderr',
+      );
     }
     const m = msg as Record<string, unknown>;
-    if (m && typeof m === 'object' && m.type === 'hello' && typeof m.protocol === 'number' && m.protocol !== PROTOCOL_VERSION) {
-      return this.fail(`protocol version mismatch: the plugin speaks protocol ${m.protocol}, this harness speaks protocol ${PROTOCOL_VERSION}`, { received: text }, 'protocol');
+    if (
+      m &&
+      typeof m === 'object' &&
+      m.type === 'hello' &&
+      typeof m.protocol === 'number' &&
+      m.protocol !== PROTOCOL_VERSION
+    ) {
+      return this.fail(
+        `protocol version mismatch: the plugin speaks protocol ${m.protocol}, this harness speaks protocol ${PROTOCOL_VERSION}`,
+        { received: text },
+        'protocol',
+      );
     }
     const bad = protocolValidator().reply(msg);
-    if (bad) return this.fail(`plugin message failed the protocol schema: ${bad.field} ${bad.rule}`, { received: text }, bad.field);
+    if (bad)
+      return this.fail(
+        `plugin message failed the protocol schema: ${bad.field} ${bad.rule}`,
+        { received: text },
+        bad.field,
+      );
     const reply = msg as PluginReply;
     const p = this.pending.get(reply.seq);
     if (!p) {
       const waiting = [...this.pending.values()].map((x) => x.label).join(', ') || 'nothing';
-      return this.fail(`plugin answered seq ${reply.seq}, but no request with that seq is waiting (waiting: ${waiting})`, { received: text }, 'seq');
+      return this.fail(
+        `plugin answered seq ${reply.seq}, but no request with that seq is waiting (waiting: ${waiting})`,
+        { received: text },
+        'seq',
+      );
     }
     if (reply.type !== 'error' && (reply.type === 'hello') !== (p.expect === 'hello')) {
       return this.fail(`plugin answered ${p.label} with a "${reply.type}" message`, { received: text }, 'type');
@@ -140,8 +206,12 @@ export class ProtocolSession {
     if (this.exitExpected && this.pending.size === 0) return;
     const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
     const doing = this.pending.size ? 'before answering' : 'while idle';
-    const hint = exit.code === 127 ? 'exit code 127: the shell did not find the command'
-      : exit.code === 126 ? 'exit code 126: the command is not executable' : undefined;
+    const hint =
+      exit.code === 127
+        ? 'exit code 127: the shell did not find the command'
+        : exit.code === 126
+          ? 'exit code 126: the command is not executable'
+          : undefined;
     this.fail(`plugin ${how} ${doing}`, { exitCode: exit.code, signal: exit.signal }, undefined, hint);
   }
 
@@ -159,6 +229,10 @@ export class ProtocolSession {
   }
 
   private error(what: string, extra: Partial<PluginEvidence>, field?: string, hint?: string): PluginError {
-    return new PluginError(what, { command: this.command, stderr: this.proc.stderr.text(), ...extra }, { location: field ? { field } : undefined, hint });
+    return new PluginError(
+      what,
+      { command: this.command, stderr: this.proc.stderr.text(), ...extra },
+      { location: field ? { field } : undefined, hint },
+    );
   }
 }

@@ -51,11 +51,20 @@ function describe(e: ErrorObject | undefined): SchemaFailure {
   const got = ` (got ${excerpt(JSON.stringify(e.data) ?? 'undefined')})`;
   switch (e.keyword) {
     case 'required':
-      return { field: base === '(message)' ? String(p.missingProperty) : `${base}.${String(p.missingProperty)}`, rule: 'is required' };
+      return {
+        field: base === '(message)' ? String(p.missingProperty) : `${base}.${String(p.missingProperty)}`,
+        rule: 'is required',
+      };
     case 'additionalProperties':
-      return { field: base === '(message)' ? String(p.additionalProperty) : `${base}.${String(p.additionalProperty)}`, rule: 'is not a field of this message' };
+      return {
+        field: base === '(message)' ? String(p.additionalProperty) : `${base}.${String(p.additionalProperty)}`,
+        rule: 'is not a field of this message',
+      };
     case 'enum':
-      return { field: base, rule: `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}${got}` };
+      return {
+        field: base,
+        rule: `must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}${got}`,
+      };
     case 'const':
       return { field: base, rule: `must be ${JSON.stringify(p.allowedValue)}${got}` };
     case 'discriminator':

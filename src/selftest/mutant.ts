@@ -28,7 +28,12 @@ export interface MutationContext {
   env: BackendEnv;
 }
 
-export type Intercept = (op: OpName, args: Record<string, unknown>, actor: Actor, ctx: MutationContext) => Promise<unknown>;
+export type Intercept = (
+  op: OpName,
+  args: Record<string, unknown>,
+  actor: Actor,
+  ctx: MutationContext,
+) => Promise<unknown>;
 
 export interface Mutation {
   /** Replaces store methods (the rest delegate to the real filesystem store). */
@@ -57,7 +62,8 @@ export function mutant(name: string, bug: string, m: Mutation): Mutant {
       const intercept = m.intercept;
       const ctx: MutationContext = { real, store, env };
       return {
-        call: <K extends OpName>(op: K, args: OpArgs[K], actor: Actor) => intercept(op, args as Record<string, unknown>, actor, ctx) as Promise<OpResults[K]>,
+        call: <K extends OpName>(op: K, args: OpArgs[K], actor: Actor) =>
+          intercept(op, args as Record<string, unknown>, actor, ctx) as Promise<OpResults[K]>,
         storage: real.storage,
         close: () => real.close(),
       };
@@ -79,4 +85,5 @@ function delegate(base: FsStore, overrides: Partial<StateStore>): StateStore {
 }
 
 /** Passes the call through unchanged. */
-export const pass = (op: OpName, args: Record<string, unknown>, actor: Actor, ctx: MutationContext) => ctx.real.call(op, args as never, actor);
+export const pass = (op: OpName, args: Record<string, unknown>, actor: Actor, ctx: MutationContext) =>
+  ctx.real.call(op, args as never, actor);

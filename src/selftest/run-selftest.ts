@@ -30,29 +30,79 @@ const silent = { header() {}, result() {}, footer() {} };
  * Runs the suite on every mutant. A mutant is killed when a case that passes on the reference backend fails or
  * errors on it. Reference results come first so a flaky or failing case never counts as a kill.
  */
-export async function runSelftest(suite: Suite, mutants: readonly Mutant[], decisions: Decisions, reference: CaseResult[], onVerdict: (v: MutantVerdict) => void, workerCommand?: readonly string[]): Promise<SelftestResult> {
+export async function runSelftest(
+  suite: Suite,
+  mutants: readonly Mutant[],
+  decisions: Decisions,
+  reference: CaseResult[],
+  onVerdict: (v: MutantVerdict) => void,
+  workerCommand?: readonly string[],
+): Promise<SelftestResult> {
   // The reference results of each backend a mutant is made of (the CLI runs every one the chosen mutants name).
-  const goodOn = (backend: string) => new Set(reference.filter((r) => r.backend === backend && r.outcome.status === 'passed').map((r) => r.id));
+  const goodOn = (backend: string) =>
+    new Set(reference.filter((r) => r.backend === backend && r.outcome.status === 'passed').map((r) => r.id));
   const good = goodOn('filesystem');
-  const unreliable = [...new Set(reference.filter((r) => r.outcome.status !== 'passed' && r.outcome.status !== 'skipped').map((r) => r.id))];
+  const unreliable = [
+    ...new Set(
+      reference.filter((r) => r.outcome.status !== 'passed' && r.outcome.status !== 'skipped').map((r) => r.id),
+    ),
+  ];
   const verdicts: MutantVerdict[] = [];
   const control = await verdictOf(CONTROL, suite, good, decisions, workerCommand);
   if (control.killedBy.length > 0) return { control, verdicts, killed: 0, total: mutants.length, unreliable };
   for (const m of mutants) {
-    const v = await verdictOf(m, suite, m.reference && m.reference !== 'filesystem' ? goodOn(m.reference) : good, decisions, workerCommand);
+    const v = await verdictOf(
+      m,
+      suite,
+      m.reference && m.reference !== 'filesystem' ? goodOn(m.reference) : good,
+      decisions,
+      workerCommand,
+    );
     verdicts.push(v);
     onVerdict(v);
   }
-  return { control, verdicts, killed: verdicts.filter((v) => v.killedBy.length > 0).length, total: verdicts.length, unreliable };
+  return {
+    control,
+    verdicts,
+    killed: verdicts.filter((v) => v.killedBy.length > 0).length,
+    total: verdicts.length,
+    unreliable,
+  };
 }
 
-
-async function verdictOf(m: Mutant, suite: Suite, good: Set<string>, decisions: Decisions, workerCommand?: readonly string[]): Promise<MutantVerdict> {
-  const results = await runSuite({ suite: fastFirst(suite), factories: [m.factory], decisions, filter: { areas: [], ids: [...good] }, listener: silent, stopAtFirstFailure: true, workerCommand, ...(m.checker ? { checkerBug: m.checker } : {}) });
-  const kills = results.filter((r) => good.has(r.id) && (r.outcome.status === 'failed' || r.outcome.status === 'errored'));
+async function verdictOf(
+  m: Mutant,
+  suite: Suite,
+  good: Set<string>,
+  decisions: Decisions,
+  workerCommand?: readonly string[],
+): Promise<MutantVerdict> {
+  const results = await runSuite({
+    suite: fastFirst(suite),
+    factories: [m.factory],
+    decisions,
+    filter: { areas: [], ids: [...good] },
+    listener: silent,
+    stopAtFirstFailure: true,
+    workerCommand,
+    ...(m.checker ? { checkerBug: m.checker } : {}),
+  });
+  const kills = results.filter(
+    (r) => good.has(r.id) && (r.outcome.status === 'failed' || r.outcome.status === 'errored'),
+  );
   const first = kills[0]?.outcome;
-  const evidence = first?.status === 'failed' ? first.message : first?.status === 'errored' ? `${first.error.code}: ${first.error.message}` : undefined;
-  return { mutant: m.name, bug: m.bug, killedBy: kills.map((r) => r.id), ...(evidence !== undefined ? { evidence } : {}) };
+  const evidence =
+    first?.status === 'failed'
+      ? first.message
+      : first?.status === 'errored'
+        ? `${first.error.code}: ${first.error.message}`
+        : undefined;
+  return {
+    mutant: m.name,
+    bug: m.bug,
+    killedBy: kills.map((r) => r.id),
+    ...(evidence !== undefined ? { evidence } : {}),
+  };
 }
 
 /**
@@ -61,6 +111,10 @@ async function verdictOf(m: Mutant, suite: Suite, good: Set<string>, decisions: 
  */
 function fastFirst(suite: Suite): Suite {
   const cost = (c: Suite['cases'][number]) =>
-    c.steps.some((s) => s.kind === 'crash' || s.kind === 'concurrent' || s.kind === 'mixed-writers') ? 2 : c.steps.some((s) => s.kind === 'repeat') ? 1 : 0;
+    c.steps.some((s) => s.kind === 'crash' || s.kind === 'concurrent' || s.kind === 'mixed-writers')
+      ? 2
+      : c.steps.some((s) => s.kind === 'repeat')
+        ? 1
+        : 0;
   return { ...suite, cases: [...suite.cases].sort((a, b) => cost(a) - cost(b)) };
 }

@@ -29,7 +29,15 @@ export const BEGIN_COMMAND = '----- BEGIN COMMAND -----';
 export const END_COMMAND = '----- END COMMAND -----';
 export const BEGIN_RETURN = '----- BEGIN RETURN -----';
 export const END_RETURN = '----- END RETURN -----';
-export const PLACEHOLDER = { value: '{Your output here}', sqlValue: '<VALUE>', memory: '<MEMORY>', summary: '<SUMMARY>', timestamp: '<TIMESTAMP>', returnSummary: '{Summary}', bytes: '<BYTES>' } as const;
+export const PLACEHOLDER = {
+  value: '{Your output here}',
+  sqlValue: '<VALUE>',
+  memory: '<MEMORY>',
+  summary: '<SUMMARY>',
+  timestamp: '<TIMESTAMP>',
+  returnSummary: '{Summary}',
+  bytes: '<BYTES>',
+} as const;
 /**
  * The two ways to store an output, by its size: a literal reader keeps the branch whose condition its output meets
  * and drops the other, markers and all (follow-instructions.ts `chooseBranch`).
@@ -38,8 +46,10 @@ export const BEGIN_SMALL = (t: number) => `----- BEGIN IF YOUR OUTPUT IS AT MOST
 export const BEGIN_LARGE = (t: number) => `----- BEGIN IF YOUR OUTPUT IS MORE THAN ${t} BYTES -----`;
 export const END_BRANCH = '----- END IF -----';
 
-const MEMORY_TEMPLATE = (agent: string) => `# Agent Memory: ${agent}\n\n## Current Understanding\n\n{what you know about the project/task: update, do not replace}\n\n## Decisions Made\n\n- {YYYY-MM-DD}: {decision} — {rationale}\n\n## Open Concerns\n\n- {concern}\n`;
-const SUMMARY_TEMPLATE = '- Reviewed: {what you examined, where (file:line)}\n- Found: {specific findings}\n- Decided: {specific decisions}\n- Next: {what should happen next}\n';
+const MEMORY_TEMPLATE = (agent: string) =>
+  `# Agent Memory: ${agent}\n\n## Current Understanding\n\n{what you know about the project/task: update, do not replace}\n\n## Decisions Made\n\n- {YYYY-MM-DD}: {decision} — {rationale}\n\n## Open Concerns\n\n- {concern}\n`;
+const SUMMARY_TEMPLATE =
+  '- Reviewed: {what you examined, where (file:line)}\n- Found: {specific findings}\n- Decided: {specific decisions}\n- Next: {what should happen next}\n';
 
 /**
  * The exact text a VM hands a subagent for one binding (and, for a persistent agent, its memory and segment) on one
@@ -53,19 +63,39 @@ export function buildInstructions(r: InstructionRequest): string {
   const ret: string[] = [];
   if (b) {
     const t = r.attachmentThresholdBytes ?? DEFAULT_DECISIONS.attachmentThresholdBytes;
-    const small = r.backend === 'filesystem' ? fsBinding(r, b) : r.backend === 'sqlite' ? sqliteBinding(r, b) : pgBinding(r, b);
-    const large = r.backend === 'filesystem' ? fsLargeBinding(r, b) : r.backend === 'sqlite' ? sqliteLargeBinding(r, b) : pgLargeBinding(r, b);
-    parts.push(`Measure your output in UTF-8 bytes and follow the one section below that matches its size (sqlite.md "Large Outputs": a value over ${t} bytes goes to a file under attachments/).\n\n${BEGIN_SMALL(t)}\n${small}${END_BRANCH}\n\n${BEGIN_LARGE(t)}\n${attachmentFile(r, b)}\n${large}${END_BRANCH}\n`);
+    const small =
+      r.backend === 'filesystem' ? fsBinding(r, b) : r.backend === 'sqlite' ? sqliteBinding(r, b) : pgBinding(r, b);
+    const large =
+      r.backend === 'filesystem'
+        ? fsLargeBinding(r, b)
+        : r.backend === 'sqlite'
+          ? sqliteLargeBinding(r, b)
+          : pgLargeBinding(r, b);
+    parts.push(
+      `Measure your output in UTF-8 bytes and follow the one section below that matches its size (sqlite.md "Large Outputs": a value over ${t} bytes goes to a file under attachments/).\n\n${BEGIN_SMALL(t)}\n${small}${END_BRANCH}\n\n${BEGIN_LARGE(t)}\n${attachmentFile(r, b)}\n${large}${END_BRANCH}\n`,
+    );
     ret.push(`Binding written: ${b.name}`, `Location: ${bindingLocation(r, b)}`);
     if (b.executionId !== null) ret.push(`Execution ID: ${b.executionId}`);
     ret.push(`Summary: ${PLACEHOLDER.returnSummary}`);
   }
   if (r.agent) {
-    parts.push(r.backend === 'filesystem' ? fsAgent(r, r.agent) : r.backend === 'sqlite' ? sqliteAgent(r, r.agent) : pgAgent(r, r.agent));
+    parts.push(
+      r.backend === 'filesystem'
+        ? fsAgent(r, r.agent)
+        : r.backend === 'sqlite'
+          ? sqliteAgent(r, r.agent)
+          : pgAgent(r, r.agent),
+    );
     if (ret.length) ret.push('');
-    ret.push(`Memory updated: ${r.agent.name}`, `Location: ${memoryLocation(r, r.agent)}`, `Segment: ${segmentFileName(r.agent.name, r.agent.segment, r.segmentWidth ?? 3)}`);
+    ret.push(
+      `Memory updated: ${r.agent.name}`,
+      `Location: ${memoryLocation(r, r.agent)}`,
+      `Segment: ${segmentFileName(r.agent.name, r.agent.segment, r.segmentWidth ?? 3)}`,
+    );
   }
-  parts.push(`When done, return exactly these lines to the VM (not your output: the VM tracks pointers, not values), with ${PLACEHOLDER.returnSummary} replaced by 1-2 sentences (at most ${SUMMARY_MAX_CHARS} characters) on what the binding holds:\n${BEGIN_RETURN}\n${ret.join('\n')}\n${END_RETURN}\n`);
+  parts.push(
+    `When done, return exactly these lines to the VM (not your output: the VM tracks pointers, not values), with ${PLACEHOLDER.returnSummary} replaced by 1-2 sentences (at most ${SUMMARY_MAX_CHARS} characters) on what the binding holds:\n${BEGIN_RETURN}\n${ret.join('\n')}\n${END_RETURN}\n`,
+  );
   return parts.join('\n');
 }
 
@@ -78,12 +108,14 @@ function rel(r: InstructionRequest, abs: string): string {
   return x.split(sep).join('/');
 }
 
-const bindingFile = (b: { name: string; executionId: number | null }) => (b.executionId === null ? `${b.name}.md` : `${b.name}__${b.executionId}.md`);
+const bindingFile = (b: { name: string; executionId: number | null }) =>
+  b.executionId === null ? `${b.name}.md` : `${b.name}__${b.executionId}.md`;
 const runDb = (r: InstructionRequest) => rel(r, join(r.target.runDir, 'state.db'));
 
 export function bindingLocation(r: InstructionRequest, b: { name: string; executionId: number | null }): string {
   if (r.backend === 'filesystem') return rel(r, join(r.target.runDir, 'bindings', bindingFile(b)));
-  if (r.backend === 'sqlite') return `${runDb(r)} (bindings table, name=${sqlLit(b.name)}, execution_id=${b.executionId ?? 'NULL'})`;
+  if (r.backend === 'sqlite')
+    return `${runDb(r)} (bindings table, name=${sqlLit(b.name)}, execution_id=${b.executionId ?? 'NULL'})`;
   return `openprose.bindings WHERE name=${sqlLit(b.name)} AND run_id=${sqlLit(r.target.runId)}${b.executionId === null ? '' : ` AND execution_id=${b.executionId}`}`;
 }
 
@@ -102,11 +134,18 @@ export function memoryLocation(r: InstructionRequest, a: { name: string; scope: 
 }
 
 function fsBinding(r: InstructionRequest, b: NonNullable<InstructionRequest['binding']>): string {
-  const file = formatBindingFile({ name: b.name, kind: b.kind, executionId: b.executionId, source: b.source, value: PLACEHOLDER.value });
+  const file = formatBindingFile({
+    name: b.name,
+    kind: b.kind,
+    executionId: b.executionId,
+    source: b.source,
+    value: PLACEHOLDER.value,
+  });
   return `When you complete this task, write your output to:\n  ${bindingLocation(r, b)}\n\nFormat: exactly the text between the markers, with the line ${PLACEHOLDER.value} replaced by your output, verbatim:\n${BEGIN_FILE}\n${file}\n${END_FILE}\n`;
 }
 
-const SQLITE_VALUE_RULE = (p: string) => `replace ${p} with your text written as the inside of an SQL string: double every ' (SQL), then put a backslash before every \\, $, \` and " (the SQL sits in shell double quotes)`;
+const SQLITE_VALUE_RULE = (p: string) =>
+  `replace ${p} with your text written as the inside of an SQL string: double every ' (SQL), then put a backslash before every \\, $, \` and " (the SQL sits in shell double quotes)`;
 
 function sqliteCommand(r: InstructionRequest, db: string, sql: string): string {
   return `${r.sqlite3} -cmd ".timeout ${r.timeoutMs ?? 10000}" ${shWord(db)} "${shDq(sql)}"`;
@@ -117,7 +156,8 @@ function sqliteBinding(r: InstructionRequest, b: NonNullable<InstructionRequest[
   return `Your output database is:\n  ${runDb(r)}\n\nWhen complete, write your output by running this command from the project directory (${r.target.projectDir}); ${SQLITE_VALUE_RULE(PLACEHOLDER.sqlValue)}. The .timeout makes it wait for other subagents writing at the same time instead of failing with "database is locked":\n${BEGIN_COMMAND}\n${sqliteCommand(r, runDb(r), sql)}\n${END_COMMAND}\n`;
 }
 
-const PSQL_VALUE_RULE = (ps: string) => `replace ${ps} with your text, writing each ' in it as '\\'' (the values sit in shell single quotes; psql quotes them for SQL)`;
+const PSQL_VALUE_RULE = (ps: string) =>
+  `replace ${ps} with your text, writing each ' in it as '\\'' (the values sit in shell single quotes; psql quotes them for SQL)`;
 
 function psql(vars: [string, string][], sql: string): string {
   const v = vars.map(([k, x]) => `-v ${k}=${x.startsWith('<') ? `'${x}'` : shSq(x)}`).join(' ');
@@ -126,12 +166,24 @@ function psql(vars: [string, string][], sql: string): string {
 
 function pgBinding(r: InstructionRequest, b: NonNullable<InstructionRequest['binding']>): string {
   const sql = `INSERT INTO openprose.bindings (name, run_id, execution_id, kind, value, source_statement) VALUES (:'name', :'run_id', ${b.executionId ?? 'NULL'}, :'kind', :'value', :'source')\n  ON CONFLICT (name, run_id, COALESCE(execution_id, -1)) DO UPDATE SET kind = EXCLUDED.kind, value = EXCLUDED.value, attachment_path = NULL, source_statement = EXCLUDED.source_statement, updated_at = now();`;
-  const cmd = psql([['name', b.name], ['run_id', r.target.runId], ['kind', b.kind], ['source', b.source], ['value', PLACEHOLDER.sqlValue]], sql);
+  const cmd = psql(
+    [
+      ['name', b.name],
+      ['run_id', r.target.runId],
+      ['kind', b.kind],
+      ['source', b.source],
+      ['value', PLACEHOLDER.sqlValue],
+    ],
+    sql,
+  );
   return `Your output goes to PostgreSQL (schema openprose); the connection is in the environment variable OPENPROSE_POSTGRES_URL: use it as written, never print it.\n\nWhen complete, run this command; ${PSQL_VALUE_RULE(PLACEHOLDER.sqlValue)}:\n${BEGIN_COMMAND}\n${cmd}\n${END_COMMAND}\n`;
 }
 
 function segmentTemplate(r: InstructionRequest, a: NonNullable<InstructionRequest['agent']>): string {
-  return formatSegmentFile({ number: a.segment, timestamp: PLACEHOLDER.timestamp, prompt: a.prompt, summary: SUMMARY_TEMPLATE }, r.segmentWidth ?? 3);
+  return formatSegmentFile(
+    { number: a.segment, timestamp: PLACEHOLDER.timestamp, prompt: a.prompt, summary: SUMMARY_TEMPLATE },
+    r.segmentWidth ?? 3,
+  );
 }
 
 function fsAgent(r: InstructionRequest, a: NonNullable<InstructionRequest['agent']>): string {
@@ -154,8 +206,15 @@ function pgAgent(r: InstructionRequest, a: NonNullable<InstructionRequest['agent
     `  ON CONFLICT (name, scope, COALESCE(run_id, ''), COALESCE(path, '')) DO UPDATE SET memory = EXCLUDED.memory, updated_at = now();`,
     `INSERT INTO openprose.agent_segments (agent_name, scope, run_id, path, segment_number, "timestamp", prompt, summary) VALUES (:'agent', :'scope', ${runId}, NULL, ${a.segment}, :'timestamp', :'prompt', :'summary');`,
   ].join('\n');
-  const vars: [string, string][] = [['agent', a.name], ['scope', a.scope], ...(a.scope === 'execution' ? [['run_id', r.target.runId] as [string, string]] : []), ['prompt', a.prompt],
-    ['memory', PLACEHOLDER.memory], ['summary', PLACEHOLDER.summary], ['timestamp', PLACEHOLDER.timestamp]];
+  const vars: [string, string][] = [
+    ['agent', a.name],
+    ['scope', a.scope],
+    ...(a.scope === 'execution' ? [['run_id', r.target.runId] as [string, string]] : []),
+    ['prompt', a.prompt],
+    ['memory', PLACEHOLDER.memory],
+    ['summary', PLACEHOLDER.summary],
+    ['timestamp', PLACEHOLDER.timestamp],
+  ];
   return `Your memory is in PostgreSQL: openprose.agents, name ${sqlLit(a.name)}, scope ${sqlLit(a.scope)}. Read it first.\n\nMemory structure (${PLACEHOLDER.memory}):\n${BEGIN_FILE}\n${MEMORY_TEMPLATE(a.name)}${END_FILE}\nSegment summary structure (${PLACEHOLDER.summary}):\n${BEGIN_FILE}\n${SUMMARY_TEMPLATE}${END_FILE}\n\nUpdate your memory and record segment ${a.segment} with this command; ${PSQL_VALUE_RULE(`${PLACEHOLDER.memory} and ${PLACEHOLDER.summary}`)}, and ${PLACEHOLDER.timestamp} is the current UTC time (ISO 8601):\n${BEGIN_COMMAND}\n${psql(vars, sql)}\n${END_COMMAND}\n`;
 }
 
@@ -169,7 +228,14 @@ function attachmentFile(r: InstructionRequest, b: NonNullable<InstructionRequest
 function fsLargeBinding(r: InstructionRequest, b: NonNullable<InstructionRequest['binding']>): string {
   // Decision fs-attachment-header: an attachment: header line and a one-line summary as the value.
   const a = attachmentRel(b);
-  const file = formatBindingFile({ name: b.name, kind: b.kind, executionId: b.executionId, source: b.source, value: `(attached: ${PLACEHOLDER.bytes} bytes in ${a})`, attachment: a });
+  const file = formatBindingFile({
+    name: b.name,
+    kind: b.kind,
+    executionId: b.executionId,
+    source: b.source,
+    value: `(attached: ${PLACEHOLDER.bytes} bytes in ${a})`,
+    attachment: a,
+  });
   return `Then write the binding file to:\n  ${bindingLocation(r, b)}\n\nFormat: exactly the text between the markers, with ${PLACEHOLDER.bytes} replaced by the size of your output in UTF-8 bytes:\n${BEGIN_FILE}\n${file}\n${END_FILE}\n`;
 }
 
@@ -183,6 +249,15 @@ function sqliteLargeBinding(r: InstructionRequest, b: NonNullable<InstructionReq
 function pgLargeBinding(r: InstructionRequest, b: NonNullable<InstructionRequest['binding']>): string {
   // sqlite.md "Large Outputs" as postgres.md repeats it: attachment_path set, value NULL (decision pg-attachments).
   const sql = `INSERT INTO openprose.bindings (name, run_id, execution_id, kind, value, attachment_path, source_statement) VALUES (:'name', :'run_id', ${b.executionId ?? 'NULL'}, :'kind', NULL, :'attachment_path', :'source')\n  ON CONFLICT (name, run_id, COALESCE(execution_id, -1)) DO UPDATE SET kind = EXCLUDED.kind, value = EXCLUDED.value, attachment_path = EXCLUDED.attachment_path, source_statement = EXCLUDED.source_statement, updated_at = now();`;
-  const cmd = psql([['name', b.name], ['run_id', r.target.runId], ['kind', b.kind], ['source', b.source], ['attachment_path', attachmentRel(b)]], sql);
+  const cmd = psql(
+    [
+      ['name', b.name],
+      ['run_id', r.target.runId],
+      ['kind', b.kind],
+      ['source', b.source],
+      ['attachment_path', attachmentRel(b)],
+    ],
+    sql,
+  );
   return `Then record it with this command (the row holds the path; its value stays NULL):\n${BEGIN_COMMAND}\n${cmd}\n${END_COMMAND}\n`;
 }

@@ -24,8 +24,22 @@ export function checkMemoryText(text: string, opts: MemoryTextOptions): Finding[
   const lines = text.split(/\r?\n/);
   const at = (line: number): Where => (opts.where.file !== undefined ? { ...opts.where, line } : opts.where);
   const head = /^# Agent Memory: (.+)$/.exec(lines[0]?.trim() ?? '');
-  if (!head) out.push(finding('memory.heading', `expected "# Agent Memory: ${opts.agent ?? 'NAME'}", found ${JSON.stringify(lines[0] ?? '')}`, at(1)));
-  else if (opts.agent !== undefined && head[1]!.trim() !== opts.agent) out.push(finding('memory.heading', `the memory is headed ${JSON.stringify(head[1])}, not the agent ${JSON.stringify(opts.agent)}`, at(1)));
+  if (!head)
+    out.push(
+      finding(
+        'memory.heading',
+        `expected "# Agent Memory: ${opts.agent ?? 'NAME'}", found ${JSON.stringify(lines[0] ?? '')}`,
+        at(1),
+      ),
+    );
+  else if (opts.agent !== undefined && head[1]!.trim() !== opts.agent)
+    out.push(
+      finding(
+        'memory.heading',
+        `the memory is headed ${JSON.stringify(head[1])}, not the agent ${JSON.stringify(opts.agent)}`,
+        at(1),
+      ),
+    );
 
   const sections = new Map<string, { line: number; body: { text: string; line: number }[] }>();
   let current: { text: string; line: number }[] | undefined;
@@ -34,7 +48,14 @@ export function checkMemoryText(text: string, opts: MemoryTextOptions): Finding[
     if (h && !raw.startsWith('###')) {
       const name = h[1]!;
       if (sections.has(name) && (REQUIRED as readonly string[]).includes(name)) {
-        out.push(finding('memory.section', `"## ${name}" appears twice (first on line ${sections.get(name)!.line})`, at(i + 1), 'keep one section and merge the entries'));
+        out.push(
+          finding(
+            'memory.section',
+            `"## ${name}" appears twice (first on line ${sections.get(name)!.line})`,
+            at(i + 1),
+            'keep one section and merge the entries',
+          ),
+        );
       }
       current = [];
       sections.set(name, { line: i + 1, body: current });
@@ -43,24 +64,48 @@ export function checkMemoryText(text: string, opts: MemoryTextOptions): Finding[
     current?.push({ text: raw, line: i + 1 });
   });
   for (const name of REQUIRED) {
-    if (!sections.has(name)) out.push(finding('memory.section', `no "## ${name}" section`, at(lines.length), `add "## ${name}" (session.md 6.3)`));
+    if (!sections.has(name))
+      out.push(
+        finding('memory.section', `no "## ${name}" section`, at(lines.length), `add "## ${name}" (session.md 6.3)`),
+      );
   }
   for (const entry of sections.get('Decisions Made')?.body ?? []) {
     const t = entry.text;
     if (t.trim() === '' || /^\s+/.test(t)) continue; // blank lines and continuation lines
     const m = DATED.exec(t.trimEnd());
     if (!m) {
-      out.push(finding('memory.decision-format', `decision ${JSON.stringify(t.trim())} is not "- {date}: {decision} — {rationale}"`, at(entry.line), 'start each decision with "- YYYY-MM-DD: "'));
+      out.push(
+        finding(
+          'memory.decision-format',
+          `decision ${JSON.stringify(t.trim())} is not "- {date}: {decision} — {rationale}"`,
+          at(entry.line),
+          'start each decision with "- YYYY-MM-DD: "',
+        ),
+      );
       continue;
     }
     if (!RATIONALE.test(m[2]!)) {
-      out.push(finding('memory.decision-rationale', `decision "${m[2]}" gives no rationale`, at(entry.line), 'add " — {why}" so future sessions can keep or revisit it (session.md 3.2)'));
+      out.push(
+        finding(
+          'memory.decision-rationale',
+          `decision "${m[2]}" gives no rationale`,
+          at(entry.line),
+          'add " — {why}" so future sessions can keep or revisit it (session.md 3.2)',
+        ),
+      );
     }
   }
   for (const [name, s] of sections) {
     if (!/^Segment\s+\d+\s+Summary$/i.test(name)) continue;
     if (!isSpecific(s.body.map((b) => b.text).join('\n'))) {
-      out.push(finding('memory.specificity', `"## ${name}" names no location, number or identifier`, at(s.line), 'record what was reviewed where (file:line), exact findings and names (session.md 3.1, 3.5)'));
+      out.push(
+        finding(
+          'memory.specificity',
+          `"## ${name}" names no location, number or identifier`,
+          at(s.line),
+          'record what was reviewed where (file:line), exact findings and names (session.md 3.1, 3.5)',
+        ),
+      );
     }
   }
   return out;

@@ -17,24 +17,67 @@ export function checkSegmentFile(text: string, file: string, fileNumber: number 
   const lines = text.split(/\r?\n/);
   const at = (line: number): Where => ({ file, line });
   const head = /^# Segment (\d{3,})$/.exec(lines[0] ?? '');
-  if (!head) out.push(finding('segment.format', `expected "# Segment NNN", found ${JSON.stringify(lines[0] ?? '')}`, at(1), 'the first line is "# Segment 003" for captain-003.md'));
+  if (!head)
+    out.push(
+      finding(
+        'segment.format',
+        `expected "# Segment NNN", found ${JSON.stringify(lines[0] ?? '')}`,
+        at(1),
+        'the first line is "# Segment 003" for captain-003.md',
+      ),
+    );
   else if (fileNumber !== undefined && Number(head[1]) !== fileNumber) {
-    out.push(finding('segment.number-mismatch', `the heading says segment ${Number(head[1])} but the file is number ${fileNumber}`, at(1)));
+    out.push(
+      finding(
+        'segment.number-mismatch',
+        `the heading says segment ${Number(head[1])} but the file is number ${fileNumber}`,
+        at(1),
+      ),
+    );
   }
   const summaryAt = lines.findIndex((l) => l.trim() === '## Summary');
   const header = lines.slice(1, summaryAt === -1 ? lines.length : summaryAt);
   const ts = header.findIndex((l) => l.startsWith('timestamp:'));
-  if (ts === -1) out.push(finding('segment.timestamp', 'no "timestamp:" line', at(3), 'add "timestamp: 2026-01-15T14:32:15Z" (UTC, ISO 8601)'));
+  if (ts === -1)
+    out.push(
+      finding(
+        'segment.timestamp',
+        'no "timestamp:" line',
+        at(3),
+        'add "timestamp: 2026-01-15T14:32:15Z" (UTC, ISO 8601)',
+      ),
+    );
   else {
     const v = header[ts]!.slice(10).trim();
-    if (!ISO_TIMESTAMP.test(v)) out.push(finding('segment.timestamp', `timestamp ${JSON.stringify(v)} is not ISO 8601 with a zone`, at(ts + 2), 'for example 2026-01-15T14:32:15Z'));
+    if (!ISO_TIMESTAMP.test(v))
+      out.push(
+        finding(
+          'segment.timestamp',
+          `timestamp ${JSON.stringify(v)} is not ISO 8601 with a zone`,
+          at(ts + 2),
+          'for example 2026-01-15T14:32:15Z',
+        ),
+      );
   }
   const pr = header.findIndex((l) => l.startsWith('prompt:'));
-  if (pr === -1) out.push(finding('segment.prompt', 'no "prompt:" line', at(4), 'add prompt: "{the prompt for this session}"'));
+  if (pr === -1)
+    out.push(finding('segment.prompt', 'no "prompt:" line', at(4), 'add prompt: "{the prompt for this session}"'));
   else {
     let ok = false;
-    try { ok = typeof JSON.parse(header[pr]!.slice(7).trim()) === 'string'; } catch { ok = false; }
-    if (!ok) out.push(finding('segment.prompt', 'the prompt is not one quoted string', at(pr + 2), 'quote it, escaping " and newlines as \\" and \\n'));
+    try {
+      ok = typeof JSON.parse(header[pr]!.slice(7).trim()) === 'string';
+    } catch {
+      ok = false;
+    }
+    if (!ok)
+      out.push(
+        finding(
+          'segment.prompt',
+          'the prompt is not one quoted string',
+          at(pr + 2),
+          'quote it, escaping " and newlines as \\" and \\n',
+        ),
+      );
   }
   if (summaryAt === -1) {
     out.push(finding('segment.format', 'no "## Summary" section', at(lines.length)));
@@ -46,7 +89,14 @@ export function checkSegmentFile(text: string, file: string, fileNumber: number 
     parseSegmentFile(text, file);
   } catch (err) {
     if (!(err instanceof ProseError)) throw err;
-    out.push(finding('segment.format', err.message, at(err.location?.line ?? 1), 'the layout is: heading, blank, timestamp:, prompt:, blank, ## Summary, blank, summary'));
+    out.push(
+      finding(
+        'segment.format',
+        err.message,
+        at(err.location?.line ?? 1),
+        'the layout is: heading, blank, timestamp:, prompt:, blank, ## Summary, blank, summary',
+      ),
+    );
   }
   return out;
 }
@@ -69,13 +119,35 @@ export function checkSummary(summary: string, where: Where, firstLine?: number):
   let last = -1;
   for (const f of FIELDS) {
     const i = seen.get(f);
-    if (i === undefined) out.push(finding('segment.summary-field', `the summary has no "- ${f}:" line`, at(lines.length - 1), 'the summary lists Reviewed, Found, Decided and Next (session.md 6.3)'));
-    else if (i < last) out.push(finding('segment.summary-field', `"- ${f}:" comes before a field it should follow`, at(i), 'order: Reviewed, Found, Decided, Next'));
+    if (i === undefined)
+      out.push(
+        finding(
+          'segment.summary-field',
+          `the summary has no "- ${f}:" line`,
+          at(lines.length - 1),
+          'the summary lists Reviewed, Found, Decided and Next (session.md 6.3)',
+        ),
+      );
+    else if (i < last)
+      out.push(
+        finding(
+          'segment.summary-field',
+          `"- ${f}:" comes before a field it should follow`,
+          at(i),
+          'order: Reviewed, Found, Decided, Next',
+        ),
+      );
     else last = i;
   }
   if (summary.trim() !== '' && !isSpecific(summary)) {
-    out.push(finding('segment.specificity', 'the summary names no location, number or identifier', at(0),
-      'compaction is not summarization: record file:line, exact findings, thresholds and names (session.md 3.1, 3.6)'));
+    out.push(
+      finding(
+        'segment.specificity',
+        'the summary names no location, number or identifier',
+        at(0),
+        'compaction is not summarization: record file:line, exact findings, thresholds and names (session.md 3.1, 3.6)',
+      ),
+    );
   }
   return out;
 }

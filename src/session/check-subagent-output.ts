@@ -36,7 +36,11 @@ export interface SubagentOutputOptions {
  * the binding where the Location says, memory and segment of a persistent agent, and the signals. Never throws on a
  * bad message or bad state: each problem is a finding with a rule id, a line and a hint.
  */
-export async function checkSubagentOutput(text: string, runPath: string, opts: SubagentOutputOptions = {}): Promise<Finding[]> {
+export async function checkSubagentOutput(
+  text: string,
+  runPath: string,
+  opts: SubagentOutputOptions = {},
+): Promise<Finding[]> {
   const file = opts.file ?? '<subagent-output>';
   const target = resolveRunTarget(runPath, opts);
   const signals = parseSignals(text, file);
@@ -46,53 +50,142 @@ export async function checkSubagentOutput(text: string, runPath: string, opts: S
   const b = conf.binding;
   let value: string | undefined;
   if (!b) {
-    out.push(finding('message.binding-missing', 'no "Binding written: NAME" line', at(1), 'return the confirmation of session.md 7.1, not the output itself'));
+    out.push(
+      finding(
+        'message.binding-missing',
+        'no "Binding written: NAME" line',
+        at(1),
+        'return the confirmation of session.md 7.1, not the output itself',
+      ),
+    );
   } else {
     if (opts.expect?.binding !== undefined && b.name.value !== opts.expect.binding) {
-      out.push(finding('message.location-mismatch', `the VM asked for binding ${opts.expect.binding}, the message confirms ${b.name.value}`, at(b.name.line)));
+      out.push(
+        finding(
+          'message.location-mismatch',
+          `the VM asked for binding ${opts.expect.binding}, the message confirms ${b.name.value}`,
+          at(b.name.line),
+        ),
+      );
     }
-    if (!b.summary) out.push(finding('message.summary-missing', `no "Summary:" for binding ${b.name.value}`, at(b.name.line), 'add one or two sentences on what the binding holds'));
+    if (!b.summary)
+      out.push(
+        finding(
+          'message.summary-missing',
+          `no "Summary:" for binding ${b.name.value}`,
+          at(b.name.line),
+          'add one or two sentences on what the binding holds',
+        ),
+      );
     else if ([...b.summary.value].length > (opts.summaryMaxChars ?? SUMMARY_MAX_CHARS)) {
-      out.push(finding('message.summary-length', `the Summary has ${[...b.summary.value].length} characters (at most ${opts.summaryMaxChars ?? SUMMARY_MAX_CHARS})`, at(b.summary.line), 'one or two sentences: the VM tracks pointers, not values'));
+      out.push(
+        finding(
+          'message.summary-length',
+          `the Summary has ${[...b.summary.value].length} characters (at most ${opts.summaryMaxChars ?? SUMMARY_MAX_CHARS})`,
+          at(b.summary.line),
+          'one or two sentences: the VM tracks pointers, not values',
+        ),
+      );
     }
-    const expect = { ...(opts.expect?.executionId !== undefined ? { executionId: opts.expect.executionId } : {}), ...(opts.expect?.kind !== undefined ? { kind: opts.expect.kind } : {}),
-      thresholdBytes: opts.attachmentThresholdBytes ?? DEFAULT_DECISIONS.attachmentThresholdBytes };
+    const expect = {
+      ...(opts.expect?.executionId !== undefined ? { executionId: opts.expect.executionId } : {}),
+      ...(opts.expect?.kind !== undefined ? { kind: opts.expect.kind } : {}),
+      thresholdBytes: opts.attachmentThresholdBytes ?? DEFAULT_DECISIONS.attachmentThresholdBytes,
+    };
     const checked = await guard(() => checkBinding(b, target, file, opts.pgQuery, expect), at(b.name.line));
     out.push(...checked.findings);
     value = checked.value;
   }
   if (conf.memory) {
     if (opts.expect?.agent !== undefined && conf.memory.agent.value !== opts.expect.agent) {
-      out.push(finding('message.location-mismatch', `the VM resumed agent ${opts.expect.agent}, the message updates ${conf.memory.agent.value}`, at(conf.memory.agent.line)));
+      out.push(
+        finding(
+          'message.location-mismatch',
+          `the VM resumed agent ${opts.expect.agent}, the message updates ${conf.memory.agent.value}`,
+          at(conf.memory.agent.line),
+        ),
+      );
     }
-    out.push(...(await guard(async () => ({ findings: await checkMemory(conf.memory!, target, file, opts.pgQuery, opts.expect?.segment) }), at(conf.memory.agent.line))).findings);
+    out.push(
+      ...(
+        await guard(
+          async () => ({ findings: await checkMemory(conf.memory!, target, file, opts.pgQuery, opts.expect?.segment) }),
+          at(conf.memory.agent.line),
+        )
+      ).findings,
+    );
   } else if (opts.expect?.agent !== undefined) {
-    out.push(finding('message.segment-missing', `agent ${opts.expect.agent} was resumed but the message has no "Memory updated:" block`, at(1), 'add Memory updated / Location / Segment (session.md 7.4)'));
+    out.push(
+      finding(
+        'message.segment-missing',
+        `agent ${opts.expect.agent} was resumed but the message has no "Memory updated:" block`,
+        at(1),
+        'add Memory updated / Location / Segment (session.md 7.4)',
+      ),
+    );
   }
   out.push(...pointerFindings(text, conf.extraLines, value, file, opts.echoMinChars ?? ECHO_MIN_CHARS));
   return out;
 }
 
 /** The message carries the value, or a long text, instead of a pointer (session.md 7.2, 7.3). */
-function pointerFindings(text: string, extra: number[], value: string | undefined, file: string, echoMin: number): Finding[] {
+function pointerFindings(
+  text: string,
+  extra: number[],
+  value: string | undefined,
+  file: string,
+  echoMin: number,
+): Finding[] {
   const out: Finding[] = [];
   const v = value?.trim() ?? '';
   if (v.length > echoMin && (text.includes(v) || text.includes(v.slice(0, echoMin)))) {
-    out.push(finding('message.value-echo', `the message repeats the binding value (${v.length} characters)`, { file }, 'return the Location and a short Summary; the VM passes the pointer on'));
+    out.push(
+      finding(
+        'message.value-echo',
+        `the message repeats the binding value (${v.length} characters)`,
+        { file },
+        'return the Location and a short Summary; the VM passes the pointer on',
+      ),
+    );
   }
   if (extra.length > EXTRA_TEXT_MAX_LINES) {
-    out.push(finding('message.not-pointer', `${extra.length} lines besides the confirmation: this looks like the full output`, { file, line: extra[0]! }, 'write the output to the binding location and return only the confirmation'));
+    out.push(
+      finding(
+        'message.not-pointer',
+        `${extra.length} lines besides the confirmation: this looks like the full output`,
+        { file, line: extra[0]! },
+        'write the output to the binding location and return only the confirmation',
+      ),
+    );
   } else if (extra.length) {
-    out.push(finding('message.extra-text', `${extra.length} line(s) besides the confirmation and signals (the VM ignores them)`, { file, line: extra[0]! }));
+    out.push(
+      finding(
+        'message.extra-text',
+        `${extra.length} line(s) besides the confirmation and signals (the VM ignores them)`,
+        { file, line: extra[0]! },
+      ),
+    );
   }
   return out;
 }
 
 /** State that cannot be read (a torn database, a permission error) is a finding, never a crash. */
-async function guard<T extends { findings: Finding[] }>(fn: () => Promise<T>, where: { file: string; line: number }): Promise<T | { findings: Finding[]; value?: undefined }> {
+async function guard<T extends { findings: Finding[] }>(
+  fn: () => Promise<T>,
+  where: { file: string; line: number },
+): Promise<T | { findings: Finding[]; value?: undefined }> {
   try {
     return await fn();
   } catch (err) {
-    return { findings: [finding('binding.missing', `the state could not be read: ${(err as Error).message}`, where, 'check the run directory or database is the one the VM gave')] };
+    return {
+      findings: [
+        finding(
+          'binding.missing',
+          `the state could not be read: ${(err as Error).message}`,
+          where,
+          'check the run directory or database is the one the VM gave',
+        ),
+      ],
+    };
   }
 }

@@ -3,13 +3,26 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ProseError } from '../core/errors.ts';
-import { BEGIN_COMMAND, BEGIN_FILE, BEGIN_RETURN, END_BRANCH, END_COMMAND, END_FILE, END_RETURN, PLACEHOLDER } from './build-instructions.ts';
+import {
+  BEGIN_COMMAND,
+  BEGIN_FILE,
+  BEGIN_RETURN,
+  END_BRANCH,
+  END_COMMAND,
+  END_FILE,
+  END_RETURN,
+  PLACEHOLDER,
+} from './build-instructions.ts';
 import type { SessionBackend } from './run-target.ts';
 import { shSq, sqlLit } from './shell-quote.ts';
 
 /** What a scripted subagent produces: its output and, as a persistent agent, its memory and segment summary. */
 export interface SubagentWork {
-  value: string; summary: string; memory?: string; segmentSummary?: string; timestamp?: string;
+  value: string;
+  summary: string;
+  memory?: string;
+  segmentSummary?: string;
+  timestamp?: string;
   /** Follow the small-output section whatever the size (a subagent that ignores the large-output procedure). */
   ignoreLargeOutput?: boolean;
 }
@@ -45,12 +58,17 @@ export async function followInstructions(instructions: string, w: SubagentWork, 
 }
 
 /** One size-conditional section of the instructions (build-instructions.ts BEGIN_SMALL / BEGIN_LARGE ... END_BRANCH). */
-const BRANCH = new RegExp(`^----- BEGIN IF YOUR OUTPUT IS (AT MOST|MORE THAN) (\\d+) BYTES -----\n([\\s\\S]*?)^${END_BRANCH}\n`, 'gm');
+const BRANCH = new RegExp(
+  `^----- BEGIN IF YOUR OUTPUT IS (AT MOST|MORE THAN) (\\d+) BYTES -----\n([\\s\\S]*?)^${END_BRANCH}\n`,
+  'gm',
+);
 
 /** Keeps the section whose size condition the output meets, without its markers, and drops the other. */
 export function chooseBranch(text: string, w: SubagentWork): string {
   const bytes = Buffer.byteLength(w.value, 'utf8');
-  return text.replace(BRANCH, (_, cond: string, n: string, body: string) => ((cond === 'AT MOST') === (w.ignoreLargeOutput === true || bytes <= Number(n)) ? body : ''));
+  return text.replace(BRANCH, (_, cond: string, n: string, body: string) =>
+    (cond === 'AT MOST') === (w.ignoreLargeOutput === true || bytes <= Number(n)) ? body : '',
+  );
 }
 
 /** "First write your output to:" (the large-output procedure): the output alone, verbatim, on every storage. */
@@ -58,7 +76,11 @@ function writeOutputFiles(text: string, o: FollowOptions, w: SubagentWork): void
   const at = text.indexOf('First write your output to:\n');
   if (at === -1) return;
   const body = blocks(text.slice(at), BEGIN_FILE, END_FILE)[0]!;
-  write(o, after(text.slice(at), 'First write your output to:')!, body.replace(PLACEHOLDER.value, () => w.value));
+  write(
+    o,
+    after(text.slice(at), 'First write your output to:')!,
+    body.replace(PLACEHOLDER.value, () => w.value),
+  );
 }
 
 const bytesOf = (w: SubagentWork) => String(Buffer.byteLength(w.value, 'utf8'));
@@ -90,15 +112,21 @@ function followFiles(text: string, o: FollowOptions, w: SubagentWork): void {
   const files = blocks(text, BEGIN_FILE, END_FILE);
   let k = 0;
   if (text.includes('First write your output to:\n')) k++; // the attachment, written already
-  const bindingPath = after(text, 'When you complete this task, write your output to:') ?? after(text, 'Then write the binding file to:');
-  if (bindingPath) write(o, bindingPath, files[k++]!.replace(PLACEHOLDER.value, () => w.value).replace(PLACEHOLDER.bytes, bytesOf(w)));
+  const bindingPath =
+    after(text, 'When you complete this task, write your output to:') ?? after(text, 'Then write the binding file to:');
+  if (bindingPath)
+    write(o, bindingPath, files[k++]!.replace(PLACEHOLDER.value, () => w.value).replace(PLACEHOLDER.bytes, bytesOf(w)));
   const memPath = after(text, 'Your memory is at:');
   if (!memPath) return;
   k++; // the memory template: the agent writes its own memory in that structure
   write(o, memPath, w.memory ?? '');
   const seg = files[k]!.replace(PLACEHOLDER.timestamp, w.timestamp ?? DEFAULT_TIMESTAMP);
   // The template's summary lines are the structure; the agent's own summary replaces them.
-  write(o, after(text, 'segment record to:')!, seg.slice(0, seg.indexOf('## Summary\n\n') + 12) + (w.segmentSummary ?? ''));
+  write(
+    o,
+    after(text, 'segment record to:')!,
+    seg.slice(0, seg.indexOf('## Summary\n\n') + 12) + (w.segmentSummary ?? ''),
+  );
 }
 
 function write(o: FollowOptions, path: string, content: string): void {
@@ -114,8 +142,12 @@ const psqlText = (s: string) => s.replaceAll("'", `'\\''`);
 
 function fill(cmd: string, w: SubagentWork, esc: (s: string) => string): string {
   // Replacer functions: a replacement string would read $& or $' in the text as patterns.
-  return cmd.replaceAll(PLACEHOLDER.bytes, () => bytesOf(w)).replaceAll(PLACEHOLDER.sqlValue, () => esc(w.value)).replaceAll(PLACEHOLDER.memory, () => esc(w.memory ?? ''))
-    .replaceAll(PLACEHOLDER.summary, () => esc(w.segmentSummary ?? '')).replaceAll(PLACEHOLDER.timestamp, () => w.timestamp ?? DEFAULT_TIMESTAMP);
+  return cmd
+    .replaceAll(PLACEHOLDER.bytes, () => bytesOf(w))
+    .replaceAll(PLACEHOLDER.sqlValue, () => esc(w.value))
+    .replaceAll(PLACEHOLDER.memory, () => esc(w.memory ?? ''))
+    .replaceAll(PLACEHOLDER.summary, () => esc(w.segmentSummary ?? ''))
+    .replaceAll(PLACEHOLDER.timestamp, () => w.timestamp ?? DEFAULT_TIMESTAMP);
 }
 
 async function runShellCommands(text: string, w: SubagentWork, o: FollowOptions): Promise<void> {
@@ -145,7 +177,11 @@ function sh(cmd: string, cwd: string, env: Record<string, string | undefined>, t
     execFile('/bin/sh', ['-c', cmd], { cwd, env, timeout, maxBuffer: 16 << 20 }, (err, _out, stderr) => {
       if (!err) return res();
       const why = stderr.trim().split('\n')[0] || err.message;
-      rej(new ProseError('E_IO', `the subagent's command failed (exit ${err.code ?? err.signal}): ${why}`, { hint: cmd.slice(0, 200) }));
+      rej(
+        new ProseError('E_IO', `the subagent's command failed (exit ${err.code ?? err.signal}): ${why}`, {
+          hint: cmd.slice(0, 200),
+        }),
+      );
     });
   });
 }
@@ -159,10 +195,11 @@ async function runPsqlScripts(text: string, w: SubagentWork, o: FollowOptions): 
   for (const cmd of blocks(text, BEGIN_COMMAND, END_COMMAND)) {
     const filled = fill(cmd, w, psqlText);
     const open = filled.indexOf("<<'PROSE_SQL'\n");
-    if (open === -1) throw new ProseError('E_FORMAT', 'instructions: a psql command without its <<\'PROSE_SQL\' script');
+    if (open === -1) throw new ProseError('E_FORMAT', "instructions: a psql command without its <<'PROSE_SQL' script");
     const script = filled.slice(open + "<<'PROSE_SQL'\n".length, filled.lastIndexOf('\nPROSE_SQL'));
     const vars: Record<string, string> = {};
-    for (const m of filled.slice(0, open).matchAll(/-v (\w+)=((?:'[^']*'|\\')+)/g)) vars[m[1]!] = m[2]!.replace(/'([^']*)'|\\'/g, (_, inner: string | undefined) => inner ?? "'");
+    for (const m of filled.slice(0, open).matchAll(/-v (\w+)=((?:'[^']*'|\\')+)/g))
+      vars[m[1]!] = m[2]!.replace(/'([^']*)'|\\'/g, (_, inner: string | undefined) => inner ?? "'");
     await o.pgRun(script.replace(/:'(\w+)'/g, (whole, k: string) => (k in vars ? sqlLit(vars[k]!) : whole)));
   }
 }

@@ -1,5 +1,22 @@
-export { checkSubagentOutput, SUMMARY_MAX_CHARS, ECHO_MIN_CHARS, type SubagentOutputOptions } from './check-subagent-output.ts';
-export { buildInstructions, bindingLocation, memoryLocation, PLACEHOLDER, BEGIN_FILE, END_FILE, BEGIN_COMMAND, END_COMMAND, BEGIN_RETURN, END_RETURN, type InstructionRequest } from './build-instructions.ts';
+export {
+  checkSubagentOutput,
+  SUMMARY_MAX_CHARS,
+  ECHO_MIN_CHARS,
+  type SubagentOutputOptions,
+} from './check-subagent-output.ts';
+export {
+  buildInstructions,
+  bindingLocation,
+  memoryLocation,
+  PLACEHOLDER,
+  BEGIN_FILE,
+  END_FILE,
+  BEGIN_COMMAND,
+  END_COMMAND,
+  BEGIN_RETURN,
+  END_RETURN,
+  type InstructionRequest,
+} from './build-instructions.ts';
 export { parseSignals, type Signal } from './parse-signals.ts';
 export { parseConfirmation, type Confirmation } from './parse-confirmation.ts';
 export { parseLocation, type Location } from './parse-location.ts';

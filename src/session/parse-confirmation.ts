@@ -1,12 +1,24 @@
 import type { Finding } from '../verify/finding.ts';
 import { finding } from './session-rules.ts';
 
-export interface Field { value: string; line: number }
+export interface Field {
+  value: string;
+  line: number;
+}
 
 /** The binding block of a confirmation (session.md 7.1). */
-export interface BindingBlock { name: Field; location?: Field; executionId?: Field; summary?: Field }
+export interface BindingBlock {
+  name: Field;
+  location?: Field;
+  executionId?: Field;
+  summary?: Field;
+}
 /** The memory block of a persistent agent's confirmation (session.md 7.4). */
-export interface MemoryBlock { agent: Field; location?: Field; segment?: Field }
+export interface MemoryBlock {
+  agent: Field;
+  location?: Field;
+  segment?: Field;
+}
 
 export interface Confirmation {
   binding?: BindingBlock;
@@ -35,10 +47,20 @@ export function parseConfirmation(text: string, file: string, skip: ReadonlySet<
     if (skip.has(lineNo) || line === '' || FENCE.test(line)) return;
     const m = KEY_LINE.exec(line);
     const key = m && KEYS.find((k) => k.toLowerCase() === m[1]!.trim().toLowerCase());
-    if (!m || !key) { out.extraLines.push(lineNo); return; }
+    if (!m || !key) {
+      out.extraLines.push(lineNo);
+      return;
+    }
     const where = { file, line: lineNo };
     if (m[1] !== key) {
-      out.findings.push(finding('message.malformed-line', `"${m[1]}:" should be written "${key}:"`, where, 'the VM matches the keys exactly (session.md 7.1)'));
+      out.findings.push(
+        finding(
+          'message.malformed-line',
+          `"${m[1]}:" should be written "${key}:"`,
+          where,
+          'the VM matches the keys exactly (session.md 7.1)',
+        ),
+      );
     }
     const value = m[2]!.trim();
     if (value === '') {
@@ -50,7 +72,14 @@ export function parseConfirmation(text: string, file: string, skip: ReadonlySet<
       const block = key === 'Binding written' ? 'binding' : 'memory';
       if (out[block]) {
         const first = out.binding && block === 'binding' ? out.binding.name.line : out.memory!.agent.line;
-        out.findings.push(finding('message.repeated-line', `a second "${key}:" (the first is on line ${first})`, where, 'return one binding (and one memory update) per session'));
+        out.findings.push(
+          finding(
+            'message.repeated-line',
+            `a second "${key}:" (the first is on line ${first})`,
+            where,
+            'return one binding (and one memory update) per session',
+          ),
+        );
         current = undefined;
         return;
       }
@@ -64,21 +93,49 @@ export function parseConfirmation(text: string, file: string, skip: ReadonlySet<
   return out;
 }
 
-function place(out: Confirmation, current: 'binding' | 'memory' | undefined, key: Key, field: Field, file: string): void {
+function place(
+  out: Confirmation,
+  current: 'binding' | 'memory' | undefined,
+  key: Key,
+  field: Field,
+  file: string,
+): void {
   const where = { file, line: field.line };
-  const slot: Record<string, keyof BindingBlock | keyof MemoryBlock | undefined> = current === 'binding'
-    ? { Location: 'location', 'Execution ID': 'executionId', Summary: 'summary' }
-    : current === 'memory' ? { Location: 'location', Segment: 'segment' } : {};
+  const slot: Record<string, keyof BindingBlock | keyof MemoryBlock | undefined> =
+    current === 'binding'
+      ? { Location: 'location', 'Execution ID': 'executionId', Summary: 'summary' }
+      : current === 'memory'
+        ? { Location: 'location', Segment: 'segment' }
+        : {};
   const name = slot[key];
   if (!current || !name) {
-    const owner = key === 'Segment' ? '"Memory updated:"' : key === 'Location' ? '"Binding written:" or "Memory updated:"' : '"Binding written:"';
-    out.findings.push(finding('message.order', `"${key}:" is not inside a ${owner} block`, where, 'write the lines in the order session.md 7.1 and 7.4 show'));
+    const owner =
+      key === 'Segment'
+        ? '"Memory updated:"'
+        : key === 'Location'
+          ? '"Binding written:" or "Memory updated:"'
+          : '"Binding written:"';
+    out.findings.push(
+      finding(
+        'message.order',
+        `"${key}:" is not inside a ${owner} block`,
+        where,
+        'write the lines in the order session.md 7.1 and 7.4 show',
+      ),
+    );
     return;
   }
   const block = (current === 'binding' ? out.binding : out.memory) as unknown as Record<string, Field | undefined>;
   const prev = block[name];
   if (prev) {
-    out.findings.push(finding('message.repeated-line', `"${key}:" appears again (first on line ${prev.line})`, where, 'give each line once; the VM would not know which to record'));
+    out.findings.push(
+      finding(
+        'message.repeated-line',
+        `"${key}:" appears again (first on line ${prev.line})`,
+        where,
+        'give each line once; the VM would not know which to record',
+      ),
+    );
     return;
   }
   block[name] = field;

@@ -27,18 +27,29 @@ export function parseLocation(text: string): Location | { error: string } {
       const m = PG_TERM.exec(term.trim());
       if (!m) return { error: `cannot read ${JSON.stringify(term.trim())} in the WHERE of the location` };
       if (m[1]! in where) return { error: `${m[1]} appears twice in the location` };
-      where[m[1]!.toLowerCase()] = m[2] !== undefined ? m[2].replaceAll("''", "'") : m[3] !== undefined ? Number(m[3]) : null;
+      where[m[1]!.toLowerCase()] =
+        m[2] !== undefined ? m[2].replaceAll("''", "'") : m[3] !== undefined ? Number(m[3]) : null;
     }
     return { form: 'postgres', table: pg[1] as 'bindings', where };
   }
-  if (t.startsWith('openprose.')) return { error: `expected "openprose.bindings WHERE name='...' AND run_id='...'", got ${JSON.stringify(t)}` };
+  if (t.startsWith('openprose.'))
+    return { error: `expected "openprose.bindings WHERE name='...' AND run_id='...'", got ${JSON.stringify(t)}` };
   const sq = SQLITE.exec(t);
   if (sq) {
-    if (sq[2] === 'bindings' && sq[4] === undefined) return { error: 'a bindings location names execution_id (NULL at root)' };
-    return { form: 'sqlite', db: sq[1]!, table: sq[2] as 'bindings', name: sq[3]!.replaceAll("''", "'"), executionId: sq[4] === undefined || sq[4] === 'NULL' ? null : Number(sq[4]) };
+    if (sq[2] === 'bindings' && sq[4] === undefined)
+      return { error: 'a bindings location names execution_id (NULL at root)' };
+    return {
+      form: 'sqlite',
+      db: sq[1]!,
+      table: sq[2] as 'bindings',
+      name: sq[3]!.replaceAll("''", "'"),
+      executionId: sq[4] === undefined || sq[4] === 'NULL' ? null : Number(sq[4]),
+    };
   }
-  if (/\((bindings|agents) table/.test(t)) return { error: `expected "{db} (bindings table, name='...', execution_id=NULL|N)", got ${JSON.stringify(t)}` };
-  if (/\s/.test(t) && !/\.md$/.test(t)) return { error: `${JSON.stringify(t)} is neither a path nor database coordinates` };
+  if (/\((bindings|agents) table/.test(t))
+    return { error: `expected "{db} (bindings table, name='...', execution_id=NULL|N)", got ${JSON.stringify(t)}` };
+  if (/\s/.test(t) && !/\.md$/.test(t))
+    return { error: `${JSON.stringify(t)} is neither a path nor database coordinates` };
   return { form: 'file', path: t };
 }
 

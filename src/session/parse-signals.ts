@@ -16,11 +16,16 @@ export interface ParsedSignals {
 }
 
 const STARTS = /^(DECISION:|CONCERN:|SEGMENT COMPLETE\s*$)/;
-const FIELD = /^(DECISION|RATIONALE|ISSUES|REQUIRED CHANGES|CONCERN|SEVERITY|TRACKING|MEMORY UPDATES|READY FOR):\s*(.*)$/;
+const FIELD =
+  /^(DECISION|RATIONALE|ISSUES|REQUIRED CHANGES|CONCERN|SEVERITY|TRACKING|MEMORY UPDATES|READY FOR):\s*(.*)$/;
 const ITEM = /^(?:-|\*|\d+[.)])\s+(.+)$/;
 const CONFIRMATION = /^(Binding written|Location|Execution ID|Summary|Memory updated|Segment):/i;
 
-interface Block { start: number; fields: Map<string, { value: string; line: number; items: string[] }>; fieldOrder: string[] }
+interface Block {
+  start: number;
+  fields: Map<string, { value: string; line: number; items: string[] }>;
+  fieldOrder: string[];
+}
 
 /**
  * Reads the signals of a subagent's output. A signal starts at `DECISION:`, `CONCERN:` or `SEGMENT COMPLETE` and runs
@@ -32,7 +37,11 @@ export function parseSignals(text: string, file: string): ParsedSignals {
   const out: ParsedSignals = { signals: [], findings: [], consumed: new Set() };
   let block: Block | undefined;
   let lastField: { items: string[] } | undefined;
-  const close = () => { if (block) readBlock(block, file, out); block = undefined; lastField = undefined; };
+  const close = () => {
+    if (block) readBlock(block, file, out);
+    block = undefined;
+    lastField = undefined;
+  };
   lines.forEach((raw, i) => {
     const lineNo = i + 1;
     const line = raw.trim();
@@ -45,7 +54,13 @@ export function parseSignals(text: string, file: string): ParsedSignals {
       out.consumed.add(lineNo);
       if (field) {
         const key = field[1]!;
-        if (block.fields.has(key)) out.findings.push(finding('signal.orphan', `${key}: appears twice in the signal starting on line ${block.start}`, { file, line: lineNo }));
+        if (block.fields.has(key))
+          out.findings.push(
+            finding('signal.orphan', `${key}: appears twice in the signal starting on line ${block.start}`, {
+              file,
+              line: lineNo,
+            }),
+          );
         const entry = { value: field[2]!.trim(), line: lineNo, items: [] as string[] };
         block.fields.set(key, entry);
         block.fieldOrder.push(key);
@@ -63,8 +78,14 @@ export function parseSignals(text: string, file: string): ParsedSignals {
     if (block && (CONFIRMATION.test(line) || line !== '')) close();
     if (field) {
       out.consumed.add(lineNo);
-      out.findings.push(finding('signal.orphan', `${field[1]}: outside a DECISION, CONCERN or SEGMENT COMPLETE signal`, { file, line: lineNo },
-        'put it right after the signal it belongs to (session.md section 5)'));
+      out.findings.push(
+        finding(
+          'signal.orphan',
+          `${field[1]}: outside a DECISION, CONCERN or SEGMENT COMPLETE signal`,
+          { file, line: lineNo },
+          'put it right after the signal it belongs to (session.md section 5)',
+        ),
+      );
     }
   });
   close();
@@ -73,10 +94,18 @@ export function parseSignals(text: string, file: string): ParsedSignals {
 
 function readBlock(b: Block, file: string, out: ParsedSignals): void {
   const at = (key: string) => b.fields.get(key);
-  const bad = (rule: 'signal.decision' | 'signal.revision' | 'signal.concern' | 'signal.segment-complete', msg: string, hint: string, line = b.start) =>
-    out.findings.push(finding(rule, msg, { file, line }, hint));
+  const bad = (
+    rule: 'signal.decision' | 'signal.revision' | 'signal.concern' | 'signal.segment-complete',
+    msg: string,
+    hint: string,
+    line = b.start,
+  ) => out.findings.push(finding(rule, msg, { file, line }, hint));
   const foreign = (allowed: string[]) => {
-    for (const k of b.fieldOrder) if (!allowed.includes(k)) out.findings.push(finding('signal.orphan', `${k}: does not belong to this signal`, { file, line: at(k)!.line }));
+    for (const k of b.fieldOrder)
+      if (!allowed.includes(k))
+        out.findings.push(
+          finding('signal.orphan', `${k}: does not belong to this signal`, { file, line: at(k)!.line }),
+        );
   };
   const decision = at('DECISION');
   if (decision) {
@@ -86,15 +115,31 @@ function readBlock(b: Block, file: string, out: ParsedSignals): void {
       const items = issues ? [...(issues.value ? [issues.value] : []), ...issues.items] : [];
       const changes = at('REQUIRED CHANGES');
       const changesText = changes ? [changes.value, ...changes.items].filter(Boolean).join('\n') : '';
-      if (items.length === 0) bad('signal.revision', 'DECISION: Request revision without ISSUES: and at least one numbered issue', 'add "ISSUES:" then "1. {specific issue}" lines');
-      if (!changesText) bad('signal.revision', 'DECISION: Request revision without "REQUIRED CHANGES: ..."', 'say what needs to happen before the work is accepted');
-      if (items.length && changesText) out.signals.push({ type: 'revision', issues: items, requiredChanges: changesText, line: b.start });
+      if (items.length === 0)
+        bad(
+          'signal.revision',
+          'DECISION: Request revision without ISSUES: and at least one numbered issue',
+          'add "ISSUES:" then "1. {specific issue}" lines',
+        );
+      if (!changesText)
+        bad(
+          'signal.revision',
+          'DECISION: Request revision without "REQUIRED CHANGES: ..."',
+          'say what needs to happen before the work is accepted',
+        );
+      if (items.length && changesText)
+        out.signals.push({ type: 'revision', issues: items, requiredChanges: changesText, line: b.start });
       return;
     }
     foreign(['DECISION', 'RATIONALE']);
     const rationale = at('RATIONALE');
     if (!decision.value) bad('signal.decision', 'DECISION: has no decision', 'write "DECISION: {what was decided}"');
-    else if (!rationale?.value) bad('signal.decision', `DECISION: ${decision.value} has no RATIONALE:`, 'add "RATIONALE: {why}" on the next line');
+    else if (!rationale?.value)
+      bad(
+        'signal.decision',
+        `DECISION: ${decision.value} has no RATIONALE:`,
+        'add "RATIONALE: {why}" on the next line',
+      );
     else out.signals.push({ type: 'decision', decision: decision.value, rationale: rationale.value, line: b.start });
     return;
   }
@@ -104,20 +149,47 @@ function readBlock(b: Block, file: string, out: ParsedSignals): void {
     const severity = at('SEVERITY')?.value.toLowerCase() ?? '';
     const tracking = at('TRACKING')?.value ?? '';
     let ok = true;
-    if (!concern.value) { ok = false; bad('signal.concern', 'CONCERN: has no text', 'name the specific concern'); }
+    if (!concern.value) {
+      ok = false;
+      bad('signal.concern', 'CONCERN: has no text', 'name the specific concern');
+    }
     if (!['low', 'medium', 'high'].includes(severity)) {
       ok = false;
-      bad('signal.concern', severity ? `SEVERITY: ${JSON.stringify(at('SEVERITY')!.value)} is not low, medium or high` : 'CONCERN: without SEVERITY:', 'write "SEVERITY: low", "medium" or "high"', at('SEVERITY')?.line ?? b.start);
+      bad(
+        'signal.concern',
+        severity
+          ? `SEVERITY: ${JSON.stringify(at('SEVERITY')!.value)} is not low, medium or high`
+          : 'CONCERN: without SEVERITY:',
+        'write "SEVERITY: low", "medium" or "high"',
+        at('SEVERITY')?.line ?? b.start,
+      );
     }
-    if (!tracking) { ok = false; bad('signal.concern', 'CONCERN: without TRACKING:', 'add "TRACKING: {what to watch for}"'); }
-    if (ok) out.signals.push({ type: 'concern', concern: concern.value, severity: severity as 'low', tracking, line: b.start });
+    if (!tracking) {
+      ok = false;
+      bad('signal.concern', 'CONCERN: without TRACKING:', 'add "TRACKING: {what to watch for}"');
+    }
+    if (ok)
+      out.signals.push({
+        type: 'concern',
+        concern: concern.value,
+        severity: severity as 'low',
+        tracking,
+        line: b.start,
+      });
     return;
   }
   foreign(['MEMORY UPDATES', 'READY FOR']);
   const updates = at('MEMORY UPDATES');
   const items = updates ? [...(updates.value ? [updates.value] : []), ...updates.items] : [];
   const ready = at('READY FOR')?.value ?? '';
-  if (items.length === 0) bad('signal.segment-complete', 'SEGMENT COMPLETE without MEMORY UPDATES: and at least one "- item"', 'list what goes into memory: understanding, decisions, concerns');
-  if (!ready) bad('signal.segment-complete', 'SEGMENT COMPLETE without "READY FOR: ..."', 'say what should happen next');
-  if (items.length && ready) out.signals.push({ type: 'segment-complete', memoryUpdates: items, readyFor: ready, line: b.start });
+  if (items.length === 0)
+    bad(
+      'signal.segment-complete',
+      'SEGMENT COMPLETE without MEMORY UPDATES: and at least one "- item"',
+      'list what goes into memory: understanding, decisions, concerns',
+    );
+  if (!ready)
+    bad('signal.segment-complete', 'SEGMENT COMPLETE without "READY FOR: ..."', 'say what should happen next');
+  if (items.length && ready)
+    out.signals.push({ type: 'segment-complete', memoryUpdates: items, readyFor: ready, line: b.start });
 }

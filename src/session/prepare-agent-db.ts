@@ -19,7 +19,9 @@ export async function prepareAgentDb(t: RunTarget, scope: 'execution' | 'project
   mkdirSync(dirname(path), { recursive: true });
   const file = await SqliteFile.open(path);
   try {
-    await file.write((db) => { if (needsSchema(db)) ensureSchema(db, 'agents', path); });
+    await file.write((db) => {
+      if (needsSchema(db)) ensureSchema(db, 'agents', path);
+    });
   } finally {
     file.close();
   }

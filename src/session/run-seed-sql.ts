@@ -11,7 +11,9 @@ export async function runSeedSql(path: string, sql: string): Promise<void> {
   mkdirSync(dirname(path), { recursive: true });
   const file = await SqliteFile.open(path);
   try {
-    await file.write((db) => { db.exec(sql); });
+    await file.write((db) => {
+      db.exec(sql);
+    });
   } finally {
     file.close();
   }

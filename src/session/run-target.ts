@@ -22,18 +22,27 @@ export interface RunTarget {
  * Finds the project of a run directory by walking up to `.prose/runs`. A bare run id (postgres, where no directory
  * may exist) is taken relative to `projectDir`.
  */
-export function resolveRunTarget(runPath: string, opts: { projectDir?: string; homeDir?: string; backend?: SessionBackend } = {}): RunTarget {
+export function resolveRunTarget(
+  runPath: string,
+  opts: { projectDir?: string; homeDir?: string; backend?: SessionBackend } = {},
+): RunTarget {
   const homeDir = opts.homeDir ?? homedir();
   let runDir = resolve(opts.projectDir ?? '.', runPath);
-  if (!existsSync(runDir) && !runPath.includes('/') && opts.projectDir !== undefined) runDir = join(runsDir(opts.projectDir), runPath);
+  if (!existsSync(runDir) && !runPath.includes('/') && opts.projectDir !== undefined)
+    runDir = join(runsDir(opts.projectDir), runPath);
   let dir = runDir;
   let projectDir = opts.projectDir ?? dirname(runDir);
   while (dirname(dir) !== dir) {
-    if (basename(dir) === 'runs' && basename(dirname(dir)) === '.prose') { projectDir = dirname(dirname(dir)); break; }
+    if (basename(dir) === 'runs' && basename(dirname(dir)) === '.prose') {
+      projectDir = dirname(dirname(dir));
+      break;
+    }
     dir = dirname(dir);
   }
   const runRef = relative(runsDir(projectDir), runDir).split(sep).join('/');
-  const backend = opts.backend ?? (existsSync(join(runDir, 'state.db')) ? 'sqlite' : existsSync(join(runDir, 'state.md')) ? 'filesystem' : undefined);
+  const backend =
+    opts.backend ??
+    (existsSync(join(runDir, 'state.db')) ? 'sqlite' : existsSync(join(runDir, 'state.md')) ? 'filesystem' : undefined);
   return { runDir, projectDir, homeDir, runRef, runId: runRef.split('/')[0]!, backend };
 }
 

@@ -7,4 +7,4 @@ export const shSq = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 /** A path as one shell word, quoted only when it needs it. */
 export const shWord = (s: string): string =>
   // A leading ~/ stays outside the quotes, so the shell expands it to the home directory.
-  (s.startsWith('~/') ? `~/${shWord(s.slice(2))}` : /^[\w./-]+$/.test(s) ? s : shSq(s));
+  s.startsWith('~/') ? `~/${shWord(s.slice(2))}` : /^[\w./-]+$/.test(s) ? s : shSq(s);

@@ -6,12 +6,15 @@ import { ProseError } from '../core/errors.ts';
 export function sqliteProgram(which: string, env: Record<string, string | undefined>): string {
   if (which === 'sqlite3') return 'sqlite3';
   if (which === 'prose-state') return 'prose-state sqlite3';
-  if (which !== 'auto') throw new ProseError('E_USAGE', `--sqlite3 must be auto, sqlite3 or prose-state, got ${JSON.stringify(which)}`);
+  if (which !== 'auto')
+    throw new ProseError('E_USAGE', `--sqlite3 must be auto, sqlite3 or prose-state, got ${JSON.stringify(which)}`);
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
     try {
       if (statSync(join(dir, 'sqlite3')).isFile()) return 'sqlite3';
-    } catch { /* not here */ }
+    } catch {
+      /* not here */
+    }
   }
   return 'prose-state sqlite3';
 }

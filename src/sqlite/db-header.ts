@@ -12,15 +12,22 @@ const MAGIC = 'SQLite format 3\0';
 export function checkDbHeader(header: Uint8Array, size: number, file: string): void {
   if (size === 0) return;
   const corrupt = (message: string, hint?: string): never => {
-    throw new ProseError('E_CORRUPT', `${file}: ${message}`, { location: { file }, hint: hint ?? 'restore the file from a backup; it was left untouched' });
+    throw new ProseError('E_CORRUPT', `${file}: ${message}`, {
+      location: { file },
+      hint: hint ?? 'restore the file from a backup; it was left untouched',
+    });
   };
   if (size < 100 || header.length < 100 || Buffer.from(header.subarray(0, 16)).toString('latin1') !== MAGIC) {
-    corrupt('is not a SQLite database (no "SQLite format 3" header)', 'point at a state.db written by SQLite; the file was left untouched');
+    corrupt(
+      'is not a SQLite database (no "SQLite format 3" header)',
+      'point at a state.db written by SQLite; the file was left untouched',
+    );
   }
   const view = new DataView(header.buffer, header.byteOffset, header.byteLength);
   const raw = view.getUint16(16);
   const pageSize = raw === 1 ? 65536 : raw;
-  if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0) corrupt(`has an impossible page size ${raw}`);
+  if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0)
+    corrupt(`has an impossible page size ${raw}`);
   if (size % pageSize !== 0) corrupt(`is ${size} bytes, not a whole number of ${pageSize}-byte pages (truncated?)`);
   const changeCounter = view.getUint32(24);
   const pageCount = view.getUint32(28);
@@ -66,10 +73,15 @@ export function isWalHeader(bytes: Uint8Array): boolean {
 
 export function walPending(path: string): ProseError {
   return new ProseError('E_FORMAT', `${path} is in WAL mode with un-checkpointed changes in ${path}-wal`, {
-    location: { file: path }, hint: `run: sqlite3 ${path} 'PRAGMA journal_mode=DELETE'`,
+    location: { file: path },
+    hint: `run: sqlite3 ${path} 'PRAGMA journal_mode=DELETE'`,
   });
 }
 
 function walFrames(path: string): number {
-  try { return statSync(`${path}-wal`).size; } catch { return 0; }
+  try {
+    return statSync(`${path}-wal`).size;
+  } catch {
+    return 0;
+  }
 }

@@ -27,12 +27,18 @@ export function defaultEngine(env: Record<string, string | undefined> = process.
 
 export function checkEngine(name: string, where: string): SqliteEngine {
   if (!(SQLITE_ENGINES as readonly string[]).includes(name)) {
-    throw new ProseError('E_USAGE', `${where}: unknown SQLite engine "${name}"`, { hint: `one of: ${SQLITE_ENGINES.join(', ')}` });
+    throw new ProseError('E_USAGE', `${where}: unknown SQLite engine "${name}"`, {
+      hint: `one of: ${SQLITE_ENGINES.join(', ')}`,
+    });
   }
   if (name === 'posix' && !nativeSqlite()) {
-    throw new ProseError('E_UNSUPPORTED', `${where}: the posix engine needs node:sqlite (Node 22.13+); this is Node ${process.versions.node}`, {
-      hint: 'run with Node 24 (npm scripts and the single binary do), or pick the wasm engine',
-    });
+    throw new ProseError(
+      'E_UNSUPPORTED',
+      `${where}: the posix engine needs node:sqlite (Node 22.13+); this is Node ${process.versions.node}`,
+      {
+        hint: 'run with Node 24 (npm scripts and the single binary do), or pick the wasm engine',
+      },
+    );
   }
   return name as SqliteEngine;
 }
@@ -42,6 +48,7 @@ export function defaultBusyTimeout(env: Record<string, string | undefined> = pro
   const raw = env[BUSY_TIMEOUT_ENV];
   if (raw === undefined || raw === '') return BUSY_TIMEOUT_MS;
   const ms = Number(raw);
-  if (!Number.isSafeInteger(ms) || ms < 0) throw new ProseError('E_USAGE', `${BUSY_TIMEOUT_ENV} must be a whole number of milliseconds, not "${raw}"`);
+  if (!Number.isSafeInteger(ms) || ms < 0)
+    throw new ProseError('E_USAGE', `${BUSY_TIMEOUT_ENV} must be a whole number of milliseconds, not "${raw}"`);
   return ms;
 }

@@ -3,9 +3,26 @@ export { withFileLock, DEFAULT_LOCK_TIMEOUT_MS, type LockOptions } from '../io/f
 export { withSharedLock } from '../io/reader-mark.ts';
 export { checkDbBytes } from './db-header.ts';
 export { loadSqlite, provideWasmBinary, type Sqlite3Static } from './wasm.ts';
-export { queryRows, queryRow, queryValue, execute, columnText, type SqlRow, type SqlValue, type SqlParams } from './rows.ts';
+export {
+  queryRows,
+  queryRow,
+  queryValue,
+  execute,
+  columnText,
+  type SqlRow,
+  type SqlValue,
+  type SqlParams,
+} from './rows.ts';
 export { loadedSqlite } from './wasm.ts';
 export { encodeWtf8, decodeWtf8 } from './wtf8.ts';
 export { SCHEMA_VERSION, RUN_DDL, AGENTS_DDL, checkVersion, needsSchema, ensureSchema, type DbKind } from './schema.ts';
-export { defaultEngine, checkEngine, SQLITE_ENGINES, ENGINE_ENV, BUSY_TIMEOUT_MS, BUSY_TIMEOUT_ENV, type SqliteEngine } from './engine.ts';
+export {
+  defaultEngine,
+  checkEngine,
+  SQLITE_ENGINES,
+  ENGINE_ENV,
+  BUSY_TIMEOUT_MS,
+  BUSY_TIMEOUT_ENV,
+  type SqliteEngine,
+} from './engine.ts';
 export { nativeSqlite } from './native-lock.ts';

@@ -15,7 +15,9 @@ interface NativeDb {
   close(): void;
   readonly isTransaction: boolean;
 }
-interface NativeModule { DatabaseSync: new (path: string, opts?: { timeout?: number }) => NativeDb }
+interface NativeModule {
+  DatabaseSync: new (path: string, opts?: { timeout?: number }) => NativeDb;
+}
 
 let native: NativeModule | null | undefined;
 
@@ -63,7 +65,12 @@ export class NativeLock {
         db.prepare('SELECT count(*) FROM sqlite_schema').get(); // the first read takes SHARED (and recovers a hot journal)
       }
     } catch (err) {
-      if (db.isTransaction) try { db.exec('ROLLBACK'); } catch { /* nothing held */ }
+      if (db.isTransaction)
+        try {
+          db.exec('ROLLBACK');
+        } catch {
+          /* nothing held */
+        }
       if (isBusy(err)) return 'busy';
       throw nativeError(err, this.path);
     }
@@ -117,7 +124,11 @@ export class NativeLock {
 
   private connection(): NativeDb {
     const mod = nativeSqlite();
-    if (!mod) throw new ProseError('E_UNSUPPORTED', `native SQLite locks need node:sqlite (Node 22.13+), not Node ${process.versions.node}`);
+    if (!mod)
+      throw new ProseError(
+        'E_UNSUPPORTED',
+        `native SQLite locks need node:sqlite (Node 22.13+), not Node ${process.versions.node}`,
+      );
     if (!this.db) {
       this.db = new mod.DatabaseSync(this.path, { timeout: 0 }); // creates an empty file if there is none
       this.ino = statSync(this.path, { bigint: true }).ino;
@@ -126,7 +137,11 @@ export class NativeLock {
   }
 
   private drop(): void {
-    try { this.db?.close(); } catch { /* already closed */ }
+    try {
+      this.db?.close();
+    } catch {
+      /* already closed */
+    }
     this.db = undefined;
   }
 }
@@ -148,7 +163,11 @@ function nativeError(err: unknown, path: string): ProseError {
   const primary = typeof code === 'number' ? code & 0xff : -1;
   const message = (err as Error).message;
   if (primary === 11 || primary === 26) {
-    return new ProseError('E_CORRUPT', `${path} is corrupt: ${message}`, { location: { file: path }, hint: 'restore it from a backup; the file was left untouched', cause: err });
+    return new ProseError('E_CORRUPT', `${path} is corrupt: ${message}`, {
+      location: { file: path },
+      hint: 'restore it from a backup; the file was left untouched',
+      cause: err,
+    });
   }
   return new ProseError('E_IO', `cannot lock ${path}: ${message}`, { location: { file: path }, cause: err });
 }

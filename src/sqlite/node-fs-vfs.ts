@@ -11,7 +11,15 @@ import { FCNTL_SIZE_HINT, RC, VfsFile, type FileKind } from './vfs-file.ts';
 export const NODE_FS_VFS = 'prose-node-fs';
 
 // sqlite3.h open flags and xAccess modes.
-const OPEN = { READONLY: 0x1, READWRITE: 0x2, CREATE: 0x4, DELETEONCLOSE: 0x8, EXCLUSIVE: 0x10, MAIN_DB: 0x100, MAIN_JOURNAL: 0x800 } as const;
+const OPEN = {
+  READONLY: 0x1,
+  READWRITE: 0x2,
+  CREATE: 0x4,
+  DELETEONCLOSE: 0x8,
+  EXCLUSIVE: 0x10,
+  MAIN_DB: 0x100,
+  MAIN_JOURNAL: 0x800,
+} as const;
 const ACCESS_EXISTS = 0;
 const ACCESS_READWRITE = 1;
 const FCNTL_FILE_POINTER = 7;
@@ -54,7 +62,12 @@ export function installNodeFsVfs(sqlite3: Sqlite3Static): void {
 }
 
 /** The struct binder and VFS installer, as the WASM build has them (its published types disagree on details). */
-interface Struct { pointer: number; $iVersion: number; $szOsFile: number; $mxPathname: number }
+interface Struct {
+  pointer: number;
+  $iVersion: number;
+  $szOsFile: number;
+  $mxPathname: number;
+}
 interface VfsApi {
   capi: {
     sqlite3_vfs: new () => Struct;
@@ -62,7 +75,12 @@ interface VfsApi {
     sqlite3_file: { structInfo: { sizeof: number } };
     sqlite3_vfs_find(name: string): number;
   };
-  vfs: { installVfs(opt: { io: { struct: Struct; methods: object }; vfs: { struct: Struct; name: string; methods: object } }): void };
+  vfs: {
+    installVfs(opt: {
+      io: { struct: Struct; methods: object };
+      vfs: { struct: Struct; name: string; methods: object };
+    }): void;
+  };
 }
 
 /** The VfsFile behind a connection's main database. */
@@ -71,7 +89,9 @@ export function mainFileOf(sqlite3: Sqlite3Static, db: Database): VfsFile {
   const stack = wasm.pstack.pointer;
   try {
     const out = wasm.pstack.allocPtr();
-    const capi = sqlite3.capi as unknown as { sqlite3_file_control(db: unknown, name: string, op: number, p: number): number };
+    const capi = sqlite3.capi as unknown as {
+      sqlite3_file_control(db: unknown, name: string, op: number, p: number): number;
+    };
     capi.sqlite3_file_control(db.pointer, 'main', FCNTL_FILE_POINTER, out);
     const file = files.get(wasm.peekPtr(out));
     if (!file) throw new Error(`${db.filename} is not open through ${NODE_FS_VFS}`);
@@ -111,16 +131,24 @@ function ioMethods(wasm: Wasm) {
       files.delete(p);
       return RC.OK;
     }),
-    xRead: guard(RC.IOERR_READ, (p: number, dest: number, n: number, off: bigint) => f(p).read(wasm.heap8u(), dest, n, Number(off))),
-    xWrite: guard(RC.IOERR_WRITE, (p: number, src: number, n: number, off: bigint) => f(p).write(wasm.heap8u(), src, n, Number(off))),
+    xRead: guard(RC.IOERR_READ, (p: number, dest: number, n: number, off: bigint) =>
+      f(p).read(wasm.heap8u(), dest, n, Number(off)),
+    ),
+    xWrite: guard(RC.IOERR_WRITE, (p: number, src: number, n: number, off: bigint) =>
+      f(p).write(wasm.heap8u(), src, n, Number(off)),
+    ),
     xTruncate: guard(RC.IOERR_TRUNCATE, (p: number, size: bigint) => f(p).truncate(Number(size))),
     xSync: guard(RC.IOERR_FSYNC, (p: number) => f(p).sync()),
     xFileSize: guard(RC.IOERR_FSTAT, (p: number, out: number) => (wasm.poke64(out, BigInt(f(p).size())), RC.OK)),
     xLock: guard(RC.IOERR, (p: number, level: number) => f(p).lock(level)),
     xUnlock: guard(RC.IOERR, (p: number, level: number) => f(p).unlock(level)),
-    xCheckReservedLock: guard(RC.IOERR, (p: number, out: number) => (wasm.poke32(out, f(p).checkReservedLock() ? 1 : 0), RC.OK)),
+    xCheckReservedLock: guard(
+      RC.IOERR,
+      (p: number, out: number) => (wasm.poke32(out, f(p).checkReservedLock() ? 1 : 0), RC.OK),
+    ),
     xFileControl: guard(RC.IOERR, (p: number, op: number, arg: number) =>
-      (op === FCNTL_SIZE_HINT ? f(p).reserve(Number(wasm.peek64(arg))) : RC.NOTFOUND)),
+      op === FCNTL_SIZE_HINT ? f(p).reserve(Number(wasm.peek64(arg))) : RC.NOTFOUND,
+    ),
     // As SQLite's unix VFS: 4 KiB sectors, and a write to one sector never damages its neighbours.
     xSectorSize: () => 4096,
     xDeviceCharacteristics: () => 0x1000, // SQLITE_IOCAP_POWERSAFE_OVERWRITE
@@ -163,7 +191,10 @@ function vfsMethods(wasm: Wasm, ioPointer: number) {
     xSleep: (_vfs: number, micros: number) => (Atomics.wait(SLEEPER, 0, 0, Math.ceil(micros / 1000)), micros),
     xCurrentTime: (_vfs: number, out: number) => (wasm.poke64f(out, 2440587.5 + Date.now() / 86_400_000), RC.OK),
     // Milliseconds since the Julian epoch: 210866760000000 ms before the Unix one.
-    xCurrentTimeInt64: (_vfs: number, out: number) => (wasm.poke64(out, 210_866_760_000_000n + BigInt(Date.now())), RC.OK),
+    xCurrentTimeInt64: (_vfs: number, out: number) => (
+      wasm.poke64(out, 210_866_760_000_000n + BigInt(Date.now())),
+      RC.OK
+    ),
     xGetLastError: () => 0,
   };
 }

@@ -6,7 +6,6 @@ export type SqlValue = string | number | bigint | Uint8Array | null;
 export type SqlRow = Record<string, SqlValue>;
 export type SqlParams = readonly unknown[] | Record<string, unknown>;
 
-
 /**
  * A column's TEXT exactly as stored: the bytes sqlite3_column_blob gives, decoded here because the WASM build's own
  * decoder drops a leading U+FEFF and turns encoded lone surrogates (wtf8.ts) into U+FFFD.
@@ -21,13 +20,16 @@ export function columnText(sqlite3: Sqlite3Static, pStmt: number, i: number): st
 function columnValue(sqlite3: Sqlite3Static, pStmt: number, i: number): SqlValue {
   const { capi, wasm } = sqlite3;
   switch (capi.sqlite3_column_type(pStmt, i)) {
-    case capi.SQLITE_NULL: return null;
+    case capi.SQLITE_NULL:
+      return null;
     case capi.SQLITE_INTEGER: {
       const v = BigInt(capi.sqlite3_column_int64(pStmt, i));
       return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
     }
-    case capi.SQLITE_FLOAT: return capi.sqlite3_column_double(pStmt, i);
-    case capi.SQLITE_TEXT: return columnText(sqlite3, pStmt, i);
+    case capi.SQLITE_FLOAT:
+      return capi.sqlite3_column_double(pStmt, i);
+    case capi.SQLITE_TEXT:
+      return columnText(sqlite3, pStmt, i);
     default: {
       const p = Number(capi.sqlite3_column_blob(pStmt, i));
       return wasm.heap8u().slice(p, p + capi.sqlite3_column_bytes(pStmt, i));
@@ -44,7 +46,9 @@ export function queryRows(db: Database, sql: string, params: SqlParams = []): Sq
     const rows: SqlRow[] = [];
     while (stmt.step()) {
       const row: SqlRow = {};
-      names.forEach((name, i) => { row[name] = columnValue(sqlite3, stmt.pointer as unknown as number, i); });
+      names.forEach((name, i) => {
+        row[name] = columnValue(sqlite3, stmt.pointer as unknown as number, i);
+      });
       rows.push(row);
     }
     return rows;
@@ -54,7 +58,9 @@ export function queryRows(db: Database, sql: string, params: SqlParams = []): Sq
 /** Runs one statement that returns no rows (an INSERT, an UPDATE, BEGIN, COMMIT), parameters bound. */
 export function execute(db: Database, sql: string, params: SqlParams = []): void {
   withStatement(db, sql, params, (stmt) => {
-    while (stmt.step()) { /* a statement run for its effect */ }
+    while (stmt.step()) {
+      /* a statement run for its effect */
+    }
   });
 }
 

@@ -75,8 +75,27 @@ CREATE TABLE IF NOT EXISTS agent_segments (
 /** Columns we read and write; a table of the same name without them is not ours to adopt. */
 const REQUIRED: Record<string, string[]> = {
   run: ['id', 'program_path', 'program_source', 'started_at', 'updated_at', 'status'],
-  execution: ['id', 'statement_index', 'statement_text', 'status', 'started_at', 'completed_at', 'error_message', 'parent_id', 'metadata'],
-  bindings: ['name', 'execution_id', 'kind', 'value', 'source_statement', 'created_at', 'updated_at', 'attachment_path'],
+  execution: [
+    'id',
+    'statement_index',
+    'statement_text',
+    'status',
+    'started_at',
+    'completed_at',
+    'error_message',
+    'parent_id',
+    'metadata',
+  ],
+  bindings: [
+    'name',
+    'execution_id',
+    'kind',
+    'value',
+    'source_statement',
+    'created_at',
+    'updated_at',
+    'attachment_path',
+  ],
   imports: ['alias', 'source_url', 'fetched_at'],
   agents: ['name', 'scope', 'memory', 'created_at', 'updated_at'],
   agent_segments: ['id', 'agent_name', 'segment_number', 'timestamp', 'prompt', 'summary'],
@@ -88,9 +107,14 @@ export type DbKind = 'run' | 'agents';
 export function checkVersion(db: Database, file: string): void {
   const v = Number(queryValue(db, 'PRAGMA user_version'));
   if (v > SCHEMA_VERSION) {
-    throw new ProseError('E_FORMAT', `${file} has schema version ${v} (PRAGMA user_version); this toolkit reads up to ${SCHEMA_VERSION}`, {
-      location: { file, field: 'PRAGMA user_version' }, hint: 'use the newer prose-state that wrote it; the file was left untouched',
-    });
+    throw new ProseError(
+      'E_FORMAT',
+      `${file} has schema version ${v} (PRAGMA user_version); this toolkit reads up to ${SCHEMA_VERSION}`,
+      {
+        location: { file, field: 'PRAGMA user_version' },
+        hint: 'use the newer prose-state that wrote it; the file was left untouched',
+      },
+    );
   }
 }
 
@@ -107,7 +131,8 @@ export function ensureSchema(db: Database, kind: DbKind, file: string): void {
     const missing = cols.filter((c) => !have.has(c));
     if (missing.length) {
       throw new ProseError('E_FORMAT', `${file}: table ${table} has no column ${missing.join(', ')}`, {
-        location: { file, field: table }, hint: 'the table was made by something else; the file was left untouched',
+        location: { file, field: table },
+        hint: 'the table was made by something else; the file was left untouched',
       });
     }
   }

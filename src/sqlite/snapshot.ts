@@ -12,14 +12,23 @@ import type { Sqlite3Static } from './wasm.ts';
 export function onSnapshot<T>(sqlite3: Sqlite3Static, path: string, fn: (db: Database) => T): T {
   const bytes = readWhole(path);
   checkDbBytes(bytes, path);
-  if (isWalHeader(bytes)) { bytes[18] = 1; bytes[19] = 1; } // as the VFS reads it (db-header.ts checked the -wal)
+  if (isWalHeader(bytes)) {
+    bytes[18] = 1;
+    bytes[19] = 1;
+  } // as the VFS reads it (db-header.ts checked the -wal)
   const { capi, wasm, oo1 } = sqlite3;
   const db = new oo1.DB(':memory:', 'c');
   try {
     if (bytes.length > 0) {
       const p = wasm.allocFromTypedArray(bytes);
-      const rc = capi.sqlite3_deserialize(db.pointer!, 'main', p, bytes.length, bytes.length,
-        capi.SQLITE_DESERIALIZE_FREEONCLOSE | capi.SQLITE_DESERIALIZE_RESIZEABLE);
+      const rc = capi.sqlite3_deserialize(
+        db.pointer!,
+        'main',
+        p,
+        bytes.length,
+        bytes.length,
+        capi.SQLITE_DESERIALIZE_FREEONCLOSE | capi.SQLITE_DESERIALIZE_RESIZEABLE,
+      );
       if (rc !== 0) throw new Error(`sqlite3_deserialize failed with ${capi.sqlite3_js_rc_str(rc)}`);
     }
     return fn(db);

@@ -30,7 +30,13 @@ const JOURNAL_SIZE_LIMIT = 1 << 20;
 /** Databases we create get the sqlite3 CLI's page size (the WASM build's default is 8 KiB: twice the bytes a commit). */
 const NEW_PAGE_SIZE = 4096;
 
-interface Connection { db: Database; main: VfsFile; ino: bigint; verified: boolean; counter: number | undefined }
+interface Connection {
+  db: Database;
+  main: VfsFile;
+  ino: bigint;
+  verified: boolean;
+  counter: number | undefined;
+}
 
 /** Why an attempt is tried again instead of answered. */
 type Retry = 'busy' | 'recover' | 'redo' | 'snapshot';
@@ -57,7 +63,11 @@ export class SqliteFile {
   /** SQLite's own locks on the file (the posix engine). */
   private readonly native: NativeLock | undefined;
 
-  private constructor(readonly path: string, private readonly sqlite3: Sqlite3Static, private readonly opts: SqliteFileOptions) {
+  private constructor(
+    readonly path: string,
+    private readonly sqlite3: Sqlite3Static,
+    private readonly opts: SqliteFileOptions,
+  ) {
     this.lockPath = `${path}.lock`;
     this.engine = opts.engine ?? defaultEngine();
     this.timeoutMs = opts.timeoutMs ?? (this.engine === 'posix' ? defaultBusyTimeout() : DEFAULT_LOCK_TIMEOUT_MS);
@@ -80,11 +90,18 @@ export class SqliteFile {
     this.assertOpen();
     const deadline = Date.now() + this.timeoutMs;
     for (;;) {
-      const out = await withSharedLock(this.lockPath, () => this.nativeLocked('shared', () => {
-        const o = this.attempt('read', (c) => fn(c.db));
-        // A read that changes rows (SQLite asked for a write lock) runs again on a private copy, still under the lock.
-        return 'retry' in o && o.retry === 'snapshot' ? this.outcome(() => onSnapshot(this.sqlite3, this.path, fn)) : o;
-      }), { timeoutMs: this.timeoutMs, mark: this.mark });
+      const out = await withSharedLock(
+        this.lockPath,
+        () =>
+          this.nativeLocked('shared', () => {
+            const o = this.attempt('read', (c) => fn(c.db));
+            // A read that changes rows (SQLite asked for a write lock) runs again on a private copy, still under the lock.
+            return 'retry' in o && o.retry === 'snapshot'
+              ? this.outcome(() => onSnapshot(this.sqlite3, this.path, fn))
+              : o;
+          }),
+        { timeoutMs: this.timeoutMs, mark: this.mark },
+      );
       if (!('retry' in out)) return answer(out);
       await this.wait(out.retry, deadline);
     }
@@ -100,10 +117,14 @@ export class SqliteFile {
     const tx = opts.transaction !== false;
     const deadline = Date.now() + this.timeoutMs;
     for (let redo = 0; ;) {
-      const out = await withFileLock(this.lockPath, () => {
-        const existed = this.exists(); // before the native lock, whose connection creates a missing file
-        return this.nativeLocked('exclusive', () => this.attemptWrite(fn, tx, existed));
-      }, { timeoutMs: this.timeoutMs });
+      const out = await withFileLock(
+        this.lockPath,
+        () => {
+          const existed = this.exists(); // before the native lock, whose connection creates a missing file
+          return this.nativeLocked('exclusive', () => this.attemptWrite(fn, tx, existed));
+        },
+        { timeoutMs: this.timeoutMs },
+      );
       if (!('retry' in out)) return answer(out);
       if (out.retry !== 'redo') {
         await this.wait(out.retry, deadline);
@@ -113,9 +134,14 @@ export class SqliteFile {
       // file holds now (fn is pure in a tx), on a new connection, since this one's cache holds pages of ours.
       this.drop();
       if (!tx || ++redo >= 3) {
-        throw new ProseError('E_CONFLICT', `${this.path} was changed by another process (not using the lock) during a write`, {
-          location: { file: this.path }, hint: 'a real sqlite3 process is writing this database at the same time; retry',
-        });
+        throw new ProseError(
+          'E_CONFLICT',
+          `${this.path} was changed by another process (not using the lock) during a write`,
+          {
+            location: { file: this.path },
+            hint: 'a real sqlite3 process is writing this database at the same time; retry',
+          },
+        );
       }
     }
   }
@@ -168,17 +194,26 @@ export class SqliteFile {
 
   private attemptWrite<T>(fn: (db: Database) => T, tx: boolean, existed: boolean): Outcome<T> {
     // Without a transaction (the shim) statements may have committed: what fn answered stands, incidents and all.
-    const out = this.attempt('write', (c) => {
-      if (!tx) return fn(c.db);
-      execute(c.db, 'BEGIN IMMEDIATE');
-      const value = fn(c.db);
-      execute(c.db, 'COMMIT');
-      return value;
-    }, tx);
+    const out = this.attempt(
+      'write',
+      (c) => {
+        if (!tx) return fn(c.db);
+        execute(c.db, 'BEGIN IMMEDIATE');
+        const value = fn(c.db);
+        execute(c.db, 'COMMIT');
+        return value;
+      },
+      tx,
+    );
     // A database this write created and left empty (its first transaction failed) is not left behind.
     if (!existed && !('ok' in out && out.ok) && statSync(this.path, { throwIfNoEntry: false })?.size === 0) {
       this.drop();
-      for (const f of [this.path, `${this.path}-journal`]) try { unlinkSync(f); } catch { /* gone */ }
+      for (const f of [this.path, `${this.path}-journal`])
+        try {
+          unlinkSync(f);
+        } catch {
+          /* gone */
+        }
     }
     return out;
   }
@@ -213,17 +248,25 @@ export class SqliteFile {
   /** Waits out what made an attempt fail: a native sqlite3's lock, or a hot journal to roll back under our lock. */
   private async wait(why: Retry, deadline: number): Promise<void> {
     if (Date.now() >= deadline) {
-      throw new ProseError('E_CONFLICT', `database is locked: ${this.path} was still locked by another process after the busy timeout (${this.timeoutMs} ms)`, {
-        location: { file: this.path },
-        hint: `a sqlite3 process is writing (or reading) this database; retry when it is done${this.native ? ', or wait longer (PROSE_STATE_BUSY_TIMEOUT_MS)' : ''}`,
-      });
+      throw new ProseError(
+        'E_CONFLICT',
+        `database is locked: ${this.path} was still locked by another process after the busy timeout (${this.timeoutMs} ms)`,
+        {
+          location: { file: this.path },
+          hint: `a sqlite3 process is writing (or reading) this database; retry when it is done${this.native ? ', or wait longer (PROSE_STATE_BUSY_TIMEOUT_MS)' : ''}`,
+        },
+      );
     }
     if (why !== 'recover') {
       await new Promise((r) => setTimeout(r, 5 + Math.random() * 15));
       return;
     }
     // Reading SQLite's first page under the exclusive lock makes it roll the hot journal back.
-    const out = await withFileLock(this.lockPath, () => this.attempt('write', (c) => c.db.selectValue('PRAGMA schema_version')), { timeoutMs: this.timeoutMs });
+    const out = await withFileLock(
+      this.lockPath,
+      () => this.attempt('write', (c) => c.db.selectValue('PRAGMA schema_version')),
+      { timeoutMs: this.timeoutMs },
+    );
     if ('ok' in out && !out.ok) throw out.error;
   }
 
@@ -231,7 +274,8 @@ export class SqliteFile {
   private connect(access: Access): Connection {
     const st = statSync(this.path, { bigint: true, throwIfNoEntry: false });
     if (this.conn && (!st || st.ino !== this.conn.ino)) this.drop();
-    if (!st && access !== 'write') throw new ProseError('E_NOT_FOUND', `${this.path} does not exist`, { location: { file: this.path } });
+    if (!st && access !== 'write')
+      throw new ProseError('E_NOT_FOUND', `${this.path} does not exist`, { location: { file: this.path } });
     this.conn ??= this.openConnection(st !== undefined);
     const c = this.conn;
     c.main.nativeLocks = this.native !== undefined;
@@ -251,7 +295,10 @@ export class SqliteFile {
     } catch (err) {
       if (err instanceof ProseError) throw err;
       const cause = takeVfsError() ?? err;
-      throw new ProseError('E_IO', `cannot open ${this.path}: ${(cause as Error).message}`, { location: { file: this.path }, cause });
+      throw new ProseError('E_IO', `cannot open ${this.path}: ${(cause as Error).message}`, {
+        location: { file: this.path },
+        cause,
+      });
     }
   }
 
@@ -270,7 +317,9 @@ export class SqliteFile {
       if (retryOf(c.main.incident) || c.main.incident.walPending) throw err;
       this.drop();
       throw new ProseError('E_CORRUPT', `${this.path} is corrupt: ${(err as Error).message}`, {
-        location: { file: this.path }, hint: 'restore it from a backup; the file was left untouched', cause: err,
+        location: { file: this.path },
+        hint: 'restore it from a backup; the file was left untouched',
+        cause: err,
       });
     }
     this.validate(c);
@@ -293,7 +342,11 @@ export class SqliteFile {
     const c = this.conn;
     if (!c) return;
     if (!this.sqlite3.capi.sqlite3_get_autocommit(c.db.pointer!)) {
-      try { c.db.exec('ROLLBACK'); } catch { /* the pager already rolled back after an I/O error */ }
+      try {
+        c.db.exec('ROLLBACK');
+      } catch {
+        /* the pager already rolled back after an I/O error */
+      }
     }
     c.main.access = 'none';
     c.counter = c.main.diskCounter();
@@ -306,12 +359,17 @@ export class SqliteFile {
     if ((rc & 0xff) === 10) {
       this.drop(); // the pager may hold pages it could not write: start the next attempt from the file
       const cause = takeVfsError() ?? err;
-      return new ProseError('E_IO', `I/O error on ${this.path}: ${(cause as Error).message}`, { location: { file: this.path }, cause });
+      return new ProseError('E_IO', `I/O error on ${this.path}: ${(cause as Error).message}`, {
+        location: { file: this.path },
+        cause,
+      });
     }
     if ((rc & 0xff) !== 11 && (rc & 0xff) !== 26) return err;
     this.drop();
     return new ProseError('E_CORRUPT', `${this.path} is corrupt: ${(err as Error).message}`, {
-      location: { file: this.path }, hint: 'restore it from a backup; nothing was written', cause: err,
+      location: { file: this.path },
+      hint: 'restore it from a backup; nothing was written',
+      cause: err,
     });
   }
 

@@ -6,9 +6,19 @@ import { foreignLocks, type ForeignLocks } from './posix-locks.ts';
 
 /** SQLite result codes the VFS answers (sqlite3.h; stable across versions). */
 export const RC = {
-  OK: 0, BUSY: 5, IOERR: 10, NOTFOUND: 12, CANTOPEN: 14,
-  IOERR_READ: 266, IOERR_SHORT_READ: 522, IOERR_WRITE: 778, IOERR_FSYNC: 1034, IOERR_TRUNCATE: 1546, IOERR_FSTAT: 1802,
-  IOERR_DELETE: 2570, IOERR_DELETE_NOENT: 5898,
+  OK: 0,
+  BUSY: 5,
+  IOERR: 10,
+  NOTFOUND: 12,
+  CANTOPEN: 14,
+  IOERR_READ: 266,
+  IOERR_SHORT_READ: 522,
+  IOERR_WRITE: 778,
+  IOERR_FSYNC: 1034,
+  IOERR_TRUNCATE: 1546,
+  IOERR_FSTAT: 1802,
+  IOERR_DELETE: 2570,
+  IOERR_DELETE_NOENT: 5898,
 } as const;
 
 const SHARED = 1;
@@ -65,7 +75,12 @@ export class VfsFile {
   /** The file's size as far as this handle last saw it (it grows ahead of the database: `reserve`). */
   private allocated: number;
 
-  constructor(readonly path: string, readonly fd: number, readonly kind: FileKind, private dirSyncPending: boolean) {
+  constructor(
+    readonly path: string,
+    readonly fd: number,
+    readonly kind: FileKind,
+    private dirSyncPending: boolean,
+  ) {
     const st = fstatSync(fd, { bigint: true });
     this.ident = kind === 'db' ? st : undefined;
     this.allocated = Number(st.size);
@@ -82,7 +97,13 @@ export class VfsFile {
       if (k === 0) break;
       got += k;
     }
-    if (this.kind === 'db' && offset <= 18 && offset + got >= 20 && heap[p + 18 - offset] === 2 && heap[p + 19 - offset] === 2) {
+    if (
+      this.kind === 'db' &&
+      offset <= 18 &&
+      offset + got >= 20 &&
+      heap[p + 18 - offset] === 2 &&
+      heap[p + 19 - offset] === 2
+    ) {
       // A WAL database: read as a rollback-journal one (our commit writes it so) unless its -wal holds frames.
       if (walHasFrames(this.path)) {
         this.incident.walPending = true;
@@ -104,7 +125,8 @@ export class VfsFile {
     let put = 0;
     while (put < n) put += writeSync(this.fd, heap, p + put, n - put, offset + put);
     if (offset + n > this.allocated) this.allocated = offset + n;
-    if (this.kind === 'db' && offset === 0 && n >= 28) this.counterWritten = Buffer.from(heap.buffer, heap.byteOffset + p + 24, 4).readUInt32BE(0);
+    if (this.kind === 'db' && offset === 0 && n >= 28)
+      this.counterWritten = Buffer.from(heap.buffer, heap.byteOffset + p + 24, 4).readUInt32BE(0);
     return RC.OK;
   }
 

@@ -21,15 +21,22 @@ export function provideWasmBinary(bytes: Uint8Array): void {
 let loaded: Sqlite3Static | undefined;
 
 export function loadSqlite(): Promise<Sqlite3Static> {
-  loading ??= init().then((s) => (loaded = s)).catch((err: unknown) => {
-    loading = undefined;
-    throw new ProseError('E_BACKEND', `could not load WASM SQLite: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-  });
+  loading ??= init()
+    .then((s) => (loaded = s))
+    .catch((err: unknown) => {
+      loading = undefined;
+      throw new ProseError(
+        'E_BACKEND',
+        `could not load WASM SQLite: ${err instanceof Error ? err.message : String(err)}`,
+        { cause: err },
+      );
+    });
   return loading;
 }
 
 async function init(): Promise<Sqlite3Static> {
-  const wasmBinary = injected ?? readFileSync(createRequire(import.meta.url).resolve('@sqlite.org/sqlite-wasm/sqlite3.wasm'));
+  const wasmBinary =
+    injected ?? readFileSync(createRequire(import.meta.url).resolve('@sqlite.org/sqlite-wasm/sqlite3.wasm'));
   const mod = await import('@sqlite.org/sqlite-wasm');
   // The published type takes no options, but the Emscripten module accepts wasmBinary/print/printErr.
   const initModule = mod.default as unknown as (opts: object) => Promise<Sqlite3Static>;

@@ -34,15 +34,31 @@ function decodeLoose(b: Uint8Array): string {
   for (let i = 0; i < b.length;) {
     const x = b[i]!;
     const cont = (k: number) => i + k < b.length && (b[i + k]! & 0xc0) === 0x80;
-    if (x < 0x80) { out += String.fromCharCode(x); i += 1; continue; }
-    if (x >= 0xc2 && x < 0xe0 && cont(1)) { out += String.fromCharCode(((x & 31) << 6) | (b[i + 1]! & 63)); i += 2; continue; }
+    if (x < 0x80) {
+      out += String.fromCharCode(x);
+      i += 1;
+      continue;
+    }
+    if (x >= 0xc2 && x < 0xe0 && cont(1)) {
+      out += String.fromCharCode(((x & 31) << 6) | (b[i + 1]! & 63));
+      i += 2;
+      continue;
+    }
     if (x >= 0xe0 && x < 0xf0 && cont(1) && cont(2)) {
       const c = ((x & 15) << 12) | ((b[i + 1]! & 63) << 6) | (b[i + 2]! & 63);
-      if (c >= 0x800) { out += String.fromCharCode(c); i += 3; continue; }
+      if (c >= 0x800) {
+        out += String.fromCharCode(c);
+        i += 3;
+        continue;
+      }
     }
     if (x >= 0xf0 && x < 0xf5 && cont(1) && cont(2) && cont(3)) {
       const c = ((x & 7) << 18) | ((b[i + 1]! & 63) << 12) | ((b[i + 2]! & 63) << 6) | (b[i + 3]! & 63);
-      if (c >= 0x10000 && c <= 0x10ffff) { out += String.fromCodePoint(c); i += 4; continue; }
+      if (c >= 0x10000 && c <= 0x10ffff) {
+        out += String.fromCodePoint(c);
+        i += 4;
+        continue;
+      }
     }
     out += '\ufffd';
     i += 1;

@@ -8,7 +8,10 @@ export type ContextTier = 'verbatim' | 'summarize' | 'extract';
  * of "2000-8000" are inclusive (docs: decisions `context-tier-*`), so 1999 is verbatim, 2000 and 8000 summarize,
  * 8001 extracts.
  */
-export function contextTier(value: string, decisions: Pick<Decisions, 'contextVerbatimBelow' | 'contextSummarizeUpTo'>): ContextTier {
+export function contextTier(
+  value: string,
+  decisions: Pick<Decisions, 'contextVerbatimBelow' | 'contextSummarizeUpTo'>,
+): ContextTier {
   const n = codePointLength(value, decisions.contextSummarizeUpTo + 1);
   if (n < decisions.contextVerbatimBelow) return 'verbatim';
   if (n <= decisions.contextSummarizeUpTo) return 'summarize';

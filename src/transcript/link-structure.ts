@@ -46,7 +46,8 @@ export function linkStructure(events: TranscriptEvent[], diagnostics: Diagnostic
           nest(e, `exit of execution_id ${e.executionId}, which is not open`);
         } else {
           const inner = s.open.find((f) => f !== s.open[at] && isInside(s, f, e.executionId));
-          if (inner) nest(e, `exit of execution_id ${e.executionId} while execution_id ${inner.id} inside it is still open`);
+          if (inner)
+            nest(e, `exit of execution_id ${e.executionId} while execution_id ${inner.id} inside it is still open`);
           s.open.splice(at, 1);
         }
         break;
@@ -57,7 +58,10 @@ export function linkStructure(events: TranscriptEvent[], diagnostics: Diagnostic
         break;
       case 'branch':
         if (e.id === undefined) {
-          if (s.parallels.length === 0) { nest(e, `branch ${e.branch} outside any parallel block`); break; }
+          if (s.parallels.length === 0) {
+            nest(e, `branch ${e.branch} outside any parallel block`);
+            break;
+          }
           e.id = s.parallels.at(-1)!;
         }
         break;
@@ -77,8 +81,14 @@ export function linkStructure(events: TranscriptEvent[], diagnostics: Diagnostic
         break;
       case 'loop-exit': {
         const at = e.id !== undefined ? s.loops.findLastIndex((l) => l.id === e.id) : s.loops.length - 1;
-        if (e.id === undefined && at < 0) { nest(e, 'loop exit outside any loop'); break; }
-        if (at >= 0) { e.id ??= s.loops[at]!.id; s.loops.splice(at, 1); }
+        if (e.id === undefined && at < 0) {
+          nest(e, 'loop exit outside any loop');
+          break;
+        }
+        if (at >= 0) {
+          e.id ??= s.loops[at]!.id;
+          s.loops.splice(at, 1);
+        }
         break;
       }
       default:
@@ -103,14 +113,27 @@ function isInside(s: RunStructure, f: { id: number; parent: number | null }, anc
 
 /** The loop start a compact `loop:1/M` (or an orphan iteration) implies, at the same line. */
 function impliedStart(e: Extract<TranscriptEvent, { kind: 'loop-iteration' }>, id: string): TranscriptEvent {
-  return { kind: 'loop-start', id, ...(e.max !== undefined ? { max: e.max } : {}), line: e.line, column: e.column, indent: e.indent, dialect: e.dialect };
+  return {
+    kind: 'loop-start',
+    id,
+    ...(e.max !== undefined ? { max: e.max } : {}),
+    line: e.line,
+    column: e.column,
+    indent: e.indent,
+    dialect: e.dialect,
+  };
 }
 
 /**
  * Finds the loop an iteration without an id counts: the open loop at its indent, else the innermost. In the compact
  * dialect `loop:1/M` starts a loop (ending one left open at that indent); elsewhere an orphan is broken nesting.
  */
-function linkIteration(s: RunStructure, e: Extract<TranscriptEvent, { kind: 'loop-iteration' }>, out: TranscriptEvent[], nest: (e: TranscriptEvent, m: string) => void): void {
+function linkIteration(
+  s: RunStructure,
+  e: Extract<TranscriptEvent, { kind: 'loop-iteration' }>,
+  out: TranscriptEvent[],
+  nest: (e: TranscriptEvent, m: string) => void,
+): void {
   const same = s.loops.findLastIndex((l) => l.indent === e.indent);
   const start = () => {
     const id = `loop@${e.line}`;
@@ -123,7 +146,10 @@ function linkIteration(s: RunStructure, e: Extract<TranscriptEvent, { kind: 'loo
     return start();
   }
   const l = same >= 0 ? s.loops[same] : s.loops.at(-1);
-  if (l) { e.id = l.id; return; }
+  if (l) {
+    e.id = l.id;
+    return;
+  }
   nest(e, `loop iteration ${e.iteration} outside any loop`);
   start();
 }

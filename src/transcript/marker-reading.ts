@@ -1,10 +1,16 @@
 import type { NarrationEvent } from './narration-event.ts';
 import { decodeValue } from './value-codec.ts';
 
-export interface Continuation { text: string; line: number }
+export interface Continuation {
+  text: string;
+  line: number;
+}
 
 /** What a marker group said, or why it could not be read (the caller turns `problem` into a `parse.malformed`). */
-export interface MarkerReading { events: NarrationEvent[]; problem?: string }
+export interface MarkerReading {
+  events: NarrationEvent[];
+  problem?: string;
+}
 
 export const ok = (...events: NarrationEvent[]): MarkerReading => ({ events });
 export const bad = (problem: string): MarkerReading => ({ events: [], problem });
@@ -17,4 +23,3 @@ export function contValue(cont: Continuation[], label: string): string | undefin
   const r = decodeValue(c.text.slice(label.length + 2));
   return r.exact ? r.value : null;
 }
-

@@ -1,5 +1,12 @@
 import type {
-  BindingKind, BranchStatus, ExecutionId, FrameStatus, JoinStrategy, OnFail, RunStatus, StatementStatus,
+  BindingKind,
+  BranchStatus,
+  ExecutionId,
+  FrameStatus,
+  JoinStrategy,
+  OnFail,
+  RunStatus,
+  StatementStatus,
 } from '../core/model.ts';
 
 /**
@@ -13,20 +20,58 @@ export type NarrationEvent =
   | { kind: 'run-start'; runId?: string; startedAt?: string; program?: string; programPath?: string }
   | { kind: 'run-switch'; runId: string }
   | { kind: 'run-status'; status: RunStatus | 'end'; runId?: string }
-  | { kind: 'statement'; index?: number; text: string; status: StatementStatus; executionId?: ExecutionId | null; error?: string; binds?: string }
-  | { kind: 'frame-enter'; executionId: ExecutionId; block: string; parent?: ExecutionId | null; depth?: number; args?: Record<string, string> }
+  | {
+      kind: 'statement';
+      index?: number;
+      text: string;
+      status: StatementStatus;
+      executionId?: ExecutionId | null;
+      error?: string;
+      binds?: string;
+    }
+  | {
+      kind: 'frame-enter';
+      executionId: ExecutionId;
+      block: string;
+      parent?: ExecutionId | null;
+      depth?: number;
+      args?: Record<string, string>;
+    }
   | { kind: 'frame-exit'; executionId: ExecutionId; block?: string; status: Exclude<FrameStatus, 'executing'> }
-  | { kind: 'callstack'; depth?: number; frames: { executionId: ExecutionId; block: string; depth: number; status: string }[] }
-  | { kind: 'parallel-start'; id?: string; strategy?: JoinStrategy; branchCount?: number; branches: string[]; count?: number; onFail?: OnFail }
+  | {
+      kind: 'callstack';
+      depth?: number;
+      frames: { executionId: ExecutionId; block: string; depth: number; status: string }[];
+    }
+  | {
+      kind: 'parallel-start';
+      id?: string;
+      strategy?: JoinStrategy;
+      branchCount?: number;
+      branches: string[];
+      count?: number;
+      onFail?: OnFail;
+    }
   | { kind: 'branch'; id?: string; branch: string; status: Exclude<BranchStatus, 'pending'> }
-  | { kind: 'parallel-join'; id?: string; branches: { name: string; status?: Exclude<BranchStatus, 'pending'>; value?: string }[] }
+  | {
+      kind: 'parallel-join';
+      id?: string;
+      branches: { name: string; status?: Exclude<BranchStatus, 'pending'>; value?: string }[];
+    }
   | { kind: 'loop-start'; id?: string; max?: number; condition?: string }
   | { kind: 'loop-iteration'; id?: string; iteration: number; max?: number }
   | { kind: 'loop-exit'; id?: string; reason: 'condition' | 'max' | 'break'; iteration?: number; condition?: string }
   | { kind: 'retry'; index?: number; attempt: number; max: number; error?: string }
   | { kind: 'error'; index?: number; message: string }
   | { kind: 'anon'; name: string }
-  | { kind: 'bind'; name: string; bindingKind?: BindingKind; value?: string; executionId?: ExecutionId | null; source?: string }
+  | {
+      kind: 'bind';
+      name: string;
+      bindingKind?: BindingKind;
+      value?: string;
+      executionId?: ExecutionId | null;
+      source?: string;
+    }
   | { kind: 'read'; names: string[]; executionId?: ExecutionId | null }
   | { kind: 'memory'; agent: string; memory: string }
   | { kind: 'segment'; agent: string; number: number; timestamp: string; prompt: string; summary: string }

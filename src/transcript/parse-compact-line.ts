@@ -33,21 +33,38 @@ function readStatement(index: number, rest: string): MarkerReading {
   const extra = { ...scope, ...(v.error !== undefined ? { error: v.error } : {}) };
   const text = v.text ?? '';
   const retry = /^retry:(\d+)\/(\d+)$/.exec(head);
-  if (retry) return { events: [{ kind: 'retry', index, attempt: Number(retry[1]), max: Number(retry[2]), ...(v.error !== undefined ? { error: v.error } : {}) }] };
+  if (retry)
+    return {
+      events: [
+        {
+          kind: 'retry',
+          index,
+          attempt: Number(retry[1]),
+          max: Number(retry[2]),
+          ...(v.error !== undefined ? { error: v.error } : {}),
+        },
+      ],
+    };
   if (head === '') return { events: [{ kind: 'statement', index, text, status: 'executing', ...extra }] };
   if (head === '✓') return { events: [{ kind: 'statement', index, text, status: 'completed', ...extra }] };
   if (head === '⊘') return { events: [{ kind: 'statement', index, text, status: 'skipped', ...extra }] };
   const fail = /^✗\s*(.*)$/.exec(head);
   if (fail) {
     const error = v.error ?? (fail[1] ? decodeValue(fail[1]).value : undefined);
-    return { events: [{ kind: 'statement', index, text, status: 'failed', ...scope, ...(error !== undefined ? { error } : {}) }] };
+    return {
+      events: [
+        { kind: 'statement', index, text, status: 'failed', ...scope, ...(error !== undefined ? { error } : {}) },
+      ],
+    };
   }
   const name = readToken(head, 0);
   if (name && /^\s*✓/.test(head.slice(name.end))) {
-    return { events: [
-      { kind: 'statement', index, text, status: 'completed', binds: name.value, ...scope },
-      { kind: 'bind', name: name.value, ...scope },
-    ] };
+    return {
+      events: [
+        { kind: 'statement', index, text, status: 'completed', binds: name.value, ...scope },
+        { kind: 'bind', name: name.value, ...scope },
+      ],
+    };
   }
   return { events: [{ kind: 'statement', index, text: v.text ?? head, status: 'executing', ...extra }] };
 }
@@ -82,10 +99,24 @@ function readParallel(rest: string): MarkerReading {
     const count = readInt(v, 'count');
     const strategy = v.strategy as 'all' | 'first' | 'any' | undefined;
     const onFail = v['on-fail'] as 'fail-fast' | 'continue' | 'ignore' | undefined;
-    events.push({ kind: 'parallel-start', branches: items.map((b) => b.name), ...id, ...(strategy ? { strategy } : {}), ...(count !== undefined ? { count } : {}), ...(onFail ? { onFail } : {}) });
+    events.push({
+      kind: 'parallel-start',
+      branches: items.map((b) => b.name),
+      ...id,
+      ...(strategy ? { strategy } : {}),
+      ...(count !== undefined ? { count } : {}),
+      ...(onFail ? { onFail } : {}),
+    });
   } else {
     for (const b of items) if (b.status) events.push({ kind: 'branch', branch: b.name, status: b.status, ...id });
-    if (tail === 'done') events.push({ kind: 'parallel-join', branches: items.filter((b) => b.status !== 'executing').map((b) => ({ name: b.name, ...(b.status ? { status: b.status } : {}) })), ...id });
+    if (tail === 'done')
+      events.push({
+        kind: 'parallel-join',
+        branches: items
+          .filter((b) => b.status !== 'executing')
+          .map((b) => ({ name: b.name, ...(b.status ? { status: b.status } : {}) })),
+        ...id,
+      });
   }
   return { events };
 }
@@ -96,7 +127,16 @@ function readLoop(body: string): MarkerReading {
   const id = v.loop !== undefined ? { id: v.loop } : {};
   if (head === 'loop start') {
     const max = readInt(v, 'max');
-    return { events: [{ kind: 'loop-start', ...id, ...(max !== undefined ? { max } : {}), ...(v.condition !== undefined ? { condition: v.condition } : {}) }] };
+    return {
+      events: [
+        {
+          kind: 'loop-start',
+          ...id,
+          ...(max !== undefined ? { max } : {}),
+          ...(v.condition !== undefined ? { condition: v.condition } : {}),
+        },
+      ],
+    };
   }
   if (head === 'loop exit') {
     const reason = v.reason === 'max' || v.reason === 'break' ? v.reason : 'condition';
@@ -105,15 +145,25 @@ function readLoop(body: string): MarkerReading {
   const m = /^loop:(\d+)(?:\/(\d+))?(?:\s+exit(?:\((.*)\))?)?\s*$/.exec(head);
   if (!m) return { events: [], problem: 'expected "loop:I/M" or "loop:I/M exit(**condition**)"' };
   const iteration = Number(m[1]);
-  const events: NarrationEvent[] = [{ kind: 'loop-iteration', iteration, ...(m[2] ? { max: Number(m[2]) } : {}), ...id }];
-  if (/\sexit\b/.test(head)) events.push({ kind: 'loop-exit', reason: 'condition', iteration, ...(m[3] !== undefined ? { condition: conditionText(m[3]) } : {}), ...id });
+  const events: NarrationEvent[] = [
+    { kind: 'loop-iteration', iteration, ...(m[2] ? { max: Number(m[2]) } : {}), ...id },
+  ];
+  if (/\sexit\b/.test(head))
+    events.push({
+      kind: 'loop-exit',
+      reason: 'condition',
+      iteration,
+      ...(m[3] !== undefined ? { condition: conditionText(m[3]) } : {}),
+      ...id,
+    });
   return { events };
 }
 
 function readFrame(executionId: number, rest: string): MarkerReading {
   const { head, params } = splitParams(rest);
   const v = params.values;
-  if (head === 'done') return { events: [{ kind: 'frame-exit', executionId, status: v.status === 'failed' ? 'failed' : 'completed' }] };
+  if (head === 'done')
+    return { events: [{ kind: 'frame-exit', executionId, status: v.status === 'failed' ? 'failed' : 'completed' }] };
   const name = readToken(head, 0);
   if (!name) return { events: [], problem: 'a block invocation needs a name: "#ID name"' };
   let args: Record<string, string> | undefined;
@@ -127,7 +177,18 @@ function readFrame(executionId: number, rest: string): MarkerReading {
   if (v.args !== undefined) args = parseArgs(v.args);
   const parent = readExecutionId(v, 'parent');
   const depth = readInt(v, 'depth');
-  return { events: [{ kind: 'frame-enter', executionId, block: name.value, ...(parent !== undefined ? { parent } : {}), ...(depth !== undefined ? { depth } : {}), ...(args ? { args } : {}) }] };
+  return {
+    events: [
+      {
+        kind: 'frame-enter',
+        executionId,
+        block: name.value,
+        ...(parent !== undefined ? { parent } : {}),
+        ...(depth !== undefined ? { depth } : {}),
+        ...(args ? { args } : {}),
+      },
+    ],
+  };
 }
 
 function readCall(rest: string): MarkerReading {
@@ -135,7 +196,10 @@ function readCall(rest: string): MarkerReading {
   if (!m) return { events: [], problem: 'expected "call x(args) → result ✓"' };
   const res = m[3]!.trim();
   const fail = /^✗\s*(.*)$/.exec(res);
-  if (fail) return { events: [{ kind: 'call', target: m[1]!, args: m[2]!, ok: false, ...(fail[1] ? { error: fail[1] } : {}) }] };
+  if (fail)
+    return {
+      events: [{ kind: 'call', target: m[1]!, args: m[2]!, ok: false, ...(fail[1] ? { error: fail[1] } : {}) }],
+    };
   const done = /^(?:(\S+)\s+)?✓\s*$/.exec(res);
   if (!done) return { events: [], problem: 'a call ends in "→ result ✓", "→ ✓" or "→ ✗ error"' };
   return { events: [{ kind: 'call', target: m[1]!, args: m[2]!, ok: true, ...(done[1] ? { result: done[1] } : {}) }] };

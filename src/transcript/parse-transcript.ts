@@ -1,7 +1,13 @@
 import { linkStructure } from './link-structure.ts';
 import type { Dialect, Diagnostic, ParseResult, TranscriptEvent } from './narration-event.ts';
 import { readCompactLine } from './parse-compact-line.ts';
-import { readVerboseMarker, VERBOSE_MARKERS, type Continuation, type MarkerReading, type VerboseMarker } from './parse-verbose-marker.ts';
+import {
+  readVerboseMarker,
+  VERBOSE_MARKERS,
+  type Continuation,
+  type MarkerReading,
+  type VerboseMarker,
+} from './parse-verbose-marker.ts';
 import { hasUnterminatedString } from './value-codec.ts';
 
 export interface ParseOptions {
@@ -9,7 +15,13 @@ export interface ParseOptions {
   dialect?: Dialect | 'auto';
 }
 
-interface Group { marker: VerboseMarker; text: string; line: number; indent: number; cont: Continuation[] }
+interface Group {
+  marker: VerboseMarker;
+  text: string;
+  line: number;
+  indent: number;
+  cont: Continuation[];
+}
 
 const KNOWN = new Set<string>(VERBOSE_MARKERS);
 const MARKER_LINE = /^\[([A-Za-z]+[+-]?)\](?:\s+(.*)|\s*)$/s;
@@ -45,7 +57,11 @@ class LineReader {
   // After an unknown marker its indented lines are skipped rather than taken for a known marker's continuation.
   private skipIndent: number | undefined;
 
-  constructor(private readonly dialect: Dialect | 'auto', private readonly lineCount: number, private readonly endsClean: boolean) {}
+  constructor(
+    private readonly dialect: Dialect | 'auto',
+    private readonly lineCount: number,
+    private readonly endsClean: boolean,
+  ) {}
 
   line(raw: string, lineNo: number): void {
     const body = raw.trimStart();
@@ -54,17 +70,29 @@ class LineReader {
     const m = this.dialect !== 'compact' ? MARKER_LINE.exec(body) : null;
     if (m) {
       this.reset();
-      if (KNOWN.has(m[1]!)) this.group = { marker: m[1] as VerboseMarker, text: (m[2] ?? '').trimEnd(), line: lineNo, indent, cont: [] };
-      else { this.diag('parse.unknown-marker', 'warning', lineNo, indent + 1, `unknown marker [${m[1]}]`); this.skipIndent = indent; }
+      if (KNOWN.has(m[1]!))
+        this.group = { marker: m[1] as VerboseMarker, text: (m[2] ?? '').trimEnd(), line: lineNo, indent, cont: [] };
+      else {
+        this.diag('parse.unknown-marker', 'warning', lineNo, indent + 1, `unknown marker [${m[1]}]`);
+        this.skipIndent = indent;
+      }
       return;
     }
     const c = this.dialect !== 'verbose' ? readCompactLine(body.trimEnd()) : undefined;
-    if (c) { this.reset(); this.emit(c, lineNo, indent, 'compact', lineNo, [body]); return; }
-    if (this.group && indent > this.group.indent) { this.group.cont.push({ text: body.trimEnd(), line: lineNo }); return; }
+    if (c) {
+      this.reset();
+      this.emit(c, lineNo, indent, 'compact', lineNo, [body]);
+      return;
+    }
+    if (this.group && indent > this.group.indent) {
+      this.group.cont.push({ text: body.trimEnd(), line: lineNo });
+      return;
+    }
     if (this.skipIndent !== undefined && indent > this.skipIndent) return;
     this.reset();
     if (/^\[[A-Za-z]*[+-]?$/.test(body)) {
-      if (this.isCut(lineNo)) this.diag('parse.truncated', 'error', lineNo, raw.length + 1, 'the transcript ends in the middle of a marker');
+      if (this.isCut(lineNo))
+        this.diag('parse.truncated', 'error', lineNo, raw.length + 1, 'the transcript ends in the middle of a marker');
       else this.diag('parse.malformed', 'error', lineNo, indent + 1, 'a marker is not closed with "]"');
     }
   }
@@ -74,7 +102,10 @@ class LineReader {
     if (!g) return;
     this.group = undefined;
     const last = g.cont.length ? g.cont.at(-1)!.line : g.line;
-    this.emit(readVerboseMarker(g.marker, g.text, g.cont), g.line, g.indent, 'verbose', last, [g.text, ...g.cont.map((c) => c.text)]);
+    this.emit(readVerboseMarker(g.marker, g.text, g.cont), g.line, g.indent, 'verbose', last, [
+      g.text,
+      ...g.cont.map((c) => c.text),
+    ]);
   }
 
   private reset(): void {
@@ -95,7 +126,14 @@ class LineReader {
     const unterminated = d === 'verbose' && raw.some(hasUnterminatedString);
     if (r.problem || unterminated) {
       const why = r.problem ?? 'a string literal is not terminated';
-      if (this.isCut(lastLine)) this.diag('parse.truncated', 'error', lastLine, raw.at(-1)!.length + 1, `the transcript ends in the middle of a line: ${why}`);
+      if (this.isCut(lastLine))
+        this.diag(
+          'parse.truncated',
+          'error',
+          lastLine,
+          raw.at(-1)!.length + 1,
+          `the transcript ends in the middle of a line: ${why}`,
+        );
       else this.diag('parse.malformed', 'error', line, indent + 1, why);
       if (r.problem) return;
     }

@@ -10,35 +10,78 @@ export type { Continuation, MarkerReading };
 
 /** The seed's marker table (in-context.md "The Narration Protocol"), plus `[CallStack]` and the store's extensions. */
 export const VERBOSE_MARKERS = [
-  'Program', 'Position', 'Binding', 'Input', 'Output', 'Import', 'Success', 'Warning', 'Parallel', 'Loop', 'Pipeline',
-  'Try', 'Flow', 'Frame+', 'Frame-', 'CallStack', 'Memory', 'Segment', 'WorldModel', 'Receipt',
+  'Program',
+  'Position',
+  'Binding',
+  'Input',
+  'Output',
+  'Import',
+  'Success',
+  'Warning',
+  'Parallel',
+  'Loop',
+  'Pipeline',
+  'Try',
+  'Flow',
+  'Frame+',
+  'Frame-',
+  'CallStack',
+  'Memory',
+  'Segment',
+  'WorldModel',
+  'Receipt',
 ] as const;
 
 export type VerboseMarker = (typeof VERBOSE_MARKERS)[number];
 
-const RUN_STATUS: Record<string, RunStatus> = { Complete: 'completed', Failed: 'failed', Interrupted: 'interrupted', Running: 'running' };
+const RUN_STATUS: Record<string, RunStatus> = {
+  Complete: 'completed',
+  Failed: 'failed',
+  Interrupted: 'interrupted',
+  Running: 'running',
+};
 
 export function readVerboseMarker(marker: VerboseMarker, text: string, cont: Continuation[]): MarkerReading {
   switch (marker) {
-    case 'Program': return readProgram(text, cont);
-    case 'Position': return readPosition(text);
-    case 'Success': return readStatementLine(text, /^Statement (\d+) complete: /, 'completed') ?? note(marker, text);
-    case 'Flow': return readStatementLine(text, /^Statement (\d+) skipped: /, 'skipped') ?? note(marker, text);
-    case 'Warning': return readWarning(text);
-    case 'Frame+': return readFrameEnter(text, cont);
-    case 'Frame-': return readFrameExit(text);
-    case 'CallStack': return readCallStack(text, cont);
-    case 'Parallel': return readParallel(text, cont);
-    case 'Loop': return readLoop(text);
-    case 'Binding': return readBinding(text, cont);
-    case 'Input': return readInput(text, cont);
-    case 'Output': return /^output\s/.test(text) ? readBindLine(text.slice(7), 'output', cont) : note(marker, text);
-    case 'Memory': return readMemory(text);
-    case 'Segment': return readSegment(text, cont);
-    case 'Try': return readTry(text);
-    case 'WorldModel': return readWorldModel(text, cont);
-    case 'Receipt': return readReceipt(text);
-    case 'Import': case 'Pipeline': return note(marker, text);
+    case 'Program':
+      return readProgram(text, cont);
+    case 'Position':
+      return readPosition(text);
+    case 'Success':
+      return readStatementLine(text, /^Statement (\d+) complete: /, 'completed') ?? note(marker, text);
+    case 'Flow':
+      return readStatementLine(text, /^Statement (\d+) skipped: /, 'skipped') ?? note(marker, text);
+    case 'Warning':
+      return readWarning(text);
+    case 'Frame+':
+      return readFrameEnter(text, cont);
+    case 'Frame-':
+      return readFrameExit(text);
+    case 'CallStack':
+      return readCallStack(text, cont);
+    case 'Parallel':
+      return readParallel(text, cont);
+    case 'Loop':
+      return readLoop(text);
+    case 'Binding':
+      return readBinding(text, cont);
+    case 'Input':
+      return readInput(text, cont);
+    case 'Output':
+      return /^output\s/.test(text) ? readBindLine(text.slice(7), 'output', cont) : note(marker, text);
+    case 'Memory':
+      return readMemory(text);
+    case 'Segment':
+      return readSegment(text, cont);
+    case 'Try':
+      return readTry(text);
+    case 'WorldModel':
+      return readWorldModel(text, cont);
+    case 'Receipt':
+      return readReceipt(text);
+    case 'Import':
+    case 'Pipeline':
+      return note(marker, text);
   }
 }
 
@@ -49,10 +92,16 @@ function readProgram(text: string, cont: Continuation[]): MarkerReading {
     const program = contValue(cont, 'Program');
     const programPath = contValue(cont, 'Program path');
     if (program === null || programPath === null) return bad('Program or Program path is not a JSON string literal');
-    return ok({ kind: 'run-start', ...(run ? { runId: run } : {}), ...(params.values.started ? { startedAt: params.values.started } : {}),
-      ...(program !== undefined ? { program } : {}), ...(programPath !== undefined ? { programPath } : {}) });
+    return ok({
+      kind: 'run-start',
+      ...(run ? { runId: run } : {}),
+      ...(params.values.started ? { startedAt: params.values.started } : {}),
+      ...(program !== undefined ? { program } : {}),
+      ...(programPath !== undefined ? { programPath } : {}),
+    });
   }
-  if (/^Continuing run\b/.test(head)) return run ? ok({ kind: 'run-switch', runId: run }) : bad('Continuing run names no run');
+  if (/^Continuing run\b/.test(head))
+    return run ? ok({ kind: 'run-switch', runId: run }) : bad('Continuing run names no run');
   const m = /^Program (Complete|Failed|Interrupted|Running)\b/.exec(head);
   if (m) return ok({ kind: 'run-status', status: RUN_STATUS[m[1]!]!, ...(run ? { runId: run } : {}) });
   return note('Program', text);
@@ -65,13 +114,24 @@ function readPosition(text: string): MarkerReading {
   const rest = m ? text.slice(m[0].length) : text;
   const st = statementText(rest);
   if (!st) return bad('statement text is not a JSON literal followed by parameters');
-  const events: NarrationEvent[] = [{ kind: 'statement', ...(index !== undefined ? { index } : {}), text: st.text, status: 'executing', ...st.extra }];
+  const events: NarrationEvent[] = [
+    { kind: 'statement', ...(index !== undefined ? { index } : {}), text: st.text, status: 'executing', ...st.extra },
+  ];
   const reads = contextNames(st.text);
-  if (reads.length) events.push({ kind: 'read', names: reads, ...(st.extra.executionId !== undefined ? { executionId: st.extra.executionId } : {}) });
+  if (reads.length)
+    events.push({
+      kind: 'read',
+      names: reads,
+      ...(st.extra.executionId !== undefined ? { executionId: st.extra.executionId } : {}),
+    });
   return ok(...events);
 }
 
-interface StatementExtra { executionId?: number | null; error?: string; binds?: string }
+interface StatementExtra {
+  executionId?: number | null;
+  error?: string;
+  binds?: string;
+}
 
 /** A JSON text decodes exactly with the store's parameters after it; raw LLM text keeps everything but an execution_id list. */
 function statementText(rest: string): { text: string; extra: StatementExtra } | undefined {
@@ -91,10 +151,18 @@ function statementText(rest: string): { text: string; extra: StatementExtra } | 
 function extraOf(sp: SplitLine): StatementExtra {
   const v = sp.params.values;
   const id = readExecutionId(v);
-  return { ...(id !== undefined ? { executionId: id } : {}), ...(v.error !== undefined ? { error: v.error } : {}), ...(v.binds !== undefined ? { binds: v.binds } : {}) };
+  return {
+    ...(id !== undefined ? { executionId: id } : {}),
+    ...(v.error !== undefined ? { error: v.error } : {}),
+    ...(v.binds !== undefined ? { binds: v.binds } : {}),
+  };
 }
 
-function readStatementLine(text: string, re: RegExp, status: 'completed' | 'failed' | 'skipped'): MarkerReading | undefined {
+function readStatementLine(
+  text: string,
+  re: RegExp,
+  status: 'completed' | 'failed' | 'skipped',
+): MarkerReading | undefined {
   const m = re.exec(text);
   if (!m) return undefined;
   const st = statementText(text.slice(m[0].length));
@@ -106,7 +174,11 @@ function readStatementLine(text: string, re: RegExp, status: 'completed' | 'fail
 export function contextNames(text: string): string[] {
   const m = /\bcontext:\s*(\{[^}]*\}|[\p{L}_][\p{L}\p{N}_]*(?:\s*,\s*[\p{L}_][\p{L}\p{N}_]*)*)/u.exec(text);
   if (!m) return [];
-  return m[1]!.replace(/[{}]/g, '').split(',').map((s) => s.trim()).filter((s) => /^[\p{L}_][\p{L}\p{N}_]*$/u.test(s));
+  return m[1]!
+    .replace(/[{}]/g, '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => /^[\p{L}_][\p{L}\p{N}_]*$/u.test(s));
 }
 
 function readWarning(text: string): MarkerReading {
@@ -116,7 +188,13 @@ function readWarning(text: string): MarkerReading {
   const r = /^Retry (\d+) of (\d+)$/.exec(head);
   if (r) {
     const index = readInt(params.values, 'statement');
-    return ok({ kind: 'retry', attempt: Number(r[1]), max: Number(r[2]), ...(index !== undefined ? { index } : {}), ...(params.values.error !== undefined ? { error: params.values.error } : {}) });
+    return ok({
+      kind: 'retry',
+      attempt: Number(r[1]),
+      max: Number(r[2]),
+      ...(index !== undefined ? { index } : {}),
+      ...(params.values.error !== undefined ? { error: params.values.error } : {}),
+    });
   }
   const e = /^Error(?: at statement (\d+))?: (.*)$/.exec(text);
   if (e) {
@@ -140,7 +218,14 @@ function readFrameEnter(text: string, cont: Continuation[]): MarkerReading {
   const parentLine = cont.find((c) => /^Parent:/.test(c.text));
   const pm = parentLine && /^Parent:\s*execution_id\s+(\d+)\s*$/.exec(parentLine.text);
   if (parentLine && !pm) return bad('expected "Parent: execution_id N"');
-  return ok({ kind: 'frame-enter', executionId: id, block: name.value, ...(pm ? { parent: Number(pm[1]) } : {}), ...(depth !== undefined ? { depth } : {}), ...(args ? { args } : {}) });
+  return ok({
+    kind: 'frame-enter',
+    executionId: id,
+    block: name.value,
+    ...(pm ? { parent: Number(pm[1]) } : {}),
+    ...(depth !== undefined ? { depth } : {}),
+    ...(args ? { args } : {}),
+  });
 }
 
 /** `chunk=data, depth=5` (seed), `chunk="data"` (store) or a JSON object. */
@@ -148,8 +233,11 @@ export function parseArgs(s: string): Record<string, string> | undefined {
   if (s.startsWith('{')) {
     try {
       const v: unknown = JSON.parse(s);
-      if (v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string')) return v as Record<string, string>;
-    } catch { /* falls through to the seed's form */ }
+      if (v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string'))
+        return v as Record<string, string>;
+    } catch {
+      /* falls through to the seed's form */
+    }
   }
   const out: Record<string, string> = {};
   let i = 0;
@@ -181,14 +269,21 @@ function readFrameExit(text: string): MarkerReading {
   const id = readInt(params.values, 'execution_id');
   if (!m || id === undefined) return bad('expected "Exiting block: NAME (execution_id: N)"');
   const name = m[1] ? readToken(m[1], 0)?.value : undefined;
-  return ok({ kind: 'frame-exit', executionId: id, ...(name !== undefined ? { block: name } : {}), status: params.values.status === 'failed' ? 'failed' : 'completed' });
+  return ok({
+    kind: 'frame-exit',
+    executionId: id,
+    ...(name !== undefined ? { block: name } : {}),
+    status: params.values.status === 'failed' ? 'failed' : 'completed',
+  });
 }
 
 function readCallStack(text: string, cont: Continuation[]): MarkerReading {
   const { params } = splitParams(text.replace(/:\s*$/, ''));
   const frames = [];
   for (const c of cont) {
-    const m = /^execution_id:\s*(\d+)\s*\|\s*block:\s*(.+?)\s*\|\s*depth:\s*(\d+)\s*\|\s*status:\s*(\w+)\s*$/.exec(c.text);
+    const m = /^execution_id:\s*(\d+)\s*\|\s*block:\s*(.+?)\s*\|\s*depth:\s*(\d+)\s*\|\s*status:\s*(\w+)\s*$/.exec(
+      c.text,
+    );
     if (!m) return bad(`call stack row not readable: ${c.text}`);
     const block = readToken(m[2]!, 0)?.value ?? m[2]!;
     frames.push({ executionId: Number(m[1]), block, depth: Number(m[3]), status: m[4]! });
@@ -211,15 +306,28 @@ function readParallel(text: string, cont: Continuation[]): MarkerReading {
     }
     const strategy = v.strategy as 'all' | 'first' | 'any' | undefined;
     const onFail = v['on-fail'] as 'fail-fast' | 'continue' | 'ignore' | undefined;
-    if (strategy !== undefined && !['all', 'first', 'any'].includes(strategy)) return bad(`unknown strategy ${strategy}`);
+    if (strategy !== undefined && !['all', 'first', 'any'].includes(strategy))
+      return bad(`unknown strategy ${strategy}`);
     const count = readInt(v, 'count');
-    return ok({ kind: 'parallel-start', branches, ...(id !== undefined ? { id } : {}), ...(strategy ? { strategy } : {}),
-      ...(n && Number(n[1]) !== branches.length ? { branchCount: Number(n[1]) } : {}), ...(count !== undefined ? { count } : {}), ...(onFail ? { onFail } : {}) });
+    return ok({
+      kind: 'parallel-start',
+      branches,
+      ...(id !== undefined ? { id } : {}),
+      ...(strategy ? { strategy } : {}),
+      ...(n && Number(n[1]) !== branches.length ? { branchCount: Number(n[1]) } : {}),
+      ...(count !== undefined ? { count } : {}),
+      ...(onFail ? { onFail } : {}),
+    });
   }
   const b = /^Branch (.+): (executing|completed|failed)$/.exec(head);
   if (b) {
     const name = readToken(b[1]!, 0);
-    return ok({ kind: 'branch', branch: name?.value ?? b[1]!, status: b[2] as 'executing' | 'completed' | 'failed', ...(id !== undefined ? { id } : {}) });
+    return ok({
+      kind: 'branch',
+      branch: name?.value ?? b[1]!,
+      status: b[2] as 'executing' | 'completed' | 'failed',
+      ...(id !== undefined ? { id } : {}),
+    });
   }
   if (/^Parallel complete\b/.test(head)) {
     const branches: { name: string; status?: 'executing' | 'completed' | 'failed'; value?: string }[] = [];
@@ -229,7 +337,8 @@ function readParallel(text: string, cont: Continuation[]): MarkerReading {
       const name = readToken(c.text, m[0].length);
       if (!name) continue;
       const after = c.text.slice(name.end).trim();
-      if (after.startsWith('=')) branches.push({ name: name.value, status: 'completed', value: decodeValue(after.slice(1)).value });
+      if (after.startsWith('='))
+        branches.push({ name: name.value, status: 'completed', value: decodeValue(after.slice(1)).value });
       else branches.push({ name: name.value, status: /failed/.test(after) ? 'failed' : 'completed' });
     }
     return ok({ kind: 'parallel-join', branches, ...(id !== undefined ? { id } : {}) });
@@ -245,15 +354,31 @@ function readLoop(text: string): MarkerReading {
   if (s) {
     const max = readInt(v, 'max');
     const condition = s[1] === undefined ? undefined : conditionText(s[1]);
-    return ok({ kind: 'loop-start', ...(id !== undefined ? { id } : {}), ...(max !== undefined ? { max } : {}), ...(condition !== undefined ? { condition } : {}) });
+    return ok({
+      kind: 'loop-start',
+      ...(id !== undefined ? { id } : {}),
+      ...(max !== undefined ? { max } : {}),
+      ...(condition !== undefined ? { condition } : {}),
+    });
   }
   const it = /^Iteration (\d+)(?: of max (\d+))?$/.exec(head);
-  if (it) return ok({ kind: 'loop-iteration', iteration: Number(it[1]), ...(it[2] ? { max: Number(it[2]) } : {}), ...(id !== undefined ? { id } : {}) });
+  if (it)
+    return ok({
+      kind: 'loop-iteration',
+      iteration: Number(it[1]),
+      ...(it[2] ? { max: Number(it[2]) } : {}),
+      ...(id !== undefined ? { id } : {}),
+    });
   const ex = /^Loop exited:?\s*(.*)$/.exec(head);
   if (ex) {
     const reason = /max/.test(ex[1]!) ? 'max' : /break/.test(ex[1]!) ? 'break' : 'condition';
     const at = /at iteration (\d+)/.exec(ex[1]!);
-    return ok({ kind: 'loop-exit', reason, ...(at ? { iteration: Number(at[1]) } : {}), ...(id !== undefined ? { id } : {}) });
+    return ok({
+      kind: 'loop-exit',
+      reason,
+      ...(at ? { iteration: Number(at[1]) } : {}),
+      ...(id !== undefined ? { id } : {}),
+    });
   }
   return note('Loop', text);
 }
@@ -270,7 +395,11 @@ function readTry(text: string): MarkerReading {
   if (/^Entering try/.test(text)) return ok({ kind: 'try', phase: 'try' });
   if (/^Executing catch/.test(text)) {
     const { params } = splitParams(text);
-    return ok({ kind: 'try', phase: 'catch', ...(params.values.error !== undefined ? { error: params.values.error } : {}) });
+    return ok({
+      kind: 'try',
+      phase: 'catch',
+      ...(params.values.error !== undefined ? { error: params.values.error } : {}),
+    });
   }
   if (/^Executing finally/.test(text)) return ok({ kind: 'try', phase: 'finally' });
   return note('Try', text);

@@ -17,7 +17,11 @@ export function readBinding(text: string, cont: Continuation[]): MarkerReading {
   if (reading) {
     const { head, params } = splitParams(reading[1]!);
     const id = readExecutionId(params.values);
-    return ok({ kind: 'read', names: head.split(',').map((n) => readToken(n, 0)?.value ?? n.trim()), ...(id !== undefined ? { executionId: id } : {}) });
+    return ok({
+      kind: 'read',
+      names: head.split(',').map((n) => readToken(n, 0)?.value ?? n.trim()),
+      ...(id !== undefined ? { executionId: id } : {}),
+    });
   }
   const bound = /^([\p{L}_][\p{L}\p{N}_]*(?:\s*,\s*[\p{L}_][\p{L}\p{N}_]*)*) bound$/u.exec(text);
   if (bound) return ok(...bound[1]!.split(',').map((n): NarrationEvent => ({ kind: 'bind', name: n.trim() })));
@@ -64,8 +68,14 @@ export function readBindLine(text: string, bindingKind: BindingKind | undefined,
   const id = readExecutionId(sp.params.values);
   const source = contValue(cont, 'Source');
   if (source === null) return bad('Source is not a JSON string literal');
-  return ok({ kind: 'bind', name: name.value, ...(bindingKind ? { bindingKind } : {}), ...(value !== undefined ? { value } : {}),
-    ...(id !== undefined ? { executionId: id } : {}), ...(source !== undefined ? { source } : {}) });
+  return ok({
+    kind: 'bind',
+    name: name.value,
+    ...(bindingKind ? { bindingKind } : {}),
+    ...(value !== undefined ? { value } : {}),
+    ...(id !== undefined ? { executionId: id } : {}),
+    ...(source !== undefined ? { source } : {}),
+  });
 }
 
 export function readMemory(text: string): MarkerReading {
@@ -85,9 +95,21 @@ export function readSegment(text: string, cont: Continuation[]): MarkerReading {
   const n = agent && /^ segment (\d+)$/.exec(head.slice(agent.end));
   const prompt = contValue(cont, 'Prompt');
   const summary = contValue(cont, 'Summary');
-  if (!agent || !n || params.values.timestamp === undefined || typeof prompt !== 'string' || typeof summary !== 'string') {
+  if (
+    !agent ||
+    !n ||
+    params.values.timestamp === undefined ||
+    typeof prompt !== 'string' ||
+    typeof summary !== 'string'
+  ) {
     return bad('expected "Agent NAME segment N (timestamp: T)" with Prompt and Summary lines');
   }
-  return ok({ kind: 'segment', agent: agent.value, number: Number(n[1]), timestamp: params.values.timestamp, prompt, summary });
+  return ok({
+    kind: 'segment',
+    agent: agent.value,
+    number: Number(n[1]),
+    timestamp: params.values.timestamp,
+    prompt,
+    summary,
+  });
 }
-

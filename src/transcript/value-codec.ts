@@ -29,7 +29,10 @@ export function readJsonString(s: string, pos: number): Read<string> | undefined
   let i = pos + 1;
   while (i < s.length) {
     const c = s[i];
-    if (c === '\\') { i += 2; continue; }
+    if (c === '\\') {
+      i += 2;
+      continue;
+    }
     if (c === '"') {
       try {
         const value: unknown = JSON.parse(s.slice(pos, i + 1));
@@ -60,7 +63,10 @@ export function hasUnterminatedString(s: string): boolean {
 
 function scanToQuote(s: string, from: number): number {
   for (let i = from; i < s.length; i++) {
-    if (s[i] === '\\') { i += 1; continue; }
+    if (s[i] === '\\') {
+      i += 1;
+      continue;
+    }
     if (s[i] === '"') return i;
   }
   return -1;

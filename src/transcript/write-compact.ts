@@ -22,30 +22,53 @@ function compactLine(e: NarrationEvent): string | undefined {
   switch (e.kind) {
     case 'statement': {
       if (e.index === undefined) return undefined;
-      const head = e.binds !== undefined && e.status === 'completed' ? `${encodeToken(e.binds)} ✓` : STATUS_HEAD[e.status];
-      const params = formatParams([['text', e.text], ['execution_id', e.executionId === null ? 'root' : e.executionId], ['error', e.error]]);
+      const head =
+        e.binds !== undefined && e.status === 'completed' ? `${encodeToken(e.binds)} ✓` : STATUS_HEAD[e.status];
+      const params = formatParams([
+        ['text', e.text],
+        ['execution_id', e.executionId === null ? 'root' : e.executionId],
+        ['error', e.error],
+      ]);
       return `${e.index}→${head ? ` ${head}` : ''}${params}`;
     }
     case 'frame-enter': {
       const name = e.block === 'done' ? encodeText(e.block) : encodeToken(e.block);
-      return `#${e.executionId} ${name}${formatParams([['parent', e.parent ?? undefined], ['depth', e.depth], ['args', e.args && JSON.stringify(e.args)]])}`;
+      return `#${e.executionId} ${name}${formatParams([
+        ['parent', e.parent ?? undefined],
+        ['depth', e.depth],
+        ['args', e.args && JSON.stringify(e.args)],
+      ])}`;
     }
     case 'frame-exit':
       return `#${e.executionId} done${formatParams([['status', e.status === 'failed' ? 'failed' : undefined]])}`;
     case 'parallel-start':
-      return `∥ [${e.branches.map(encodeToken).join(' ')}]${formatParams([['strategy', e.strategy], ['count', e.count], ['on-fail', e.onFail], ['parallel', e.id]])}`;
+      return `∥ [${e.branches.map(encodeToken).join(' ')}]${formatParams([
+        ['strategy', e.strategy],
+        ['count', e.count],
+        ['on-fail', e.onFail],
+        ['parallel', e.id],
+      ])}`;
     case 'branch':
       return `∥ [${encodeToken(e.branch)}${MARK[e.status]}]${formatParams([['parallel', e.id]])}`;
     case 'parallel-join':
       return `∥ done${formatParams([['parallel', e.id]])}`;
     case 'loop-start':
-      return `loop start${formatParams([['max', e.max], ['condition', e.condition], ['loop', e.id]])}`;
+      return `loop start${formatParams([
+        ['max', e.max],
+        ['condition', e.condition],
+        ['loop', e.id],
+      ])}`;
     case 'loop-iteration':
       return `loop:${e.iteration}${e.max === undefined ? '' : `/${e.max}`}${formatParams([['loop', e.id]])}`;
     case 'loop-exit':
-      return `loop exit${formatParams([['reason', e.reason], ['loop', e.id]])}`;
+      return `loop exit${formatParams([
+        ['reason', e.reason],
+        ['loop', e.id],
+      ])}`;
     case 'retry':
-      return e.index === undefined ? undefined : `${e.index}→ retry:${e.attempt}/${e.max}${formatParams([['error', e.error]])}`;
+      return e.index === undefined
+        ? undefined
+        : `${e.index}→ retry:${e.attempt}/${e.max}${formatParams([['error', e.error]])}`;
     case 'try':
       return e.phase === 'try' ? 'try→' : e.phase === 'finally' ? 'finally→' : `catch→${e.error ? ` ${e.error}` : ''}`;
     case 'call':

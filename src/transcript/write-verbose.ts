@@ -3,11 +3,19 @@ import { formatParams } from './trailing-params.ts';
 import { encodeText, encodeToken } from './value-codec.ts';
 
 const PAD = '   ';
-const STATUS_WORD = { running: 'Running', completed: 'Complete', failed: 'Failed', interrupted: 'Interrupted', end: 'Complete' } as const;
+const STATUS_WORD = {
+  running: 'Running',
+  completed: 'Complete',
+  failed: 'Failed',
+  interrupted: 'Interrupted',
+  end: 'Complete',
+} as const;
 const SIMPLE_KEY = /^[A-Za-z_][\w-]*$/;
 
-const scope = (id: number | null | undefined): [string, string | number | undefined] =>
-  ['execution_id', id === null ? 'root' : id];
+const scope = (id: number | null | undefined): [string, string | number | undefined] => [
+  'execution_id',
+  id === null ? 'root' : id,
+];
 
 /**
  * Renders one event in the seed's verbose narration (in-context.md "Narration Patterns by Construct"). Lines end
@@ -22,7 +30,13 @@ export function writeVerbose(e: NarrationEvent, depth = 0): string {
 function verboseLines(e: NarrationEvent): string[] {
   switch (e.kind) {
     case 'run-start': {
-      const out = [`[Program] Program Start${formatParams([['run', e.runId], ['started', e.startedAt]])}`, 'State mode: in-context'];
+      const out = [
+        `[Program] Program Start${formatParams([
+          ['run', e.runId],
+          ['started', e.startedAt],
+        ])}`,
+        'State mode: in-context',
+      ];
       if (e.program !== undefined) out.push(`Program: ${encodeText(e.program)}`);
       if (e.programPath !== undefined) out.push(`Program path: ${encodeText(e.programPath)}`);
       return out;
@@ -41,23 +55,44 @@ function verboseLines(e: NarrationEvent): string[] {
       return [`[Flow] ${n} skipped: ${text}${params}`];
     }
     case 'frame-enter': {
-      const out = [`[Frame+] Entering block: ${encodeToken(e.block)}${formatParams([['execution_id', e.executionId], ['depth', e.depth]])}`];
+      const out = [
+        `[Frame+] Entering block: ${encodeToken(e.block)}${formatParams([
+          ['execution_id', e.executionId],
+          ['depth', e.depth],
+        ])}`,
+      ];
       if (e.args !== undefined) out.push(`Arguments: ${formatArgs(e.args)}`);
       if (e.parent != null) out.push(`Parent: execution_id ${e.parent}`);
       return out;
     }
     case 'frame-exit': {
       const name = e.block === undefined ? '' : `: ${encodeToken(e.block)}`;
-      return [`[Frame-] Exiting block${name}${formatParams([['execution_id', e.executionId], ['status', e.status === 'failed' ? 'failed' : undefined]])}`];
+      return [
+        `[Frame-] Exiting block${name}${formatParams([
+          ['execution_id', e.executionId],
+          ['status', e.status === 'failed' ? 'failed' : undefined],
+        ])}`,
+      ];
     }
     case 'callstack':
       return [
         `[CallStack] Current stack (depth: ${e.depth ?? e.frames.length}):`,
-        ...e.frames.map((f) => `execution_id: ${f.executionId} | block: ${encodeToken(f.block)} | depth: ${f.depth} | status: ${f.status}`),
+        ...e.frames.map(
+          (f) =>
+            `execution_id: ${f.executionId} | block: ${encodeToken(f.block)} | depth: ${f.depth} | status: ${f.status}`,
+        ),
       ];
     case 'parallel-start': {
       const n = e.branchCount ?? e.branches.length;
-      const params = formatParams([['strategy', e.strategy], ['count', e.count], ['on-fail', e.onFail], ['parallel', e.id]], [`${n} branches`]);
+      const params = formatParams(
+        [
+          ['strategy', e.strategy],
+          ['count', e.count],
+          ['on-fail', e.onFail],
+          ['parallel', e.id],
+        ],
+        [`${n} branches`],
+      );
       return [`[Parallel] Entering parallel block${params}`, ...e.branches.map((b) => `- ${encodeToken(b)}: pending`)];
     }
     case 'branch':
@@ -65,21 +100,38 @@ function verboseLines(e: NarrationEvent): string[] {
     case 'parallel-join':
       return [
         `[Parallel] Parallel complete:${formatParams([['parallel', e.id]])}`,
-        ...e.branches.map((b) => (b.value !== undefined ? `- ${encodeToken(b.name)} = ${encodeText(b.value)}` : `- ${encodeToken(b.name)}: ${b.status ?? 'completed'}`)),
+        ...e.branches.map((b) =>
+          b.value !== undefined
+            ? `- ${encodeToken(b.name)} = ${encodeText(b.value)}`
+            : `- ${encodeToken(b.name)}: ${b.status ?? 'completed'}`,
+        ),
       ];
     case 'loop-start': {
       const cond = e.condition === undefined ? '' : ` until ${encodeText(e.condition)}`;
-      return [`[Loop] Starting loop${cond}${formatParams([['max', e.max], ['loop', e.id]])}`];
+      return [
+        `[Loop] Starting loop${cond}${formatParams([
+          ['max', e.max],
+          ['loop', e.id],
+        ])}`,
+      ];
     }
     case 'loop-iteration':
-      return [`[Loop] Iteration ${e.iteration}${e.max === undefined ? '' : ` of max ${e.max}`}${formatParams([['loop', e.id]])}`];
+      return [
+        `[Loop] Iteration ${e.iteration}${e.max === undefined ? '' : ` of max ${e.max}`}${formatParams([['loop', e.id]])}`,
+      ];
     case 'loop-exit': {
-      const why = e.reason === 'condition' ? 'condition satisfied' : e.reason === 'max' ? 'max iterations reached' : 'break';
+      const why =
+        e.reason === 'condition' ? 'condition satisfied' : e.reason === 'max' ? 'max iterations reached' : 'break';
       const at = e.iteration === undefined ? '' : ` at iteration ${e.iteration}`;
       return [`[Loop] Loop exited: ${why}${at}${formatParams([['loop', e.id]])}`];
     }
     case 'retry':
-      return [`[Warning] Retry ${e.attempt} of ${e.max}${formatParams([['statement', e.index], ['error', e.error]])}`];
+      return [
+        `[Warning] Retry ${e.attempt} of ${e.max}${formatParams([
+          ['statement', e.index],
+          ['error', e.error],
+        ])}`,
+      ];
     case 'error':
       return [`[Warning] Error${e.index === undefined ? '' : ` at statement ${e.index}`}: ${encodeText(e.message)}`];
     case 'anon':
@@ -101,7 +153,9 @@ function verboseLines(e: NarrationEvent): string[] {
       if (e.phase === 'catch') return [`[Try] Executing catch block${formatParams([['error', e.error]])}`];
       return ['[Try] Executing finally block'];
     case 'call':
-      return [`[Import] Invoking: ${e.target}(${e.args})${e.result === undefined ? '' : ` → ${e.result}`}${e.ok ? '' : formatParams([['error', e.error ?? 'failed']])}`];
+      return [
+        `[Import] Invoking: ${e.target}(${e.args})${e.result === undefined ? '' : ` → ${e.result}`}${e.ok ? '' : formatParams([['error', e.error ?? 'failed']])}`,
+      ];
     case 'wm-version':
       return [`[WorldModel] Version stored: ${encodeToken(e.node)} ${e.address}`, `Bytes: ${encodeText(e.bytes)}`];
     case 'wm-publish':
@@ -109,7 +163,12 @@ function verboseLines(e: NarrationEvent): string[] {
     case 'wm-workspace':
       return [`[WorldModel] Workspace: ${encodeToken(e.node)}`, `Bytes: ${encodeText(e.bytes)}`];
     case 'envelope':
-      return ['[WorldModel] Envelope', `Compiled intent: ${encodeText(e.compiledIntentJson)}`, `Root source: ${encodeText(e.rootSource)}`, `Sources: ${encodeText(JSON.stringify(e.sources))}`];
+      return [
+        '[WorldModel] Envelope',
+        `Compiled intent: ${encodeText(e.compiledIntentJson)}`,
+        `Root source: ${encodeText(e.rootSource)}`,
+        `Sources: ${encodeText(JSON.stringify(e.sources))}`,
+      ];
     case 'receipt':
       return [`[Receipt] ${encodeToken(e.node)}: ${encodeText(e.receipt)}`];
     case 'note':
@@ -126,11 +185,20 @@ function bindLines(e: BindEvent): string[] {
   const id = scope(e.executionId);
   let head: string;
   switch (e.bindingKind) {
-    case 'input': head = `[Input] input ${name} = ${value}${formatParams([id], ['from caller'])}`; break;
-    case 'output': head = `[Output] output ${name} = ${value}${formatParams([id], ['will return to caller'])}`; break;
-    case 'let': head = `[Binding] let ${name} = ${value}${formatParams([id], ['mutable'])}`; break;
-    case 'const': head = `[Binding] const ${name} = ${value}${formatParams([id], ['immutable'])}`; break;
-    default: head = `[Binding] ${name} = ${value}${formatParams([id])}`;
+    case 'input':
+      head = `[Input] input ${name} = ${value}${formatParams([id], ['from caller'])}`;
+      break;
+    case 'output':
+      head = `[Output] output ${name} = ${value}${formatParams([id], ['will return to caller'])}`;
+      break;
+    case 'let':
+      head = `[Binding] let ${name} = ${value}${formatParams([id], ['mutable'])}`;
+      break;
+    case 'const':
+      head = `[Binding] const ${name} = ${value}${formatParams([id], ['immutable'])}`;
+      break;
+    default:
+      head = `[Binding] ${name} = ${value}${formatParams([id])}`;
   }
   return e.source === undefined ? [head] : [head, `Source: ${encodeText(e.source)}`];
 }
@@ -143,5 +211,11 @@ export function formatArgs(args: Record<string, string>): string {
 }
 
 function jsonObject(args: Record<string, string>): string {
-  return '{' + Object.keys(args).map((k) => `${encodeText(k)}:${encodeText(args[k]!)}`).join(',') + '}';
+  return (
+    '{' +
+    Object.keys(args)
+      .map((k) => `${encodeText(k)}:${encodeText(args[k]!)}`)
+      .join(',') +
+    '}'
+  );
 }

@@ -20,7 +20,14 @@ const runDirAndWorldModel: Verifier = {
  * Every verifier, in the order `detect` is tried: the most specific first (a run directory before a `.prose/`
  * directory that holds runs; a SQLite file before a text transcript).
  */
-export const VERIFIERS: readonly Verifier[] = [runDirAndWorldModel, proseDirVerifier, stateDbVerifier, reactorVerifier, worldModelVerifier, transcriptVerifier];
+export const VERIFIERS: readonly Verifier[] = [
+  runDirAndWorldModel,
+  proseDirVerifier,
+  stateDbVerifier,
+  reactorVerifier,
+  worldModelVerifier,
+  transcriptVerifier,
+];
 
 export interface VerifyPathOptions extends VerifyOptions {
   /** Use this verifier instead of detecting one. */
@@ -36,7 +43,10 @@ export interface VerifyResult {
 export async function pickVerifier(path: string, kind?: string): Promise<Verifier | undefined> {
   if (kind !== undefined) {
     const v = VERIFIERS.find((x) => x.kind === kind);
-    if (!v) throw new ProseError('E_USAGE', `unknown verifier kind ${JSON.stringify(kind)}`, { hint: `known kinds: ${knownKinds()}` });
+    if (!v)
+      throw new ProseError('E_USAGE', `unknown verifier kind ${JSON.stringify(kind)}`, {
+        hint: `known kinds: ${knownKinds()}`,
+      });
     return v;
   }
   for (const v of VERIFIERS) if (await v.detect(path)) return v;
@@ -50,7 +60,10 @@ export async function pickVerifier(path: string, kind?: string): Promise<Verifie
 export async function verifyPath(path: string, opts: VerifyPathOptions = {}): Promise<VerifyResult> {
   const v = await pickVerifier(path, opts.kind);
   if (!v) {
-    throw new ProseError('E_UNSUPPORTED', `no verifier recognises ${path}`, { location: { file: path }, hint: `known kinds: ${knownKinds()}; name one with --kind` });
+    throw new ProseError('E_UNSUPPORTED', `no verifier recognises ${path}`, {
+      location: { file: path },
+      hint: `known kinds: ${knownKinds()}; name one with --kind`,
+    });
   }
   const { kind: _kind, ...rest } = opts;
   return { kind: v.kind, findings: await v.verify(path, rest) };

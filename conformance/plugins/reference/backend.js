@@ -8,8 +8,17 @@ import { bindingFile, SeedLayout } from './seed-layout.js';
 import { worldModelHandlers } from './world-model.js';
 
 export const CAPABILITIES = [
-  'attachments', 'project-scope', 'user-scope', 'custom-scope', 'imports', 'durable', 'concurrent-writers', 'multi-process',
-  'layout:directory', 'world-model', 'receipts',
+  'attachments',
+  'project-scope',
+  'user-scope',
+  'custom-scope',
+  'imports',
+  'durable',
+  'concurrent-writers',
+  'multi-process',
+  'layout:directory',
+  'world-model',
+  'receipts',
 ];
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -19,10 +28,28 @@ const isInstant = (t) => {
   if (!m) return false;
   const [y, mo, d, h, mi, sec] = t.slice(0, 19).split(/[-T:]/).map(Number);
   const at = new Date(Date.UTC(y, mo - 1, d, h, mi, sec));
-  return at.getUTCFullYear() === y && at.getUTCMonth() === mo - 1 && at.getUTCDate() === d && at.getUTCHours() === h && at.getUTCMinutes() === mi && at.getUTCSeconds() === sec;
+  return (
+    at.getUTCFullYear() === y &&
+    at.getUTCMonth() === mo - 1 &&
+    at.getUTCDate() === d &&
+    at.getUTCHours() === h &&
+    at.getUTCMinutes() === mi &&
+    at.getUTCSeconds() === sec
+  );
 };
 const pad = (n, width) => String(n).padStart(width, '0');
-const WRITES = new Set(['createRun', 'setRunStatus', 'createImport', 'enterFrame', 'exitFrame', 'recordEvent', 'allocateAnon', 'bind', 'writeMemory', 'appendSegment']);
+const WRITES = new Set([
+  'createRun',
+  'setRunStatus',
+  'createImport',
+  'enterFrame',
+  'exitFrame',
+  'recordEvent',
+  'allocateAnon',
+  'bind',
+  'writeMemory',
+  'appendSegment',
+]);
 // The world-model operations write the seed files themselves (world-model.js); the JSON document is not involved.
 
 export function openBackend(env, capabilities = CAPABILITIES) {
@@ -36,7 +63,8 @@ export function openBackend(env, capabilities = CAPABILITIES) {
   const stateOf = (ref) => foldEvents(runOf(ref).events);
   const bindingKey = (name, id) => `${name}|${id ?? ''}`;
   const summary = (b) => ({ name: b.name, kind: b.kind, executionId: b.executionId, attached: !!b.attachment });
-  const byNameThenScope = (x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : (x.executionId ?? 0) - (y.executionId ?? 0));
+  const byNameThenScope = (x, y) =>
+    x.name < y.name ? -1 : x.name > y.name ? 1 : (x.executionId ?? 0) - (y.executionId ?? 0);
   const valueOf = (ref, b) => (b.attachment ? layout.readAttachment(ref, b) : b.value);
 
   const agentLoc = (a) => {
@@ -48,7 +76,12 @@ export function openBackend(env, capabilities = CAPABILITIES) {
       runOf(a.run);
     }
     if (a.scope === 'custom') checkCustomPath(a.path);
-    return { agent: a.agent, scope: a.scope, run: a.scope === 'execution' ? a.run : undefined, path: a.scope === 'custom' ? a.path : undefined };
+    return {
+      agent: a.agent,
+      scope: a.scope,
+      run: a.scope === 'execution' ? a.run : undefined,
+      path: a.scope === 'custom' ? a.path : undefined,
+    };
   };
 
   const refreshState = (ref) => layout.writeState(ref, runOf(ref), stateOf(ref), store.executionAgents(ref));
@@ -60,13 +93,24 @@ export function openBackend(env, capabilities = CAPABILITIES) {
       // One instant for the id's digits and started:, so they never disagree across a second boundary.
       const at = now();
       const runId = a.runId === undefined ? newRunId(at) : checkRunId(a.runId);
-      store.addRun(runId, { runId, program: a.program, programPath: a.programPath, status: 'running', startedAt: isoSeconds(at) });
+      store.addRun(runId, {
+        runId,
+        program: a.program,
+        programPath: a.programPath,
+        status: 'running',
+        startedAt: isoSeconds(at),
+      });
       layout.writeRun(runId, runOf(runId));
       return { runId, run: runId };
     },
     getRun(a) {
       const r = runOf(a.run);
-      return { runId: r.runId, status: r.status, program: r.program, ...(r.programPath !== undefined ? { programPath: r.programPath } : {}) };
+      return {
+        runId: r.runId,
+        status: r.status,
+        program: r.program,
+        ...(r.programPath !== undefined ? { programPath: r.programPath } : {}),
+      };
     },
     setRunStatus(a) {
       runOf(a.run).status = a.status;
@@ -96,12 +140,20 @@ export function openBackend(env, capabilities = CAPABILITIES) {
       if (max < 1) fail('E_INVALID_ARGUMENT', 'maxDepth must be at least 1', 'maxDepth');
       if (depth > max) fail('E_RECURSION_LIMIT', `block ${a.block} at depth ${depth} exceeds max_depth ${max}`);
       const executionId = state.nextExecutionId;
-      runOf(a.run).events.push({ type: 'frame-enter', executionId, block: a.block, parent, depth, ...(a.args ? { args: a.args } : {}) });
+      runOf(a.run).events.push({
+        type: 'frame-enter',
+        executionId,
+        block: a.block,
+        parent,
+        depth,
+        ...(a.args ? { args: a.args } : {}),
+      });
       return { executionId, depth };
     },
     exitFrame(a) {
       const event = { type: 'frame-exit', executionId: a.executionId, status: a.status ?? 'completed' };
-      if (event.status !== 'completed' && event.status !== 'failed') fail('E_INVALID_ARGUMENT', 'status must be completed or failed', 'status');
+      if (event.status !== 'completed' && event.status !== 'failed')
+        fail('E_INVALID_ARGUMENT', 'status must be completed or failed', 'status');
       checkEvent(stateOf(a.run), event);
       runOf(a.run).events.push(event);
       return {};
@@ -110,11 +162,16 @@ export function openBackend(env, capabilities = CAPABILITIES) {
       const t = a.event.type;
       runOf(a.run);
       if (t === 'frame-enter' || t === 'frame-exit' || t === 'anon') {
-        fail('E_INVALID_ARGUMENT', `${t} events are recorded by ${t === 'anon' ? 'allocateAnon' : 'enterFrame/exitFrame'}`, 'event.type');
+        fail(
+          'E_INVALID_ARGUMENT',
+          `${t} events are recorded by ${t === 'anon' ? 'allocateAnon' : 'enterFrame/exitFrame'}`,
+          'event.type',
+        );
       }
       const state = stateOf(a.run);
       const id = a.event.executionId;
-      if (t === 'statement' && id != null && !state.frames.has(id)) fail('E_STATE', `no frame with execution_id ${id}`, 'executionId');
+      if (t === 'statement' && id != null && !state.frames.has(id))
+        fail('E_STATE', `no frame with execution_id ${id}`, 'executionId');
       checkEvent(state, a.event);
       runOf(a.run).events.push(a.event);
       return {};
@@ -128,24 +185,41 @@ export function openBackend(env, capabilities = CAPABILITIES) {
       checkName('binding', a.name, 'name');
       const run = runOf(a.run);
       const executionId = a.executionId ?? null;
-      if (executionId !== null && !stateOf(a.run).frames.has(executionId)) fail('E_STATE', `no frame with execution_id ${executionId}`, 'executionId');
+      if (executionId !== null && !stateOf(a.run).frames.has(executionId))
+        fail('E_STATE', `no frame with execution_id ${executionId}`, 'executionId');
       const bytes = Buffer.byteLength(a.value, 'utf8');
       const vm = actor?.role === 'vm';
       // "The VM never holds full binding values": a value the VM binds itself, other than an input, is small.
       if (vm && a.kind !== 'input' && bytes > decisions.attachmentThresholdBytes) {
-        fail('E_ROLE', `the VM may not bind ${a.kind} ${a.name} itself: ${bytes} bytes is over the attachment threshold`, 'actor');
+        fail(
+          'E_ROLE',
+          `the VM may not bind ${a.kind} ${a.name} itself: ${bytes} bytes is over the attachment threshold`,
+          'actor',
+        );
       }
       const key = bindingKey(a.name, executionId);
       const existing = run.bindings[key]?.kind;
       if (existing === 'const') {
-        fail('E_CONST_REBIND', `const ${a.name} is already bound${executionId === null ? '' : ` in execution_id ${executionId}`}`);
+        fail(
+          'E_CONST_REBIND',
+          `const ${a.name} is already bound${executionId === null ? '' : ` in execution_id ${executionId}`}`,
+        );
       }
       // "The VM does not write subagent outputs": it never replaces a stored binding other than an input.
       if (vm && existing !== undefined && !(existing === 'input' && a.kind === 'input')) {
-        fail('E_ROLE', `the VM may not overwrite ${existing} ${a.name}: the VM never writes over a subagent's output`, 'actor');
+        fail(
+          'E_ROLE',
+          `the VM may not overwrite ${existing} ${a.name}: the VM never writes over a subagent's output`,
+          'actor',
+        );
       }
       const attach = caps.has('attachments') && bytes > decisions.attachmentThresholdBytes;
-      const record = { name: a.name, kind: a.kind, executionId, ...(a.source !== undefined ? { source: a.source } : {}) };
+      const record = {
+        name: a.name,
+        kind: a.kind,
+        executionId,
+        ...(a.source !== undefined ? { source: a.source } : {}),
+      };
       if (attach) record.attachment = `attachments/${bindingFile(a.name, executionId)}`;
       else record.value = a.value;
       run.bindings[key] = record;
@@ -157,9 +231,20 @@ export function openBackend(env, capabilities = CAPABILITIES) {
       const run = runOf(a.run);
       for (const id of scopeChain(stateOf(a.run), a.executionId ?? null)) {
         const b = run.bindings[bindingKey(a.name, id)];
-        if (b) return { name: b.name, kind: b.kind, value: valueOf(a.run, b), executionId: b.executionId, attached: !!b.attachment, ...(b.source ? { source: b.source } : {}) };
+        if (b)
+          return {
+            name: b.name,
+            kind: b.kind,
+            value: valueOf(a.run, b),
+            executionId: b.executionId,
+            attached: !!b.attachment,
+            ...(b.source ? { source: b.source } : {}),
+          };
       }
-      return fail('E_NOT_FOUND', `no binding ${a.name} visible from ${a.executionId == null ? 'root' : `execution_id ${a.executionId}`}`);
+      return fail(
+        'E_NOT_FOUND',
+        `no binding ${a.name} visible from ${a.executionId == null ? 'root' : `execution_id ${a.executionId}`}`,
+      );
     },
     listBindings(a) {
       return { bindings: Object.values(runOf(a.run).bindings).map(summary).sort(byNameThenScope) };
@@ -177,11 +262,18 @@ export function openBackend(env, capabilities = CAPABILITIES) {
     appendSegment(a) {
       const loc = agentLoc(a);
       // The timestamp becomes a header line of the segment file: only ISO 8601 (a newline could forge a header).
-      if (a.timestamp !== undefined && !isInstant(a.timestamp)) fail('E_INVALID_ARGUMENT', `timestamp ${JSON.stringify(a.timestamp)} is not ISO 8601`, 'timestamp');
+      if (a.timestamp !== undefined && !isInstant(a.timestamp))
+        fail('E_INVALID_ARGUMENT', `timestamp ${JSON.stringify(a.timestamp)} is not ISO 8601`, 'timestamp');
       const agent = store.agent(loc, true);
       const number = agent.segments.length + 1;
       const file = `${a.agent}-${pad(number, decisions.segmentWidth)}.md`;
-      const segment = { number, file, timestamp: a.timestamp ?? isoSeconds(now()), prompt: a.prompt, summary: a.summary };
+      const segment = {
+        number,
+        file,
+        timestamp: a.timestamp ?? isoSeconds(now()),
+        prompt: a.prompt,
+        summary: a.summary,
+      };
       agent.segments.push(segment);
       layout.writeSegment(loc, segment, decisions.segmentWidth);
       return { number, file };
@@ -198,9 +290,11 @@ export function openBackend(env, capabilities = CAPABILITIES) {
 
   return {
     async call(op, args, actor) {
-      if (!Object.prototype.hasOwnProperty.call(OPS, op)) fail('E_UNSUPPORTED', `unknown operation ${JSON.stringify(op)}`);
+      if (!Object.prototype.hasOwnProperty.call(OPS, op))
+        fail('E_UNSUPPORTED', `unknown operation ${JSON.stringify(op)}`);
       const need = OPS[op].capability;
-      if (need && !caps.has(need)) fail('E_UNSUPPORTED', `${op} needs the ${need} capability, which this backend does not declare`);
+      if (need && !caps.has(need))
+        fail('E_UNSUPPORTED', `${op} needs the ${need} capability, which this backend does not declare`);
       checkArgs(op, args);
       checkRole(op, args, actor);
       // Other processes may write the same storage: every call reads the committed state under the lock. A refused
@@ -211,7 +305,8 @@ export function openBackend(env, capabilities = CAPABILITIES) {
         if (WRITES.has(op)) {
           store.commit();
           // state.md is the VM's view of the run: rewrite it for the run this call touched (and a new import).
-          for (const ref of new Set([args.run, result.run])) if (typeof ref === 'string' && store.run(ref)) refreshState(ref);
+          for (const ref of new Set([args.run, result.run]))
+            if (typeof ref === 'string' && store.run(ref)) refreshState(ref);
         }
         return result;
       });

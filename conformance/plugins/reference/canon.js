@@ -13,27 +13,34 @@ export const addressOf = (bytes) => `sha256:${createHash('sha256').update(bytes)
 export function canonicalJson(value) {
   if (value === null || typeof value !== 'object') {
     if (typeof value === 'number' && !Number.isFinite(value)) fail('E_FORMAT', `canonical JSON cannot hold ${value}`);
-    if (value === undefined || typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') fail('E_FORMAT', `canonical JSON cannot hold a ${typeof value}`);
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint')
+      fail('E_FORMAT', `canonical JSON cannot hold a ${typeof value}`);
     return JSON.stringify(value);
   }
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+  const keys = Object.keys(value)
+    .filter((k) => value[k] !== undefined)
+    .sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
 }
 
 // `\` becomes `/`, empty and `.` segments go, `..` and empty paths are refused; bytes are otherwise kept as given.
 export function normalizePath(raw, field) {
-  if (typeof raw !== 'string' || raw.length === 0) fail('E_INVALID_ARGUMENT', 'an artifact path must be a non-empty string', field);
+  if (typeof raw !== 'string' || raw.length === 0)
+    fail('E_INVALID_ARGUMENT', 'an artifact path must be a non-empty string', field);
   // NUL ends a path on every file system: such a file could be hashed but never laid out.
   if (raw.includes('\0')) fail('E_INVALID_ARGUMENT', `artifact path ${JSON.stringify(raw)} holds NUL`, field);
-  if (!raw.isWellFormed()) fail('E_INVALID_ARGUMENT', `artifact path ${JSON.stringify(raw)} holds a lone UTF-16 surrogate`, field);
+  if (!raw.isWellFormed())
+    fail('E_INVALID_ARGUMENT', `artifact path ${JSON.stringify(raw)} holds a lone UTF-16 surrogate`, field);
   const segments = [];
   for (const s of raw.replace(/\\/g, '/').split('/')) {
     if (s === '' || s === '.') continue;
-    if (s === '..') fail('E_INVALID_ARGUMENT', `artifact path ${JSON.stringify(raw)} escapes the root with ".."`, field);
+    if (s === '..')
+      fail('E_INVALID_ARGUMENT', `artifact path ${JSON.stringify(raw)} escapes the root with ".."`, field);
     segments.push(s);
   }
-  if (segments.length === 0) fail('E_INVALID_ARGUMENT', `artifact path ${JSON.stringify(raw)} normalizes to nothing`, field);
+  if (segments.length === 0)
+    fail('E_INVALID_ARGUMENT', `artifact path ${JSON.stringify(raw)} normalizes to nothing`, field);
   return segments.join('/');
 }
 
@@ -53,11 +60,17 @@ export function artifactEntries(files, field = 'files') {
   }
   const entries = [...byPath.values()].sort((a, b) => Buffer.compare(a.pathBytes, b.pathBytes));
   for (const e of entries) {
-    if (e.path === '.version') fail('E_INVALID_ARGUMENT', 'a world-model file may not be named .version', `${field}[".version"]`);
+    if (e.path === '.version')
+      fail('E_INVALID_ARGUMENT', 'a world-model file may not be named .version', `${field}[".version"]`);
     const segs = e.path.split('/');
     for (let i = 1; i < segs.length; i++) {
       const dir = segs.slice(0, i).join('/');
-      if (byPath.has(dir)) fail('E_INVALID_ARGUMENT', `${JSON.stringify(dir)} is both a file and the directory of ${JSON.stringify(e.path)}`, `${field}[${JSON.stringify(dir)}]`);
+      if (byPath.has(dir))
+        fail(
+          'E_INVALID_ARGUMENT',
+          `${JSON.stringify(dir)} is both a file and the directory of ${JSON.stringify(e.path)}`,
+          `${field}[${JSON.stringify(dir)}]`,
+        );
     }
   }
   return entries;

@@ -10,31 +10,85 @@ export const OPS = {
   createRun: { writer: 'vm', args: { runId: opt('string'), program: { type: 'string' }, programPath: opt('string') } },
   getRun: { writer: 'reader', args: { run } },
   setRunStatus: { writer: 'vm', args: { run, status: { type: 'status' } } },
-  createImport: { writer: 'vm', args: { run, handle: { type: 'string' }, slug: { type: 'string' }, program: { type: 'string' } }, capability: 'imports' },
-  enterFrame: { writer: 'vm', args: { run, block: { type: 'string' }, parent: opt('int|null'), maxDepth: opt('int'), args: opt('object') } },
+  createImport: {
+    writer: 'vm',
+    args: { run, handle: { type: 'string' }, slug: { type: 'string' }, program: { type: 'string' } },
+    capability: 'imports',
+  },
+  enterFrame: {
+    writer: 'vm',
+    args: { run, block: { type: 'string' }, parent: opt('int|null'), maxDepth: opt('int'), args: opt('object') },
+  },
   exitFrame: { writer: 'vm', args: { run, executionId: { type: 'int' }, status: opt('string') } },
   recordEvent: { writer: 'vm', args: { run, event: { type: 'object' } } },
   allocateAnon: { writer: 'vm', args: { run } },
-  bind: { writer: 'subagent', args: { run, name: { type: 'string' }, kind: { type: 'kind' }, value: { type: 'string' }, executionId: opt('int|null'), source: opt('string') } },
+  bind: {
+    writer: 'subagent',
+    args: {
+      run,
+      name: { type: 'string' },
+      kind: { type: 'kind' },
+      value: { type: 'string' },
+      executionId: opt('int|null'),
+      source: opt('string'),
+    },
+  },
   resolve: { writer: 'reader', args: { run, name: { type: 'string' }, executionId: opt('int|null') } },
   listBindings: { writer: 'reader', args: { run } },
   writeMemory: { writer: 'agent', args: { ...agentLoc, memory: { type: 'string' } } },
   readMemory: { writer: 'reader', args: agentLoc },
-  appendSegment: { writer: 'agent', args: { ...agentLoc, prompt: { type: 'string' }, summary: { type: 'string' }, timestamp: opt('string') } },
+  appendSegment: {
+    writer: 'agent',
+    args: { ...agentLoc, prompt: { type: 'string' }, summary: { type: 'string' }, timestamp: opt('string') },
+  },
   listSegments: { writer: 'reader', args: agentLoc },
   resume: { writer: 'reader', args: { run } },
-  writeEnvelope: { writer: 'vm', args: { run, compiledIntent: { type: 'object' }, rootSource: { type: 'string' }, sources: opt('object') }, capability: 'world-model' },
+  writeEnvelope: {
+    writer: 'vm',
+    args: { run, compiledIntent: { type: 'object' }, rootSource: { type: 'string' }, sources: opt('object') },
+    capability: 'world-model',
+  },
   readEnvelope: { writer: 'reader', args: { run }, capability: 'world-model' },
   commitWorldModel: {
-    writer: 'vm', capability: 'world-model',
-    args: { run, node: { type: 'string' }, files: { type: 'object' }, contract: { type: 'string' }, wake: opt('object'), inputFingerprints: opt('string[]'), tokens: opt('object'), provider: opt('string'), model: opt('string') },
+    writer: 'vm',
+    capability: 'world-model',
+    args: {
+      run,
+      node: { type: 'string' },
+      files: { type: 'object' },
+      contract: { type: 'string' },
+      wake: opt('object'),
+      inputFingerprints: opt('string[]'),
+      tokens: opt('object'),
+      provider: opt('string'),
+      model: opt('string'),
+    },
   },
-  failRender: { writer: 'vm', capability: 'world-model', args: { run, node: { type: 'string' }, contract: { type: 'string' }, reason: { type: 'string' }, wake: opt('object'), inputFingerprints: opt('string[]') } },
+  failRender: {
+    writer: 'vm',
+    capability: 'world-model',
+    args: {
+      run,
+      node: { type: 'string' },
+      contract: { type: 'string' },
+      reason: { type: 'string' },
+      wake: opt('object'),
+      inputFingerprints: opt('string[]'),
+    },
+  },
   readPublished: { writer: 'reader', capability: 'world-model', args: { run, node: { type: 'string' } } },
-  readVersion: { writer: 'reader', capability: 'world-model', args: { run, node: { type: 'string' }, version: { type: 'string' } } },
+  readVersion: {
+    writer: 'reader',
+    capability: 'world-model',
+    args: { run, node: { type: 'string' }, version: { type: 'string' } },
+  },
   listReceipts: { writer: 'reader', capability: 'receipts', args: { run, node: opt('string') } },
   // A node's private workspace: the VM or the subagent rendering it may write it.
-  writeWorkspace: { writer: 'any', capability: 'world-model', args: { run, node: { type: 'string' }, files: { type: 'object' } } },
+  writeWorkspace: {
+    writer: 'any',
+    capability: 'world-model',
+    args: { run, node: { type: 'string' }, files: { type: 'object' } },
+  },
 };
 
 const ENUMS = {
@@ -45,26 +99,38 @@ const ENUMS = {
 
 function typeOk(type, v) {
   switch (type) {
-    case 'string': return typeof v === 'string';
-    case 'int': return Number.isSafeInteger(v);
-    case 'int|null': return v === null || Number.isSafeInteger(v);
-    case 'object': return !!v && typeof v === 'object' && !Array.isArray(v);
-    case 'string[]': return Array.isArray(v) && v.every((x) => typeof x === 'string');
-    default: return ENUMS[type].includes(v);
+    case 'string':
+      return typeof v === 'string';
+    case 'int':
+      return Number.isSafeInteger(v);
+    case 'int|null':
+      return v === null || Number.isSafeInteger(v);
+    case 'object':
+      return !!v && typeof v === 'object' && !Array.isArray(v);
+    case 'string[]':
+      return Array.isArray(v) && v.every((x) => typeof x === 'string');
+    default:
+      return ENUMS[type].includes(v);
   }
 }
 
 export function checkArgs(op, args) {
-  if (!args || typeof args !== 'object' || Array.isArray(args)) fail('E_INVALID_ARGUMENT', `${op} takes an object of arguments`, 'args');
+  if (!args || typeof args !== 'object' || Array.isArray(args))
+    fail('E_INVALID_ARGUMENT', `${op} takes an object of arguments`, 'args');
   const spec = OPS[op].args;
   for (const key of Object.keys(args)) {
-    if (!(key in spec)) fail('E_INVALID_ARGUMENT', `${op} has no argument "${key}"; it takes ${Object.keys(spec).join(', ')}`, key);
+    if (!(key in spec))
+      fail('E_INVALID_ARGUMENT', `${op} has no argument "${key}"; it takes ${Object.keys(spec).join(', ')}`, key);
   }
   for (const [key, { type, optional }] of Object.entries(spec)) {
     if (args[key] === undefined) {
       if (!optional) fail('E_INVALID_ARGUMENT', `${op} needs argument "${key}"`, key);
     } else if (!typeOk(type, args[key])) {
-      fail('E_INVALID_ARGUMENT', `"${key}" must be ${ENUMS[type] ? `one of ${ENUMS[type].join(', ')}` : type === 'string[]' ? 'a list of strings' : `a ${type}`}, got ${JSON.stringify(args[key])}`, key);
+      fail(
+        'E_INVALID_ARGUMENT',
+        `"${key}" must be ${ENUMS[type] ? `one of ${ENUMS[type].join(', ')}` : type === 'string[]' ? 'a list of strings' : `a ${type}`}, got ${JSON.stringify(args[key])}`,
+        key,
+      );
     }
   }
   if (op === 'recordEvent') checkEventShape(args.event);
@@ -78,7 +144,8 @@ const NAME_ARGS = new Set(['name', 'agent', 'handle', 'slug', 'node', 'block']);
 
 function checkWellFormed(value, field) {
   if (typeof value === 'string') {
-    if (!value.isWellFormed()) fail('E_INVALID_ARGUMENT', `${field} holds a lone UTF-16 surrogate, which no backend can store`, field);
+    if (!value.isWellFormed())
+      fail('E_INVALID_ARGUMENT', `${field} holds a lone UTF-16 surrogate, which no backend can store`, field);
   } else if (Array.isArray(value)) {
     value.forEach((v, i) => checkWellFormed(v, `${field}[${i}]`));
   } else if (value && typeof value === 'object') {
@@ -92,10 +159,22 @@ function checkWellFormed(value, field) {
 
 // Every event type with its fields; `?` marks an optional one, a list is an enum.
 const EVENT_FIELDS = {
-  statement: { index: 'int', text: 'string', status: ['executing', 'completed', 'failed', 'skipped'], executionId: 'int|null?', error: 'string?' },
+  statement: {
+    index: 'int',
+    text: 'string',
+    status: ['executing', 'completed', 'failed', 'skipped'],
+    executionId: 'int|null?',
+    error: 'string?',
+  },
   'frame-enter': { executionId: 'int', block: 'string', parent: 'int|null', depth: 'int', args: 'object?' },
   'frame-exit': { executionId: 'int', status: ['completed', 'failed'] },
-  'parallel-start': { id: 'string', strategy: ['all', 'first', 'any'], branches: 'string[]', count: 'int?', onFail: ['fail-fast', 'continue', 'ignore', '?'] },
+  'parallel-start': {
+    id: 'string',
+    strategy: ['all', 'first', 'any'],
+    branches: 'string[]',
+    count: 'int?',
+    onFail: ['fail-fast', 'continue', 'ignore', '?'],
+  },
   branch: { id: 'string', branch: 'string', status: ['executing', 'completed', 'failed'] },
   'parallel-join': { id: 'string' },
   'loop-start': { id: 'string', max: 'int?', condition: 'string?' },
@@ -109,8 +188,10 @@ const EVENT_FIELDS = {
 export function checkEventShape(e) {
   const bad = (field, message) => fail('E_INVALID_ARGUMENT', message, `event.${field}`);
   const fields = EVENT_FIELDS[e?.type];
-  if (!fields) bad('type', `event type must be one of ${Object.keys(EVENT_FIELDS).join(', ')}, got ${JSON.stringify(e?.type)}`);
-  for (const key of Object.keys(e)) if (key !== 'type' && !(key in fields)) bad(key, `a ${e.type} event has no field "${key}"`);
+  if (!fields)
+    bad('type', `event type must be one of ${Object.keys(EVENT_FIELDS).join(', ')}, got ${JSON.stringify(e?.type)}`);
+  for (const key of Object.keys(e))
+    if (key !== 'type' && !(key in fields)) bad(key, `a ${e.type} event has no field "${key}"`);
   for (const [key, spec] of Object.entries(fields)) {
     const v = e[key];
     const optional = Array.isArray(spec) ? spec.includes('?') : spec.endsWith('?');
@@ -119,7 +200,8 @@ export function checkEventShape(e) {
       continue;
     }
     if (Array.isArray(spec)) {
-      if (!spec.includes(v) || v === '?') bad(key, `"${key}" must be one of ${spec.filter((s) => s !== '?').join(', ')}, got ${JSON.stringify(v)}`);
+      if (!spec.includes(v) || v === '?')
+        bad(key, `"${key}" must be one of ${spec.filter((s) => s !== '?').join(', ')}, got ${JSON.stringify(v)}`);
     } else if (spec === 'string[]') {
       if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) bad(key, `"${key}" must be a list of strings`);
     } else if (!typeOk(spec.replace(/\?$/, ''), v)) {
@@ -131,7 +213,8 @@ export function checkEventShape(e) {
 }
 
 // Windows also reserves COM¹-COM³ and LPT¹-LPT³ written with superscript digits.
-const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9\u00B9\u00B2\u00B3]|lpt[0-9\u00B9\u00B2\u00B3]|conin\$|conout\$)(\..*)?$/i;
+const WINDOWS_DEVICE =
+  /^(con|prn|aux|nul|com[0-9\u00B9\u00B2\u00B3]|lpt[0-9\u00B9\u00B2\u00B3]|conin\$|conout\$)(\..*)?$/i;
 const BIDI = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/;
 // eslint-disable-next-line no-control-regex
 // Unicode Cc (C0, DEL, C1) and the line and paragraph separators: a line break inside a heading.
@@ -165,7 +248,10 @@ export function checkName(kind, name, field = kind) {
 export function checkRole(op, a, actor) {
   const writer = OPS[op].writer;
   if (writer === 'reader' || writer === 'any') return;
-  const who = actor?.role === 'vm' ? 'the VM' : `subagent (${[actor?.binding && `binding ${actor.binding}`, actor?.agent && `agent ${actor.agent}`].filter(Boolean).join(', ') || 'unnamed'})`;
+  const who =
+    actor?.role === 'vm'
+      ? 'the VM'
+      : `subagent (${[actor?.binding && `binding ${actor.binding}`, actor?.agent && `agent ${actor.agent}`].filter(Boolean).join(', ') || 'unnamed'})`;
   const deny = (why) => fail('E_ROLE', `${who} may not call ${op}: ${why}`, 'actor');
   if (writer === 'vm') {
     if (actor?.role !== 'vm') deny('only the VM writes execution state');
@@ -175,12 +261,15 @@ export function checkRole(op, a, actor) {
     // The VM binds values itself too (inputs, a caught error, a literal const); backend.js refuses a large value
     // and any overwrite of a stored binding other than an input.
     if (actor.role === 'vm') return;
-    if (actor.binding !== a.name) deny(`a subagent writes only its own binding (${JSON.stringify(actor.binding ?? null)})`);
-    if ((actor.executionId ?? null) !== (a.executionId ?? null)) deny(`a subagent writes only in its own execution scope (${actor.executionId ?? 'root'})`);
+    if (actor.binding !== a.name)
+      deny(`a subagent writes only its own binding (${JSON.stringify(actor.binding ?? null)})`);
+    if ((actor.executionId ?? null) !== (a.executionId ?? null))
+      deny(`a subagent writes only in its own execution scope (${actor.executionId ?? 'root'})`);
     return;
   }
   if (actor.role === 'vm') deny('memory and segments are written by the persistent agent itself');
-  if (actor.agent !== a.agent) deny(`a subagent writes only its own agent's memory (${JSON.stringify(actor.agent ?? null)})`);
+  if (actor.agent !== a.agent)
+    deny(`a subagent writes only its own agent's memory (${JSON.stringify(actor.agent ?? null)})`);
 }
 
 const RUN_ID = /^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})-([0-9a-f]{6})$/;
@@ -189,8 +278,16 @@ export function checkRunId(value) {
   const m = typeof value === 'string' && RUN_ID.exec(value);
   const [, y, mo, d, h, mi, s] = m ? m.map(Number) : [];
   const t = m && new Date(Date.UTC(y, mo - 1, d, h, mi, s));
-  const real = t && t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && t.getUTCHours() === h && t.getUTCMinutes() === mi && t.getUTCSeconds() === s;
-  if (!real) fail('E_INVALID_ARGUMENT', `run id ${JSON.stringify(value)} is not {YYYYMMDD}-{HHMMSS}-{random6}`, 'runId');
+  const real =
+    t &&
+    t.getUTCFullYear() === y &&
+    t.getUTCMonth() === mo - 1 &&
+    t.getUTCDate() === d &&
+    t.getUTCHours() === h &&
+    t.getUTCMinutes() === mi &&
+    t.getUTCSeconds() === s;
+  if (!real)
+    fail('E_INVALID_ARGUMENT', `run id ${JSON.stringify(value)} is not {YYYYMMDD}-{HHMMSS}-{random6}`, 'runId');
   return value;
 }
 
@@ -204,9 +301,24 @@ export function checkCustomPath(path) {
   if (typeof path !== 'string' || path.length === 0) fail('E_INVALID_ARGUMENT', 'custom scope needs "path"', 'path');
   const segs = path.split(/[\\/]/).filter((x) => x !== '' && x !== '.');
   // .prose/ is the seed state; .prose-reference/ is where this plugin keeps its own.
-  if (segs[0] === '.prose' || segs[0] === '.prose-reference') fail('E_INVALID_NAME', `custom agent path ${JSON.stringify(path)} points into ${segs[0]}/, where the backend keeps its own state`, 'path');
-  if (path.startsWith('/') || path.startsWith('\\') || /^[A-Za-z]:/.test(path) || segs.includes('..') || /[\u0000-\u001f]/.test(path)) {
-    fail('E_INVALID_NAME', `custom agent path ${JSON.stringify(path)} must be relative to the project and may not contain ".."`, 'path');
+  if (segs[0] === '.prose' || segs[0] === '.prose-reference')
+    fail(
+      'E_INVALID_NAME',
+      `custom agent path ${JSON.stringify(path)} points into ${segs[0]}/, where the backend keeps its own state`,
+      'path',
+    );
+  if (
+    path.startsWith('/') ||
+    path.startsWith('\\') ||
+    /^[A-Za-z]:/.test(path) ||
+    segs.includes('..') ||
+    /[\u0000-\u001f]/.test(path)
+  ) {
+    fail(
+      'E_INVALID_NAME',
+      `custom agent path ${JSON.stringify(path)} must be relative to the project and may not contain ".."`,
+      'path',
+    );
   }
 }
 

@@ -5,7 +5,8 @@ export const factory = {
   name: 'reference',
   kind: 'directory',
   capabilities: CAPABILITIES,
-  description: 'reference plugin: plain JavaScript; a JSON document under the project directory, shown as the seed .prose/ tree',
+  description:
+    'reference plugin: plain JavaScript; a JSON document under the project directory, shown as the seed .prose/ tree',
   async open(env) {
     return openBackend(env);
   },

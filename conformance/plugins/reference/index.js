@@ -9,7 +9,8 @@ let backend;
 // One message, one line: JSON.stringify leaves U+2028, U+2029 and U+0085 raw inside strings, and some readers split
 // lines on them, so they go out as \u escapes (the same JSON). Resolves once the line is handed to the OS, so exiting
 // after a reply never cuts it off (pipes can be asynchronous).
-const oneLine = (msg) => JSON.stringify(msg).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const oneLine = (msg) =>
+  JSON.stringify(msg).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 const send = (msg) => new Promise((resolve) => process.stdout.write(`${oneLine(msg)}\n`, resolve));
 const errorReply = (seq, err) => {
   // Only contract errors carry a code; anything else is this plugin failing (E_BACKEND).
@@ -24,9 +25,22 @@ async function handle(msg) {
   switch (msg.type) {
     case 'hello':
       if (msg.protocol !== PROTOCOL) {
-        return { type: 'error', seq: msg.seq, code: 'E_UNSUPPORTED', message: `this plugin speaks protocol ${PROTOCOL}, not ${msg.protocol}` };
+        return {
+          type: 'error',
+          seq: msg.seq,
+          code: 'E_UNSUPPORTED',
+          message: `this plugin speaks protocol ${PROTOCOL}, not ${msg.protocol}`,
+        };
       }
-      return { type: 'hello', seq: msg.seq, protocol: PROTOCOL, name: factory.name, kind: factory.kind, capabilities: factory.capabilities, description: factory.description };
+      return {
+        type: 'hello',
+        seq: msg.seq,
+        protocol: PROTOCOL,
+        name: factory.name,
+        kind: factory.kind,
+        capabilities: factory.capabilities,
+        description: factory.description,
+      };
     case 'open':
       backend = await factory.open(msg.env);
       return { type: 'result', seq: msg.seq, result: {} };
@@ -38,7 +52,12 @@ async function handle(msg) {
       backend = undefined;
       return { type: 'result', seq: msg.seq, result: {} };
     default:
-      return { type: 'error', seq: msg.seq ?? 0, code: 'E_INVALID_ARGUMENT', message: `unknown message type ${JSON.stringify(msg.type)}` };
+      return {
+        type: 'error',
+        seq: msg.seq ?? 0,
+        code: 'E_INVALID_ARGUMENT',
+        message: `unknown message type ${JSON.stringify(msg.type)}`,
+      };
   }
 }
 

@@ -67,7 +67,10 @@ export class JsonStore {
   /** Names of the execution-scope agents of a run, for the index in state.md. */
   executionAgents(ref) {
     const prefix = `execution|${ref}||`;
-    return Object.keys(this.project.data.agents).filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length)).sort();
+    return Object.keys(this.project.data.agents)
+      .filter((k) => k.startsWith(prefix))
+      .map((k) => k.slice(prefix.length))
+      .sort();
   }
 
   commit() {

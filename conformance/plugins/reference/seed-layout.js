@@ -45,10 +45,14 @@ export class SeedLayout {
 
   agentDir(loc) {
     switch (loc.scope) {
-      case 'execution': return join(this.runDir(loc.run), 'agents', loc.agent);
-      case 'project': return join(this.env.projectDir, '.prose', 'agents', loc.agent);
-      case 'user': return join(this.env.homeDir, '.prose', 'agents', loc.agent);
-      default: return join(this.env.projectDir, loc.path, loc.agent);
+      case 'execution':
+        return join(this.runDir(loc.run), 'agents', loc.agent);
+      case 'project':
+        return join(this.env.projectDir, '.prose', 'agents', loc.agent);
+      case 'user':
+        return join(this.env.homeDir, '.prose', 'agents', loc.agent);
+      default:
+        return join(this.env.projectDir, loc.path, loc.agent);
     }
   }
 
@@ -95,15 +99,43 @@ export class SeedLayout {
 
   /** state.md: the header, the index of bindings and agents, and the call stack (the VM's view of the run). */
   writeState(ref, run, state, agents) {
-    const out = ['# Execution State', '', `run: ${run.runId}`, `program: ${run.programPath ?? 'program.prose'}`, `status: ${run.status}`, `started: ${run.startedAt}`, ''];
+    const out = [
+      '# Execution State',
+      '',
+      `run: ${run.runId}`,
+      `program: ${run.programPath ?? 'program.prose'}`,
+      `status: ${run.status}`,
+      `started: ${run.startedAt}`,
+      '',
+    ];
     out.push('## Execution Trace', '', '```prose', ...traceLines(run.events), '```', '');
-    out.push('## Index', '', '### Bindings', '', '| Name | Kind | Path | Execution ID |', '|------|------|------|--------------|');
-    for (const b of Object.values(run.bindings)) out.push(`| ${b.name} | ${b.kind} | bindings/${bindingFile(b.name, b.executionId)} | ${b.executionId ?? '(root)'} |`);
+    out.push(
+      '## Index',
+      '',
+      '### Bindings',
+      '',
+      '| Name | Kind | Path | Execution ID |',
+      '|------|------|------|--------------|',
+    );
+    for (const b of Object.values(run.bindings))
+      out.push(
+        `| ${b.name} | ${b.kind} | bindings/${bindingFile(b.name, b.executionId)} | ${b.executionId ?? '(root)'} |`,
+      );
     out.push('', '### Agents', '', '| Name | Scope | Path |', '|------|-------|------|');
     for (const a of agents) out.push(`| ${a} | execution | agents/${a}/ |`);
-    out.push('', '## Call Stack', '', '| execution_id | block | depth | status |', '|--------------|-------|-------|--------|');
-    const stack = [...state.frames.values()].filter((f) => f.status === 'executing').sort((a, b) => b.depth - a.depth || b.executionId - a.executionId);
-    stack.forEach((f, i) => out.push(`| ${f.executionId} | ${f.block} | ${f.depth} | ${i === 0 ? 'executing' : 'waiting'} |`));
+    out.push(
+      '',
+      '## Call Stack',
+      '',
+      '| execution_id | block | depth | status |',
+      '|--------------|-------|-------|--------|',
+    );
+    const stack = [...state.frames.values()]
+      .filter((f) => f.status === 'executing')
+      .sort((a, b) => b.depth - a.depth || b.executionId - a.executionId);
+    stack.forEach((f, i) =>
+      out.push(`| ${f.executionId} | ${f.block} | ${f.depth} | ${i === 0 ? 'executing' : 'waiting'} |`),
+    );
     writeAtomic(join(this.runDir(ref), 'state.md'), `${out.join('\n')}\n`);
   }
 }
@@ -115,8 +147,14 @@ function traceLines(events) {
   for (const e of events) {
     if (e.type === 'retry') retry.set(e.index, `# <-- RETRYING (attempt ${e.attempt}/${e.max})`);
     if (e.type !== 'statement') continue;
-    const note = e.status === 'executing' ? (retry.get(e.index) ?? '# <-- EXECUTING')
-      : e.status === 'completed' ? '# (complete)' : e.status === 'failed' ? `# <-- FAILED${e.error ? `: ${e.error.split('\n')[0]}` : ''}` : '# (skipped)';
+    const note =
+      e.status === 'executing'
+        ? (retry.get(e.index) ?? '# <-- EXECUTING')
+        : e.status === 'completed'
+          ? '# (complete)'
+          : e.status === 'failed'
+            ? `# <-- FAILED${e.error ? `: ${e.error.split('\n')[0]}` : ''}`
+            : '# (skipped)';
     latest.set(e.index, `${e.text.split('\n')[0].padEnd(44)} ${note}`);
   }
   return [...latest.entries()].sort((a, b) => a[0] - b[0]).map(([, line]) => line);

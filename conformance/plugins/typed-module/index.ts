@@ -5,7 +5,18 @@
 // typed boundary a TypeScript author writes: the factory, a call dispatched by op name with each op's own
 // argument and result types, and contract errors carrying a code from ErrorCode.
 import type {
-  Actor, Backend, BackendEnv, BackendFactory, Capability, ContractError, ErrorCode, OpArgs, OpHandlers, OpName, OpResults, ResumeState,
+  Actor,
+  Backend,
+  BackendEnv,
+  BackendFactory,
+  Capability,
+  ContractError,
+  ErrorCode,
+  OpArgs,
+  OpHandlers,
+  OpName,
+  OpResults,
+  ResumeState,
 } from 'prose-state';
 
 // The JavaScript core has no declarations; it is typed here, at the one place it is loaded.

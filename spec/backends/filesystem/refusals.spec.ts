@@ -5,7 +5,21 @@ import { ProseError } from '../../../src/core/errors.ts';
 import { listTree, tempEnv } from '../../helpers/temp-env.ts';
 
 const VM = { role: 'vm' } as const;
-const BAD = ['', '../escape', 'a/b', 'a\\b', 'nul\u0000x', '..', '.hidden', 'x'.repeat(201), 'CON', 'cafe\u0301', 'rtl\u202eexe', 'name__12', 'lone\ud800'];
+const BAD = [
+  '',
+  '../escape',
+  'a/b',
+  'a\\b',
+  'nul\u0000x',
+  '..',
+  '.hidden',
+  'x'.repeat(201),
+  'CON',
+  'cafe\u0301',
+  'rtl\u202eexe',
+  'name__12',
+  'lone\ud800',
+];
 
 test('names that could escape or collide are refused with E_INVALID_NAME and nothing is written', async () => {
   const env = tempEnv();
@@ -32,7 +46,12 @@ test('names that could escape or collide are refused with E_INVALID_NAME and not
 test('a run reference that climbs out of .prose/runs is not found, not followed', async () => {
   const env = tempEnv();
   const b = await filesystemFactory.open(env);
-  for (const run of ['../../etc', '20260115-143052-a7b3c9/../../x', '20260115-143052-a7b3c9/imports/../../..', '/tmp']) {
+  for (const run of [
+    '../../etc',
+    '20260115-143052-a7b3c9/../../x',
+    '20260115-143052-a7b3c9/imports/../../..',
+    '/tmp',
+  ]) {
     await b.call('resolve', { run, name: 'x' }, VM).then(
       () => assert.unreachable(run),
       (e: ProseError) => assert.is(e.code, 'E_NOT_FOUND', run),
@@ -49,7 +68,10 @@ test('a corrupted binding file is E_CORRUPT naming the file and line', async () 
   const { run } = await b.call('createRun', { program: 'x' }, VM);
   await b.call('bind', { run, name: 'x', kind: 'input', value: 'v' }, VM);
   const { writeFileSync } = await import('node:fs');
-  writeFileSync(`${env.projectDir}/.prose/runs/${run}/bindings/x.md`, '# x\n\nkind: let\n\nsource:\n```prose\n```\n\nno separator here\n');
+  writeFileSync(
+    `${env.projectDir}/.prose/runs/${run}/bindings/x.md`,
+    '# x\n\nkind: let\n\nsource:\n```prose\n```\n\nno separator here\n',
+  );
   await b.call('resolve', { run, name: 'x' }, VM).then(
     () => assert.unreachable(),
     (e: ProseError) => {

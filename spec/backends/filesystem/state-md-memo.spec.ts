@@ -15,7 +15,10 @@ test('a memoized file is read once while unchanged, again once rewritten, and fo
   writeFileSync(file, 'one');
   const memo = new FileMemo<string>();
   let reads = 0;
-  const read = () => { reads += 1; return readFileSync(file, 'utf8'); };
+  const read = () => {
+    reads += 1;
+    return readFileSync(file, 'utf8');
+  };
   assert.is(memo.get(file, read), 'one');
   assert.is(memo.get(file, read), 'one');
   assert.is(reads, 2, 'a file younger than RACY_MS is read every time');
@@ -36,7 +39,11 @@ test('state.md shows a binding file rewritten in place by a subagent, even after
   await b.call('bind', { run, name: 'draft', kind: 'let', value: 'v1' }, { role: 'subagent', binding: 'draft' });
   const runDir = join(env.projectDir, '.prose', 'runs', run);
   await sleep(RACY_MS + 50);
-  await b.call('recordEvent', { run, event: { type: 'statement', index: 1, text: 'let draft = session "a"', status: 'completed' } }, VM);
+  await b.call(
+    'recordEvent',
+    { run, event: { type: 'statement', index: 1, text: 'let draft = session "a"', status: 'completed' } },
+    VM,
+  );
   assert.match(readFileSync(join(runDir, 'state.md'), 'utf8'), /\| draft \| let \|/);
   // What a subagent following the instructions does: write the file itself, in place.
   const bindingFile = join(runDir, 'bindings', 'draft.md');

@@ -31,9 +31,15 @@ test('each write only appends; reads and refused writes leave the text as it was
   assert.ok(grown.startsWith(said) && grown.length > said.length);
   await b.call('bind', { run, name: 'c', kind: 'const', value: '1' }, sub('c'));
   const withConst = await transcriptOf(b);
-  await b.call('bind', { run, name: 'c', kind: 'const', value: '2' }, sub('c')).then(() => assert.unreachable('const rebind'), (e: { code: string }) => assert.is(e.code, 'E_CONST_REBIND'));
+  await b.call('bind', { run, name: 'c', kind: 'const', value: '2' }, sub('c')).then(
+    () => assert.unreachable('const rebind'),
+    (e: { code: string }) => assert.is(e.code, 'E_CONST_REBIND'),
+  );
   // The VM never overwrites a subagent's binding (decision roles).
-  await b.call('bind', { run, name: 'parts', kind: 'let', value: 'y' }, VM).then(() => assert.unreachable('role'), (e: { code: string }) => assert.is(e.code, 'E_ROLE'));
+  await b.call('bind', { run, name: 'parts', kind: 'let', value: 'y' }, VM).then(
+    () => assert.unreachable('role'),
+    (e: { code: string }) => assert.is(e.code, 'E_ROLE'),
+  );
   assert.is(await transcriptOf(b), withConst);
   assert.ok(texts.length > 20);
 });

@@ -15,7 +15,10 @@ test('a store opened on a copy of the text answers what the original answers', a
 });
 
 test('a verbose store reads a compact transcript and the other way round', async () => {
-  for (const [wrote, reads] of [['compact', 'verbose'], ['verbose', 'compact']] as const) {
+  for (const [wrote, reads] of [
+    ['compact', 'verbose'],
+    ['verbose', 'compact'],
+  ] as const) {
     const { factory, env } = freshFactory({ dialect: wrote });
     const b = await factory.open(env);
     const run = await runScript(b);

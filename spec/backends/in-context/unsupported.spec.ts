@@ -20,12 +20,31 @@ test('imports and project, user and custom scopes answer E_UNSUPPORTED and say n
   const b = await factory.open(env);
   const { run } = await b.call('createRun', { program: 'p' }, VM);
   const text = await transcriptOf(b);
-  const code = (p: Promise<unknown>) => p.then(() => 'ok', (e: { code: string }) => e.code);
-  assert.is(await code(b.call('createImport', { run, handle: 'alice', slug: 'research', program: 'q' }, VM)), 'E_UNSUPPORTED');
+  const code = (p: Promise<unknown>) =>
+    p.then(
+      () => 'ok',
+      (e: { code: string }) => e.code,
+    );
+  assert.is(
+    await code(b.call('createImport', { run, handle: 'alice', slug: 'research', program: 'q' }, VM)),
+    'E_UNSUPPORTED',
+  );
   for (const scope of ['project', 'user'] as const) {
-    assert.is(await code(b.call('writeMemory', { agent: 'captain', scope, memory: 'm' }, agent('captain'))), 'E_UNSUPPORTED');
+    assert.is(
+      await code(b.call('writeMemory', { agent: 'captain', scope, memory: 'm' }, agent('captain'))),
+      'E_UNSUPPORTED',
+    );
   }
-  assert.is(await code(b.call('appendSegment', { agent: 'captain', scope: 'custom', path: 'x', prompt: 'p', summary: 's' }, agent('captain'))), 'E_UNSUPPORTED');
+  assert.is(
+    await code(
+      b.call(
+        'appendSegment',
+        { agent: 'captain', scope: 'custom', path: 'x', prompt: 'p', summary: 's' },
+        agent('captain'),
+      ),
+    ),
+    'E_UNSUPPORTED',
+  );
   assert.is(await transcriptOf(b), text);
 });
 
@@ -35,7 +54,10 @@ test('the storage view is the transcript, as text', async () => {
   await b.call('createRun', { runId: '20260115-143052-a7b3c9', program: 'p' }, VM);
   const view = b.storage!();
   assert.is(view.kind, 'transcript');
-  assert.match(view.kind === 'transcript' ? await view.text() : '', /^\[Program\] Program Start \(run: 20260115-143052-a7b3c9/);
+  assert.match(
+    view.kind === 'transcript' ? await view.text() : '',
+    /^\[Program\] Program Start \(run: 20260115-143052-a7b3c9/,
+  );
 });
 
 test.run();

@@ -7,19 +7,22 @@ import { freshFactory, sub } from './_helpers.ts';
 // A binding value round-trips exactly through narration, whatever it holds, in both dialects and across a restart.
 for (const dialect of ['verbose', 'compact'] as const) {
   test(`${dialect}: any value resolves exactly as bound, before and after a restart`, async () => {
-    await fc.assert(fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 60 }), fc.boolean(), async (value, scoped) => {
-      const { factory, env } = freshFactory({ dialect });
-      let b = await factory.open(env);
-      const { run } = await b.call('createRun', { program: value }, VM);
-      const id = scoped ? (await b.call('enterFrame', { run, block: 'blk' }, VM)).executionId : null;
-      await b.call('bind', { run, name: 'v', kind: 'let', value, executionId: id, source: value }, sub('v', id));
-      assert.is((await b.call('resolve', { run, name: 'v', executionId: id }, VM)).value, value);
-      await b.close();
-      b = await factory.open(env);
-      assert.is((await b.call('resolve', { run, name: 'v', executionId: id }, VM)).value, value);
-      assert.is((await b.call('getRun', { run }, VM)).program, value);
-      await factory.dispose!(env);
-    }), { numRuns: 150 });
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 60 }), fc.boolean(), async (value, scoped) => {
+        const { factory, env } = freshFactory({ dialect });
+        let b = await factory.open(env);
+        const { run } = await b.call('createRun', { program: value }, VM);
+        const id = scoped ? (await b.call('enterFrame', { run, block: 'blk' }, VM)).executionId : null;
+        await b.call('bind', { run, name: 'v', kind: 'let', value, executionId: id, source: value }, sub('v', id));
+        assert.is((await b.call('resolve', { run, name: 'v', executionId: id }, VM)).value, value);
+        await b.close();
+        b = await factory.open(env);
+        assert.is((await b.call('resolve', { run, name: 'v', executionId: id }, VM)).value, value);
+        assert.is((await b.call('getRun', { run }, VM)).program, value);
+        await factory.dispose!(env);
+      }),
+      { numRuns: 150 },
+    );
   });
 }
 

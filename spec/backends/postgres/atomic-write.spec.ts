@@ -19,7 +19,11 @@ onEachEngine('a failure in the middle of a multi-statement write leaves no parti
       const err = await b.call('createImport', { run, handle: 'h', slug: 's', program: 'nested' }, VM).catch((e) => e);
       assert.is(err.code, 'E_CONFLICT', `${label}: the colliding write answers E_CONFLICT`);
       const runs = await view.query(`SELECT id FROM openprose.run ORDER BY id`);
-      assert.equal(runs.map((r) => r.id), [run], `${label}: the nested run row of the failed write is gone`);
+      assert.equal(
+        runs.map((r) => r.id),
+        [run],
+        `${label}: the nested run row of the failed write is gone`,
+      );
       const imports = await view.query(`SELECT alias, import_run_id FROM openprose.imports`);
       assert.equal(imports, [{ alias: 'h--s', import_run_id: run }], `${label}: the imports table is as before`);
       await b.close();

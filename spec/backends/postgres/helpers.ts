@@ -26,7 +26,8 @@ export function tempEnv(decisions: Partial<Decisions> = {}): BackendEnv & { clea
 }
 
 export const VM = { role: 'vm' } as const;
-export const sub = (binding: string, executionId: number | null = null) => ({ role: 'subagent', binding, executionId }) as const;
+export const sub = (binding: string, executionId: number | null = null) =>
+  ({ role: 'subagent', binding, executionId }) as const;
 export const agent = (name: string) => ({ role: 'subagent', agent: name }) as const;
 
 /** The backend's postgres storage view (layout queries); throws when the backend has none. */

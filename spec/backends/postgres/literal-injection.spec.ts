@@ -12,25 +12,32 @@ const NASTY = [
   'line1\r\nline2\ttab 😀 é ﬁ \u2028 \\x00',
 ];
 
-onEachEngine('values inlined into multi-statement writes round-trip exactly and never run as SQL', async (factory, label) => {
-  {
-    const env = tempEnv();
-    try {
-      const b = await factory.open(env);
-      const { run } = await b.call('createRun', { program: 'p' }, VM);
-      for (const [i, text] of NASTY.entries()) {
-        const { run: nested } = await b.call('createImport', { run, handle: `h${i}`, slug: 's', program: text }, VM);
-        assert.is((await b.call('getRun', { run: nested }, VM)).program, text, `${label}: ${JSON.stringify(text)}`);
+onEachEngine(
+  'values inlined into multi-statement writes round-trip exactly and never run as SQL',
+  async (factory, label) => {
+    {
+      const env = tempEnv();
+      try {
+        const b = await factory.open(env);
+        const { run } = await b.call('createRun', { program: 'p' }, VM);
+        for (const [i, text] of NASTY.entries()) {
+          const { run: nested } = await b.call('createImport', { run, handle: `h${i}`, slug: 's', program: text }, VM);
+          assert.is((await b.call('getRun', { run: nested }, VM)).program, text, `${label}: ${JSON.stringify(text)}`);
+        }
+        const count = await pgView(b).query('SELECT count(*) AS n FROM openprose.run');
+        assert.equal(
+          count,
+          [{ n: NASTY.length + 1 }],
+          `${label}: every run is there and count(*) is a number on both engines`,
+        );
+        await b.close();
+        await factory.dispose!(env);
+      } finally {
+        env.cleanup();
       }
-      const count = await pgView(b).query('SELECT count(*) AS n FROM openprose.run');
-      assert.equal(count, [{ n: NASTY.length + 1 }], `${label}: every run is there and count(*) is a number on both engines`);
-      await b.close();
-      await factory.dispose!(env);
-    } finally {
-      env.cleanup();
     }
-  }
-});
+  },
+);
 
 onEachEngine('U+0000 is refused on both engines before anything is written', async (factory, label) => {
   {

@@ -21,7 +21,11 @@ test('pg-mem: close then open on the same env sees the data; dispose forgets it'
     await other.close();
     await f.dispose!(env);
     b = await f.open(env);
-    assert.is((await b.call('getRun', { run }, VM).catch((e) => e)).code, 'E_NOT_FOUND', 'dispose removed the database');
+    assert.is(
+      (await b.call('getRun', { run }, VM).catch((e) => e)).code,
+      'E_NOT_FOUND',
+      'dispose removed the database',
+    );
     await b.close();
     await f.dispose!(env);
   } finally {

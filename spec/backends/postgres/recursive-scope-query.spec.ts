@@ -10,7 +10,8 @@ async function scenario(b: Backend) {
   const { run } = await b.call('createRun', { program: 'p' }, VM);
   for (const parent of [null, 1, 2, 1]) await b.call('enterFrame', { run, block: 'blk', parent }, VM);
   await b.call('bind', { run, name: 'x', kind: 'let', value: 'root' }, sub('x'));
-  for (const id of [1, 3, 4]) await b.call('bind', { run, name: 'x', kind: 'let', value: `f${id}`, executionId: id }, sub('x', id));
+  for (const id of [1, 3, 4])
+    await b.call('bind', { run, name: 'x', kind: 'let', value: `f${id}`, executionId: id }, sub('x', id));
   return run;
 }
 
@@ -25,7 +26,11 @@ async function compare(f: TestFactory) {
       const viaEngine = await b.call('resolve', { run, name: 'x', executionId: from }, VM);
       assert.is(rows[0]?.value, viaEngine.value, `from execution_id ${from}`);
     }
-    assert.is((await b.call('resolve', { run, name: 'x', executionId: 2 }, VM)).value, 'f1', 'frame 2 sees its parent, not its sibling');
+    assert.is(
+      (await b.call('resolve', { run, name: 'x', executionId: 2 }, VM)).value,
+      'f1',
+      'frame 2 sees its parent, not its sibling',
+    );
     await b.close();
     await f.dispose!(env);
   } finally {
@@ -39,7 +44,12 @@ async function pgMemRefusal(): Promise<string | undefined> {
   const env = tempEnv();
   try {
     const b = await f.open(env);
-    const err = await pgView(b).query(SCOPE_CHAIN_SQL, ['r', 1, 'x']).then(() => undefined, (e: Error) => e);
+    const err = await pgView(b)
+      .query(SCOPE_CHAIN_SQL, ['r', 1, 'x'])
+      .then(
+        () => undefined,
+        (e: Error) => e,
+      );
     await b.close();
     await f.dispose!(env);
     return err && String(err.message).split('\n')[0];
@@ -49,12 +59,16 @@ async function pgMemRefusal(): Promise<string | undefined> {
 }
 
 // The spec's WITH RECURSIVE resolution, run as SQL, must agree with the backend's answer.
-realServerTest("the spec's recursive scope query agrees with resolve [real server]", (url) => compare(postgresUrlFactory(url, 'test')));
+realServerTest("the spec's recursive scope query agrees with resolve [real server]", (url) =>
+  compare(postgresUrlFactory(url, 'test')),
+);
 
 // pg-mem cannot run WITH RECURSIVE: that check is reported skipped with the engine's own reason, never passed.
 const refusal = await pgMemRefusal();
 if (refusal) {
-  console.log(`skip: the spec's recursive scope query on pg-mem: ${refusal} (the backend resolves with the scope chain instead)`);
+  console.log(
+    `skip: the spec's recursive scope query on pg-mem: ${refusal} (the backend resolves with the scope chain instead)`,
+  );
   test.skip("the spec's recursive scope query agrees with resolve [pg-mem]", () => undefined);
 } else {
   test("the spec's recursive scope query agrees with resolve [pg-mem]", () => compare(createPostgresMemFactory()));
@@ -67,7 +81,8 @@ test('resolve walks the scope chain on pg-mem without the recursive query', asyn
     const b = await f.open(env);
     const run = await scenario(b);
     const seen = [];
-    for (const from of [1, 2, 3, 4]) seen.push((await b.call('resolve', { run, name: 'x', executionId: from }, VM)).value);
+    for (const from of [1, 2, 3, 4])
+      seen.push((await b.call('resolve', { run, name: 'x', executionId: from }, VM)).value);
     assert.equal(seen, ['f1', 'f1', 'f3', 'f4']);
     await b.close();
     await f.dispose!(env);

@@ -17,7 +17,12 @@ test('an unreachable server: a clear error that says what to do, with the URL an
   const url = `postgresql://agent:hunter2-unreachable@127.0.0.1:${await closedPort()}/prose`;
   const env = tempEnv();
   try {
-    const err = await postgresUrlFactory(url).open(env).then(() => undefined, (e: any) => e);
+    const err = await postgresUrlFactory(url)
+      .open(env)
+      .then(
+        () => undefined,
+        (e: any) => e,
+      );
     assert.is(err?.code, 'E_BACKEND');
     assert.match(err.message, /cannot reach the PostgreSQL server/);
     assert.match(err.hint, /with-postgres\.sh/);
@@ -31,7 +36,12 @@ test('an unreachable server: a clear error that says what to do, with the URL an
 test('a value that is not a postgres URL is a usage error that does not echo it', async () => {
   const env = tempEnv();
   try {
-    const err = await postgresUrlFactory('host=db password=hunter2-notaurl').open(env).then(() => undefined, (e: any) => e);
+    const err = await postgresUrlFactory('host=db password=hunter2-notaurl')
+      .open(env)
+      .then(
+        () => undefined,
+        (e: any) => e,
+      );
     assert.is(err?.code, 'E_USAGE');
     assert.not.ok(`${err.message}${err.hint}`.includes('hunter2-notaurl'));
   } finally {

@@ -15,15 +15,35 @@ test('URL precedence: .prose/.env, then shell OPENPROSE_POSTGRES_URL, then DATAB
     const dir = env.projectDir;
     assert.is(resolvePostgresUrl(dir, {}), undefined, 'nothing set');
     assert.equal(resolvePostgresUrl(dir, { DATABASE_URL: DB }), { url: DB, source: 'shell DATABASE_URL' });
-    assert.equal(resolvePostgresUrl(dir, { DATABASE_URL: DB, OPENPROSE_POSTGRES_URL: SHELL }), { url: SHELL, source: 'shell OPENPROSE_POSTGRES_URL' });
-    assert.equal(resolvePostgresUrl(dir, { OPENPROSE_POSTGRES_URL: '', DATABASE_URL: DB })?.url, DB, 'an empty value counts as unset');
+    assert.equal(resolvePostgresUrl(dir, { DATABASE_URL: DB, OPENPROSE_POSTGRES_URL: SHELL }), {
+      url: SHELL,
+      source: 'shell OPENPROSE_POSTGRES_URL',
+    });
+    assert.equal(
+      resolvePostgresUrl(dir, { OPENPROSE_POSTGRES_URL: '', DATABASE_URL: DB })?.url,
+      DB,
+      'an empty value counts as unset',
+    );
     mkdirSync(join(dir, '.prose'), { recursive: true });
     writeFileSync(join(dir, '.prose', '.env'), `# comment\nOTHER=1\nexport OPENPROSE_POSTGRES_URL="${FILE}"\n`);
-    assert.equal(resolvePostgresUrl(dir, { DATABASE_URL: DB, OPENPROSE_POSTGRES_URL: SHELL }), { url: FILE, source: '.prose/.env OPENPROSE_POSTGRES_URL' });
+    assert.equal(resolvePostgresUrl(dir, { DATABASE_URL: DB, OPENPROSE_POSTGRES_URL: SHELL }), {
+      url: FILE,
+      source: '.prose/.env OPENPROSE_POSTGRES_URL',
+    });
     writeFileSync(join(dir, '.prose', '.env'), `OTHER=1\n`);
-    assert.is(resolvePostgresUrl(dir, { OPENPROSE_POSTGRES_URL: SHELL })?.url, SHELL, 'a .env without the key falls through');
+    assert.is(
+      resolvePostgresUrl(dir, { OPENPROSE_POSTGRES_URL: SHELL })?.url,
+      SHELL,
+      'a .env without the key falls through',
+    );
     writeFileSync(join(dir, '.prose', '.env'), `this is not a pair ${FILE}\n`);
-    const err = (() => { try { resolvePostgresUrl(dir, {}); } catch (e) { return e as Error & { code: string }; } })();
+    const err = (() => {
+      try {
+        resolvePostgresUrl(dir, {});
+      } catch (e) {
+        return e as Error & { code: string };
+      }
+    })();
     assert.is(err?.code, 'E_USAGE');
     assert.not.ok(err!.message.includes(FILE), 'the bad line is named by number, its text is not echoed');
   } finally {

@@ -9,7 +9,7 @@ import { cli, tempEnv } from './helpers.ts';
 
 const RUN = '20260116-143052-a7b3c9';
 
-test('a state.db the sqlite3 CLI made with the seed\'s commands opens in the backend, and the CLI still reads our writes', async () => {
+test("a state.db the sqlite3 CLI made with the seed's commands opens in the backend, and the CLI still reads our writes", async () => {
   const env = tempEnv('cli-made');
   try {
     const dir = join(env.projectDir, '.prose', 'runs', RUN);
@@ -31,10 +31,24 @@ test('a state.db the sqlite3 CLI made with the seed\'s commands opens in the bac
     const b = await sqliteFactory.open(env);
     const got = await b.call('getRun', { run: RUN }, VM);
     assert.is(got.program, 'let research = session: researcher');
-    assert.is((await b.call('resolve', { run: RUN, name: 'research' }, VM)).value, 'AI safety research covers alignment, robustness...');
-    assert.equal((await b.call('resume', { run: RUN }, VM)).position, { index: 3, text: 'session "Research AI safety"', status: 'executing' });
-    assert.is((await b.call('readMemory', { agent: 'captain', scope: 'execution', run: RUN }, VM)).memory, 'first memory');
-    const seg = await b.call('appendSegment', { agent: 'captain', scope: 'execution', run: RUN, prompt: 'q', summary: 't' }, { role: 'subagent', agent: 'captain' });
+    assert.is(
+      (await b.call('resolve', { run: RUN, name: 'research' }, VM)).value,
+      'AI safety research covers alignment, robustness...',
+    );
+    assert.equal((await b.call('resume', { run: RUN }, VM)).position, {
+      index: 3,
+      text: 'session "Research AI safety"',
+      status: 'executing',
+    });
+    assert.is(
+      (await b.call('readMemory', { agent: 'captain', scope: 'execution', run: RUN }, VM)).memory,
+      'first memory',
+    );
+    const seg = await b.call(
+      'appendSegment',
+      { agent: 'captain', scope: 'execution', run: RUN, prompt: 'q', summary: 't' },
+      { role: 'subagent', agent: 'captain' },
+    );
     assert.is(seg.number, 2, 'numbering continues from the CLI-written segment');
     await b.call('bind', { run: RUN, name: 'more', kind: 'input', value: 'added by the backend' }, VM);
     await b.close();

@@ -37,10 +37,13 @@ test('wasm: a commit undone behind our back (a sqlite3 rolling our live journal 
     const before = readFileSync(path);
     const file = await SqliteFile.open(path, { engine: 'wasm' }); // the posix engine excludes such a sqlite3 (native-locks-with-cli.spec.ts)
     try {
-      await file.write((db) => {
-        db.exec("INSERT INTO t VALUES ('ours')");
-        writeFileSync(path, before); // what a sqlite3 playing our journal back leaves: the file as it was
-      }, { transaction: false });
+      await file.write(
+        (db) => {
+          db.exec("INSERT INTO t VALUES ('ours')");
+          writeFileSync(path, before); // what a sqlite3 playing our journal back leaves: the file as it was
+        },
+        { transaction: false },
+      );
       assert.unreachable('the lost commit was acknowledged');
     } catch (err) {
       assert.is((err as ProseError).code, 'E_CONFLICT');

@@ -31,7 +31,8 @@ test('a commit writes its changed pages and their journal, not the database: its
     const small = await commitCosts(file, 21, 'a');
     // Grow it to ~4 MB in one transaction, then commit single rows again.
     await file.write((db) => {
-      for (let i = 0; i < 3500; i++) db.exec({ sql: 'INSERT INTO t (v) VALUES (?)', bind: [`bulk${i}`.padEnd(1100, '.')] });
+      for (let i = 0; i < 3500; i++)
+        db.exec({ sql: 'INSERT INTO t (v) VALUES (?)', bind: [`bulk${i}`.padEnd(1100, '.')] });
     });
     const size = statSync(path).size;
     const large = await commitCosts(file, 21, 'b');
@@ -42,10 +43,16 @@ test('a commit writes its changed pages and their journal, not the database: its
     // A one-row commit changes ~3 pages of 4 KiB: each is written to the journal and then in place.
     assert.ok(median(small) < 48 * 1024, `a commit on a small file wrote ${median(small)} bytes`);
     assert.ok(median(large) < 48 * 1024, `a commit on a ${size}-byte file wrote ${median(large)} bytes`);
-    assert.ok(median(large) <= 2 * median(small), `commit cost grew with the file: ${median(small)} -> ${median(large)} bytes`);
+    assert.ok(
+      median(large) <= 2 * median(small),
+      `commit cost grew with the file: ${median(small)} -> ${median(large)} bytes`,
+    );
     // Growing the file ahead (zero-filled space, at most 1 MiB at a time) is paid now and then, not by every commit.
     const worst = large[large.length - 1]!;
-    assert.ok(worst < 1.1 * 1024 * 1024 && worst < size / 3, `the costliest commit wrote ${worst} bytes, against a ${size}-byte file`);
+    assert.ok(
+      worst < 1.1 * 1024 * 1024 && worst < size / 3,
+      `the costliest commit wrote ${worst} bytes, against a ${size}-byte file`,
+    );
     assert.is(cli([path, 'PRAGMA integrity_check; SELECT count(*) FROM t']).stdout, 'ok\n3542\n');
   } finally {
     env.done();

@@ -42,24 +42,38 @@ test('a process SIGKILLed with pages of a transaction written in place leaves a 
     const torn = cli([join(copy, 'torn.db'), "SELECT count(*) FROM bindings WHERE value LIKE 'new%'"]);
     assert.ok(torn.status !== 0 || torn.stdout !== '0\n', `pages were overwritten in place (${torn.stdout.trim()})`);
 
-    const committed = "SELECT name || '=' || value FROM bindings WHERE name NOT LIKE 'bulk%' UNION ALL SELECT count(*) FROM bindings WHERE value LIKE 'old%'";
+    const committed =
+      "SELECT name || '=' || value FROM bindings WHERE name NOT LIKE 'bulk%' UNION ALL SELECT count(*) FROM bindings WHERE value LIKE 'old%'";
     assert.is(cli([db, 'PRAGMA integrity_check']).stdout, 'ok\n');
     assert.is(cli([db, committed]).stdout, 'committed=kept\n100\n');
 
     const ours = await SqliteFile.open(join(copy, 'state.db'));
-    assert.equal(await ours.read((d) => queryRows(d, committed).map((r) => Object.values(r)[0])), ['committed=kept', 100]);
+    assert.equal(await ours.read((d) => queryRows(d, committed).map((r) => Object.values(r)[0])), [
+      'committed=kept',
+      100,
+    ]);
     ours.close();
     assert.is(cli([join(copy, 'state.db'), 'PRAGMA integrity_check']).stdout, 'ok\n', 'our rollback left a sound file');
     const journal = join(copy, 'state.db-journal');
-    assert.ok(!existsSync(journal) || !readFileSync(journal).subarray(0, 8).equals(JOURNAL_MAGIC), 'the journal is gone or no longer hot');
+    assert.ok(
+      !existsSync(journal) || !readFileSync(journal).subarray(0, 8).equals(JOURNAL_MAGIC),
+      'the journal is gone or no longer hot',
+    );
 
     const again = await sqliteFactory.open(env);
     assert.is((await again.call('resolve', { run, name: 'committed' }, VM)).value, 'kept');
     // The dead child's lock file is stale: the next write breaks it instead of timing out.
     await again.call('bind', { run, name: 'after', kind: 'input', value: 'ok' }, VM);
-    assert.equal((await again.call('listBindings', { run }, VM)).bindings.map((x) => x.name).filter((n) => !n.startsWith('bulk')), ['after', 'committed']);
+    assert.equal(
+      (await again.call('listBindings', { run }, VM)).bindings.map((x) => x.name).filter((n) => !n.startsWith('bulk')),
+      ['after', 'committed'],
+    );
     await again.close();
-    assert.equal(readdirSync(dirname(db)).filter((f) => f.startsWith('.tmp-') || f.includes('.lock')), [], 'no lock or temp file is left');
+    assert.equal(
+      readdirSync(dirname(db)).filter((f) => f.startsWith('.tmp-') || f.includes('.lock')),
+      [],
+      'no lock or temp file is left',
+    );
   } finally {
     env.done();
   }
@@ -89,7 +103,11 @@ test('SIGKILL at a random point of a stream of commits never loses an acknowledg
       for (const i of acked) assert.ok(names.has(`n${i}`), `acknowledged n${i} survived`);
       await again.call('bind', { run, name: `after-${delay}`, kind: 'input', value: 'ok' }, VM);
       await again.close();
-      assert.equal(readdirSync(dirname(db)).filter((f) => f.startsWith('.tmp-') || f.includes('.lock')), [], 'the next writer cleaned up after the dead one');
+      assert.equal(
+        readdirSync(dirname(db)).filter((f) => f.startsWith('.tmp-') || f.includes('.lock')),
+        [],
+        'the next writer cleaned up after the dead one',
+      );
     }
   } finally {
     env.done();

@@ -17,7 +17,11 @@ export const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 export function tempEnv(label: string): BackendEnv & { dir: string; done(): void } {
   const dir = mkdtempSync(join(tmpdir(), `prose-sqlite-${label}-`));
   return {
-    dir, projectDir: join(dir, 'project'), homeDir: join(dir, 'home'), decisions: { ...DEFAULT_DECISIONS }, storageKey: dir,
+    dir,
+    projectDir: join(dir, 'project'),
+    homeDir: join(dir, 'home'),
+    decisions: { ...DEFAULT_DECISIONS },
+    storageKey: dir,
     done: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
@@ -29,13 +33,23 @@ export function cli(args: string[], opts: { cwd?: string } = {}): { stdout: stri
   return { stdout: r.stdout, stderr: r.stderr, status: r.status ?? -1 };
 }
 
-export const subagent = (binding: string, executionId: number | null = null): Actor => ({ role: 'subagent', binding, executionId });
+export const subagent = (binding: string, executionId: number | null = null): Actor => ({
+  role: 'subagent',
+  binding,
+  executionId,
+});
 export const agent = (name: string): Actor => ({ role: 'subagent', agent: name });
 
 /** Runs a fixture script in its own Node process (tsx), collecting its output. */
-export function runFixture(script: string, args: string[]): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+export function runFixture(
+  script: string,
+  args: string[],
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(FIXTURES, script), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(FIXTURES, script), ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -46,7 +60,10 @@ export function runFixture(script: string, args: string[]): Promise<{ code: numb
 }
 
 export function spawnFixture(script: string, args: string[]) {
-  return spawn(process.execPath, ['--import', 'tsx', join(FIXTURES, script), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, ['--import', 'tsx', join(FIXTURES, script), ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** The SQLite engines this Node can run (posix needs node:sqlite: Node 24 here, not the Node 20 on PATH). */

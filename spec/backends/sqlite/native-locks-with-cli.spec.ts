@@ -18,7 +18,10 @@ async function heldCli(path: string, sql: string, marker: string) {
   child.stdin.write(`${sql}\nSELECT '${marker}';\n`);
   await new Promise<void>((resolve, reject) => {
     let out = '';
-    child.stdout.on('data', (d) => { out += d; if (out.includes(marker)) resolve(); });
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes(marker)) resolve();
+    });
     child.on('close', (code) => reject(new Error(`sqlite3 exited (${code}) early: ${out}`)));
   });
   return child;
@@ -34,7 +37,9 @@ if (enginesHere().includes('posix')) {
       const native = await heldCli(path, "BEGIN EXCLUSIVE;\nINSERT INTO t VALUES ('cli');", 'in');
       let read = false;
       let wrote = false;
-      const reading = file.read((db) => queryRows(db, 'SELECT who FROM t ORDER BY who')).then((r) => ((read = true), r));
+      const reading = file
+        .read((db) => queryRows(db, 'SELECT who FROM t ORDER BY who'))
+        .then((r) => ((read = true), r));
       const writing = file.write((db) => db.exec("INSERT INTO t VALUES ('ours')")).then(() => (wrote = true));
       await sleep(400);
       assert.not.ok(read, 'our read waits while sqlite3 holds EXCLUSIVE');
@@ -46,7 +51,10 @@ if (enginesHere().includes('posix')) {
       // The read ran after the CLI's commit, before or after ours: never a half of either.
       assert.ok(['before,cli', 'before,cli,ours'].includes(rows.map((r) => r.who).join()), JSON.stringify(rows));
       file.close();
-      assert.is(cli([path, 'PRAGMA integrity_check; SELECT who FROM t ORDER BY who']).stdout, 'ok\nbefore\ncli\nours\n');
+      assert.is(
+        cli([path, 'PRAGMA integrity_check; SELECT who FROM t ORDER BY who']).stdout,
+        'ok\nbefore\ncli\nours\n',
+      );
     } finally {
       env.done();
     }
@@ -101,12 +109,25 @@ if (enginesHere().includes('posix')) {
     const env = tempEnv('cli-killed');
     try {
       const path = join(env.dir, 'x.db');
-      assert.is(cli([path, "PRAGMA page_size=4096; CREATE TABLE t (v TEXT); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 200) INSERT INTO t SELECT 'old' || i || printf('%.500c', 'x') FROM n"]).status, 0);
+      assert.is(
+        cli([
+          path,
+          "PRAGMA page_size=4096; CREATE TABLE t (v TEXT); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 200) INSERT INTO t SELECT 'old' || i || printf('%.500c', 'x') FROM n",
+        ]).status,
+        0,
+      );
       // A tiny cache makes the CLI spill: it writes pages of its open transaction into the file before COMMIT.
-      const native = await heldCli(path, "PRAGMA cache_size=2; BEGIN; UPDATE t SET v = 'new' || substr(v, 4);", 'spilled');
+      const native = await heldCli(
+        path,
+        "PRAGMA cache_size=2; BEGIN; UPDATE t SET v = 'new' || substr(v, 4);",
+        'spilled',
+      );
       native.kill('SIGKILL');
       await new Promise((r) => native.on('close', r));
-      assert.ok(readFileSync(`${path}-journal`).subarray(0, 8).equals(JOURNAL_MAGIC), 'the dead sqlite3 left a hot journal');
+      assert.ok(
+        readFileSync(`${path}-journal`).subarray(0, 8).equals(JOURNAL_MAGIC),
+        'the dead sqlite3 left a hot journal',
+      );
       const file = await SqliteFile.open(path, { engine: 'posix' });
       assert.is(await file.read((db) => queryValue(db, "SELECT count(*) FROM t WHERE v LIKE 'old%'")), 200);
       file.close();

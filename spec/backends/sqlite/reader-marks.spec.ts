@@ -71,7 +71,7 @@ test('a reader waits while another process writes, saying "2" in its mark meanwh
     assert.is((await conflict(reading)).code, 'E_CONFLICT');
     assert.equal(readdirSync(env.dir), ['state.db.lock'], 'a live writer lock is never broken by a reader');
     writeFileSync(lock, `${deadPid()}\n${hostname()}\nnonce\n`);
-    assert.is(await withSharedLock(lock, () => 'read', { timeoutMs: 2000 }), 'read', 'a dead writer\'s lock is broken');
+    assert.is(await withSharedLock(lock, () => 'read', { timeoutMs: 2000 }), 'read', "a dead writer's lock is broken");
     assert.equal(readdirSync(env.dir), []);
   } finally {
     env.done();

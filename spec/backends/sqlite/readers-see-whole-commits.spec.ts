@@ -9,9 +9,16 @@ test('a reader in another process never sees a commit half-written, though pages
   try {
     const path = join(env.dir, 'x.db');
     const file = await SqliteFile.open(path);
-    await file.write((db) => db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT); CREATE TABLE meta (n INTEGER); INSERT INTO meta VALUES (0)'));
+    await file.write((db) =>
+      db.exec(
+        'CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT); CREATE TABLE meta (n INTEGER); INSERT INTO meta VALUES (0)',
+      ),
+    );
     const N = 300;
-    const writers = [spawnFixture('commit-loop.ts', [path, String(N)]), spawnFixture('commit-loop.ts', [path, String(N)])];
+    const writers = [
+      spawnFixture('commit-loop.ts', [path, String(N)]),
+      spawnFixture('commit-loop.ts', [path, String(N)]),
+    ];
     let running = writers.length;
     let stderr = '';
     for (const w of writers) {
@@ -23,7 +30,9 @@ test('a reader in another process never sees a commit half-written, though pages
     let reads = 0;
     while (running > 0) {
       // Each commit adds a row and counts it: a reader between the two page writes would see them disagree.
-      const row = await file.read((db) => queryRow(db, 'SELECT (SELECT count(*) FROM t) AS rows, (SELECT n FROM meta) AS n'));
+      const row = await file.read((db) =>
+        queryRow(db, 'SELECT (SELECT count(*) FROM t) AS rows, (SELECT n FROM meta) AS n'),
+      );
       assert.is(row!.rows, row!.n, `a reader saw ${row!.rows} rows counted as ${row!.n}`);
       seen.add(Number(row!.n));
       reads++;
@@ -33,7 +42,10 @@ test('a reader in another process never sees a commit half-written, though pages
     const last = await file.read((db) => queryRow(db, 'SELECT count(*) AS rows FROM t'));
     file.close();
     assert.is(last!.rows, 2 * N);
-    assert.ok(seen.size > 10, `the reader saw the count move while the writers ran (${seen.size} values in ${reads} reads)`);
+    assert.ok(
+      seen.size > 10,
+      `the reader saw the count move while the writers ran (${seen.size} values in ${reads} reads)`,
+    );
     assert.is(cli([path, 'PRAGMA integrity_check']).stdout, 'ok\n');
   } finally {
     env.done();

@@ -11,7 +11,16 @@ test('run references that try to leave .prose/runs/ are refused and create nothi
   try {
     const b = await sqliteFactory.open(env);
     const { run } = await b.call('createRun', { program: 'p' }, VM);
-    const bad = ['..', '../..', `${run}/../../../x`, `${run}/imports/..--x`, `${run}/imports/a--b/../../..`, `${run}/attachments/a--b`, '/etc/passwd', `${run}/imports/--x`];
+    const bad = [
+      '..',
+      '../..',
+      `${run}/../../../x`,
+      `${run}/imports/..--x`,
+      `${run}/imports/a--b/../../..`,
+      `${run}/attachments/a--b`,
+      '/etc/passwd',
+      `${run}/imports/--x`,
+    ];
     for (const ref of bad) {
       for (const call of [
         () => b.call('getRun', { run: ref }, VM),
@@ -23,12 +32,18 @@ test('run references that try to leave .prose/runs/ are refused and create nothi
           assert.unreachable(`${ref} should be refused`);
         } catch (err) {
           assert.instance(err, ProseError, String(err));
-          assert.ok(['E_NOT_FOUND', 'E_INVALID_NAME'].includes((err as ProseError).code), `${ref}: ${(err as ProseError).code}`);
+          assert.ok(
+            ['E_NOT_FOUND', 'E_INVALID_NAME'].includes((err as ProseError).code),
+            `${ref}: ${(err as ProseError).code}`,
+          );
         }
       }
     }
     await b.close();
-    assert.ok(readdirSync(env.dir).every((d) => d === 'project' || d === 'home'), 'nothing beside the project and home');
+    assert.ok(
+      readdirSync(env.dir).every((d) => d === 'project' || d === 'home'),
+      'nothing beside the project and home',
+    );
     assert.equal(readdirSync(env.projectDir), ['.prose']);
     assert.equal(readdirSync(`${env.projectDir}/.prose/runs`), [run]);
   } finally {

@@ -11,11 +11,16 @@ import { writeSeedRun } from './seed-run.ts';
 async function shim(argv: string[], cwd: string) {
   let stdout = '';
   let stderr = '';
-  const io: CliIo = { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) }, env: {}, cwd };
+  const io: CliIo = {
+    stdout: { write: (s: string) => (stdout += s) },
+    stderr: { write: (s: string) => (stderr += s) },
+    env: {},
+    cwd,
+  };
   return { status: await sqlite3Command.run(argv, io), stdout, stderr };
 }
 
-test('the seed\'s literal sqlite3 commands work through `prose-state sqlite3`, and the backend reads what they wrote', async () => {
+test("the seed's literal sqlite3 commands work through `prose-state sqlite3`, and the backend reads what they wrote", async () => {
   const env = tempEnv('seed-shim');
   try {
     const { backend: b, run, db } = await writeSeedRun(env);
@@ -42,9 +47,15 @@ test('the seed\'s literal sqlite3 commands work through `prose-state sqlite3`, a
 
     const resume = await b.call('resume', { run }, VM);
     assert.equal(resume.position, { index: 3, text: 'session "Research AI safety"', status: 'executing' });
-    assert.is((await b.call('resolve', { run, name: 'research' }, VM)).value, 'AI safety research covers alignment, robustness...');
+    assert.is(
+      (await b.call('resolve', { run, name: 'research' }, VM)).value,
+      'AI safety research covers alignment, robustness...',
+    );
     assert.is((await b.call('readMemory', { agent: 'captain', scope: 'execution', run }, VM)).memory, '...');
-    assert.equal((await b.call('listSegments', { agent: 'captain', scope: 'execution', run }, VM)).segments.map((s) => s.number), [3]);
+    assert.equal(
+      (await b.call('listSegments', { agent: 'captain', scope: 'execution', run }, VM)).segments.map((s) => s.number),
+      [3],
+    );
     const full = await b.call('resolve', { run, name: 'full_report' }, VM);
     assert.is(full.attached, true);
     assert.is(full.value, report);

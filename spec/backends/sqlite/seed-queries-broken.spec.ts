@@ -10,7 +10,7 @@ import { writeSeedRun } from './seed-run.ts';
  * sqlite.md statements that are broken as written: each is run literally by /usr/bin/sqlite3 (its real error, or its
  * wrong answer on an append-only log), then its correction (docs/sqlite.md) is run and checked against the backend.
  */
-test('the seed\'s broken statements fail or mislead as documented, and their corrections agree with the backend', async () => {
+test("the seed's broken statements fail or mislead as documented, and their corrections agree with the backend", async () => {
   const env = tempEnv('seed-broken');
   try {
     const { backend: b, run, db, inner } = await writeSeedRun(env);
@@ -22,7 +22,14 @@ test('the seed\'s broken statements fail or mislead as documented, and their cor
     const ddl = cli([':memory:', SEED_CORRECTIONS.bindingsDdl.seed]);
     assert.is(ddl.status, 1);
     assert.is(ddl.stderr, 'Error: in prepare, expressions prohibited in PRIMARY KEY and UNIQUE constraints\n');
-    assert.is(cli([':memory:', `${SEED_CORRECTIONS.bindingsDdl.corrected} INSERT OR REPLACE INTO bindings (name, value) VALUES ('x', 1), ('x', 2); SELECT count(*) FROM bindings;`]).stdout, '1\n', 'the corrected DDL runs and keys on (name, scope)');
+    assert.is(
+      cli([
+        ':memory:',
+        `${SEED_CORRECTIONS.bindingsDdl.corrected} INSERT OR REPLACE INTO bindings (name, value) VALUES ('x', 1), ('x', 2); SELECT count(*) FROM bindings;`,
+      ]).stdout,
+      '1\n',
+      'the corrected DDL runs and keys on (name, scope)',
+    );
 
     // 2. The scope CTE reads bindings.execution_id as execution.id; our execution_id is the frame counter.
     const literal = SEED_CORRECTIONS.scopeCte.seed.replace('WHERE id = 43', `WHERE id = ${inner}`);
@@ -45,12 +52,19 @@ test('the seed\'s broken statements fail or mislead as documented, and their cor
     const pos = (await resume()).position!;
     assert.is(cli([scratch, SEED_CORRECTIONS.currentPosition.seed]).stdout, `${pos.index}|${pos.text}|executing\n`);
     assert.is(pos.status, 'completed');
-    assert.is(cli([scratch, SEED_CORRECTIONS.currentPosition.corrected]).stdout, `${pos.index}|${pos.text}|${pos.status}\n`);
+    assert.is(
+      cli([scratch, SEED_CORRECTIONS.currentPosition.corrected]).stdout,
+      `${pos.index}|${pos.text}|${pos.status}\n`,
+    );
 
     // 6. "Check parallel block status" looks for a parallel row still 'executing': none ever is.
     assert.is(cli([scratch, SEED_CORRECTIONS.parallelStatus.seed]).stdout, '');
     const branches = (await resume()).parallels.p1!.branches;
-    const want = Object.entries(branches).filter(([, s]) => s !== 'pending').map(([k, s]) => `${k}|${s}`).join('\n') + '\n';
+    const want =
+      Object.entries(branches)
+        .filter(([, s]) => s !== 'pending')
+        .map(([k, s]) => `${k}|${s}`)
+        .join('\n') + '\n';
     assert.is(cli([scratch, SEED_CORRECTIONS.parallelStatus.corrected]).stdout, want);
 
     // 3 and 7, corrected: the loop iteration and the retry are appended, and the backend reads them back.
@@ -62,9 +76,16 @@ test('the seed\'s broken statements fail or mislead as documented, and their cor
     assert.equal(after.errors.at(-1), { index: 15, message: 'Connection timeout after 30s' });
     // 7, literal: the UPDATEs run, but rewrite a row of the log in place.
     const id = cli([scratch, "SELECT id FROM execution WHERE status = 'retry'"]).stdout.trim();
-    const literalErr = cli([scratch, SEED_CORRECTIONS.errorUpdate.seed.replaceAll('WHERE id = 15', `WHERE id = ${id}`)]);
+    const literalErr = cli([
+      scratch,
+      SEED_CORRECTIONS.errorUpdate.seed.replaceAll('WHERE id = 15', `WHERE id = ${id}`),
+    ]);
     assert.is(literalErr.status, 0);
-    assert.is(cli([scratch, `SELECT status, json_extract(metadata, '$.retry_attempt') FROM execution WHERE id = ${id}`]).stdout, 'failed|2\n', 'the retry row was overwritten');
+    assert.is(
+      cli([scratch, `SELECT status, json_extract(metadata, '$.retry_attempt') FROM execution WHERE id = ${id}`]).stdout,
+      'failed|2\n',
+      'the retry row was overwritten',
+    );
     await b.close();
   } finally {
     env.done();

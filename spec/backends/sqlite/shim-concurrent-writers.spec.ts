@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { AGENTS_DDL, RUN_DDL } from '../../../src/sqlite/index.ts';
 import { cli, runFixture, tempEnv } from './helpers.ts';
 
-test('4 processes running the seed\'s INSERT through `prose-state sqlite3` 25 times each lose nothing', async () => {
+test("4 processes running the seed's INSERT through `prose-state sqlite3` 25 times each lose nothing", async () => {
   const env = tempEnv('shim-writers');
   try {
     const db = join(env.dir, 'state.db');
@@ -18,7 +18,7 @@ test('4 processes running the seed\'s INSERT through `prose-state sqlite3` 25 ti
   }
 });
 
-test('the WASM bytes can be handed in before the first open (the single binary\'s SEA asset), not after', async () => {
+test("the WASM bytes can be handed in before the first open (the single binary's SEA asset), not after", async () => {
   const env = tempEnv('wasm-bytes');
   try {
     const db = join(env.dir, 'x.db');

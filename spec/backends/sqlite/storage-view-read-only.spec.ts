@@ -5,7 +5,7 @@ import { VM } from '../../../src/core/actor.ts';
 import { ProseError } from '../../../src/core/errors.ts';
 import { agent, tempEnv } from './helpers.ts';
 
-test('storage().query reads committed rows of any of the backend\'s databases and keeps nothing it changes', async () => {
+test("storage().query reads committed rows of any of the backend's databases and keeps nothing it changes", async () => {
   const env = tempEnv('view');
   try {
     const b = await sqliteFactory.open(env);
@@ -16,7 +16,9 @@ test('storage().query reads committed rows of any of the backend\'s databases an
     assert.is(view.kind, 'sqlite');
     if (view.kind !== 'sqlite') return;
     const db = `.prose/runs/${run}/state.db`;
-    assert.equal(await view.query(db, 'SELECT name, kind, value FROM bindings WHERE name = ?', ['x']), [{ name: 'x', kind: 'input', value: 'v' }]);
+    assert.equal(await view.query(db, 'SELECT name, kind, value FROM bindings WHERE name = ?', ['x']), [
+      { name: 'x', kind: 'input', value: 'v' },
+    ]);
     assert.equal(await view.query('~/.prose/agents.db', 'SELECT memory FROM agents'), [{ memory: 'mine' }]);
     await view.query(db, 'DELETE FROM bindings');
     assert.equal(await view.query(db, 'SELECT count(*) AS n FROM bindings'), [{ n: 1 }], 'the DELETE was not kept');

@@ -11,7 +11,11 @@ import { cli, enginesHere, tempEnv } from './helpers.ts';
 function walWithFrames(dir: string): string {
   const src = join(dir, 'src.db');
   const db = join(dir, 'state.db');
-  const r = cli([src, "PRAGMA journal_mode=WAL; CREATE TABLE t(a); INSERT INTO t VALUES ('cli')", `.shell cp ${src} ${db} && cp ${src}-wal ${db}-wal`]);
+  const r = cli([
+    src,
+    "PRAGMA journal_mode=WAL; CREATE TABLE t(a); INSERT INTO t VALUES ('cli')",
+    `.shell cp ${src} ${db} && cp ${src}-wal ${db}-wal`,
+  ]);
   assert.is(r.status, 0, r.stderr);
   assert.ok(readFileSync(`${db}-wal`).length > 0, 'the copy has frames in its -wal');
   return db;
@@ -27,12 +31,14 @@ for (const engine of enginesHere()) {
       assert.is(await file.read((d) => queryValue(d, 'SELECT a FROM t')), 'cli');
       await file.write((d) => d.exec("INSERT INTO t VALUES ('ours')"));
       file.close();
-      assert.is(cli([db, 'PRAGMA journal_mode; PRAGMA integrity_check; SELECT a FROM t ORDER BY a']).stdout, 'delete\nok\ncli\nours\n');
+      assert.is(
+        cli([db, 'PRAGMA journal_mode; PRAGMA integrity_check; SELECT a FROM t ORDER BY a']).stdout,
+        'delete\nok\ncli\nours\n',
+      );
     } finally {
       env.done();
     }
   });
-
 }
 
 test('wasm: a read of a WAL database with un-checkpointed changes in its -wal is refused with E_FORMAT, file untouched', async () => {
@@ -61,32 +67,37 @@ test('wasm: a read of a WAL database with un-checkpointed changes in its -wal is
   }
 });
 
-if (enginesHere().includes('posix')) test('posix: a read of a WAL database with un-checkpointed changes checkpoints them first, as the CLI does on close', async () => {
-  const env = tempEnv('wal-read-posix');
-  try {
-    const db = walWithFrames(env.dir);
-    const file = await SqliteFile.open(db, { engine: 'posix' });
-    assert.is(await file.read((d) => queryValue(d, 'SELECT a FROM t')), 'cli');
-    file.close();
-    assert.is(cli([db, 'PRAGMA journal_mode; PRAGMA integrity_check; SELECT a FROM t']).stdout, 'wal\nok\ncli\n');
-  } finally {
-    env.done();
-  }
-});
+if (enginesHere().includes('posix'))
+  test('posix: a read of a WAL database with un-checkpointed changes checkpoints them first, as the CLI does on close', async () => {
+    const env = tempEnv('wal-read-posix');
+    try {
+      const db = walWithFrames(env.dir);
+      const file = await SqliteFile.open(db, { engine: 'posix' });
+      assert.is(await file.read((d) => queryValue(d, 'SELECT a FROM t')), 'cli');
+      file.close();
+      assert.is(cli([db, 'PRAGMA journal_mode; PRAGMA integrity_check; SELECT a FROM t']).stdout, 'wal\nok\ncli\n');
+    } finally {
+      env.done();
+    }
+  });
 
-if (enginesHere().includes('posix')) test('posix: a write to a WAL database with un-checkpointed changes checkpoints them first (as the CLI leaving WAL mode does): nothing lost', async () => {
-  const env = tempEnv('wal-write');
-  try {
-    const db = walWithFrames(env.dir);
-    const file = await SqliteFile.open(db, { engine: 'posix' });
-    await file.write((d) => d.exec("INSERT INTO t VALUES ('ours')"));
-    file.close();
-    assert.not.ok(existsSync(`${db}-wal`));
-    assert.is(cli([db, 'PRAGMA journal_mode; PRAGMA integrity_check; SELECT a FROM t ORDER BY a']).stdout, 'delete\nok\ncli\nours\n');
-  } finally {
-    env.done();
-  }
-});
+if (enginesHere().includes('posix'))
+  test('posix: a write to a WAL database with un-checkpointed changes checkpoints them first (as the CLI leaving WAL mode does): nothing lost', async () => {
+    const env = tempEnv('wal-write');
+    try {
+      const db = walWithFrames(env.dir);
+      const file = await SqliteFile.open(db, { engine: 'posix' });
+      await file.write((d) => d.exec("INSERT INTO t VALUES ('ours')"));
+      file.close();
+      assert.not.ok(existsSync(`${db}-wal`));
+      assert.is(
+        cli([db, 'PRAGMA journal_mode; PRAGMA integrity_check; SELECT a FROM t ORDER BY a']).stdout,
+        'delete\nok\ncli\nours\n',
+      );
+    } finally {
+      env.done();
+    }
+  });
 
 test('wasm: a write to a WAL database with un-checkpointed changes is refused with E_FORMAT and left untouched', async () => {
   const env = tempEnv('wal-pending');

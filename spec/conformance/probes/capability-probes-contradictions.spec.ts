@@ -34,10 +34,12 @@ test('undeclared but working: undeclared-but-works', async () => {
 
 test('undeclared, not refused, yet not working either: undeclared-half-works', async () => {
   const v = await verdictsOf({
-    declared: [], supports: ['custom-scope'],
+    declared: [],
+    supports: ['custom-scope'],
     tamper: (b) => ({
       ...b,
-      call: (op, args, actor) => op === 'readMemory' ? Promise.reject(new ProseError('E_NOT_FOUND', 'lost it')) : b.call(op, args, actor),
+      call: (op, args, actor) =>
+        op === 'readMemory' ? Promise.reject(new ProseError('E_NOT_FOUND', 'lost it')) : b.call(op, args, actor),
     }),
   });
   assert.is(v['custom-scope']!.verdict, 'undeclared-half-works');
@@ -46,7 +48,13 @@ test('undeclared, not refused, yet not working either: undeclared-half-works', a
 
 test('capabilities with nothing to refuse are not probed when undeclared', async () => {
   const v = await verdictsOf({ declared: [], supports: [] });
-  assert.equal(v['concurrent-writers'], { capability: 'concurrent-writers', declared: false, works: null, verdict: 'ok', detail: 'nothing to refuse when undeclared' });
+  assert.equal(v['concurrent-writers'], {
+    capability: 'concurrent-writers',
+    declared: false,
+    works: null,
+    verdict: 'ok',
+    detail: 'nothing to refuse when undeclared',
+  });
 });
 
 test.run();

@@ -8,7 +8,10 @@ test('an honest backend gets ok for every capability, declared or not', async ()
   const env = tempEnv('probe-honest');
   try {
     const caps = ['project-scope', 'imports', 'durable', 'attachments'] as const;
-    const verdicts = await probeCapabilities(fakeFactory({ declared: [...caps], supports: [...caps], durable: true }), env);
+    const verdicts = await probeCapabilities(
+      fakeFactory({ declared: [...caps], supports: [...caps], durable: true }),
+      env,
+    );
     const bad = verdicts.filter((v) => v.verdict !== 'ok');
     assert.equal(bad, []);
     const byCap = Object.fromEntries(verdicts.map((v) => [v.capability, v]));

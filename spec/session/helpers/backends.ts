@@ -10,17 +10,36 @@ import type { PgQuery } from '../../../src/session/index.ts';
 
 export type Kind = 'filesystem' | 'sqlite' | 'postgres';
 
-export interface Opened { backend: Backend; env: BackendEnv; projectDir: string; homeDir: string; pgQuery?: PgQuery; pgRun?: (sql: string) => Promise<unknown> }
+export interface Opened {
+  backend: Backend;
+  env: BackendEnv;
+  projectDir: string;
+  homeDir: string;
+  pgQuery?: PgQuery;
+  pgRun?: (sql: string) => Promise<unknown>;
+}
 
 /** A fresh project (and home) per call, and the backend of that kind opened on it. */
 export async function openBackend(kind: Kind): Promise<Opened> {
   const root = mkdtempSync(join(tmpdir(), `prose-session-${kind}-`));
-  const env: BackendEnv = { projectDir: join(root, 'project'), homeDir: join(root, 'home'), decisions: { ...DEFAULT_DECISIONS }, storageKey: root };
+  const env: BackendEnv = {
+    projectDir: join(root, 'project'),
+    homeDir: join(root, 'home'),
+    decisions: { ...DEFAULT_DECISIONS },
+    storageKey: root,
+  };
   if (kind === 'postgres') {
     const factory = createPostgresMemFactory();
     const backend = await factory.open(env);
     const db = factory.openDb(env);
-    return { backend, env, projectDir: env.projectDir, homeDir: env.homeDir, pgQuery: (sql, params) => db.query(sql, (params ?? []) as never), pgRun: (sql) => db.query(sql) };
+    return {
+      backend,
+      env,
+      projectDir: env.projectDir,
+      homeDir: env.homeDir,
+      pgQuery: (sql, params) => db.query(sql, (params ?? []) as never),
+      pgRun: (sql) => db.query(sql),
+    };
   }
   const backend = await (kind === 'filesystem' ? filesystemFactory : sqliteFactory).open(env);
   return { backend, env, projectDir: env.projectDir, homeDir: env.homeDir };

@@ -39,9 +39,15 @@ for (const [name, want] of Object.entries(EXPECTED)) {
     const findings = checkTranscript(readFileSync(new URL(name, dir), 'utf8'), name);
     const first = findings[0];
     assert.ok(first, 'at least one finding');
-    assert.equal([first.rule, first.line, first.severity, first.file], [want.rule, want.line, want.severity ?? 'error', name]);
+    assert.equal(
+      [first.rule, first.line, first.severity, first.file],
+      [want.rule, want.line, want.severity ?? 'error', name],
+    );
     // One defect each: nothing else is an error except echoes of the same defect on later lines.
-    assert.ok(findings.every((f) => f.severity === 'warning' || f.rule === want.rule || f.rule === 'parse.nesting'), JSON.stringify(findings));
+    assert.ok(
+      findings.every((f) => f.severity === 'warning' || f.rule === want.rule || f.rule === 'parse.nesting'),
+      JSON.stringify(findings),
+    );
   });
 }
 

@@ -10,9 +10,12 @@ import { mutatedTranscript } from '../_mutations.ts';
 const ids = new Set(Object.keys(TRANSCRIPT_RULES));
 
 test('findings only use rules of the table', () => {
-  fc.assert(fc.property(mutatedTranscript, (text) => {
-    for (const f of checkTranscript(text)) assert.ok(ids.has(f.rule), f.rule);
-  }), { numRuns: 300 });
+  fc.assert(
+    fc.property(mutatedTranscript, (text) => {
+      for (const f of checkTranscript(text)) assert.ok(ids.has(f.rule), f.rule);
+    }),
+    { numRuns: 300 },
+  );
 });
 
 test('docs/in-context.md lists every rule', () => {

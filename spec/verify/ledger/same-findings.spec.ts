@@ -26,12 +26,16 @@ async function ledgerFindings(list: Rec[]): Promise<{ reactor: string[]; runDir:
     mkdirSync(join(runDir, 'receipts'), { recursive: true });
     const byNode = new Map<string, Rec[]>();
     for (const r of list) byNode.set(r.node, [...(byNode.get(r.node) ?? []), r]);
-    for (const [node, rs] of byNode) writeFileSync(join(runDir, 'receipts', `${node}.jsonl`), rs.map((r) => canonicalJson(r) + '\n').join(''));
+    for (const [node, rs] of byNode)
+      writeFileSync(join(runDir, 'receipts', `${node}.jsonl`), rs.map((r) => canonicalJson(r) + '\n').join(''));
     // Where each global receipts.json index sits in its node's chain (the run-dir shape reports that position).
     const position = list.map((r, i) => list.slice(0, i).filter((x) => x.node === r.node).length);
     const reactor = await verifyPath(reactorDir, { kind: 'reactor' });
     const wm = await verifyPath(runDir, { kind: 'world-model' });
-    return { reactor: normalize(reactor.findings, 'reactor.', (i) => position[i]!), runDir: normalize(wm.findings, 'wm.', (i) => i) };
+    return {
+      reactor: normalize(reactor.findings, 'reactor.', (i) => position[i]!),
+      runDir: normalize(wm.findings, 'wm.', (i) => i),
+    };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -41,13 +45,19 @@ async function ledgerFindings(list: Rec[]): Promise<{ reactor: string[]; runDir:
 function normalize(findings: Finding[], prefix: string, pos: (index: number) => number): string[] {
   return findings
     .filter((f) => f.rule.startsWith(prefix) && f.rule.slice(prefix.length) in LEDGER_RULES)
-    .map((f) => `${f.rule.slice(prefix.length)} ${f.severity} ${f.node}#${f.receipt === undefined ? '-' : pos(f.receipt)} ${f.message}`)
+    .map(
+      (f) =>
+        `${f.rule.slice(prefix.length)} ${f.severity} ${f.node}#${f.receipt === undefined ? '-' : pos(f.receipt)} ${f.message}`,
+    )
     .sort();
 }
 
 test('the reference ledger as it is: no ledger finding in either shape (renders that moved nothing, a failed receipt without a reason)', async () => {
   const list = reference();
-  assert.ok(list.some((r) => r.status === 'failed' && !('failure_reason' in r.semantic_diff)), 'the vector still has a failed receipt without a reason');
+  assert.ok(
+    list.some((r) => r.status === 'failed' && !('failure_reason' in r.semantic_diff)),
+    'the vector still has a failed receipt without a reason',
+  );
   const { reactor, runDir } = await ledgerFindings(list);
   assert.equal(reactor, []);
   assert.equal(runDir, []);
@@ -65,7 +75,11 @@ test('a tampered ledger: both shapes find the same things', async () => {
   const other = list.findIndex((r, i) => i > 0 && r.node === list[0]!.node);
   list[other]!.prev = null; // chain.prev (and a stale hash)
   const { reactor, runDir } = await ledgerFindings(list);
-  for (const rule of ['status.copy-forward', 'chain.prev', 'receipt.hash']) assert.ok(reactor.some((f) => f.startsWith(`${rule} `)), `${rule} in ${reactor.join('\n')}`);
+  for (const rule of ['status.copy-forward', 'chain.prev', 'receipt.hash'])
+    assert.ok(
+      reactor.some((f) => f.startsWith(`${rule} `)),
+      `${rule} in ${reactor.join('\n')}`,
+    );
   assert.equal(runDir, reactor);
 });
 

@@ -21,7 +21,8 @@ export async function withCopy(name: string, fn: (dir: string) => Promise<void> 
 
 export const readReceipts = (dir: string): Rec[] => JSON.parse(readFileSync(join(dir, 'receipts.json'), 'utf8'));
 /** Writes the ledger as the reference does (canonical JSON + LF), so only the tamper itself is visible. */
-export const writeReceipts = (dir: string, list: Rec[]): void => writeFileSync(join(dir, 'receipts.json'), canonicalJson(list) + '\n');
+export const writeReceipts = (dir: string, list: Rec[]): void =>
+  writeFileSync(join(dir, 'receipts.json'), canonicalJson(list) + '\n');
 export const restamp = (r: Rec): void => void (r.content_hash = receiptHash(r));
 
 /** Index of the last receipt of the node with the most receipts, so a re-stamped edit breaks no later link. */
@@ -32,8 +33,10 @@ export function lastOfBusiestNode(list: Rec[]): number {
   return list.map((r) => r.node).lastIndexOf(node);
 }
 
-export const nodeDir = (dir: string, node: string) => join(dir, 'world-models', Buffer.from(node, 'utf8').toString('hex'));
-export const binsOf = (dir: string, node: string) => readdirSync(join(nodeDir(dir, node), 'versions')).map((b) => join(nodeDir(dir, node), 'versions', b));
+export const nodeDir = (dir: string, node: string) =>
+  join(dir, 'world-models', Buffer.from(node, 'utf8').toString('hex'));
+export const binsOf = (dir: string, node: string) =>
+  readdirSync(join(nodeDir(dir, node), 'versions')).map((b) => join(nodeDir(dir, node), 'versions', b));
 
 export const verify = (dir: string): Promise<Finding[]> => reactorVerifier.verify(dir, {});
 export const errors = (fs: Finding[]) => fs.filter((f) => f.severity === 'error');

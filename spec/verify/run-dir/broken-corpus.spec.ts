@@ -7,7 +7,10 @@ import { RUN_DIR_MUTATIONS } from './run-dir-mutations.ts';
 
 test('every run-dir rule has a mutation in the broken corpus', () => {
   const covered = new Set(RUN_DIR_MUTATIONS.map((m) => m.rule));
-  assert.equal(Object.keys(RUN_DIR_RULES).filter((r) => !covered.has(r as never)), []);
+  assert.equal(
+    Object.keys(RUN_DIR_RULES).filter((r) => !covered.has(r as never)),
+    [],
+  );
 });
 
 for (const m of RUN_DIR_MUTATIONS) {

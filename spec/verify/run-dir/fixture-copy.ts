@@ -30,7 +30,10 @@ export function copyValid(): FixtureCopy {
   cpSync(join(FIXTURES, 'valid-home'), home, { recursive: true });
   const run = join(prose, 'runs', RUN_ID);
   return {
-    prose, home, run, imp: join(run, 'imports', 'alice--summarizer'),
+    prose,
+    home,
+    run,
+    imp: join(run, 'imports', 'alice--summarizer'),
     edit(rel, from, to) {
       const p = join(prose, rel);
       const text = readFileSync(p, 'utf8');

@@ -11,12 +11,15 @@ test('user-scope agents are checked only with a home directory, and reported as 
     writeFileSync(join(c.home, '.prose/agents/mentor/memory.md'), '# Notes\n');
     assert.equal((await verifyPath(c.prose)).findings, [], 'without a home, ~ is not looked at');
     const { findings } = await verifyPath(c.prose, { homeDir: c.home });
-    assert.equal(findings.map((f) => [f.rule, f.file]), [
-      ['agent.memory-heading', '~/.prose/agents/mentor/memory.md'],
-      ['agent.memory-sections', '~/.prose/agents/mentor/memory.md'],
-      ['agent.memory-sections', '~/.prose/agents/mentor/memory.md'],
-      ['agent.memory-sections', '~/.prose/agents/mentor/memory.md'],
-    ]);
+    assert.equal(
+      findings.map((f) => [f.rule, f.file]),
+      [
+        ['agent.memory-heading', '~/.prose/agents/mentor/memory.md'],
+        ['agent.memory-sections', '~/.prose/agents/mentor/memory.md'],
+        ['agent.memory-sections', '~/.prose/agents/mentor/memory.md'],
+        ['agent.memory-sections', '~/.prose/agents/mentor/memory.md'],
+      ],
+    );
     assert.ok(findings.every((f) => f.severity === 'warning'));
   } finally {
     c.cleanup();

@@ -10,10 +10,17 @@ test('a binding written after the VM last wrote state.md is a warning (index.unl
   try {
     const b = await filesystemFactory.open(env);
     const { run } = await b.call('createRun', { program: 'let x = session "x"\n' }, { role: 'vm' });
-    await b.call('bind', { run, name: 'x', kind: 'let', value: 'late', source: 'let x = session "x"' }, { role: 'subagent', binding: 'x', executionId: null });
+    await b.call(
+      'bind',
+      { run, name: 'x', kind: 'let', value: 'late', source: 'let x = session "x"' },
+      { role: 'subagent', binding: 'x', executionId: null },
+    );
     await b.close();
     const { findings } = await verifyPath(join(env.projectDir, '.prose/runs', run));
-    assert.equal(findings.map((f) => [f.rule, f.severity, f.file]), [['index.unlisted', 'warning', 'bindings/x.md']]);
+    assert.equal(
+      findings.map((f) => [f.rule, f.severity, f.file]),
+      [['index.unlisted', 'warning', 'bindings/x.md']],
+    );
   } finally {
     env.cleanup();
   }

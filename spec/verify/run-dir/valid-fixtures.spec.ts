@@ -9,7 +9,12 @@ const HOME = join(FIXTURES, 'valid-home');
 const RUN = join(PROSE, 'runs', RUN_ID);
 
 test('the seed examples, laid out by hand, verify with no finding as a project, a .prose dir, a run and an import', async () => {
-  for (const [path, kind] of [[join(FIXTURES, 'valid'), 'prose-dir'], [PROSE, 'prose-dir'], [RUN, 'run-dir'], [join(RUN, 'imports', 'alice--summarizer'), 'run-dir']] as const) {
+  for (const [path, kind] of [
+    [join(FIXTURES, 'valid'), 'prose-dir'],
+    [PROSE, 'prose-dir'],
+    [RUN, 'run-dir'],
+    [join(RUN, 'imports', 'alice--summarizer'), 'run-dir'],
+  ] as const) {
     const r = await verifyPath(path, { homeDir: HOME });
     assert.is(r.kind, kind, path);
     assert.equal(r.findings, [], path);

@@ -11,7 +11,12 @@ test('--format json prints {kind, path, findings, counts} and honours --threshol
     // Every inline value in the fixture is over 10 bytes: each binding is a too-large warning, and still exit 0.
     const code = await verifyCommand.run(['.', '--format', 'json', '--threshold', '10'], io);
     assert.is(code, 0);
-    const report = JSON.parse(io.out()) as { kind: string; path: string; findings: { rule: string; severity: string; file: string }[]; counts: { errors: number; warnings: number } };
+    const report = JSON.parse(io.out()) as {
+      kind: string;
+      path: string;
+      findings: { rule: string; severity: string; file: string }[];
+      counts: { errors: number; warnings: number };
+    };
     assert.is(report.kind, 'prose-dir');
     assert.is(report.path, '.');
     assert.ok(report.findings.length >= 3);

@@ -18,7 +18,10 @@ test('the seed-example state.db (with an x_ table and an added column) verifies 
 
 test('every state-db rule has a mutation in the broken corpus', () => {
   const covered = new Set(STATE_DB_MUTATIONS.map((m) => m.rule));
-  assert.equal(Object.keys(STATE_DB_RULES).filter((r) => !covered.has(r as never)), []);
+  assert.equal(
+    Object.keys(STATE_DB_RULES).filter((r) => !covered.has(r as never)),
+    [],
+  );
 });
 
 for (const m of STATE_DB_MUTATIONS) {

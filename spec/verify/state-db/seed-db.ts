@@ -54,7 +54,9 @@ export async function seedDb(): Promise<SeedDb> {
   const exec = async (sql: string) => {
     const f = await SqliteFile.open(db);
     try {
-      await f.write((d) => { d.exec(sql); });
+      await f.write((d) => {
+        d.exec(sql);
+      });
     } finally {
       f.close();
     }

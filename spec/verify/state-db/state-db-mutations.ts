@@ -13,28 +13,98 @@ const sql = (text: string) => (s: SeedDb) => s.exec(text);
 
 /** One mutation of the seed database per rule: the broken corpus for state.db. */
 export const STATE_DB_MUTATIONS: DbMutation[] = [
-  { rule: 'db.open', what: 'a state.db that is not SQLite', apply: async (s) => writeFileSync(s.db, 'SQLite format 3\0 but then garbage') },
+  {
+    rule: 'db.open',
+    what: 'a state.db that is not SQLite',
+    apply: async (s) => writeFileSync(s.db, 'SQLite format 3\0 but then garbage'),
+  },
   { rule: 'db.table-missing', what: 'no imports table', apply: sql('DROP TABLE imports'), table: 'imports' },
-  { rule: 'db.column-missing', what: 'run without state_mode', apply: sql('ALTER TABLE run DROP COLUMN state_mode'), table: 'run' },
-  { rule: 'db.table-unknown', what: 'an extension table without x_', apply: sql('CREATE TABLE metrics (x)'), table: 'metrics' },
+  {
+    rule: 'db.column-missing',
+    what: 'run without state_mode',
+    apply: sql('ALTER TABLE run DROP COLUMN state_mode'),
+    table: 'run',
+  },
+  {
+    rule: 'db.table-unknown',
+    what: 'an extension table without x_',
+    apply: sql('CREATE TABLE metrics (x)'),
+    table: 'metrics',
+  },
   { rule: 'db.run-row', what: 'no run row', apply: sql('DELETE FROM run') },
   { rule: 'db.run-id', what: 'run.id of another run', apply: sql("UPDATE run SET id = '20260116-143052-ffffff'") },
   { rule: 'db.run-status', what: "status 'paused'", apply: sql("UPDATE run SET status = 'paused'") },
-  { rule: 'db.binding-duplicate', what: 'two root rows for research', apply: sql("DROP INDEX bindings_name_scope; INSERT INTO bindings (name, kind, value) VALUES ('research', 'let', 'again')"), table: 'bindings' },
-  { rule: 'db.binding-kind', what: "kind 'var'", apply: sql("UPDATE bindings SET kind = 'var' WHERE name = 'research'") },
-  { rule: 'db.binding-name', what: "a binding named '../x'", apply: sql("UPDATE bindings SET name = '../x' WHERE name = 'research'") },
-  { rule: 'db.binding-execution-id', what: 'execution_id 0', apply: sql("UPDATE bindings SET execution_id = 0 WHERE name = 'result'") },
-  { rule: 'db.binding-too-large', what: 'a 200,000-byte value inline', apply: sql("UPDATE bindings SET value = printf('%.*c', 200000, 'x') WHERE name = 'research'") },
-  { rule: 'db.attachment', what: 'an attachment_path outside the run', apply: sql("UPDATE bindings SET attachment_path = '../../outside.md' WHERE name = 'full_report'") },
-  { rule: 'db.execution-parent', what: 'parent_id 999', apply: sql('UPDATE execution SET parent_id = 999 WHERE id = 3') },
-  { rule: 'db.execution-status', what: "status 'done'", apply: sql("UPDATE execution SET status = 'done' WHERE id = 1") },
-  { rule: 'db.agent-name', what: "an agent named 'a/b'", apply: sql("INSERT INTO agents (name, scope) VALUES ('a/b', 'execution')") },
+  {
+    rule: 'db.binding-duplicate',
+    what: 'two root rows for research',
+    apply: sql(
+      "DROP INDEX bindings_name_scope; INSERT INTO bindings (name, kind, value) VALUES ('research', 'let', 'again')",
+    ),
+    table: 'bindings',
+  },
+  {
+    rule: 'db.binding-kind',
+    what: "kind 'var'",
+    apply: sql("UPDATE bindings SET kind = 'var' WHERE name = 'research'"),
+  },
+  {
+    rule: 'db.binding-name',
+    what: "a binding named '../x'",
+    apply: sql("UPDATE bindings SET name = '../x' WHERE name = 'research'"),
+  },
+  {
+    rule: 'db.binding-execution-id',
+    what: 'execution_id 0',
+    apply: sql("UPDATE bindings SET execution_id = 0 WHERE name = 'result'"),
+  },
+  {
+    rule: 'db.binding-too-large',
+    what: 'a 200,000-byte value inline',
+    apply: sql("UPDATE bindings SET value = printf('%.*c', 200000, 'x') WHERE name = 'research'"),
+  },
+  {
+    rule: 'db.attachment',
+    what: 'an attachment_path outside the run',
+    apply: sql("UPDATE bindings SET attachment_path = '../../outside.md' WHERE name = 'full_report'"),
+  },
+  {
+    rule: 'db.execution-parent',
+    what: 'parent_id 999',
+    apply: sql('UPDATE execution SET parent_id = 999 WHERE id = 3'),
+  },
+  {
+    rule: 'db.execution-status',
+    what: "status 'done'",
+    apply: sql("UPDATE execution SET status = 'done' WHERE id = 1"),
+  },
+  {
+    rule: 'db.agent-name',
+    what: "an agent named 'a/b'",
+    apply: sql("INSERT INTO agents (name, scope) VALUES ('a/b', 'execution')"),
+  },
   { rule: 'db.agent-scope', what: "scope 'global'", apply: sql("UPDATE agents SET scope = 'global'") },
-  { rule: 'db.agent-scope-place', what: 'a project agent in state.db', apply: sql("UPDATE agents SET scope = 'project'") },
-  { rule: 'db.segment-duplicate', what: 'segment 2 twice (no UNIQUE)', table: 'agent_segments', apply: sql(`ALTER TABLE agent_segments RENAME TO old_segments;
+  {
+    rule: 'db.agent-scope-place',
+    what: 'a project agent in state.db',
+    apply: sql("UPDATE agents SET scope = 'project'"),
+  },
+  {
+    rule: 'db.segment-duplicate',
+    what: 'segment 2 twice (no UNIQUE)',
+    table: 'agent_segments',
+    apply: sql(`ALTER TABLE agent_segments RENAME TO old_segments;
     CREATE TABLE agent_segments (id INTEGER PRIMARY KEY AUTOINCREMENT, agent_name TEXT, segment_number INTEGER, timestamp TEXT, prompt TEXT, summary TEXT);
     INSERT INTO agent_segments SELECT * FROM old_segments; DROP TABLE old_segments;
-    INSERT INTO agent_segments (agent_name, segment_number) VALUES ('captain', 2)`) },
-  { rule: 'db.segment-sequence', what: 'segments 1 and 3', apply: sql('UPDATE agent_segments SET segment_number = 3 WHERE segment_number = 2') },
-  { rule: 'db.segment-agent', what: 'segments of an agent with no row', apply: sql("INSERT INTO agent_segments (agent_name, segment_number) VALUES ('ghost', 1)") },
+    INSERT INTO agent_segments (agent_name, segment_number) VALUES ('captain', 2)`),
+  },
+  {
+    rule: 'db.segment-sequence',
+    what: 'segments 1 and 3',
+    apply: sql('UPDATE agent_segments SET segment_number = 3 WHERE segment_number = 2'),
+  },
+  {
+    rule: 'db.segment-agent',
+    what: 'segments of an agent with no row',
+    apply: sql("INSERT INTO agent_segments (agent_name, segment_number) VALUES ('ghost', 1)"),
+  },
 ];

@@ -5,7 +5,16 @@ import type { Decisions } from '../../core/decisions.ts';
 import { ProseError } from '../../core/errors.ts';
 import { formatBindingFile, parseBindingFile } from '../../core/formats/binding-file.ts';
 import { formatSegmentFile, parseSegmentFile } from '../../core/formats/segment-file.ts';
-import type { AgentLocation, BindingRecord, ExecutionEvent, ExecutionId, RunRecord, RunRef, RunStatus, Segment } from '../../core/model.ts';
+import type {
+  AgentLocation,
+  BindingRecord,
+  ExecutionEvent,
+  ExecutionId,
+  RunRecord,
+  RunRef,
+  RunStatus,
+  Segment,
+} from '../../core/model.ts';
 import { parseSegmentFileName, segmentFileName } from '../../core/numbering.ts';
 import type { StateStore, WorldModelStore } from '../../core/store.ts';
 import { isoSeconds } from '../../core/time-format.ts';
@@ -24,7 +33,10 @@ function decodeUtf8(bytes: Uint8Array, file: string): string {
   try {
     return STRICT_UTF8.decode(bytes);
   } catch {
-    throw new ProseError('E_CORRUPT', `${file} is not valid UTF-8`, { location: { file }, hint: 'the file was changed outside the backend; restore it' });
+    throw new ProseError('E_CORRUPT', `${file} is not valid UTF-8`, {
+      location: { file },
+      hint: 'the file was changed outside the backend; restore it',
+    });
   }
 }
 
@@ -43,7 +55,12 @@ export class FsStore implements StateStore {
   /** Each binding file's line of the state.md index (name, kind, scope), while the file is unchanged. */
   private readonly indexLines = new FileMemo<IndexEntries['bindings'][number]>();
 
-  constructor(projectDir: string, homeDir: string, private readonly decisions: Decisions, private readonly now: () => Date = () => new Date()) {
+  constructor(
+    projectDir: string,
+    homeDir: string,
+    private readonly decisions: Decisions,
+    private readonly now: () => Date = () => new Date(),
+  ) {
     this.paths = new RunPaths(projectDir, homeDir);
     this.worldModel = new FsWorldModelStore(this.paths);
   }
@@ -64,12 +81,20 @@ export class FsStore implements StateStore {
     try {
       mkdirSync(dir);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new ProseError('E_CONFLICT', `run directory ${this.rel(dir)} already exists`);
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+        throw new ProseError('E_CONFLICT', `run directory ${this.rel(dir)} already exists`);
       throw err;
     }
     mkdirSync(join(dir, 'bindings'));
     writeFileAtomic(join(dir, 'program.prose'), rec.program);
-    const doc: StateDoc = { runId: rec.runId, programPath: rec.programPath ?? 'program.prose', status: rec.status, started: rec.startedAt, updated: rec.startedAt, events: [] };
+    const doc: StateDoc = {
+      runId: rec.runId,
+      programPath: rec.programPath ?? 'program.prose',
+      status: rec.status,
+      started: rec.startedAt,
+      updated: rec.startedAt,
+      events: [],
+    };
     writeFileAtomic(join(dir, 'state.md'), renderStateMd(doc, { bindings: [], agents: [] }));
   }
 
@@ -81,14 +106,21 @@ export class FsStore implements StateStore {
   }
 
   async setRunStatus(run: RunRef, status: RunStatus): Promise<void> {
-    await this.updateDoc(run, (doc) => { doc.status = status; });
+    await this.updateDoc(run, (doc) => {
+      doc.status = status;
+    });
   }
 
   async appendEvent(run: RunRef, event: ExecutionEvent): Promise<void> {
-    await this.updateDoc(run, (doc) => { doc.events.push(event); });
+    await this.updateDoc(run, (doc) => {
+      doc.events.push(event);
+    });
   }
 
-  async appendEventAtomically(run: RunRef, make: (events: readonly ExecutionEvent[]) => ExecutionEvent): Promise<ExecutionEvent> {
+  async appendEventAtomically(
+    run: RunRef,
+    make: (events: readonly ExecutionEvent[]) => ExecutionEvent,
+  ): Promise<ExecutionEvent> {
     let made: ExecutionEvent | undefined;
     await this.updateDoc(run, (doc) => {
       made = make(doc.events);
@@ -121,15 +153,19 @@ export class FsStore implements StateStore {
     const prev = this.locks.get(run) ?? Promise.resolve();
     // Another process may be a VM on the same run too (the concurrency area): the lock file spans processes.
     const dir = this.paths.runDir(run);
-    const next = prev.catch(() => undefined).then(() => withFileLock(join(dir, 'state.md.lock'), () => {
-      const doc = this.readDoc(run);
-      if (!doc) throw new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)}`);
-      change(doc);
-      doc.updated = isoSeconds(this.now());
-      const text = renderStateMd(doc, this.indexOf(run));
-      writeFileAtomic(join(dir, 'state.md'), text);
-      this.docs.set(join(dir, 'state.md'), { text, doc: copyDoc(doc) });
-    }));
+    const next = prev
+      .catch(() => undefined)
+      .then(() =>
+        withFileLock(join(dir, 'state.md.lock'), () => {
+          const doc = this.readDoc(run);
+          if (!doc) throw new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)}`);
+          change(doc);
+          doc.updated = isoSeconds(this.now());
+          const text = renderStateMd(doc, this.indexOf(run));
+          writeFileAtomic(join(dir, 'state.md'), text);
+          this.docs.set(join(dir, 'state.md'), { text, doc: copyDoc(doc) });
+        }),
+      );
     this.locks.set(run, next);
     try {
       await next;
@@ -142,7 +178,9 @@ export class FsStore implements StateStore {
     const bindings = this.bindingIndex(run);
     const agentsDir = join(this.paths.runDir(run), 'agents');
     const agents = existsSync(agentsDir)
-      ? readdirSync(agentsDir).sort().map((name) => ({ name, scope: 'execution', path: `agents/${name}/` }))
+      ? readdirSync(agentsDir)
+          .sort()
+          .map((name) => ({ name, scope: 'execution', path: `agents/${name}/` }))
       : [];
     return { bindings, agents };
   }
@@ -154,7 +192,17 @@ export class FsStore implements StateStore {
     if (attach) writeFileAtomic(join(dir, attachmentRel), b.value);
     const value = attach ? `(attached: ${Buffer.byteLength(b.value, 'utf8')} bytes in ${attachmentRel})` : b.value;
     const file = join(dir, 'bindings', fileName);
-    writeFileAtomic(file, formatBindingFile({ name: b.name, kind: b.kind, executionId: b.executionId, source: b.source ?? '', value, ...(attach ? { attachment: attachmentRel } : {}) }));
+    writeFileAtomic(
+      file,
+      formatBindingFile({
+        name: b.name,
+        kind: b.kind,
+        executionId: b.executionId,
+        source: b.source ?? '',
+        value,
+        ...(attach ? { attachment: attachmentRel } : {}),
+      }),
+    );
     // A value that shrank below the threshold no longer needs its old attachment.
     if (!attach) rmSync(join(dir, attachmentRel), { force: true });
     return { location: this.rel(file) };
@@ -187,14 +235,28 @@ export class FsStore implements StateStore {
     if (!parsed) return undefined;
     let value = parsed.value;
     if (parsed.attachment !== undefined) {
-      if (!/^attachments\/[^/]+$/.test(parsed.attachment)) throw new ProseError('E_CORRUPT', `attachment path ${JSON.stringify(parsed.attachment)} is not under attachments/`, { location: { file: this.rel(file) } });
+      if (!/^attachments\/[^/]+$/.test(parsed.attachment))
+        throw new ProseError(
+          'E_CORRUPT',
+          `attachment path ${JSON.stringify(parsed.attachment)} is not under attachments/`,
+          { location: { file: this.rel(file) } },
+        );
       try {
         value = readFileSync(join(this.paths.runDir(run), parsed.attachment), 'utf8');
       } catch {
-        throw new ProseError('E_CORRUPT', `attachment ${parsed.attachment} is missing`, { location: { file: this.rel(file) } });
+        throw new ProseError('E_CORRUPT', `attachment ${parsed.attachment} is missing`, {
+          location: { file: this.rel(file) },
+        });
       }
     }
-    return { name: parsed.name, kind: parsed.kind, value, executionId: parsed.executionId, ...(parsed.source ? { source: parsed.source } : {}), attached: parsed.attachment !== undefined };
+    return {
+      name: parsed.name,
+      kind: parsed.kind,
+      value,
+      executionId: parsed.executionId,
+      ...(parsed.source ? { source: parsed.source } : {}),
+      attached: parsed.attachment !== undefined,
+    };
   }
 
   async listBindings(run: RunRef): Promise<BindingRecord[]> {
@@ -211,12 +273,14 @@ export class FsStore implements StateStore {
 
   /** The index lines of state.md: parsed binding files without their attachments, memoized per file. */
   private bindingIndex(run: RunRef): IndexEntries['bindings'] {
-    return this.eachBindingFile(run, (file, entry) => this.indexLines.get(file, () => {
-      const parsed = this.parseBinding(file);
-      if (!parsed) return undefined;
-      checkFileName(entry, parsed, () => this.rel(file));
-      return { name: parsed.name, kind: parsed.kind, executionId: parsed.executionId };
-    }));
+    return this.eachBindingFile(run, (file, entry) =>
+      this.indexLines.get(file, () => {
+        const parsed = this.parseBinding(file);
+        if (!parsed) return undefined;
+        checkFileName(entry, parsed, () => this.rel(file));
+        return { name: parsed.name, kind: parsed.kind, executionId: parsed.executionId };
+      }),
+    );
   }
 
   private eachBindingFile<T>(run: RunRef, read: (file: string, entry: string) => T | undefined): T[] {
@@ -276,7 +340,10 @@ export class FsStore implements StateStore {
 
   private segmentNumbers(dir: string, agent: string): number[] {
     if (!existsSync(dir)) return [];
-    return readdirSync(dir).map((f) => parseSegmentFileName(agent, f, this.decisions.segmentWidth)).filter((n): n is number => n !== undefined).sort((a, b) => a - b);
+    return readdirSync(dir)
+      .map((f) => parseSegmentFileName(agent, f, this.decisions.segmentWidth))
+      .filter((n): n is number => n !== undefined)
+      .sort((a, b) => a - b);
   }
 
   storage(): StorageView {
@@ -306,6 +373,10 @@ function checkFileName(entry: string, rec: { name: string; executionId: Executio
   const expectName = scoped ? scoped[1] : entry.slice(0, -3);
   const expectId = scoped ? Number(scoped[2]) : null;
   if (rec.name !== expectName || rec.executionId !== expectId) {
-    throw new ProseError('E_CORRUPT', `binding file ${entry} holds ${rec.name} (execution_id ${rec.executionId ?? 'root'})`, { location: { file: rel() } });
+    throw new ProseError(
+      'E_CORRUPT',
+      `binding file ${entry} holds ${rec.name} (execution_id ${rec.executionId ?? 'root'})`,
+      { location: { file: rel() } },
+    );
   }
 }

@@ -7,8 +7,18 @@ import { worldModelHandlers } from '../../canon/world-model-ops.ts';
 import { FsStore } from './fs-store.ts';
 
 const CAPABILITIES: readonly Capability[] = [
-  'attachments', 'project-scope', 'user-scope', 'custom-scope', 'imports', 'durable', 'concurrent-writers', 'multi-process', 'layout:directory', 'subagent-writes',
-  'world-model', 'receipts',
+  'attachments',
+  'project-scope',
+  'user-scope',
+  'custom-scope',
+  'imports',
+  'durable',
+  'concurrent-writers',
+  'multi-process',
+  'layout:directory',
+  'subagent-writes',
+  'world-model',
+  'receipts',
 ];
 
 /** The default backend: the seed's `.prose/` directory layout (filesystem.md). */
@@ -16,7 +26,8 @@ export const filesystemFactory: BackendFactory = {
   name: 'filesystem',
   kind: 'directory',
   capabilities: CAPABILITIES,
-  description: 'the seed layout: .prose/runs/{id}/ with program.prose, state.md, bindings/, agents/, attachments/, imports/',
+  description:
+    'the seed layout: .prose/runs/{id}/ with program.prose, state.md, bindings/, agents/, attachments/, imports/',
   async open(env) {
     return filesystemBackend(new FsStore(env.projectDir, env.homeDir, env.decisions), env.decisions);
   },

@@ -4,7 +4,10 @@ import { runDir } from '../../core/seed-layout.ts';
 
 /** Where the seed layout puts things, for one project and one home directory. */
 export class RunPaths {
-  constructor(readonly projectDir: string, readonly homeDir: string) {}
+  constructor(
+    readonly projectDir: string,
+    readonly homeDir: string,
+  ) {}
 
   get proseDir(): string {
     return join(this.projectDir, '.prose');
@@ -17,10 +20,14 @@ export class RunPaths {
 
   agentDir(loc: AgentLocation): string {
     switch (loc.scope) {
-      case 'execution': return join(this.runDir(loc.run!), 'agents', loc.agent);
-      case 'project': return join(this.proseDir, 'agents', loc.agent);
-      case 'user': return join(this.homeDir, '.prose', 'agents', loc.agent);
-      case 'custom': return join(this.projectDir, loc.path!, loc.agent);
+      case 'execution':
+        return join(this.runDir(loc.run!), 'agents', loc.agent);
+      case 'project':
+        return join(this.proseDir, 'agents', loc.agent);
+      case 'user':
+        return join(this.homeDir, '.prose', 'agents', loc.agent);
+      case 'custom':
+        return join(this.projectDir, loc.path!, loc.agent);
     }
   }
 

@@ -14,7 +14,10 @@ import type { StateDoc } from './state-md.ts';
 export function parseSeedStateMd(text: string, file: string): StateDoc {
   const lines = text.split('\n');
   const fail = (line: number, message: string): never => {
-    throw new ProseError('E_CORRUPT', message, { location: { file, line }, hint: 'state.md is written by the VM; restore it from the last good copy' });
+    throw new ProseError('E_CORRUPT', message, {
+      location: { file, line },
+      hint: 'state.md is written by the VM; restore it from the last good copy',
+    });
   };
   const header: Record<string, string> = {};
   for (let i = 2; i < lines.length && lines[i] !== ''; i++) {
@@ -22,7 +25,8 @@ export function parseSeedStateMd(text: string, file: string): StateDoc {
     if (!m) fail(i + 1, `malformed header line ${JSON.stringify(lines[i])}`);
     header[m![1]!] = m![2]!;
   }
-  for (const key of ['run', 'program', 'started']) if (header[key] === undefined) fail(3, `state.md header has no "${key}:"`);
+  for (const key of ['run', 'program', 'started'])
+    if (header[key] === undefined) fail(3, `state.md header has no "${key}:"`);
   const status = (header.status ?? 'running') as RunStatus;
   if (!(RUN_STATUSES as readonly string[]).includes(status)) fail(5, `unknown run status ${JSON.stringify(status)}`);
   const events = [...traceEvents(lines, fail), ...constructEvents(lines, fail), ...frameEvents(lines, fail)];
@@ -31,7 +35,14 @@ export function parseSeedStateMd(text: string, file: string): StateDoc {
   } catch (err) {
     fail(1, `state.md does not describe a consistent execution: ${(err as Error).message}`);
   }
-  return { runId: header.run!, programPath: header.program!, status, started: header.started!, updated: header.updated ?? header.started!, events };
+  return {
+    runId: header.run!,
+    programPath: header.program!,
+    status,
+    started: header.started!,
+    updated: header.updated ?? header.started!,
+    events,
+  };
 }
 
 type Fail = (line: number, message: string) => never;
@@ -46,7 +57,8 @@ function section(lines: string[], heading: string): { at: number; text: string }
 }
 
 /** filesystem.md "Status annotations", after the code of a trace line. */
-const ANNOTATION = /^(.*\S)\s+# (--> \S+(?: \(complete\))?|<-- EXECUTING|<-- RETRYING \(attempt (\d+)\/(\d+)\)|\(complete\)|\[not yet entered\]|\[\.\.\.next\.\.\.\])\s*$/;
+const ANNOTATION =
+  /^(.*\S)\s+# (--> \S+(?: \(complete\))?|<-- EXECUTING|<-- RETRYING \(attempt (\d+)\/(\d+)\)|\(complete\)|\[not yet entered\]|\[\.\.\.next\.\.\.\])\s*$/;
 
 function traceEvents(lines: string[], fail: Fail): ExecutionEvent[] {
   const body = section(lines, 'Execution Trace');
@@ -76,26 +88,43 @@ function constructEvents(lines: string[], fail: Fail): ExecutionEvent[] {
     const { id, items, at } = current;
     if (current.kind === 'Parallel') {
       const strategy = (items.get('strategy')?.split(' ')[0] ?? 'all') as JoinStrategy;
-      if (!['all', 'first', 'any'].includes(strategy)) fail(at + 1, `unknown join strategy ${JSON.stringify(strategy)}`);
+      if (!['all', 'first', 'any'].includes(strategy))
+        fail(at + 1, `unknown join strategy ${JSON.stringify(strategy)}`);
       const branches = [...items.keys()].filter((k) => k !== 'strategy');
       events.push({ type: 'parallel-start', id, strategy, branches });
       for (const b of branches) {
         const s = items.get(b)!;
-        const status = s === 'complete' || s === 'completed' ? 'completed' : s === 'executing' || s === 'failed' ? s : s === 'pending' ? undefined : fail(at + 1, `branch ${b} has unknown status ${JSON.stringify(s)}`);
+        const status =
+          s === 'complete' || s === 'completed'
+            ? 'completed'
+            : s === 'executing' || s === 'failed'
+              ? s
+              : s === 'pending'
+                ? undefined
+                : fail(at + 1, `branch ${b} has unknown status ${JSON.stringify(s)}`);
         if (status) events.push({ type: 'branch', id, branch: b, status });
       }
     } else {
       const it = /^(\d+)\/(\d+|∞)$/.exec(items.get('iteration') ?? '0/∞');
       if (!it) fail(at + 1, `loop ${id}: iteration is not "n/max"`);
       const condition = items.get('condition');
-      events.push({ type: 'loop-start', id, ...(it![2] !== '∞' ? { max: Number(it![2]) } : {}), ...(condition ? { condition } : {}) });
+      events.push({
+        type: 'loop-start',
+        id,
+        ...(it![2] !== '∞' ? { max: Number(it![2]) } : {}),
+        ...(condition ? { condition } : {}),
+      });
       for (let n = 1; n <= Number(it![1]); n++) events.push({ type: 'loop-iteration', id, iteration: n });
     }
     current = undefined;
   };
   for (const l of section(lines, 'Active Constructs')) {
     const h = /^### (Parallel|Loop) \((.+)\)$/.exec(l.text);
-    if (h) { flush(); current = { kind: h[1] as 'Parallel' | 'Loop', id: h[2]!, items: new Map(), at: l.at }; continue; }
+    if (h) {
+      flush();
+      current = { kind: h[1] as 'Parallel' | 'Loop', id: h[2]!, items: new Map(), at: l.at };
+      continue;
+    }
     const item = /^- ([^:]+): (.*)$/.exec(l.text);
     if (item && current) current.items.set(item[1]!, item[2]!);
   }
@@ -104,16 +133,33 @@ function constructEvents(lines: string[], fail: Fail): ExecutionEvent[] {
 }
 
 function frameEvents(lines: string[], fail: Fail): ExecutionEvent[] {
-  const rows = section(lines, 'Call Stack').filter((l) => /^\|\s*\d/.test(l.text)).map((l) => {
-    const cells = l.text.split('|').slice(1, -1).map((c) => c.trim());
-    const [id, block, depth, , parent] = cells;
-    if (!/^[1-9]\d*$/.test(id!) || !/^[1-9]\d*$/.test(depth ?? '')) fail(l.at + 1, 'a Call Stack row needs a positive execution_id and depth');
-    return { executionId: Number(id), block: block!, depth: Number(depth), parent: parent === undefined || parent === '(root)' ? undefined : Number(parent), at: l.at };
-  });
+  const rows = section(lines, 'Call Stack')
+    .filter((l) => /^\|\s*\d/.test(l.text))
+    .map((l) => {
+      const cells = l.text
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim());
+      const [id, block, depth, , parent] = cells;
+      if (!/^[1-9]\d*$/.test(id!) || !/^[1-9]\d*$/.test(depth ?? ''))
+        fail(l.at + 1, 'a Call Stack row needs a positive execution_id and depth');
+      return {
+        executionId: Number(id),
+        block: block!,
+        depth: Number(depth),
+        parent: parent === undefined || parent === '(root)' ? undefined : Number(parent),
+        at: l.at,
+      };
+    });
   rows.sort((a, b) => a.depth - b.depth);
   return rows.map((r) => {
     // The seed's table has no parent column: the frame one level shallower invoked it.
-    const parent = r.depth === 1 ? null : (r.parent ?? rows.find((o) => o.depth === r.depth - 1)?.executionId ?? fail(r.at + 1, `frame ${r.executionId} at depth ${r.depth} has no frame at depth ${r.depth - 1}`));
+    const parent =
+      r.depth === 1
+        ? null
+        : (r.parent ??
+          rows.find((o) => o.depth === r.depth - 1)?.executionId ??
+          fail(r.at + 1, `frame ${r.executionId} at depth ${r.depth} has no frame at depth ${r.depth - 1}`));
     return { type: 'frame-enter', executionId: r.executionId, block: r.block, parent, depth: r.depth };
   });
 }

@@ -30,15 +30,28 @@ export interface IndexEntries {
  * Text from callers (ids, block names, statement text) shown on one line of a human section: line breaks and
  * table pipes are escaped, so nothing a caller writes can start a heading or a section of its own.
  */
-const oneLine = (s: string) => s.replace(/\\/g, '\\\\').replace(/\r/g, '\\r').replace(/\n/g, '\\n').replace(/\|/g, '\\|');
+const oneLine = (s: string) =>
+  s.replace(/\\/g, '\\\\').replace(/\r/g, '\\r').replace(/\n/g, '\\n').replace(/\|/g, '\\|');
 
 export function renderStateMd(doc: StateDoc, index: IndexEntries): string {
   const state = foldEvents(doc.events);
   const out: string[] = [
-    '# Execution State', '',
-    `run: ${doc.runId}`, `program: ${oneLine(doc.programPath)}`, `status: ${doc.status}`, `started: ${doc.started}`, `updated: ${doc.updated}`, '',
-    '## Execution Trace', '', '```prose', ...traceLines(doc.events), '```', '',
-    '## Active Constructs', '',
+    '# Execution State',
+    '',
+    `run: ${doc.runId}`,
+    `program: ${oneLine(doc.programPath)}`,
+    `status: ${doc.status}`,
+    `started: ${doc.started}`,
+    `updated: ${doc.updated}`,
+    '',
+    '## Execution Trace',
+    '',
+    '```prose',
+    ...traceLines(doc.events),
+    '```',
+    '',
+    '## Active Constructs',
+    '',
   ];
   for (const [id, p] of Object.entries(state.parallels)) {
     out.push(`### Parallel (${oneLine(id)})`, '', `- strategy: ${p.strategy}${p.joined ? ' (joined)' : ''}`);
@@ -46,18 +59,40 @@ export function renderStateMd(doc: StateDoc, index: IndexEntries): string {
     out.push('');
   }
   for (const [id, l] of Object.entries(state.loops)) {
-    out.push(`### Loop (${oneLine(id)})`, '', `- status: ${l.exited ? `exited (${l.exitReason})` : l.iteration === 0 ? 'not yet entered' : 'running'}`,
-      `- iteration: ${l.iteration}/${l.max ?? '∞'}`, '');
+    out.push(
+      `### Loop (${oneLine(id)})`,
+      '',
+      `- status: ${l.exited ? `exited (${l.exitReason})` : l.iteration === 0 ? 'not yet entered' : 'running'}`,
+      `- iteration: ${l.iteration}/${l.max ?? '∞'}`,
+      '',
+    );
   }
-  out.push('## Index', '', '### Bindings', '', '| Name | Kind | Path | Execution ID |', '|------|------|------|--------------|');
+  out.push(
+    '## Index',
+    '',
+    '### Bindings',
+    '',
+    '| Name | Kind | Path | Execution ID |',
+    '|------|------|------|--------------|',
+  );
   for (const b of index.bindings) {
-    out.push(`| ${oneLine(b.name)} | ${b.kind} | bindings/${oneLine(RunPaths.bindingFile(b.name, b.executionId))} | ${b.executionId ?? '(root)'} |`);
+    out.push(
+      `| ${oneLine(b.name)} | ${b.kind} | bindings/${oneLine(RunPaths.bindingFile(b.name, b.executionId))} | ${b.executionId ?? '(root)'} |`,
+    );
   }
   out.push('', '### Agents', '', '| Name | Scope | Path |', '|------|-------|------|');
   for (const a of index.agents) out.push(`| ${oneLine(a.name)} | ${a.scope} | ${oneLine(a.path)} |`);
-  out.push('', '## Call Stack', '', '| execution_id | block | depth | status | parent |', '|--------------|-------|-------|--------|--------|');
+  out.push(
+    '',
+    '## Call Stack',
+    '',
+    '| execution_id | block | depth | status | parent |',
+    '|--------------|-------|-------|--------|--------|',
+  );
   const stack = callStack(state);
-  stack.forEach((f) => out.push(`| ${f.executionId} | ${oneLine(f.block)} | ${f.depth} | ${f.status} | ${f.parent ?? '(root)'} |`));
+  stack.forEach((f) =>
+    out.push(`| ${f.executionId} | ${oneLine(f.block)} | ${f.depth} | ${f.status} | ${f.parent ?? '(root)'} |`),
+  );
   // The count closes the file, so a cut that drops whole event lines is seen, not read as a shorter history.
   out.push('', '## Event Log', '', ...doc.events.map(eventLine), '', `<!-- ${doc.events.length} events -->`, '');
   return out.join('\n');
@@ -79,8 +114,14 @@ function traceLines(events: ExecutionEvent[]): string[] {
     if (e.type === 'retry') retry.set(e.index, `# <-- RETRYING (attempt ${e.attempt}/${e.max})`);
     if (e.type !== 'statement') continue;
     const first = oneLine(e.text.split('\n')[0]!);
-    const note = e.status === 'executing' ? (retry.get(e.index) ?? '# <-- EXECUTING')
-      : e.status === 'completed' ? '# (complete)' : e.status === 'failed' ? `# <-- FAILED${e.error ? `: ${oneLine(e.error.split('\n')[0]!)}` : ''}` : '# (skipped)';
+    const note =
+      e.status === 'executing'
+        ? (retry.get(e.index) ?? '# <-- EXECUTING')
+        : e.status === 'completed'
+          ? '# (complete)'
+          : e.status === 'failed'
+            ? `# <-- FAILED${e.error ? `: ${oneLine(e.error.split('\n')[0]!)}` : ''}`
+            : '# (skipped)';
     latest.set(e.index, { text: first, note });
   }
   return [...latest.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => `${v.text.padEnd(44)} ${v.note}`);
@@ -89,7 +130,10 @@ function traceLines(events: ExecutionEvent[]): string[] {
 export function parseStateMd(text: string, file: string): StateDoc {
   const lines = text.split('\n');
   const fail = (line: number, message: string): never => {
-    throw new ProseError('E_CORRUPT', message, { location: { file, line }, hint: 'state.md is written by the VM; restore it from the last good copy' });
+    throw new ProseError('E_CORRUPT', message, {
+      location: { file, line },
+      hint: 'state.md is written by the VM; restore it from the last good copy',
+    });
   };
   if (lines[0] !== '# Execution State') fail(1, 'state.md does not start with "# Execution State"');
   // Ours always has a `status:` header line and the event log; without both it is the seed's own state.md, as a VM
@@ -104,8 +148,10 @@ export function parseStateMd(text: string, file: string): StateDoc {
     if (!m) fail(i + 1, `malformed header line ${JSON.stringify(lines[i])}`);
     header[m![1]!] = m![2]!;
   }
-  for (const key of ['run', 'program', 'status', 'started', 'updated']) if (header[key] === undefined) fail(3, `state.md header has no "${key}:"`);
-  if (!(RUN_STATUSES as readonly string[]).includes(header.status!)) fail(5, `unknown run status ${JSON.stringify(header.status)}`);
+  for (const key of ['run', 'program', 'status', 'started', 'updated'])
+    if (header[key] === undefined) fail(3, `state.md header has no "${key}:"`);
+  if (!(RUN_STATUSES as readonly string[]).includes(header.status!))
+    fail(5, `unknown run status ${JSON.stringify(header.status)}`);
   const logAt = lines.lastIndexOf('## Event Log');
   if (logAt === -1) fail(lines.length, 'state.md has no "## Event Log" section');
   const events: ExecutionEvent[] = [];
@@ -134,7 +180,14 @@ export function parseStateMd(text: string, file: string): StateDoc {
   }
   if (declared === undefined) fail(lines.length, 'state.md ends without its event count: the file was cut short');
   if (declared !== events.length) fail(lines.length, `state.md declares ${declared} events but holds ${events.length}`);
-  return { runId: header.run!, programPath: unOneLine(header.program!), status: header.status as RunStatus, started: header.started!, updated: header.updated!, events };
+  return {
+    runId: header.run!,
+    programPath: unOneLine(header.program!),
+    status: header.status as RunStatus,
+    started: header.started!,
+    updated: header.updated!,
+    events,
+  };
 }
 
 function unOneLine(s: string): string {

@@ -41,7 +41,8 @@ export class FsWorldModelStore implements WorldModelStore {
   /** Lays the version's files out in `world-model/{node}/` (stale files removed), then flips `.version`. */
   async publish(run: RunRef, node: string, address: string): Promise<void> {
     const bytes = await this.readVersion(run, node, address);
-    if (!bytes) throw new ProseError('E_STATE', `version ${address} of ${node} is not stored; write it before publishing`);
+    if (!bytes)
+      throw new ProseError('E_STATE', `version ${address} of ${node} is not stored; write it before publishing`);
     const dir = this.dir(run, 'world-model', node);
     materialize(dir, bytes, true);
     writeFileAtomic(join(dir, '.version'), `${address}\n`);
@@ -52,7 +53,10 @@ export class FsWorldModelStore implements WorldModelStore {
     const bytes = readOrUndefined(file);
     if (!bytes) return null;
     const text = Buffer.from(bytes).toString('utf8');
-    if (!VERSION_RE.test(text)) throw new ProseError('E_CORRUPT', `world-model/${node}/.version is not "sha256:<64 hex>\\n"`, { location: { file: `world-model/${node}/.version` } });
+    if (!VERSION_RE.test(text))
+      throw new ProseError('E_CORRUPT', `world-model/${node}/.version is not "sha256:<64 hex>\\n"`, {
+        location: { file: `world-model/${node}/.version` },
+      });
     return text.slice(0, -1);
   }
 
@@ -60,19 +64,32 @@ export class FsWorldModelStore implements WorldModelStore {
     const file = this.dir(run, 'receipts', `${node}.jsonl`);
     const before = readOrUndefined(file);
     const prefix = before ? Buffer.from(before).toString('utf8') : '';
-    if (prefix.length > 0 && !prefix.endsWith('\n')) throw new ProseError('E_CORRUPT', `receipts/${node}.jsonl does not end with a newline`, { location: { file: `receipts/${node}.jsonl` } });
+    if (prefix.length > 0 && !prefix.endsWith('\n'))
+      throw new ProseError('E_CORRUPT', `receipts/${node}.jsonl does not end with a newline`, {
+        location: { file: `receipts/${node}.jsonl` },
+      });
     writeFileAtomic(file, `${prefix}${receiptJson}\n`);
   }
 
   async readReceipts(run: RunRef, node?: string): Promise<string[]> {
     const dir = this.dir(run, 'receipts');
-    const files = node !== undefined ? [`${node}.jsonl`] : existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.jsonl') && !f.startsWith('.')).sort() : [];
+    const files =
+      node !== undefined
+        ? [`${node}.jsonl`]
+        : existsSync(dir)
+          ? readdirSync(dir)
+              .filter((f) => f.endsWith('.jsonl') && !f.startsWith('.'))
+              .sort()
+          : [];
     const out: string[] = [];
     for (const f of files) {
       const bytes = readOrUndefined(join(dir, f));
       if (!bytes) continue;
       const text = Buffer.from(bytes).toString('utf8');
-      if (!text.endsWith('\n')) throw new ProseError('E_CORRUPT', `receipts/${f} does not end with a newline (torn write?)`, { location: { file: `receipts/${f}` } });
+      if (!text.endsWith('\n'))
+        throw new ProseError('E_CORRUPT', `receipts/${f} does not end with a newline (torn write?)`, {
+          location: { file: `receipts/${f}` },
+        });
       out.push(...text.slice(0, -1).split('\n'));
     }
     return out;
@@ -82,22 +99,35 @@ export class FsWorldModelStore implements WorldModelStore {
     materialize(this.dir(run, 'workspace', node), bytes, false);
   }
 
-  async writeEnvelope(run: RunRef, env: { compiledIntentJson: string; rootSource: string; sources: Record<string, string> }): Promise<void> {
-    for (const [path, text] of Object.entries(env.sources)) writeFileAtomic(this.dir(run, 'sources', ...path.split('/')), text);
+  async writeEnvelope(
+    run: RunRef,
+    env: { compiledIntentJson: string; rootSource: string; sources: Record<string, string> },
+  ): Promise<void> {
+    for (const [path, text] of Object.entries(env.sources))
+      writeFileAtomic(this.dir(run, 'sources', ...path.split('/')), text);
     writeFileAtomic(this.dir(run, 'root.prose.md'), env.rootSource);
     // Written last: its presence says the envelope is complete.
     writeFileAtomic(this.dir(run, 'compiled-intent.json'), `${env.compiledIntentJson}\n`);
   }
 
-  async readEnvelope(run: RunRef): Promise<{ compiledIntentJson: string; rootSource: string; sources: Record<string, string> } | undefined> {
+  async readEnvelope(
+    run: RunRef,
+  ): Promise<{ compiledIntentJson: string; rootSource: string; sources: Record<string, string> } | undefined> {
     const intent = readOrUndefined(this.dir(run, 'compiled-intent.json'));
     if (!intent) return undefined;
     const root = readOrUndefined(this.dir(run, 'root.prose.md'));
-    if (!root) throw new ProseError('E_CORRUPT', 'compiled-intent.json exists but root.prose.md does not', { location: { file: 'root.prose.md' } });
+    if (!root)
+      throw new ProseError('E_CORRUPT', 'compiled-intent.json exists but root.prose.md does not', {
+        location: { file: 'root.prose.md' },
+      });
     const sources: Record<string, string> = {};
     const base = this.dir(run, 'sources');
     for (const rel of listFiles(base)) sources[rel] = readFileSync(join(base, ...rel.split('/')), 'utf8');
-    return { compiledIntentJson: Buffer.from(intent).toString('utf8').replace(/\n$/, ''), rootSource: Buffer.from(root).toString('utf8'), sources };
+    return {
+      compiledIntentJson: Buffer.from(intent).toString('utf8').replace(/\n$/, ''),
+      rootSource: Buffer.from(root).toString('utf8'),
+      sources,
+    };
   }
 }
 

@@ -15,7 +15,12 @@ import { TranscriptStore, type Conversation } from './transcript-store.ts';
  * reading its own prior messages"). `world-model` and `receipts`: HEAD says the canonical world-model and the receipt
  * chain "still hold", narrated in conversation; the version bytes ride in the narration as base64.
  */
-export const IN_CONTEXT_CAPABILITIES: readonly Capability[] = ['durable', 'world-model', 'receipts', 'layout:transcript'];
+export const IN_CONTEXT_CAPABILITIES: readonly Capability[] = [
+  'durable',
+  'world-model',
+  'receipts',
+  'layout:transcript',
+];
 
 export interface InContextOptions {
   /** `verbose` (the seed's `[Marker]` narration, default) or `compact` (HEAD's `N→` markers). */
@@ -52,9 +57,18 @@ export function createInContextFactory(opts: InContextOptions = {}): BackendFact
 }
 
 /** A backend over one conversation's text: the engine's semantics on a transcript store. */
-export function createTranscriptBackend(conversation: Conversation, decisions: Decisions, dialect: Dialect = 'verbose'): Backend {
+export function createTranscriptBackend(
+  conversation: Conversation,
+  decisions: Decisions,
+  dialect: Dialect = 'verbose',
+): Backend {
   const store = new TranscriptStore(conversation, decisions, dialect);
-  return createBackend({ store, extraHandlers: worldModelHandlers(store), decisions, capabilities: IN_CONTEXT_CAPABILITIES });
+  return createBackend({
+    store,
+    extraHandlers: worldModelHandlers(store),
+    decisions,
+    capabilities: IN_CONTEXT_CAPABILITIES,
+  });
 }
 
 /** The registered backends. Each holds its conversations; specs create their own with createInContextFactory. */

@@ -1,7 +1,16 @@
 import type { StorageView } from '../../core/backend.ts';
 import type { Decisions } from '../../core/decisions.ts';
 import { ProseError } from '../../core/errors.ts';
-import type { AgentLocation, BindingRecord, ExecutionEvent, ExecutionId, RunRecord, RunRef, RunStatus, Segment } from '../../core/model.ts';
+import type {
+  AgentLocation,
+  BindingRecord,
+  ExecutionEvent,
+  ExecutionId,
+  RunRecord,
+  RunRef,
+  RunStatus,
+  Segment,
+} from '../../core/model.ts';
 import { segmentFileName } from '../../core/numbering.ts';
 import type { StateStore, WorldModelStore } from '../../core/store.ts';
 import type { Dialect, NarrationEvent } from '../../transcript/narration-event.ts';
@@ -11,7 +20,9 @@ import { TranscriptWorldModel } from './transcript-world-model.ts';
 import { bindingKey, extendModel, readModel, type RunModel, type TranscriptModel } from './transcript-model.ts';
 
 /** The conversation a store narrates into. The factory keeps one per storage, so a restart reads the same text. */
-export interface Conversation { text: string }
+export interface Conversation {
+  text: string;
+}
 
 /**
  * A StateStore whose only state is an append-only transcript: every write appends narration lines, every read
@@ -24,7 +35,11 @@ export class TranscriptStore implements StateStore {
   /** HEAD: the canonical world-model and the receipt chain "still hold", narrated in conversation. */
   readonly worldModel: WorldModelStore = new TranscriptWorldModel(this);
 
-  constructor(private readonly conversation: Conversation, private readonly decisions: Decisions, private readonly dialect: Dialect) {}
+  constructor(
+    private readonly conversation: Conversation,
+    private readonly decisions: Decisions,
+    private readonly dialect: Dialect,
+  ) {}
 
   private model(): TranscriptModel {
     if (this.closed) throw new ProseError('E_STATE', 'the in-context store is closed');
@@ -45,7 +60,10 @@ export class TranscriptStore implements StateStore {
   /** The run's model; E_NOT_FOUND when the transcript never started it. */
   runOf(run: RunRef): RunModel {
     const r = this.model().runs.get(run);
-    if (!r) throw new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)} in the transcript`, { location: { field: 'run' } });
+    if (!r)
+      throw new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)} in the transcript`, {
+        location: { field: 'run' },
+      });
     return r;
   }
 
@@ -66,9 +84,23 @@ export class TranscriptStore implements StateStore {
   }
 
   async createRun(rec: RunRecord): Promise<RunRef> {
-    if (this.model().runs.has(rec.runId)) throw new ProseError('E_CONFLICT', `run ${rec.runId} already exists in the transcript`, { location: { field: 'runId' } });
-    this.say(undefined, [{ e: { kind: 'run-start', runId: rec.runId, startedAt: rec.startedAt, program: rec.program, ...(rec.programPath !== undefined ? { programPath: rec.programPath } : {}) } }]);
-    if (rec.status !== 'running') this.say(rec.runId, [{ e: { kind: 'run-status', status: rec.status, runId: rec.runId } }]);
+    if (this.model().runs.has(rec.runId))
+      throw new ProseError('E_CONFLICT', `run ${rec.runId} already exists in the transcript`, {
+        location: { field: 'runId' },
+      });
+    this.say(undefined, [
+      {
+        e: {
+          kind: 'run-start',
+          runId: rec.runId,
+          startedAt: rec.startedAt,
+          program: rec.program,
+          ...(rec.programPath !== undefined ? { programPath: rec.programPath } : {}),
+        },
+      },
+    ]);
+    if (rec.status !== 'running')
+      this.say(rec.runId, [{ e: { kind: 'run-status', status: rec.status, runId: rec.runId } }]);
     return rec.runId;
   }
 
@@ -83,7 +115,9 @@ export class TranscriptStore implements StateStore {
   }
 
   async createImport(): Promise<RunRef> {
-    throw new ProseError('E_UNSUPPORTED', 'in-context state does not nest imported runs', { hint: 'the in-context backend does not declare the imports capability' });
+    throw new ProseError('E_UNSUPPORTED', 'in-context state does not nest imported runs', {
+      hint: 'the in-context backend does not declare the imports capability',
+    });
   }
 
   async appendEvent(run: RunRef, event: ExecutionEvent): Promise<void> {
@@ -100,7 +134,14 @@ export class TranscriptStore implements StateStore {
     const r = this.runOf(run);
     // A root binding said while a frame is open names root, so no reader takes it for the frame's (seed: "always include the execution_id").
     const scoped = b.executionId !== null || [...r.frames.values()].some((f) => f.open);
-    const e: NarrationEvent = { kind: 'bind', name: b.name, bindingKind: b.kind, value: b.value, ...(scoped ? { executionId: b.executionId } : {}), ...(b.source !== undefined ? { source: b.source } : {}) };
+    const e: NarrationEvent = {
+      kind: 'bind',
+      name: b.name,
+      bindingKind: b.kind,
+      value: b.value,
+      ...(scoped ? { executionId: b.executionId } : {}),
+      ...(b.source !== undefined ? { source: b.source } : {}),
+    };
     return { location: this.say(run, [{ e, depth: this.depthOf(r, b.executionId) }]) };
   }
 
@@ -126,7 +167,18 @@ export class TranscriptStore implements StateStore {
   async appendSegment(loc: AgentLocation, seg: Omit<Segment, 'number' | 'file'>): Promise<Segment> {
     const run = executionRun(loc);
     const number = (this.runOf(run).segments.get(loc.agent)?.at(-1)?.number ?? 0) + 1;
-    this.say(run, [{ e: { kind: 'segment', agent: loc.agent, number, timestamp: seg.timestamp, prompt: seg.prompt, summary: seg.summary } }]);
+    this.say(run, [
+      {
+        e: {
+          kind: 'segment',
+          agent: loc.agent,
+          number,
+          timestamp: seg.timestamp,
+          prompt: seg.prompt,
+          summary: seg.summary,
+        },
+      },
+    ]);
     return { number, file: segmentFileName(loc.agent, number, this.decisions.segmentWidth), ...seg };
   }
 
@@ -146,7 +198,9 @@ export class TranscriptStore implements StateStore {
 /** Only execution-scope agents live in a conversation; the shared semantics refuse the other scopes (not declared). */
 function executionRun(loc: AgentLocation): RunRef {
   if (loc.scope !== 'execution' || loc.run === undefined) {
-    throw new ProseError('E_UNSUPPORTED', `in-context state keeps only execution-scope agents, not ${loc.scope}`, { location: { field: 'scope' } });
+    throw new ProseError('E_UNSUPPORTED', `in-context state keeps only execution-scope agents, not ${loc.scope}`, {
+      location: { field: 'scope' },
+    });
   }
   return loc.run;
 }
@@ -161,21 +215,69 @@ function eventDepth(e: ExecutionEvent, depthOf: (id: ExecutionId | null | undefi
 /** The narration of an event; loop iterations repeat the loop's max, as the seed's "Iteration 2 of max 5". */
 export function toNarration(r: RunModel, e: ExecutionEvent): NarrationEvent {
   switch (e.type) {
-    case 'statement': return { kind: 'statement', index: e.index, text: e.text, status: e.status, ...(e.executionId !== undefined ? { executionId: e.executionId } : {}), ...(e.error !== undefined ? { error: e.error } : {}) };
-    case 'frame-enter': return { kind: 'frame-enter', executionId: e.executionId, block: e.block, parent: e.parent, depth: e.depth, ...(e.args !== undefined ? { args: e.args } : {}) };
-    case 'frame-exit': return { kind: 'frame-exit', executionId: e.executionId, status: e.status, ...(r.frames.has(e.executionId) ? { block: r.frames.get(e.executionId)!.block } : {}) };
-    case 'parallel-start': return { kind: 'parallel-start', id: e.id, strategy: e.strategy, branches: e.branches, ...(e.count !== undefined ? { count: e.count } : {}), ...(e.onFail !== undefined ? { onFail: e.onFail } : {}) };
-    case 'branch': return { kind: 'branch', id: e.id, branch: e.branch, status: e.status };
-    case 'parallel-join': return { kind: 'parallel-join', id: e.id, branches: [] };
-    case 'loop-start': return { kind: 'loop-start', id: e.id, ...(e.max !== undefined ? { max: e.max } : {}), ...(e.condition !== undefined ? { condition: e.condition } : {}) };
+    case 'statement':
+      return {
+        kind: 'statement',
+        index: e.index,
+        text: e.text,
+        status: e.status,
+        ...(e.executionId !== undefined ? { executionId: e.executionId } : {}),
+        ...(e.error !== undefined ? { error: e.error } : {}),
+      };
+    case 'frame-enter':
+      return {
+        kind: 'frame-enter',
+        executionId: e.executionId,
+        block: e.block,
+        parent: e.parent,
+        depth: e.depth,
+        ...(e.args !== undefined ? { args: e.args } : {}),
+      };
+    case 'frame-exit':
+      return {
+        kind: 'frame-exit',
+        executionId: e.executionId,
+        status: e.status,
+        ...(r.frames.has(e.executionId) ? { block: r.frames.get(e.executionId)!.block } : {}),
+      };
+    case 'parallel-start':
+      return {
+        kind: 'parallel-start',
+        id: e.id,
+        strategy: e.strategy,
+        branches: e.branches,
+        ...(e.count !== undefined ? { count: e.count } : {}),
+        ...(e.onFail !== undefined ? { onFail: e.onFail } : {}),
+      };
+    case 'branch':
+      return { kind: 'branch', id: e.id, branch: e.branch, status: e.status };
+    case 'parallel-join':
+      return { kind: 'parallel-join', id: e.id, branches: [] };
+    case 'loop-start':
+      return {
+        kind: 'loop-start',
+        id: e.id,
+        ...(e.max !== undefined ? { max: e.max } : {}),
+        ...(e.condition !== undefined ? { condition: e.condition } : {}),
+      };
     case 'loop-iteration': {
       const max = loopMax(r, e.id);
       return { kind: 'loop-iteration', id: e.id, iteration: e.iteration, ...(max !== undefined ? { max } : {}) };
     }
-    case 'loop-exit': return { kind: 'loop-exit', id: e.id, reason: e.reason };
-    case 'retry': return { kind: 'retry', index: e.index, attempt: e.attempt, max: e.max, ...(e.error !== undefined ? { error: e.error } : {}) };
-    case 'error': return { kind: 'error', index: e.index, message: e.message };
-    case 'anon': return { kind: 'anon', name: e.name };
+    case 'loop-exit':
+      return { kind: 'loop-exit', id: e.id, reason: e.reason };
+    case 'retry':
+      return {
+        kind: 'retry',
+        index: e.index,
+        attempt: e.attempt,
+        max: e.max,
+        ...(e.error !== undefined ? { error: e.error } : {}),
+      };
+    case 'error':
+      return { kind: 'error', index: e.index, message: e.message };
+    case 'anon':
+      return { kind: 'anon', name: e.name };
   }
 }
 

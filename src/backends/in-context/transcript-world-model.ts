@@ -47,18 +47,26 @@ export class TranscriptWorldModel implements WorldModelStore {
   }
 
   async readReceipts(run: RunRef, node?: string): Promise<string[]> {
-    return this.t.runOf(run).wm.receipts.filter((r) => node === undefined || r.node === node).map((r) => r.receipt);
+    return this.t
+      .runOf(run)
+      .wm.receipts.filter((r) => node === undefined || r.node === node)
+      .map((r) => r.receipt);
   }
 
   async writeWorkspace(run: RunRef, node: string, bytes: Uint8Array): Promise<void> {
     this.tell(run, { kind: 'wm-workspace', node, bytes: b64(bytes) });
   }
 
-  async writeEnvelope(run: RunRef, envelope: { compiledIntentJson: string; rootSource: string; sources: Record<string, string> }): Promise<void> {
+  async writeEnvelope(
+    run: RunRef,
+    envelope: { compiledIntentJson: string; rootSource: string; sources: Record<string, string> },
+  ): Promise<void> {
     this.tell(run, { kind: 'envelope', ...envelope });
   }
 
-  async readEnvelope(run: RunRef): Promise<{ compiledIntentJson: string; rootSource: string; sources: Record<string, string> } | undefined> {
+  async readEnvelope(
+    run: RunRef,
+  ): Promise<{ compiledIntentJson: string; rootSource: string; sources: Record<string, string> } | undefined> {
     const e = this.t.runOf(run).wm.envelope;
     return e && { compiledIntentJson: e.compiledIntentJson, rootSource: e.rootSource, sources: { ...e.sources } };
   }

@@ -31,10 +31,14 @@ export class Attachments {
     try {
       return readFileSync(this.absolute(run, relative), 'utf8');
     } catch (err) {
-      throw new ProseError('E_CORRUPT', `the attachment ${this.displayPath(run, relative)} named by openprose.bindings cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`, {
-        location: { file: this.displayPath(run, relative) },
-        hint: 'attachments live beside the run in the project directory; was .prose/runs/ moved or cleaned?',
-      });
+      throw new ProseError(
+        'E_CORRUPT',
+        `the attachment ${this.displayPath(run, relative)} named by openprose.bindings cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+        {
+          location: { file: this.displayPath(run, relative) },
+          hint: 'attachments live beside the run in the project directory; was .prose/runs/ moved or cleaned?',
+        },
+      );
     }
   }
 

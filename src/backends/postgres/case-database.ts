@@ -30,9 +30,14 @@ export function parseUrl(url: string): URL {
   return u;
 }
 
-const badUrl = () => new ProseError('E_USAGE', 'the PostgreSQL connection URL is not a postgresql://user@host:port/database URL (its value is not shown)', {
-  hint: 'set OPENPROSE_POSTGRES_URL=postgresql://USER[:PASSWORD]@HOST:PORT/DATABASE',
-});
+const badUrl = () =>
+  new ProseError(
+    'E_USAGE',
+    'the PostgreSQL connection URL is not a postgresql://user@host:port/database URL (its value is not shown)',
+    {
+      hint: 'set OPENPROSE_POSTGRES_URL=postgresql://USER[:PASSWORD]@HOST:PORT/DATABASE',
+    },
+  );
 
 /** A short-lived connection to the URL's own database, for CREATE/DROP DATABASE. */
 async function withAdmin<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {

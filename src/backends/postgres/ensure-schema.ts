@@ -4,12 +4,15 @@ import type { PgDb } from './pg-db.ts';
 import { PgError } from './pg-error.ts';
 
 const missingRelation = (err: unknown) =>
-  err instanceof PgError && (err.sqlState === '42P01' || err.sqlState === '3F000' || /does not exist|schema not found/i.test(err.message));
+  err instanceof PgError &&
+  (err.sqlState === '42P01' || err.sqlState === '3F000' || /does not exist|schema not found/i.test(err.message));
 
 /** The stored schema version, `null` when there is no marker table. */
 async function readVersion(db: PgDb): Promise<string | null> {
   try {
-    const rows = await db.query<{ value: string }>(`SELECT value FROM openprose.x_prose_meta WHERE key = 'schema_version'`);
+    const rows = await db.query<{ value: string }>(
+      `SELECT value FROM openprose.x_prose_meta WHERE key = 'schema_version'`,
+    );
     return rows[0]?.value ?? '(none)';
   } catch (err) {
     if (missingRelation(err)) return null;
@@ -40,17 +43,25 @@ export async function ensureSchema(db: PgDb): Promise<'created' | 'present'> {
   const version = await readVersion(db);
   if (version === SCHEMA_VERSION) return 'present';
   if (version !== null) {
-    throw new ProseError('E_CORRUPT', `schema openprose has version ${JSON.stringify(version)} (openprose.x_prose_meta); this prose-state needs version ${SCHEMA_VERSION}`, {
-      location: { field: 'openprose.x_prose_meta' },
-      hint: 'use a fresh database, or drop the old schema (DROP SCHEMA openprose CASCADE) after saving what you need; prose-state never migrates or overwrites it',
-    });
+    throw new ProseError(
+      'E_CORRUPT',
+      `schema openprose has version ${JSON.stringify(version)} (openprose.x_prose_meta); this prose-state needs version ${SCHEMA_VERSION}`,
+      {
+        location: { field: 'openprose.x_prose_meta' },
+        hint: 'use a fresh database, or drop the old schema (DROP SCHEMA openprose CASCADE) after saving what you need; prose-state never migrates or overwrites it',
+      },
+    );
   }
   const found = await presentTables(db);
   if (found.length > 0) {
-    throw new ProseError('E_CORRUPT', `schema openprose already holds ${found.join(', ')} but no openprose.x_prose_meta version marker: it was not made by prose-state (the spec's own DDL, or another tool)`, {
-      location: { field: 'openprose' },
-      hint: 'point the URL at a fresh database, or drop that schema (DROP SCHEMA openprose CASCADE) if nothing in it is needed',
-    });
+    throw new ProseError(
+      'E_CORRUPT',
+      `schema openprose already holds ${found.join(', ')} but no openprose.x_prose_meta version marker: it was not made by prose-state (the spec's own DDL, or another tool)`,
+      {
+        location: { field: 'openprose' },
+        hint: 'point the URL at a fresh database, or drop that schema (DROP SCHEMA openprose CASCADE) if nothing in it is needed',
+      },
+    );
   }
   try {
     await db.atomic(DDL.map((sql) => ({ sql })));

@@ -15,10 +15,25 @@ export interface EventColumns {
  * is in `metadata` too, which is what the log is rebuilt from (docs/decisions.md `pg-execution-events`).
  */
 export function eventColumns(e: ExecutionEvent): EventColumns {
-  const c: EventColumns = { statementIndex: null, statementText: null, status: null, executionId: null, errorMessage: null, completed: false };
+  const c: EventColumns = {
+    statementIndex: null,
+    statementText: null,
+    status: null,
+    executionId: null,
+    errorMessage: null,
+    completed: false,
+  };
   switch (e.type) {
     case 'statement':
-      return { ...c, statementIndex: e.index, statementText: e.text, status: e.status, executionId: e.executionId ?? null, errorMessage: e.error ?? null, completed: e.status !== 'executing' };
+      return {
+        ...c,
+        statementIndex: e.index,
+        statementText: e.text,
+        status: e.status,
+        executionId: e.executionId ?? null,
+        errorMessage: e.error ?? null,
+        completed: e.status !== 'executing',
+      };
     case 'frame-enter':
       return { ...c, statementText: e.block, status: 'executing', executionId: e.executionId };
     case 'frame-exit':

@@ -22,15 +22,19 @@ export class PgDb {
    * own substitution turns a text parameter into an escaped string it then fails to read back ("Bad escaped
    * character in JSON" for any backslash before a space), while its standard literals are exact.
    */
-  constructor(private readonly pool: PoolLike, private readonly url?: string, private readonly inline = false) {}
+  constructor(
+    private readonly pool: PoolLike,
+    private readonly url?: string,
+    private readonly inline = false,
+  ) {}
 
   async query<R extends Row = Row>(sql: string, params: readonly SqlValue[] = []): Promise<R[]> {
     // Bytes (version artifacts) stay bound: pg-mem takes a Buffer parameter as it is, and a literal cannot hold it.
     const inlined = this.inline && !params.some((p) => p instanceof Uint8Array) ? inlineParams(sql, params) : undefined;
     try {
-      const res = (inlined !== undefined
-        ? await this.pool.query(inlined)
-        : await this.pool.query(sql, params as unknown[])) as { rows: R[] };
+      const res = (
+        inlined !== undefined ? await this.pool.query(inlined) : await this.pool.query(sql, params as unknown[])
+      ) as { rows: R[] };
       return res.rows;
     } catch (err) {
       throw toPgError(err, this.url);
@@ -45,7 +49,13 @@ export class PgDb {
    * Answers the rows of the last statement.
    */
   async atomic<R extends Row = Row>(statements: readonly Statement[]): Promise<R[]> {
-    const text = statements.map((s) => inlineParams(s.sql, s.params ?? []).trim().replace(/;$/, '')).join(';\n');
+    const text = statements
+      .map((s) =>
+        inlineParams(s.sql, s.params ?? [])
+          .trim()
+          .replace(/;$/, ''),
+      )
+      .join(';\n');
     try {
       const res = (await this.pool.query(text)) as { rows: R[] } | { rows: R[] }[];
       const last = Array.isArray(res) ? res[res.length - 1] : res;

@@ -46,7 +46,12 @@ export function createPostgresMemFactory(): BackendFactory & { openDb(env: Backe
         throw err;
       }
       const store = new PostgresStore(db, env.projectDir, env.decisions);
-      return createBackend({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities: PG_MEM_CAPABILITIES });
+      return createBackend({
+        store,
+        extraHandlers: worldModelHandlers(store),
+        decisions: env.decisions,
+        capabilities: PG_MEM_CAPABILITIES,
+      });
     },
     async dispose(env) {
       dbs.delete(env.storageKey);

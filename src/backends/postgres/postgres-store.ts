@@ -3,7 +3,15 @@ import type { Decisions } from '../../core/decisions.ts';
 import { isoSeconds } from '../../core/time-format.ts';
 import { ProseError } from '../../core/errors.ts';
 import type {
-  AgentLocation, BindingKind, BindingRecord, ExecutionEvent, ExecutionId, RunRecord, RunRef, RunStatus, Segment,
+  AgentLocation,
+  BindingKind,
+  BindingRecord,
+  ExecutionEvent,
+  ExecutionId,
+  RunRecord,
+  RunRef,
+  RunStatus,
+  Segment,
 } from '../../core/model.ts';
 import { segmentFileName } from '../../core/numbering.ts';
 import type { StateStore, WorldModelStore } from '../../core/store.ts';
@@ -16,8 +24,22 @@ import { PgError } from './pg-error.ts';
 import { checkStorableText } from './sql-literal.ts';
 import { readOnlyView } from './storage-view.ts';
 
-interface BindingRow { name: string; kind: BindingKind; value: string | null; execution_id: number | null; source_statement: string | null; attachment_path: string | null }
-interface RunRow { id: string; program_path: string | null; program_source: string | null; started_at: Date | string; status: RunStatus; metadata: { run_id?: string } | null }
+interface BindingRow {
+  name: string;
+  kind: BindingKind;
+  value: string | null;
+  execution_id: number | null;
+  source_statement: string | null;
+  attachment_path: string | null;
+}
+interface RunRow {
+  id: string;
+  program_path: string | null;
+  program_source: string | null;
+  started_at: Date | string;
+  status: RunStatus;
+  metadata: { run_id?: string } | null;
+}
 
 const BINDING_COLUMNS = 'name, kind, value, execution_id, source_statement, attachment_path';
 // One agent location: name, scope, and the run or custom path that scope needs (NULL otherwise).
@@ -33,7 +55,11 @@ export class PostgresStore implements StateStore {
   /** The canonical world-model and receipt ledger (world-model-store.ts). */
   readonly worldModel: WorldModelStore;
 
-  constructor(private readonly db: PgDb, private readonly projectDir: string, private readonly decisions: Decisions) {
+  constructor(
+    private readonly db: PgDb,
+    private readonly projectDir: string,
+    private readonly decisions: Decisions,
+  ) {
     this.attachments = new Attachments(projectDir);
     this.worldModel = new PostgresWorldModelStore(db);
   }
@@ -43,11 +69,21 @@ export class PostgresStore implements StateStore {
     try {
       await this.db.query(
         `INSERT INTO openprose.run (id, program_path, program_source, started_at, status, metadata) VALUES ($1, $2, $3, $4::timestamptz, $5, $6::jsonb)`,
-        [run.runId, run.programPath ?? null, checkStorableText('program', run.program), run.startedAt, run.status, { run_id: run.runId }],
+        [
+          run.runId,
+          run.programPath ?? null,
+          checkStorableText('program', run.program),
+          run.startedAt,
+          run.status,
+          { run_id: run.runId },
+        ],
       );
     } catch (err) {
       if (err instanceof PgError && err.sqlState === '23505') {
-        throw new ProseError('E_CONFLICT', `run id ${run.runId} is already taken`, { location: { field: 'runId' }, hint: 'omit runId to get a fresh one' });
+        throw new ProseError('E_CONFLICT', `run id ${run.runId} is already taken`, {
+          location: { field: 'runId' },
+          hint: 'omit runId to get a fresh one',
+        });
       }
       throw err;
     }
@@ -58,11 +94,16 @@ export class PostgresStore implements StateStore {
     // No run can be stored under a reference PostgreSQL text cannot hold: it is simply not there.
     if (run.includes('\u0000')) return undefined;
     const [row] = await this.db.query<RunRow & Record<string, unknown>>(
-      `SELECT id, program_path, program_source, started_at, status, metadata FROM openprose.run WHERE id = $1`, [run]);
+      `SELECT id, program_path, program_source, started_at, status, metadata FROM openprose.run WHERE id = $1`,
+      [run],
+    );
     if (!row) return undefined;
     return {
-      runId: row.metadata?.run_id ?? row.id, program: row.program_source ?? '', status: row.status,
-      startedAt: isoSeconds(new Date(row.started_at)), ...(row.program_path !== null ? { programPath: row.program_path } : {}),
+      runId: row.metadata?.run_id ?? row.id,
+      program: row.program_source ?? '',
+      status: row.status,
+      startedAt: isoSeconds(new Date(row.started_at)),
+      ...(row.program_path !== null ? { programPath: row.program_path } : {}),
     };
   }
 
@@ -78,7 +119,13 @@ export class PostgresStore implements StateStore {
       await this.db.atomic([
         {
           sql: `INSERT INTO openprose.run (id, program_source, started_at, status, metadata) VALUES ($1, $2, $3::timestamptz, $4, $5::jsonb)`,
-          params: [ref, checkStorableText('program', record.program), record.startedAt, record.status, { run_id: record.runId, parent, handle, slug }],
+          params: [
+            ref,
+            checkStorableText('program', record.program),
+            record.startedAt,
+            record.status,
+            { run_id: record.runId, parent, handle, slug },
+          ],
         },
         {
           sql: `INSERT INTO openprose.imports (alias, run_id, import_run_id, source_url, metadata) VALUES ($1, $2, $3, $4, $5::jsonb)`,
@@ -99,7 +146,10 @@ export class PostgresStore implements StateStore {
   }
 
   /** The engine's atomic append: read, decide and insert while holding the run's advisory lock (pg-db.ts). */
-  async appendEventAtomically(run: RunRef, make: (events: readonly ExecutionEvent[]) => ExecutionEvent): Promise<ExecutionEvent> {
+  async appendEventAtomically(
+    run: RunRef,
+    make: (events: readonly ExecutionEvent[]) => ExecutionEvent,
+  ): Promise<ExecutionEvent> {
     return this.db.exclusive(`openprose.run:${run}`, async (db) => {
       const event = make(await this.readEventsWith(db, run));
       await this.insertEvent(db, run, event);
@@ -112,14 +162,27 @@ export class PostgresStore implements StateStore {
     if (event.type === 'frame-enter' && event.parent !== null) {
       // parent_id links frame rows, so the spec's recursive CTE can walk openprose.execution (scope-chain-sql.ts).
       const [p] = await db.query<{ id: number }>(
-        `SELECT id FROM openprose.execution WHERE run_id = $1 AND event_type = 'frame-enter' AND execution_id = $2 ORDER BY id LIMIT 1`, [run, event.parent]);
+        `SELECT id FROM openprose.execution WHERE run_id = $1 AND event_type = 'frame-enter' AND execution_id = $2 ORDER BY id LIMIT 1`,
+        [run, event.parent],
+      );
       parentRow = p?.id ?? null;
     }
     const c = eventColumns(event);
     await db.query(
       `INSERT INTO openprose.execution (run_id, event_type, statement_index, statement_text, status, execution_id, parent_id, error_message, completed_at, metadata)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $9::boolean THEN now() ELSE NULL END, $10::jsonb)`,
-      [run, event.type, c.statementIndex, c.statementText, c.status, c.executionId, parentRow, c.errorMessage, c.completed, event as unknown as Record<string, unknown>],
+      [
+        run,
+        event.type,
+        c.statementIndex,
+        c.statementText,
+        c.status,
+        c.executionId,
+        parentRow,
+        c.errorMessage,
+        c.completed,
+        event as unknown as Record<string, unknown>,
+      ],
     );
   }
 
@@ -128,7 +191,10 @@ export class PostgresStore implements StateStore {
   }
 
   private async readEventsWith(db: PgDb, run: RunRef): Promise<ExecutionEvent[]> {
-    const rows = await db.query<{ metadata: ExecutionEvent | string }>(`SELECT metadata FROM openprose.execution WHERE run_id = $1 ORDER BY id`, [run]);
+    const rows = await db.query<{ metadata: ExecutionEvent | string }>(
+      `SELECT metadata FROM openprose.execution WHERE run_id = $1 ORDER BY id`,
+      [run],
+    );
     return rows.map((r) => (typeof r.metadata === 'string' ? JSON.parse(r.metadata) : r.metadata) as ExecutionEvent);
   }
 
@@ -155,7 +221,8 @@ export class PostgresStore implements StateStore {
   async readBinding(run: RunRef, name: string, executionId: ExecutionId | null): Promise<BindingRecord | undefined> {
     const [row] = await this.db.query<BindingRow & Record<string, unknown>>(
       `SELECT ${BINDING_COLUMNS} FROM openprose.bindings WHERE run_id = $1 AND name = $2 AND COALESCE(execution_id, -1) = COALESCE($3::bigint, -1)`,
-      [run, name, executionId]);
+      [run, name, executionId],
+    );
     return row ? this.toBinding(run, row) : undefined;
   }
 
@@ -165,7 +232,9 @@ export class PostgresStore implements StateStore {
     const inList = ids.map((_, i) => `$${i + 3}`).join(', ');
     const rows = await this.db.query<BindingRow & Record<string, unknown>>(
       `SELECT ${BINDING_COLUMNS} FROM openprose.bindings WHERE run_id = $1 AND name = $2
-       AND (execution_id IS NULL${ids.length ? ` OR execution_id IN (${inList})` : ''})`, [run, name, ...ids]);
+       AND (execution_id IS NULL${ids.length ? ` OR execution_id IN (${inList})` : ''})`,
+      [run, name, ...ids],
+    );
     for (const id of chain) {
       const row = rows.find((r) => r.execution_id === id);
       if (row) return this.toBinding(run, row);
@@ -175,7 +244,9 @@ export class PostgresStore implements StateStore {
 
   async listBindings(run: RunRef): Promise<BindingRecord[]> {
     const rows = await this.db.query<BindingRow & Record<string, unknown>>(
-      `SELECT ${BINDING_COLUMNS} FROM openprose.bindings WHERE run_id = $1 ORDER BY name, execution_id`, [run]);
+      `SELECT ${BINDING_COLUMNS} FROM openprose.bindings WHERE run_id = $1 ORDER BY name, execution_id`,
+      [run],
+    );
     return rows.map((r) => this.toBinding(run, r));
   }
 
@@ -184,12 +255,16 @@ export class PostgresStore implements StateStore {
     await this.db.query(
       `INSERT INTO openprose.agents (name, scope, run_id, path, memory) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (name, scope, COALESCE(run_id, ''), COALESCE(path, '')) DO UPDATE SET memory = EXCLUDED.memory, updated_at = now()`,
-      [...agentKey(loc), memory]);
+      [...agentKey(loc), memory],
+    );
     return { location: `openprose.agents (${describeAgent(loc)})` };
   }
 
   async readMemory(loc: AgentLocation): Promise<string | undefined> {
-    const [row] = await this.db.query<{ memory: string | null }>(`SELECT memory FROM openprose.agents WHERE ${AGENT_WHERE}`, agentKey(loc));
+    const [row] = await this.db.query<{ memory: string | null }>(
+      `SELECT memory FROM openprose.agents WHERE ${AGENT_WHERE}`,
+      agentKey(loc),
+    );
     return row?.memory ?? undefined;
   }
 
@@ -209,7 +284,8 @@ export class PostgresStore implements StateStore {
            FROM openprose.agent_segments WHERE agent_name = $1::text AND scope = $2::text
              AND COALESCE(run_id, '') = COALESCE($3::text, '') AND COALESCE(path, '') = COALESCE($4::text, '')
            RETURNING segment_number`,
-          [...agentKey(loc), s.timestamp, s.prompt, s.summary]);
+          [...agentKey(loc), s.timestamp, s.prompt, s.summary],
+        );
         const n = Number(row!.segment_number);
         return { number: n, file: segmentFileName(loc.agent, n, this.decisions.segmentWidth), ...s };
       } catch (err) {
@@ -220,13 +296,23 @@ export class PostgresStore implements StateStore {
   }
 
   async listSegments(loc: AgentLocation): Promise<Segment[]> {
-    const rows = await this.db.query<{ segment_number: number; timestamp: string; prompt: string | null; summary: string | null }>(
+    const rows = await this.db.query<{
+      segment_number: number;
+      timestamp: string;
+      prompt: string | null;
+      summary: string | null;
+    }>(
       `SELECT segment_number, "timestamp", prompt, summary FROM openprose.agent_segments
        WHERE agent_name = $1 AND scope = $2 AND COALESCE(run_id, '') = COALESCE($3::text, '') AND COALESCE(path, '') = COALESCE($4::text, '')
-       ORDER BY segment_number`, agentKey(loc));
+       ORDER BY segment_number`,
+      agentKey(loc),
+    );
     return rows.map((r) => ({
-      number: Number(r.segment_number), file: segmentFileName(loc.agent, Number(r.segment_number), this.decisions.segmentWidth),
-      timestamp: r.timestamp, prompt: r.prompt ?? '', summary: r.summary ?? '',
+      number: Number(r.segment_number),
+      file: segmentFileName(loc.agent, Number(r.segment_number), this.decisions.segmentWidth),
+      timestamp: r.timestamp,
+      prompt: r.prompt ?? '',
+      summary: r.summary ?? '',
     }));
   }
 
@@ -241,18 +327,27 @@ export class PostgresStore implements StateStore {
   private toBinding(run: RunRef, r: BindingRow): BindingRecord {
     const attached = r.attachment_path !== null;
     return {
-      name: r.name, kind: r.kind, executionId: r.execution_id === null ? null : Number(r.execution_id),
-      value: attached ? this.attachments.read(run, r.attachment_path!) : r.value ?? '',
-      ...(r.source_statement !== null ? { source: r.source_statement } : {}), ...(attached ? { attached: true } : {}),
+      name: r.name,
+      kind: r.kind,
+      executionId: r.execution_id === null ? null : Number(r.execution_id),
+      value: attached ? this.attachments.read(run, r.attachment_path!) : (r.value ?? ''),
+      ...(r.source_statement !== null ? { source: r.source_statement } : {}),
+      ...(attached ? { attached: true } : {}),
     };
   }
 }
 
 function agentKey(loc: AgentLocation): [string, string, string | null, string | null] {
-  return [loc.agent, loc.scope, loc.scope === 'execution' ? loc.run ?? null : null, loc.scope === 'custom' ? loc.path ?? null : null];
+  return [
+    loc.agent,
+    loc.scope,
+    loc.scope === 'execution' ? (loc.run ?? null) : null,
+    loc.scope === 'custom' ? (loc.path ?? null) : null,
+  ];
 }
 
 function describeAgent(loc: AgentLocation): string {
-  const extra = loc.scope === 'execution' ? `, run_id='${loc.run}'` : loc.scope === 'custom' ? `, path='${loc.path}'` : '';
+  const extra =
+    loc.scope === 'execution' ? `, run_id='${loc.run}'` : loc.scope === 'custom' ? `, path='${loc.path}'` : '';
   return `name='${loc.agent}', scope='${loc.scope}'${extra}`;
 }

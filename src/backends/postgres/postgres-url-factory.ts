@@ -13,14 +13,20 @@ import { PostgresStore } from './postgres-store.ts';
 const INT8_OID = 20;
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID && format !== 'binary' ? (v: string) => (Number.isSafeInteger(Number(v)) ? Number(v) : v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    oid === INT8_OID && format !== 'binary'
+      ? (v: string) => (Number.isSafeInteger(Number(v)) ? Number(v) : v)
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 /** A pool on the case database; idle-connection errors (a dropped database, a restarted server) are not fatal. */
 export function openServerDb(url: string, caseUrl: string): PgDb {
   // standard_conforming_strings=on makes the inlined literals of PgDb.atomic exact (sql-literal.ts).
   const pool = new pg.Pool({
-    connectionString: caseUrl, max: 4, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 2_000, types,
+    connectionString: caseUrl,
+    max: 4,
+    connectionTimeoutMillis: 10_000,
+    idleTimeoutMillis: 2_000,
+    types,
     options: '-c standard_conforming_strings=on',
   });
   pool.on('error', () => undefined);
@@ -31,7 +37,10 @@ export function openServerDb(url: string, caseUrl: string): PgDb {
  * The PostgreSQL backend on a real server. The URL is a secret: it appears in no name, description, error or
  * log (errors go through `redact`). Each case gets a fresh database on that server, dropped by `dispose`.
  */
-export function postgresUrlFactory(url: string, label?: string): BackendFactory & { openDb(env: BackendEnv): Promise<PgDb> } {
+export function postgresUrlFactory(
+  url: string,
+  label?: string,
+): BackendFactory & { openDb(env: BackendEnv): Promise<PgDb> } {
   const created = new Set<string>();
   const caseUrlOf = (env: BackendEnv) => withDatabase(url, caseDatabaseName(env.storageKey));
   /** The case database (created when missing), without the schema check. */
@@ -56,11 +65,17 @@ export function postgresUrlFactory(url: string, label?: string): BackendFactory 
       } catch (err) {
         await db.end().catch(() => undefined);
         // The database this factory made for the case cannot be set up: remove it, leaving nothing behind.
-        if (created.delete(env.storageKey)) await dropCaseDatabase(url, caseDatabaseName(env.storageKey)).catch(() => undefined);
+        if (created.delete(env.storageKey))
+          await dropCaseDatabase(url, caseDatabaseName(env.storageKey)).catch(() => undefined);
         throw err;
       }
       const store = new PostgresStore(db, env.projectDir, env.decisions);
-      return createBackend({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities: PG_SERVER_CAPABILITIES });
+      return createBackend({
+        store,
+        extraHandlers: worldModelHandlers(store),
+        decisions: env.decisions,
+        capabilities: PG_SERVER_CAPABILITIES,
+      });
     },
     async dispose(env) {
       created.delete(env.storageKey);

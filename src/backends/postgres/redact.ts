@@ -25,7 +25,11 @@ function urlSecrets(url: string): string[] {
     const out: string[] = [];
     if (u.password) {
       out.push(u.password);
-      try { out.push(decodeURIComponent(u.password)); } catch { /* not percent-encoded */ }
+      try {
+        out.push(decodeURIComponent(u.password));
+      } catch {
+        /* not percent-encoded */
+      }
       out.push(`${u.username}:${u.password}`);
     }
     // A password may also come as a query parameter (?password=...).

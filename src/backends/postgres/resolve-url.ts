@@ -15,7 +15,10 @@ export interface ResolvedUrl {
  * OPENPROSE_POSTGRES_URL in the shell, then DATABASE_URL in the shell (docs/decisions.md `pg-url-precedence`).
  * Empty values count as unset. Undefined when none is set.
  */
-export function resolvePostgresUrl(projectDir: string, env: Record<string, string | undefined>): ResolvedUrl | undefined {
+export function resolvePostgresUrl(
+  projectDir: string,
+  env: Record<string, string | undefined>,
+): ResolvedUrl | undefined {
   const fromFile = readDotEnv(join(projectDir, '.prose', '.env')).OPENPROSE_POSTGRES_URL;
   if (fromFile) return { url: fromFile, source: '.prose/.env OPENPROSE_POSTGRES_URL' };
   if (env.OPENPROSE_POSTGRES_URL) return { url: env.OPENPROSE_POSTGRES_URL, source: 'shell OPENPROSE_POSTGRES_URL' };
@@ -30,7 +33,9 @@ export function readDotEnv(path: string): Record<string, string> {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new ProseError('E_IO', `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`, { location: { file: path } });
+    throw new ProseError('E_IO', `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`, {
+      location: { file: path },
+    });
   }
   return parseDotEnv(text, path);
 }
@@ -44,7 +49,8 @@ export function parseDotEnv(text: string, file = '.env'): Record<string, string>
     const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
     if (!m) {
       throw new ProseError('E_USAGE', 'a line of the .env file is not KEY=value', {
-        location: { file, line: i + 1 }, hint: 'write OPENPROSE_POSTGRES_URL=postgresql://... on its own line',
+        location: { file, line: i + 1 },
+        hint: 'write OPENPROSE_POSTGRES_URL=postgresql://... on its own line',
       });
     }
     let value = m[2]!;

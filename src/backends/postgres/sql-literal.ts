@@ -26,7 +26,8 @@ export function sqlLiteral(value: SqlValue): string {
 export function inlineParams(sql: string, params: readonly SqlValue[] = []): string {
   return sql.replace(/\$(\d+)/g, (_, n: string) => {
     const i = Number(n) - 1;
-    if (i < 0 || i >= params.length) throw new ProseError('E_BACKEND', `statement refers to $${n} but has ${params.length} parameters`);
+    if (i < 0 || i >= params.length)
+      throw new ProseError('E_BACKEND', `statement refers to $${n} but has ${params.length} parameters`);
     return sqlLiteral(params[i]!);
   });
 }

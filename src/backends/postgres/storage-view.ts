@@ -19,9 +19,13 @@ export function readOnlyView(db: PgDb, projectDir?: string): StorageView {
       // One statement that reads: a trailing semicolon is fine, a second statement is not.
       const body = sql.trim().replace(/;\s*$/, '');
       if (!READ_ONLY.test(body) || body.includes(';')) {
-        throw new ProseError('E_USAGE', 'the storage view runs one read-only statement (SELECT, WITH, VALUES, TABLE or SHOW)', {
-          hint: 'layout expectations may read openprose.* tables but never change them',
-        });
+        throw new ProseError(
+          'E_USAGE',
+          'the storage view runs one read-only statement (SELECT, WITH, VALUES, TABLE or SHOW)',
+          {
+            hint: 'layout expectations may read openprose.* tables but never change them',
+          },
+        );
       }
       const rows = await db.query(body, params as SqlValue[]);
       return rows.map(normalizeRow);

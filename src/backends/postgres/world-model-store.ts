@@ -97,37 +97,57 @@ export class PostgresWorldModelStore implements WorldModelStore {
 
   async writeVersion(run: RunRef, node: string, address: string, bytes: Uint8Array): Promise<void> {
     // Storing the same (run, node, version) twice is a no-op, even when two connections race.
-    await this.q(`INSERT INTO openprose.world_model_version (run_id, node, version, artifact) VALUES ($1, $2, $3, $4)
-      ON CONFLICT (run_id, node, version) DO NOTHING`, [run, node, address, Buffer.from(bytes)]);
+    await this.q(
+      `INSERT INTO openprose.world_model_version (run_id, node, version, artifact) VALUES ($1, $2, $3, $4)
+      ON CONFLICT (run_id, node, version) DO NOTHING`,
+      [run, node, address, Buffer.from(bytes)],
+    );
   }
 
   async readVersion(run: RunRef, node: string, address: string): Promise<Uint8Array | undefined> {
-    const [row] = await this.q<{ artifact: unknown }>(`SELECT artifact FROM openprose.world_model_version WHERE run_id = $1 AND node = $2 AND version = $3`, [run, node, address]);
+    const [row] = await this.q<{ artifact: unknown }>(
+      `SELECT artifact FROM openprose.world_model_version WHERE run_id = $1 AND node = $2 AND version = $3`,
+      [run, node, address],
+    );
     return row ? toBytes(row.artifact) : undefined;
   }
 
   async publish(run: RunRef, node: string, address: string): Promise<void> {
-    if (!(await this.readVersion(run, node, address))) throw new ProseError('E_STATE', `version ${address} of ${node} is not stored; write it before publishing`);
-    await this.q(`INSERT INTO openprose.world_model_published (run_id, node, version) VALUES ($1, $2, $3)
-      ON CONFLICT (run_id, node) DO UPDATE SET version = excluded.version`, [run, node, address]);
+    if (!(await this.readVersion(run, node, address)))
+      throw new ProseError('E_STATE', `version ${address} of ${node} is not stored; write it before publishing`);
+    await this.q(
+      `INSERT INTO openprose.world_model_published (run_id, node, version) VALUES ($1, $2, $3)
+      ON CONFLICT (run_id, node) DO UPDATE SET version = excluded.version`,
+      [run, node, address],
+    );
   }
 
   async readPublished(run: RunRef, node: string): Promise<string | null> {
-    const [row] = await this.q<{ version: string }>(`SELECT version FROM openprose.world_model_published WHERE run_id = $1 AND node = $2`, [run, node]);
+    const [row] = await this.q<{ version: string }>(
+      `SELECT version FROM openprose.world_model_published WHERE run_id = $1 AND node = $2`,
+      [run, node],
+    );
     return row ? String(row.version) : null;
   }
 
   async appendReceipt(run: RunRef, _node: string, receiptJson: string): Promise<void> {
     const env = JSON.parse(receiptJson) as Record<string, unknown>;
-    const values = RECEIPT_COLUMNS.map((c) => ((JSON_COLUMNS as readonly string[]).includes(c) ? canonicalJson(env[c]) : (env[c] as string | null) ?? null));
+    const values = RECEIPT_COLUMNS.map((c) =>
+      (JSON_COLUMNS as readonly string[]).includes(c) ? canonicalJson(env[c]) : ((env[c] as string | null) ?? null),
+    );
     const cols = ['run_id', ...RECEIPT_COLUMNS];
-    const marks = cols.map((c, i) => ((JSON_COLUMNS as readonly string[]).includes(c) ? `$${i + 1}::jsonb` : `$${i + 1}`));
+    const marks = cols.map((c, i) =>
+      (JSON_COLUMNS as readonly string[]).includes(c) ? `$${i + 1}::jsonb` : `$${i + 1}`,
+    );
     await this.q(`INSERT INTO openprose.receipt (${cols.join(', ')}) VALUES (${marks.join(', ')})`, [run, ...values]);
   }
 
   async readReceipts(run: RunRef, node?: string): Promise<string[]> {
     const where = node === undefined ? 'run_id = $1' : 'run_id = $1 AND node = $2';
-    const rows = await this.q<Record<string, unknown>>(`SELECT ${RECEIPT_COLUMNS.join(', ')} FROM openprose.receipt WHERE ${where} ORDER BY id`, node === undefined ? [run] : [run, node]);
+    const rows = await this.q<Record<string, unknown>>(
+      `SELECT ${RECEIPT_COLUMNS.join(', ')} FROM openprose.receipt WHERE ${where} ORDER BY id`,
+      node === undefined ? [run] : [run, node],
+    );
     return rows.map((row) => {
       const env: Record<string, unknown> = { schema: 'openprose.receipt', hash_algorithm: 'sha256' };
       for (const c of RECEIPT_COLUMNS) {
@@ -139,17 +159,35 @@ export class PostgresWorldModelStore implements WorldModelStore {
   }
 
   async writeWorkspace(run: RunRef, node: string, bytes: Uint8Array): Promise<void> {
-    await this.q(`INSERT INTO openprose.x_world_model_workspace (run_id, node, artifact) VALUES ($1, $2, $3)
-      ON CONFLICT (run_id, node) DO UPDATE SET artifact = excluded.artifact`, [run, node, Buffer.from(bytes)]);
+    await this.q(
+      `INSERT INTO openprose.x_world_model_workspace (run_id, node, artifact) VALUES ($1, $2, $3)
+      ON CONFLICT (run_id, node) DO UPDATE SET artifact = excluded.artifact`,
+      [run, node, Buffer.from(bytes)],
+    );
   }
 
-  async writeEnvelope(run: RunRef, env: { compiledIntentJson: string; rootSource: string; sources: Record<string, string> }): Promise<void> {
-    await this.q(`INSERT INTO openprose.x_run_envelope (run_id, compiled_intent, root_source, sources) VALUES ($1, $2, $3, $4)`, [run, env.compiledIntentJson, env.rootSource, canonicalJson(env.sources)]);
+  async writeEnvelope(
+    run: RunRef,
+    env: { compiledIntentJson: string; rootSource: string; sources: Record<string, string> },
+  ): Promise<void> {
+    await this.q(
+      `INSERT INTO openprose.x_run_envelope (run_id, compiled_intent, root_source, sources) VALUES ($1, $2, $3, $4)`,
+      [run, env.compiledIntentJson, env.rootSource, canonicalJson(env.sources)],
+    );
   }
 
-  async readEnvelope(run: RunRef): Promise<{ compiledIntentJson: string; rootSource: string; sources: Record<string, string> } | undefined> {
-    const [row] = await this.q<{ compiled_intent: string; root_source: string; sources: string }>(`SELECT compiled_intent, root_source, sources FROM openprose.x_run_envelope WHERE run_id = $1`, [run]);
+  async readEnvelope(
+    run: RunRef,
+  ): Promise<{ compiledIntentJson: string; rootSource: string; sources: Record<string, string> } | undefined> {
+    const [row] = await this.q<{ compiled_intent: string; root_source: string; sources: string }>(
+      `SELECT compiled_intent, root_source, sources FROM openprose.x_run_envelope WHERE run_id = $1`,
+      [run],
+    );
     if (!row) return undefined;
-    return { compiledIntentJson: row.compiled_intent, rootSource: row.root_source, sources: JSON.parse(row.sources) as Record<string, string> };
+    return {
+      compiledIntentJson: row.compiled_intent,
+      rootSource: row.root_source,
+      sources: JSON.parse(row.sources) as Record<string, string>,
+    };
   }
 }

@@ -36,7 +36,9 @@ LIMIT 1`;
 export function bindingFromRow(r: BindingRow): BindingRecord {
   const kind = (BINDING_KINDS as readonly string[]).includes(String(r.kind)) ? (r.kind as BindingKind) : 'let';
   return {
-    name: String(r.name), kind, value: r.value == null ? '' : String(r.value),
+    name: String(r.name),
+    kind,
+    value: r.value == null ? '' : String(r.value),
     executionId: r.execution_id == null ? null : Number(r.execution_id),
     ...(r.source_statement != null ? { source: String(r.source_statement) } : {}),
     ...(r.attachment_path != null ? { attached: true } : {}),

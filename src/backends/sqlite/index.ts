@@ -6,8 +6,18 @@ import { checkEngine, defaultEngine, JOURNAL_MODE, type SqliteEngine } from '../
 import { SqliteStore } from './sqlite-store.ts';
 
 export const SQLITE_CAPABILITIES: readonly Capability[] = [
-  'attachments', 'project-scope', 'user-scope', 'custom-scope', 'imports', 'durable', 'concurrent-writers', 'multi-process', 'layout:sqlite', 'subagent-writes',
-  'world-model', 'receipts',
+  'attachments',
+  'project-scope',
+  'user-scope',
+  'custom-scope',
+  'imports',
+  'durable',
+  'concurrent-writers',
+  'multi-process',
+  'layout:sqlite',
+  'subagent-writes',
+  'world-model',
+  'receipts',
 ];
 
 /**
@@ -15,19 +25,26 @@ export const SQLITE_CAPABILITIES: readonly Capability[] = [
  * `engine` says how other processes are kept off those pages (src/sqlite/engine.ts; sqlite-engine in the decisions table).
  */
 export function sqliteFactoryFor(engine: SqliteEngine, name = `sqlite:${engine}`): BackendFactory {
-  const locks = engine === 'posix'
-    ? 'SQLite\'s own POSIX locks through node:sqlite, waited for up to the busy timeout, plus our lock file'
-    : 'our lock file, a native sqlite3\'s locks read from /proc/locks';
+  const locks =
+    engine === 'posix'
+      ? "SQLite's own POSIX locks through node:sqlite, waited for up to the busy timeout, plus our lock file"
+      : "our lock file, a native sqlite3's locks read from /proc/locks";
   // Only SQLite's own locks keep a real sqlite3 off our pages: the wasm engine's damage beside it is in docs/sqlite.md.
-  const capabilities: readonly Capability[] = engine === 'posix' ? [...SQLITE_CAPABILITIES, 'native-sqlite3-beside'] : SQLITE_CAPABILITIES;
+  const capabilities: readonly Capability[] =
+    engine === 'posix' ? [...SQLITE_CAPABILITIES, 'native-sqlite3-beside'] : SQLITE_CAPABILITIES;
   return {
     name,
     kind: 'sqlite',
     capabilities,
     description: `sqlite.md: .prose/runs/{id}/state.db through WASM SQLite (pages in place over a node:fs VFS, rollback journal), engine ${engine}: ${locks}`,
     settings: {
-      engine, sql: '@sqlite.org/sqlite-wasm', locks: engine === 'posix' ? 'posix (node:sqlite) + lock file' : 'lock file (+ /proc/locks)',
-      persistence: 'pages-in-place', journalMode: JOURNAL_MODE, synchronous: 'full (fdatasync)', schemaVersion: 'PRAGMA user_version = 1',
+      engine,
+      sql: '@sqlite.org/sqlite-wasm',
+      locks: engine === 'posix' ? 'posix (node:sqlite) + lock file' : 'lock file (+ /proc/locks)',
+      persistence: 'pages-in-place',
+      journalMode: JOURNAL_MODE,
+      synchronous: 'full (fdatasync)',
+      schemaVersion: 'PRAGMA user_version = 1',
     },
     async open(env) {
       checkEngine(engine, `--backend ${name}`); // posix where node:sqlite is missing: E_UNSUPPORTED, saying why

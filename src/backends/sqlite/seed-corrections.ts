@@ -3,7 +3,12 @@
  * docs/sqlite.md shows the same pairs; spec/backends/sqlite/seed-queries-broken.spec.ts runs both through the
  * real sqlite3 CLI.
  */
-export interface SeedCorrection { where: string; problem: string; seed: string; corrected: string }
+export interface SeedCorrection {
+  where: string;
+  problem: string;
+  seed: string;
+  corrected: string;
+}
 
 const lastBranchRow = `id = (SELECT MAX(l.id) FROM execution l
     WHERE json_extract(l.metadata, '$.parallel_id') = json_extract(e.metadata, '$.parallel_id')
@@ -12,7 +17,8 @@ const lastBranchRow = `id = (SELECT MAX(l.id) FROM execution l
 export const SEED_CORRECTIONS = {
   bindingsDdl: {
     where: 'Core Schema, bindings',
-    problem: 'SQLite refuses expressions in a PRIMARY KEY ("expressions prohibited in PRIMARY KEY and UNIQUE constraints"), so the table is never created.',
+    problem:
+      'SQLite refuses expressions in a PRIMARY KEY ("expressions prohibited in PRIMARY KEY and UNIQUE constraints"), so the table is never created.',
     seed: `CREATE TABLE IF NOT EXISTS bindings (
     name TEXT,
     execution_id INTEGER,  -- NULL for root scope, non-null for block invocations
@@ -32,7 +38,8 @@ CREATE UNIQUE INDEX IF NOT EXISTS bindings_name_scope ON bindings(name, IFNULL(e
   },
   scopeCte: {
     where: 'Scope Resolution Query',
-    problem: 'It joins bindings.execution_id to execution.id, a row id of every logged event; execution_id is the per-run frame counter (decision execution-id). Our frames are the rows with metadata.event = \'frame-enter\'; RESOLVE_SQL (binding-rows.ts) walks those.',
+    problem:
+      "It joins bindings.execution_id to execution.id, a row id of every logged event; execution_id is the per-run frame counter (decision execution-id). Our frames are the rows with metadata.event = 'frame-enter'; RESOLVE_SQL (binding-rows.ts) walks those.",
     seed: `WITH RECURSIVE scope_chain AS (
   SELECT id, parent_id FROM execution WHERE id = 43
   UNION ALL
@@ -52,7 +59,8 @@ LIMIT 1;`,
   },
   loopUpdate: {
     where: 'Loop Tracking, "Update iteration"',
-    problem: 'execution has no updated_at column ("no such column: updated_at"); and an UPDATE rewrites the append-only log.',
+    problem:
+      'execution has no updated_at column ("no such column: updated_at"); and an UPDATE rewrites the append-only log.',
     seed: `UPDATE execution
 SET metadata = json_set(metadata, '$.current_iteration', 2),
     updated_at = datetime('now')
@@ -62,7 +70,8 @@ VALUES ('loop:', 'iteration', datetime('now'), json_object('event', 'loop-iterat
   },
   pendingBranches: {
     where: 'Parallel Execution, "VM checks if all branches complete"',
-    problem: 'On an append-only log it counts every history row that is not \'completed\' (the start row, each \'executing\' row), so it never reaches 0.',
+    problem:
+      "On an append-only log it counts every history row that is not 'completed' (the start row, each 'executing' row), so it never reaches 0.",
     seed: `SELECT COUNT(*) as pending FROM execution
 WHERE json_extract(metadata, '$.parallel_id') = 'p1' AND status != 'completed';`,
     corrected: `SELECT COUNT(*) AS pending
@@ -73,7 +82,8 @@ WHERE IFNULL((SELECT status FROM execution WHERE json_extract(metadata, '$.paral
   },
   currentPosition: {
     where: 'Resuming Execution, "Find current position"',
-    problem: 'An \'executing\' row stays in the log after its statement completes, so it can answer a finished statement.',
+    problem:
+      "An 'executing' row stays in the log after its statement completes, so it can answer a finished statement.",
     seed: `SELECT statement_index, statement_text, status
 FROM execution
 WHERE status = 'executing'
@@ -84,7 +94,8 @@ ORDER BY id DESC LIMIT 1;`,
   },
   parallelStatus: {
     where: 'Resuming Execution, "Check parallel block status"',
-    problem: 'It looks for a parallel row whose status is still \'executing\'; the log writes \'started\' and never updates it, so it answers nothing.',
+    problem:
+      "It looks for a parallel row whose status is still 'executing'; the log writes 'started' and never updates it, so it answers nothing.",
     seed: `SELECT json_extract(metadata, '$.branch') as branch, status
 FROM execution
 WHERE json_extract(metadata, '$.parallel_id') IS NOT NULL
@@ -98,7 +109,8 @@ ORDER BY branch;`,
   },
   errorUpdate: {
     where: 'Error Handling, "Record failure" and "Track retry attempts"',
-    problem: 'Both statements run, but UPDATE the row in place: the append-only log loses what the row recorded before.',
+    problem:
+      'Both statements run, but UPDATE the row in place: the append-only log loses what the row recorded before.',
     seed: `UPDATE execution
 SET status = 'failed',
     error_message = 'Connection timeout after 30s',

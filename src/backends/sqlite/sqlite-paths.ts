@@ -5,7 +5,10 @@ import { runDir } from '../../core/seed-layout.ts';
 
 /** Where sqlite.md puts each database, for one project directory and one (injectable) home directory. */
 export class SqlitePaths {
-  constructor(readonly projectDir: string, readonly homeDir: string) {}
+  constructor(
+    readonly projectDir: string,
+    readonly homeDir: string,
+  ) {}
 
   /** The directory of a run reference, checked (core/seed-layout.ts). */
   runDir(run: RunRef): string {
@@ -19,10 +22,14 @@ export class SqlitePaths {
   /** The database holding an agent's memory: the run's state.db, or an agents.db per scope location. */
   agentDb(loc: AgentLocation): string {
     switch (loc.scope) {
-      case 'execution': return this.runDb(loc.run!);
-      case 'project': return join(this.projectDir, '.prose', 'agents.db');
-      case 'user': return join(this.homeDir, '.prose', 'agents.db');
-      case 'custom': return join(this.projectDir, loc.path!, 'agents.db');
+      case 'execution':
+        return this.runDb(loc.run!);
+      case 'project':
+        return join(this.projectDir, '.prose', 'agents.db');
+      case 'user':
+        return join(this.homeDir, '.prose', 'agents.db');
+      case 'custom':
+        return join(this.projectDir, loc.path!, 'agents.db');
     }
   }
 
@@ -36,9 +43,13 @@ export class SqlitePaths {
     const full = resolve(runDir, stored);
     const rel = relative(runDir, full);
     if (isAbsolute(stored) || rel.startsWith('..') || rel.split(sep)[0] !== 'attachments') {
-      throw new ProseError('E_CORRUPT', `attachment_path ${JSON.stringify(stored)} is not under attachments/ of the run`, {
-        location: { file: dbFile, field: 'bindings.attachment_path' },
-      });
+      throw new ProseError(
+        'E_CORRUPT',
+        `attachment_path ${JSON.stringify(stored)} is not under attachments/ of the run`,
+        {
+          location: { file: dbFile, field: 'bindings.attachment_path' },
+        },
+      );
     }
     return full;
   }

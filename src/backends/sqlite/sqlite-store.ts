@@ -3,11 +3,34 @@ import { dirname, join } from 'node:path';
 import type { Row, StorageView } from '../../core/backend.ts';
 import type { Decisions } from '../../core/decisions.ts';
 import { ProseError } from '../../core/errors.ts';
-import type { AgentLocation, BindingRecord, ExecutionEvent, ExecutionId, RunRecord, RunRef, RunStatus, Segment } from '../../core/model.ts';
+import type {
+  AgentLocation,
+  BindingRecord,
+  ExecutionEvent,
+  ExecutionId,
+  RunRecord,
+  RunRef,
+  RunStatus,
+  Segment,
+} from '../../core/model.ts';
 import { segmentFileName } from '../../core/numbering.ts';
 import type { StateStore, WorldModelStore } from '../../core/store.ts';
 import { writeFileAtomic } from '../../io/atomic-write.ts';
-import { checkVersion, decodeWtf8, encodeWtf8, ensureSchema, execute, needsSchema, queryRow, queryRows, queryValue, SqliteFile, type Database, type DbKind, type SqliteEngine } from '../../sqlite/index.ts';
+import {
+  checkVersion,
+  decodeWtf8,
+  encodeWtf8,
+  ensureSchema,
+  execute,
+  needsSchema,
+  queryRow,
+  queryRows,
+  queryValue,
+  SqliteFile,
+  type Database,
+  type DbKind,
+  type SqliteEngine,
+} from '../../sqlite/index.ts';
 import { eventsOf, insertEvent } from './event-sql.ts';
 import { bindingFromRow, RESOLVE_SQL, sqlLiteral, type BindingRow } from './binding-rows.ts';
 import { importSourceUrl } from '../../core/import-url.ts';
@@ -23,9 +46,17 @@ export class SqliteStore implements StateStore {
   readonly worldModel: WorldModelStore;
 
   /** `engine`: which locks keep other processes off the pages (src/sqlite/engine.ts); the process default if absent. */
-  constructor(projectDir: string, homeDir: string, private readonly decisions: Decisions, private readonly engine?: SqliteEngine) {
+  constructor(
+    projectDir: string,
+    homeDir: string,
+    private readonly decisions: Decisions,
+    private readonly engine?: SqliteEngine,
+  ) {
     this.paths = new SqlitePaths(projectDir, homeDir);
-    this.worldModel = new SqliteWorldModelStore((run) => this.runFile(run), (run) => this.paths.runDir(run));
+    this.worldModel = new SqliteWorldModelStore(
+      (run) => this.runFile(run),
+      (run) => this.paths.runDir(run),
+    );
   }
 
   async createRun(rec: RunRecord): Promise<RunRef> {
@@ -41,7 +72,10 @@ export class SqliteStore implements StateStore {
     const ref = `${parent}/imports/${alias}`;
     await this.makeRun(ref, rec);
     await writeWithSchema(parentDb, 'run', (db) => {
-      execute(db, "INSERT OR REPLACE INTO imports (alias, source_url, fetched_at) VALUES (?, ?, datetime('now'))", [alias, importSourceUrl(handle, slug)]);
+      execute(db, "INSERT OR REPLACE INTO imports (alias, source_url, fetched_at) VALUES (?, ?, datetime('now'))", [
+        alias,
+        importSourceUrl(handle, slug),
+      ]);
     });
     return ref;
   }
@@ -49,12 +83,17 @@ export class SqliteStore implements StateStore {
   private async makeRun(ref: RunRef, rec: RunRecord): Promise<void> {
     const dir = this.paths.runDir(ref);
     const path = join(dir, 'state.db');
-    if (existsSync(path)) throw new ProseError('E_CONFLICT', `run ${this.paths.display(path)} already exists`, { location: { field: 'runId' } });
+    if (existsSync(path))
+      throw new ProseError('E_CONFLICT', `run ${this.paths.display(path)} already exists`, {
+        location: { field: 'runId' },
+      });
     mkdirSync(dir, { recursive: true });
     const file = await this.file(path, 'run');
     await writeWithSchema(file, 'run', (db) => {
       if (Number(queryValue(db, 'SELECT count(*) FROM run')) > 0) {
-        throw new ProseError('E_CONFLICT', `run ${this.paths.display(path)} already exists`, { location: { field: 'runId' } });
+        throw new ProseError('E_CONFLICT', `run ${this.paths.display(path)} already exists`, {
+          location: { field: 'runId' },
+        });
       }
       // Under the lock and after the check, so a losing racer never overwrites the winner's program.
       writeFileAtomic(join(dir, 'program.prose'), encodeWtf8(rec.program));
@@ -69,11 +108,16 @@ export class SqliteStore implements StateStore {
     const path = this.paths.runDb(run);
     if (!existsSync(path)) return undefined;
     const file = await this.runFile(run);
-    const row = await file.read((db) => queryRow(db, 'SELECT id, program_path, program_source, started_at, status FROM run ORDER BY rowid LIMIT 1'));
+    const row = await file.read((db) =>
+      queryRow(db, 'SELECT id, program_path, program_source, started_at, status FROM run ORDER BY rowid LIMIT 1'),
+    );
     if (!row) return undefined;
     const program = row.program_source ?? readProgram(dirname(path));
     return {
-      runId: String(row.id), program: String(program ?? ''), status: String(row.status ?? 'running') as RunStatus, startedAt: String(row.started_at ?? ''),
+      runId: String(row.id),
+      program: String(program ?? ''),
+      status: String(row.status ?? 'running') as RunStatus,
+      startedAt: String(row.started_at ?? ''),
       ...(row.program_path != null ? { programPath: String(row.program_path) } : {}),
     };
   }
@@ -89,7 +133,10 @@ export class SqliteStore implements StateStore {
   }
 
   /** Read, decide and append in one transaction under the run's lock, so two processes never allocate alike. */
-  async appendEventAtomically(run: RunRef, make: (events: readonly ExecutionEvent[]) => ExecutionEvent): Promise<ExecutionEvent> {
+  async appendEventAtomically(
+    run: RunRef,
+    make: (events: readonly ExecutionEvent[]) => ExecutionEvent,
+  ): Promise<ExecutionEvent> {
     return writeWithSchema(await this.runFile(run), 'run', (db) => {
       const event = make(eventsOf(db));
       insertEvent(db, event);
@@ -108,28 +155,53 @@ export class SqliteStore implements StateStore {
     const bytes = Buffer.byteLength(b.value, 'utf8');
     const stored = attachment ? `Attached value (${bytes} bytes) - see ${attachment}` : b.value;
     const old = await writeWithSchema(file, 'run', (db) => {
-      const before = queryValue(db, 'SELECT attachment_path FROM bindings WHERE name = ? AND IFNULL(execution_id, -1) = IFNULL(?, -1)', [b.name, b.executionId]);
+      const before = queryValue(
+        db,
+        'SELECT attachment_path FROM bindings WHERE name = ? AND IFNULL(execution_id, -1) = IFNULL(?, -1)',
+        [b.name, b.executionId],
+      );
       // The attachment is complete on disk before the row that points at it commits.
       if (attachment) writeFileAtomic(join(dir, attachment), encodeWtf8(b.value));
-      execute(db, `INSERT INTO bindings (name, execution_id, kind, value, source_statement, attachment_path, updated_at)
+      execute(
+        db,
+        `INSERT INTO bindings (name, execution_id, kind, value, source_statement, attachment_path, updated_at)
               VALUES (?, ?, ?, CAST(? AS TEXT), CAST(? AS TEXT), ?, datetime('now'))
               ON CONFLICT (name, IFNULL(execution_id, -1)) DO UPDATE SET kind = excluded.kind, value = excluded.value,
                 source_statement = excluded.source_statement, attachment_path = excluded.attachment_path, updated_at = excluded.updated_at`,
-      [b.name, b.executionId, b.kind, encodeWtf8(stored), b.source === undefined ? null : encodeWtf8(b.source), attachment]);
+        [
+          b.name,
+          b.executionId,
+          b.kind,
+          encodeWtf8(stored),
+          b.source === undefined ? null : encodeWtf8(b.source),
+          attachment,
+        ],
+      );
       return before == null ? null : String(before);
     });
     if (old && old !== attachment) {
       // A stored path outside attachments/ (written by hand) is left alone rather than deleted.
-      try { removeQuietly(this.paths.attachmentFile(dir, old, file.path)); } catch { /* not ours to delete */ }
+      try {
+        removeQuietly(this.paths.attachmentFile(dir, old, file.path));
+      } catch {
+        /* not ours to delete */
+      }
     }
     const where = b.executionId === null ? 'NULL' : String(b.executionId);
-    return { location: `${this.paths.display(file.path)} (bindings table, name=${sqlLiteral(b.name)}, execution_id=${where})` };
+    return {
+      location: `${this.paths.display(file.path)} (bindings table, name=${sqlLiteral(b.name)}, execution_id=${where})`,
+    };
   }
 
   async readBinding(run: RunRef, name: string, executionId: ExecutionId | null): Promise<BindingRecord | undefined> {
     const file = await this.runFile(run);
-    const row = await file.read((db) => queryRow(db,
-      'SELECT * FROM bindings WHERE name = ? AND IFNULL(execution_id, -1) = IFNULL(?, -1)', [name, executionId]) as BindingRow | undefined);
+    const row = await file.read(
+      (db) =>
+        queryRow(db, 'SELECT * FROM bindings WHERE name = ? AND IFNULL(execution_id, -1) = IFNULL(?, -1)', [
+          name,
+          executionId,
+        ]) as BindingRow | undefined,
+    );
     return row && this.toRecord(run, row, file.path);
   }
 
@@ -138,15 +210,25 @@ export class SqliteStore implements StateStore {
     const start = chain[0] ?? null;
     if (start === null) return this.readBinding(run, name, null);
     const file = await this.runFile(run);
-    const row = await file.read((db) => queryRow(db, RESOLVE_SQL, { ':eid': start, ':name': name }) as BindingRow | undefined);
+    const row = await file.read(
+      (db) => queryRow(db, RESOLVE_SQL, { ':eid': start, ':name': name }) as BindingRow | undefined,
+    );
     if (row && !chain.includes(row.execution_id ?? null)) {
-      throw new ProseError('E_CORRUPT', `the execution table's parent_id chain of frame ${start} disagrees with its frame events`, { location: { file: file.path, field: 'execution.parent_id' } });
+      throw new ProseError(
+        'E_CORRUPT',
+        `the execution table's parent_id chain of frame ${start} disagrees with its frame events`,
+        { location: { file: file.path, field: 'execution.parent_id' } },
+      );
     }
     return row && this.toRecord(run, row, file.path);
   }
 
   async listBindings(run: RunRef): Promise<BindingRecord[]> {
-    const rows = await (await this.runFile(run)).read((db) => queryRows(db, 'SELECT * FROM bindings ORDER BY name, IFNULL(execution_id, 0)') as unknown as BindingRow[]);
+    const rows = await (
+      await this.runFile(run)
+    ).read(
+      (db) => queryRows(db, 'SELECT * FROM bindings ORDER BY name, IFNULL(execution_id, 0)') as unknown as BindingRow[],
+    );
     return rows.map((r) => bindingFromRow(r));
   }
 
@@ -174,9 +256,15 @@ export class SqliteStore implements StateStore {
     // Numbering runs under the file lock, so two processes never compute the same number; UNIQUE backs it up.
     const number = await writeWithSchema(file, kindOf(loc), (db) => {
       execute(db, 'INSERT OR IGNORE INTO agents (name, scope) VALUES (?, ?)', [loc.agent, loc.scope]);
-      const n = Number(queryValue(db, 'SELECT IFNULL(MAX(segment_number), 0) + 1 FROM agent_segments WHERE agent_name = ?', [loc.agent]));
-      db.exec({ sql: 'INSERT INTO agent_segments (agent_name, segment_number, timestamp, prompt, summary) VALUES (?, ?, ?, CAST(? AS TEXT), CAST(? AS TEXT))',
-        bind: [loc.agent, n, seg.timestamp, encodeWtf8(seg.prompt), encodeWtf8(seg.summary)] });
+      const n = Number(
+        queryValue(db, 'SELECT IFNULL(MAX(segment_number), 0) + 1 FROM agent_segments WHERE agent_name = ?', [
+          loc.agent,
+        ]),
+      );
+      db.exec({
+        sql: 'INSERT INTO agent_segments (agent_name, segment_number, timestamp, prompt, summary) VALUES (?, ?, ?, CAST(? AS TEXT), CAST(? AS TEXT))',
+        bind: [loc.agent, n, seg.timestamp, encodeWtf8(seg.prompt), encodeWtf8(seg.summary)],
+      });
       return n;
     });
     return { number, file: segmentFileName(loc.agent, number, this.decisions.segmentWidth), ...seg };
@@ -185,24 +273,36 @@ export class SqliteStore implements StateStore {
   async listSegments(loc: AgentLocation): Promise<Segment[]> {
     const file = await this.agentFile(loc, false);
     if (!file) return [];
-    const rows = await file.read((db) => queryRows(db,
-      'SELECT segment_number, timestamp, prompt, summary FROM agent_segments WHERE agent_name = ? ORDER BY segment_number', [loc.agent]));
+    const rows = await file.read((db) =>
+      queryRows(
+        db,
+        'SELECT segment_number, timestamp, prompt, summary FROM agent_segments WHERE agent_name = ? ORDER BY segment_number',
+        [loc.agent],
+      ),
+    );
     return rows.map((r) => ({
-      number: Number(r.segment_number), file: segmentFileName(loc.agent, Number(r.segment_number), this.decisions.segmentWidth),
-      timestamp: String(r.timestamp ?? ''), prompt: String(r.prompt ?? ''), summary: String(r.summary ?? ''),
+      number: Number(r.segment_number),
+      file: segmentFileName(loc.agent, Number(r.segment_number), this.decisions.segmentWidth),
+      timestamp: String(r.timestamp ?? ''),
+      prompt: String(r.prompt ?? ''),
+      summary: String(r.summary ?? ''),
     }));
   }
 
   storage(): StorageView {
     const { projectDir, homeDir } = this.paths;
     return {
-      kind: 'sqlite', projectDir, homeDir,
+      kind: 'sqlite',
+      projectDir,
+      homeDir,
       query: async (dbPath: string, sql: string, params: unknown[] = []): Promise<Row[]> => {
         const path = this.paths.fromDisplay(dbPath);
-        if (!existsSync(path)) throw new ProseError('E_NOT_FOUND', `no database ${dbPath}`, { location: { file: dbPath } });
+        if (!existsSync(path))
+          throw new ProseError('E_NOT_FOUND', `no database ${dbPath}`, { location: { file: dbPath } });
         // Handles of their own: the view must never adopt (write) a file, as the store's handles may.
         let file = this.views.get(path);
-        if (!file) this.views.set(path, (file = await SqliteFile.open(path, { validate: checkVersion, engine: this.engine })));
+        if (!file)
+          this.views.set(path, (file = await SqliteFile.open(path, { validate: checkVersion, engine: this.engine })));
         return file.read((db) => queryRows(db, sql, params));
       },
     };
@@ -223,14 +323,18 @@ export class SqliteStore implements StateStore {
     try {
       value = decodeWtf8(readFileSync(full));
     } catch (err) {
-      throw new ProseError('E_CORRUPT', `attachment ${row.attachment_path} of binding ${row.name} is missing`, { location: { file: this.paths.display(full) }, cause: err });
+      throw new ProseError('E_CORRUPT', `attachment ${row.attachment_path} of binding ${row.name} is missing`, {
+        location: { file: this.paths.display(full) },
+        cause: err,
+      });
     }
     return { ...bindingFromRow(row), value };
   }
 
   private async runFile(run: RunRef): Promise<SqliteFile> {
     const path = this.paths.runDb(run);
-    if (!existsSync(path)) throw new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)}`, { location: { field: 'run' } });
+    if (!existsSync(path))
+      throw new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)}`, { location: { field: 'run' } });
     return this.file(path, 'run');
   }
 
@@ -273,9 +377,17 @@ function writeWithSchema<T>(file: SqliteFile, kind: DbKind, fn: (db: Database) =
 const kindOf = (loc: AgentLocation): DbKind => (loc.scope === 'execution' ? 'run' : 'agents');
 
 function readProgram(dir: string): string | undefined {
-  try { return readFileSync(join(dir, 'program.prose'), 'utf8'); } catch { return undefined; }
+  try {
+    return readFileSync(join(dir, 'program.prose'), 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 function removeQuietly(path: string): void {
-  try { unlinkSync(path); } catch { /* already gone */ }
+  try {
+    unlinkSync(path);
+  } catch {
+    /* already gone */
+  }
 }

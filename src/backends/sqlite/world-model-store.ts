@@ -64,10 +64,13 @@ export function envelopeOfRow(row: Record<string, unknown>): string {
 /** The columns of a receipt row from the envelope text: JSON columns hold canonical JSON. */
 export function rowOfEnvelope(receiptJson: string): unknown[] {
   const env = JSON.parse(receiptJson) as Record<string, unknown>;
-  return RECEIPT_COLUMNS.map((c) => ((JSON_COLUMNS as readonly string[]).includes(c) ? canonicalJson(env[c]) : env[c] ?? null));
+  return RECEIPT_COLUMNS.map((c) =>
+    (JSON_COLUMNS as readonly string[]).includes(c) ? canonicalJson(env[c]) : (env[c] ?? null),
+  );
 }
 
-const hasTables = (db: Database): boolean => queryValue(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'receipt'") === 1;
+const hasTables = (db: Database): boolean =>
+  queryValue(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'receipt'") === 1;
 
 /**
  * The world-model store of the SQLite backend: tables in each run's state.db; the envelope as files beside it
@@ -75,7 +78,10 @@ const hasTables = (db: Database): boolean => queryValue(db, "SELECT count(*) FRO
  * `runFile` opens the run's database (E_NOT_FOUND for an unknown run); `runDir` names its directory.
  */
 export class SqliteWorldModelStore implements WorldModelStore {
-  constructor(private readonly runFile: (run: RunRef) => Promise<SqliteFile>, private readonly runDir: (run: RunRef) => string) {}
+  constructor(
+    private readonly runFile: (run: RunRef) => Promise<SqliteFile>,
+    private readonly runDir: (run: RunRef) => string,
+  ) {}
 
   private async write<T>(run: RunRef, fn: (db: Database) => T): Promise<T> {
     return (await this.runFile(run)).write((db) => {
@@ -89,22 +95,35 @@ export class SqliteWorldModelStore implements WorldModelStore {
   }
 
   async writeVersion(run: RunRef, node: string, address: string, bytes: Uint8Array): Promise<void> {
-    await this.write(run, (db) => db.exec({ sql: 'INSERT OR IGNORE INTO world_model_version (node, version, artifact) VALUES (?, ?, ?)', bind: [node, address, bytes] }));
+    await this.write(run, (db) =>
+      db.exec({
+        sql: 'INSERT OR IGNORE INTO world_model_version (node, version, artifact) VALUES (?, ?, ?)',
+        bind: [node, address, bytes],
+      }),
+    );
   }
 
   async readVersion(run: RunRef, node: string, address: string): Promise<Uint8Array | undefined> {
     return this.read(run, undefined, (db) => {
-      const v = queryValue(db, 'SELECT artifact FROM world_model_version WHERE node = ? AND version = ?', [node, address]);
+      const v = queryValue(db, 'SELECT artifact FROM world_model_version WHERE node = ? AND version = ?', [
+        node,
+        address,
+      ]);
       return v instanceof Uint8Array ? v : v === undefined || v === null ? undefined : new Uint8Array(0);
     });
   }
 
   async publish(run: RunRef, node: string, address: string): Promise<void> {
     await this.write(run, (db) => {
-      if (queryValue(db, 'SELECT count(*) FROM world_model_version WHERE node = ? AND version = ?', [node, address]) !== 1) {
+      if (
+        queryValue(db, 'SELECT count(*) FROM world_model_version WHERE node = ? AND version = ?', [node, address]) !== 1
+      ) {
         throw new ProseError('E_STATE', `version ${address} of ${node} is not stored; write it before publishing`);
       }
-      db.exec({ sql: 'INSERT INTO world_model_published (node, version) VALUES (?, ?) ON CONFLICT (node) DO UPDATE SET version = excluded.version', bind: [node, address] });
+      db.exec({
+        sql: 'INSERT INTO world_model_published (node, version) VALUES (?, ?) ON CONFLICT (node) DO UPDATE SET version = excluded.version',
+        bind: [node, address],
+      });
     });
   }
 
@@ -117,10 +136,12 @@ export class SqliteWorldModelStore implements WorldModelStore {
 
   async appendReceipt(run: RunRef, _node: string, receiptJson: string): Promise<void> {
     const values = rowOfEnvelope(receiptJson);
-    await this.write(run, (db) => db.exec({
-      sql: `INSERT INTO receipt (${RECEIPT_COLUMNS.join(', ')}) VALUES (${RECEIPT_COLUMNS.map(() => '?').join(', ')})`,
-      bind: values as never,
-    }));
+    await this.write(run, (db) =>
+      db.exec({
+        sql: `INSERT INTO receipt (${RECEIPT_COLUMNS.join(', ')}) VALUES (${RECEIPT_COLUMNS.map(() => '?').join(', ')})`,
+        bind: values as never,
+      }),
+    );
   }
 
   async readReceipts(run: RunRef, node?: string): Promise<string[]> {
@@ -131,18 +152,29 @@ export class SqliteWorldModelStore implements WorldModelStore {
   }
 
   async writeWorkspace(run: RunRef, node: string, bytes: Uint8Array): Promise<void> {
-    await this.write(run, (db) => db.exec({ sql: 'INSERT OR REPLACE INTO x_world_model_workspace (node, artifact) VALUES (?, ?)', bind: [node, bytes] }));
+    await this.write(run, (db) =>
+      db.exec({
+        sql: 'INSERT OR REPLACE INTO x_world_model_workspace (node, artifact) VALUES (?, ?)',
+        bind: [node, bytes],
+      }),
+    );
   }
 
-  async writeEnvelope(run: RunRef, env: { compiledIntentJson: string; rootSource: string; sources: Record<string, string> }): Promise<void> {
+  async writeEnvelope(
+    run: RunRef,
+    env: { compiledIntentJson: string; rootSource: string; sources: Record<string, string> },
+  ): Promise<void> {
     await this.runFile(run);
     const dir = this.runDir(run);
-    for (const [path, text] of Object.entries(env.sources)) writeFileAtomic(join(dir, 'sources', ...path.split('/')), text);
+    for (const [path, text] of Object.entries(env.sources))
+      writeFileAtomic(join(dir, 'sources', ...path.split('/')), text);
     writeFileAtomic(join(dir, 'root.prose.md'), env.rootSource);
     writeFileAtomic(join(dir, 'compiled-intent.json'), `${env.compiledIntentJson}\n`);
   }
 
-  async readEnvelope(run: RunRef): Promise<{ compiledIntentJson: string; rootSource: string; sources: Record<string, string> } | undefined> {
+  async readEnvelope(
+    run: RunRef,
+  ): Promise<{ compiledIntentJson: string; rootSource: string; sources: Record<string, string> } | undefined> {
     await this.runFile(run);
     const dir = this.runDir(run);
     if (!existsSync(join(dir, 'compiled-intent.json'))) return undefined;

@@ -44,45 +44,64 @@ const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const benchCommand: Command = {
   help: HELP,
   async run(argv: string[], io: CliIo): Promise<number> {
-    const { values, positionals } = parseOptions(argv, {
-      quick: { type: 'boolean', env: 'PROSE_STATE_BENCH_QUICK' },
-      format: { type: 'string' },
-      compare: { type: 'string' },
-      tolerance: { type: 'string' },
-      results: { type: 'string' },
-      vectors: { type: 'string', env: 'PROSE_STATE_VECTORS' },
-      binary: { type: 'string' },
-      node: { type: 'string' },
-      backend: { type: 'string', multiple: true },
-      'rss-probe': { type: 'string' },
-    }, io.env);
-    if (positionals.length > 0) throw new ProseError('E_USAGE', `unexpected argument "${positionals[0]}"`, { hint: 'see --help' });
+    const { values, positionals } = parseOptions(
+      argv,
+      {
+        quick: { type: 'boolean', env: 'PROSE_STATE_BENCH_QUICK' },
+        format: { type: 'string' },
+        compare: { type: 'string' },
+        tolerance: { type: 'string' },
+        results: { type: 'string' },
+        vectors: { type: 'string', env: 'PROSE_STATE_VECTORS' },
+        binary: { type: 'string' },
+        node: { type: 'string' },
+        backend: { type: 'string', multiple: true },
+        'rss-probe': { type: 'string' },
+      },
+      io.env,
+    );
+    if (positionals.length > 0)
+      throw new ProseError('E_USAGE', `unexpected argument "${positionals[0]}"`, { hint: 'see --help' });
     if (typeof values['rss-probe'] === 'string') {
       // Internal: a child of `bench` measuring one fingerprint's peak RSS in a fresh process.
       io.stdout.write(`${JSON.stringify(await rssProbe(resolve(io.cwd, values['rss-probe'])))}\n`);
       return EXIT.ok;
     }
     const format = (values.format as string | undefined) ?? 'text';
-    if (format !== 'text' && format !== 'json') throw new ProseError('E_USAGE', `--format takes text or json, not "${format}"`);
+    if (format !== 'text' && format !== 'json')
+      throw new ProseError('E_USAGE', `--format takes text or json, not "${format}"`);
     const tolerance = values.tolerance === undefined ? 0.15 : Number(values.tolerance);
-    if (!Number.isFinite(tolerance) || tolerance < 0) throw new ProseError('E_USAGE', `--tolerance takes a number >= 0, not "${String(values.tolerance)}"`);
-    const baseline = typeof values.compare === 'string' ? readJson(resolve(io.cwd, values.compare), '--compare') : undefined;
-    const report = typeof values.results === 'string'
-      ? readJson(resolve(io.cwd, values.results), '--results') as BenchReport
-      : inCheckoutTerms(await runBench({
-        profile: values.quick ? 'quick' : 'full',
-        env: io.env,
-        vectorsDir: findVectors(values.vectors as string | undefined, io),
-        binary: findBinary(values.binary as string | undefined, io),
-        node: typeof values.node === 'string' ? resolve(io.cwd, values.node) : inSea() ? which('node', io.env) : process.execPath,
-        self: selfCommand(),
-        backends: (values.backend as string[] | undefined) ?? builtInNames(),
-        openBackend: async (name) => (await resolveBackends(name))[0]!,
-        inBinary: inSea(),
-        log: (line) => io.stderr.write(`${line}\n`),
-      }));
+    if (!Number.isFinite(tolerance) || tolerance < 0)
+      throw new ProseError('E_USAGE', `--tolerance takes a number >= 0, not "${String(values.tolerance)}"`);
+    const baseline =
+      typeof values.compare === 'string' ? readJson(resolve(io.cwd, values.compare), '--compare') : undefined;
+    const report =
+      typeof values.results === 'string'
+        ? (readJson(resolve(io.cwd, values.results), '--results') as BenchReport)
+        : inCheckoutTerms(
+            await runBench({
+              profile: values.quick ? 'quick' : 'full',
+              env: io.env,
+              vectorsDir: findVectors(values.vectors as string | undefined, io),
+              binary: findBinary(values.binary as string | undefined, io),
+              node:
+                typeof values.node === 'string'
+                  ? resolve(io.cwd, values.node)
+                  : inSea()
+                    ? which('node', io.env)
+                    : process.execPath,
+              self: selfCommand(),
+              backends: (values.backend as string[] | undefined) ?? builtInNames(),
+              openBackend: async (name) => (await resolveBackends(name))[0]!,
+              inBinary: inSea(),
+              log: (line) => io.stderr.write(`${line}\n`),
+            }),
+          );
     const changes = baseline === undefined ? undefined : compareReports(report, baseline, tolerance);
-    if (format === 'json') io.stdout.write(`${JSON.stringify(changes ? { ...report, comparison: { tolerance, changes } } : report, null, 2)}\n`);
+    if (format === 'json')
+      io.stdout.write(
+        `${JSON.stringify(changes ? { ...report, comparison: { tolerance, changes } } : report, null, 2)}\n`,
+      );
     else io.stdout.write(formatText(report) + (changes ? formatComparison(changes, tolerance) : ''));
     if (changes && format === 'json') io.stderr.write(formatComparison(changes, tolerance));
     return changes?.some((c) => c.verdict === 'regressed') ? EXIT.failed : EXIT.ok;
@@ -108,7 +127,8 @@ function inCheckoutTerms(report: BenchReport): BenchReport {
     return r && !r.startsWith('..') && !isAbsolute(r) ? r : p;
   };
   if (!('skipped' in report.receipts)) report.receipts.source = rel(report.receipts.source);
-  if (!('skipped' in report.startup)) Object.assign(report.startup, { binary: rel(report.startup.binary), node: rel(report.startup.node) });
+  if (!('skipped' in report.startup))
+    Object.assign(report.startup, { binary: rel(report.startup.binary), node: rel(report.startup.node) });
   return report;
 }
 

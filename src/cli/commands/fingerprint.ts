@@ -1,6 +1,11 @@
 import { createWriteStream } from 'node:fs';
 import { resolve } from 'node:path';
-import { fingerprintDirectoryAsync, serializeDirectoryTo, type ByteSink, type DirectoryFingerprint } from '../../canon/index.ts';
+import {
+  fingerprintDirectoryAsync,
+  serializeDirectoryTo,
+  type ByteSink,
+  type DirectoryFingerprint,
+} from '../../canon/index.ts';
 import { formatError, ProseError, toProseError } from '../../core/errors.ts';
 import { EXIT, type CliIo, type Command } from '../io.ts';
 
@@ -19,7 +24,11 @@ Options:
 Exit codes: 0 done, 1 PATH cannot be serialized (E_FORMAT), 2 usage or no such PATH, 3 I/O failure.
 `;
 
-interface Args { path: string; format: 'text' | 'json'; serialize?: string }
+interface Args {
+  path: string;
+  format: 'text' | 'json';
+  serialize?: string;
+}
 
 export const fingerprintCommand: Command = {
   help: HELP,
@@ -37,10 +46,17 @@ export const fingerprintCommand: Command = {
     }
     const abs = resolve(io.cwd, args.path);
     try {
-      const result = args.serialize === undefined ? await fingerprintDirectoryAsync(abs) : await serializeTo(abs, args.serialize, io);
+      const result =
+        args.serialize === undefined
+          ? await fingerprintDirectoryAsync(abs)
+          : await serializeTo(abs, args.serialize, io);
       // With the bytes on stdout, the address goes to stderr so the stream stays pure OPWM1.
       const report = args.serialize === '-' ? io.stderr : io.stdout;
-      report.write(args.format === 'json' ? `${JSON.stringify({ path: args.path, address: result.address, files: result.files, bytes: result.bytes })}\n` : `${result.address}\n`);
+      report.write(
+        args.format === 'json'
+          ? `${JSON.stringify({ path: args.path, address: result.address, files: result.files, bytes: result.bytes })}\n`
+          : `${result.address}\n`,
+      );
       return EXIT.ok;
     } catch (err) {
       const e = toProseError(err, 'E_IO');
@@ -74,7 +90,10 @@ function parseArgs(argv: string[]): Args | 'help' {
   let serialize: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
     const value = (): string => {
       const v = inline ?? argv[++i];
       if (v === undefined) throw new ProseError('E_USAGE', `option "${flag}" needs a value`);
@@ -89,6 +108,9 @@ function parseArgs(argv: string[]): Args | 'help' {
     else if (arg === '-' || !arg.startsWith('-')) positional.push(arg);
     else throw new ProseError('E_USAGE', `unknown option "${flag}"`, { hint: 'run prose-state fingerprint --help' });
   }
-  if (positional.length !== 1) throw new ProseError('E_USAGE', `expected exactly one PATH, got ${positional.length}`, { hint: 'prose-state fingerprint PATH [--format json] [--serialize OUT]' });
+  if (positional.length !== 1)
+    throw new ProseError('E_USAGE', `expected exactly one PATH, got ${positional.length}`, {
+      hint: 'prose-state fingerprint PATH [--format json] [--serialize OUT]',
+    });
   return { path: positional[0]!, format, serialize };
 }

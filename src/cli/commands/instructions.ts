@@ -3,7 +3,14 @@ import { resolve } from 'node:path';
 import { formatError, ProseError, toProseError } from '../../core/errors.ts';
 import { BINDING_KINDS, type BindingKind } from '../../core/model.ts';
 import { checkName } from '../../core/names.ts';
-import { buildInstructions, nextSegmentNumber, prepareAgentDb, resolveRunTarget, sqliteProgram, type SessionBackend } from '../../session/index.ts';
+import {
+  buildInstructions,
+  nextSegmentNumber,
+  prepareAgentDb,
+  resolveRunTarget,
+  sqliteProgram,
+  type SessionBackend,
+} from '../../session/index.ts';
 import { parseOptions, type OptionSpec } from '../args.ts';
 import { EXIT, type CliIo, type Command } from '../io.ts';
 
@@ -27,10 +34,20 @@ first creates a missing project or user agents.db, the VM's part in sqlite.md.
 `;
 
 const OPTIONS = {
-  backend: { type: 'string' }, run: { type: 'string' }, binding: { type: 'string' }, kind: { type: 'string' },
-  'execution-id': { type: 'string' }, source: { type: 'string' }, agent: { type: 'string' }, scope: { type: 'string' },
-  prompt: { type: 'string' }, segment: { type: 'string' }, project: { type: 'string' }, home: { type: 'string', env: 'PROSE_STATE_HOME' },
-  sqlite3: { type: 'string', env: 'PROSE_STATE_SQLITE3' }, 'attachment-threshold': { type: 'string' },
+  backend: { type: 'string' },
+  run: { type: 'string' },
+  binding: { type: 'string' },
+  kind: { type: 'string' },
+  'execution-id': { type: 'string' },
+  source: { type: 'string' },
+  agent: { type: 'string' },
+  scope: { type: 'string' },
+  prompt: { type: 'string' },
+  segment: { type: 'string' },
+  project: { type: 'string' },
+  home: { type: 'string', env: 'PROSE_STATE_HOME' },
+  sqlite3: { type: 'string', env: 'PROSE_STATE_SQLITE3' },
+  'attachment-threshold': { type: 'string' },
 } satisfies OptionSpec;
 
 export const instructionsCommand: Command = {
@@ -53,34 +70,66 @@ export async function instructionsText(argv: string[], io: CliIo): Promise<strin
   const { values: v, positionals } = parseOptions(argv, OPTIONS, io.env);
   if (positionals.length) throw usage(`unexpected argument ${JSON.stringify(positionals[0])}`, 'see --help');
   const backend = v.backend as string | undefined;
-  if (backend !== 'filesystem' && backend !== 'sqlite' && backend !== 'postgres') throw usage('--backend must be filesystem, sqlite or postgres');
+  if (backend !== 'filesystem' && backend !== 'sqlite' && backend !== 'postgres')
+    throw usage('--backend must be filesystem, sqlite or postgres');
   if (typeof v.run !== 'string') throw usage('--run DIR_OR_ID is required');
-  if (typeof v.binding !== 'string' && typeof v.agent !== 'string') throw usage('give --binding NAME, --agent NAME, or both');
+  if (typeof v.binding !== 'string' && typeof v.agent !== 'string')
+    throw usage('give --binding NAME, --agent NAME, or both');
   const projectDir = resolve(io.cwd, typeof v.project === 'string' ? v.project : '.');
-  const homeDir = typeof v.home === 'string' ? resolve(io.cwd, v.home) : io.env.HOME ?? projectDir;
-  const target = resolveRunTarget(typeof v.run === 'string' && existsSync(resolve(io.cwd, v.run)) ? resolve(io.cwd, v.run) : v.run, { projectDir, homeDir, backend: backend as SessionBackend });
+  const homeDir = typeof v.home === 'string' ? resolve(io.cwd, v.home) : (io.env.HOME ?? projectDir);
+  const target = resolveRunTarget(
+    typeof v.run === 'string' && existsSync(resolve(io.cwd, v.run)) ? resolve(io.cwd, v.run) : v.run,
+    { projectDir, homeDir, backend: backend as SessionBackend },
+  );
   if (backend !== 'postgres' && !existsSync(target.runDir)) throw usage(`no run directory ${target.runDir}`);
   const int = (name: string, s: unknown): number => {
-    if (typeof s !== 'string' || !/^[1-9]\d*$/.test(s)) throw usage(`--${name} must be a positive integer, got ${JSON.stringify(s)}`);
+    if (typeof s !== 'string' || !/^[1-9]\d*$/.test(s))
+      throw usage(`--${name} must be a positive integer, got ${JSON.stringify(s)}`);
     return Number(s);
   };
   let binding;
   if (typeof v.binding === 'string') {
     const kind = (v.kind ?? 'let') as BindingKind;
     if (!BINDING_KINDS.includes(kind)) throw usage(`--kind must be one of ${BINDING_KINDS.join(', ')}`);
-    binding = { name: checkName('binding', v.binding, 'binding'), kind, executionId: v['execution-id'] === undefined ? null : int('execution-id', v['execution-id']), source: typeof v.source === 'string' ? v.source : '' };
+    binding = {
+      name: checkName('binding', v.binding, 'binding'),
+      kind,
+      executionId: v['execution-id'] === undefined ? null : int('execution-id', v['execution-id']),
+      source: typeof v.source === 'string' ? v.source : '',
+    };
   }
   let agent;
   if (typeof v.agent === 'string') {
     const scope = v.scope;
-    if (scope !== 'execution' && scope !== 'project' && scope !== 'user') throw usage('--scope must be execution, project or user');
-    const segment = v.segment !== undefined ? int('segment', v.segment)
-      : backend === 'postgres' ? (() => { throw usage('--segment N is required for postgres (the VM reads the newest number)'); })()
-        : await nextSegmentNumber(backend, target, v.agent, scope);
-    agent = { name: checkName('agent', v.agent, 'agent'), scope: scope as 'execution', segment, prompt: typeof v.prompt === 'string' ? v.prompt : '{the prompt for this session}' };
+    if (scope !== 'execution' && scope !== 'project' && scope !== 'user')
+      throw usage('--scope must be execution, project or user');
+    const segment =
+      v.segment !== undefined
+        ? int('segment', v.segment)
+        : backend === 'postgres'
+          ? (() => {
+              throw usage('--segment N is required for postgres (the VM reads the newest number)');
+            })()
+          : await nextSegmentNumber(backend, target, v.agent, scope);
+    agent = {
+      name: checkName('agent', v.agent, 'agent'),
+      scope: scope as 'execution',
+      segment,
+      prompt: typeof v.prompt === 'string' ? v.prompt : '{the prompt for this session}',
+    };
     // The VM's part of sqlite.md: a project or user agents.db exists before the subagent writes to it.
     if (backend === 'sqlite') await prepareAgentDb(target, scope);
   }
-  const threshold = v['attachment-threshold'] === undefined ? {} : { attachmentThresholdBytes: int('attachment-threshold', v['attachment-threshold']) };
-  return buildInstructions({ backend, target, ...(binding ? { binding } : {}), ...(agent ? { agent } : {}), sqlite3: sqliteProgram(String(v.sqlite3 ?? 'auto'), io.env), ...threshold });
+  const threshold =
+    v['attachment-threshold'] === undefined
+      ? {}
+      : { attachmentThresholdBytes: int('attachment-threshold', v['attachment-threshold']) };
+  return buildInstructions({
+    backend,
+    target,
+    ...(binding ? { binding } : {}),
+    ...(agent ? { agent } : {}),
+    sqlite3: sqliteProgram(String(v.sqlite3 ?? 'auto'), io.env),
+    ...threshold,
+  });
 }

@@ -25,10 +25,23 @@ Options:
   --format json   one JSON object with every verdict
   --list          list the mutants and their bugs, run nothing`,
   async run(argv, io) {
-    const { values } = parseOptions(argv, { mutant: { type: 'string', multiple: true }, area: { type: 'string', multiple: true }, suite: { type: 'string', env: 'PROSE_STATE_SUITE_DIR' }, format: { type: 'string' }, list: { type: 'boolean' } }, io.env);
+    const { values } = parseOptions(
+      argv,
+      {
+        mutant: { type: 'string', multiple: true },
+        area: { type: 'string', multiple: true },
+        suite: { type: 'string', env: 'PROSE_STATE_SUITE_DIR' },
+        format: { type: 'string' },
+        list: { type: 'boolean' },
+      },
+      io.env,
+    );
     const names = (values.mutant as string[] | undefined) ?? [];
     const unknown = names.filter((n) => !MUTANTS.some((m) => m.name === n));
-    if (unknown.length) throw new ProseError('E_USAGE', `unknown mutant ${unknown.map((n) => `"${n}"`).join(', ')}`, { hint: 'prose-state selftest --list' });
+    if (unknown.length)
+      throw new ProseError('E_USAGE', `unknown mutant ${unknown.map((n) => `"${n}"`).join(', ')}`, {
+        hint: 'prose-state selftest --list',
+      });
     const chosen = names.length ? MUTANTS.filter((m) => names.includes(m.name)) : MUTANTS;
     if (values.list) {
       for (const m of chosen) io.stdout.write(`${m.name.padEnd(30)} ${m.bug}\n`);
@@ -41,21 +54,48 @@ Options:
     const suite = areas.length ? { ...full, cases: full.cases.filter((c) => areas.includes(c.area)) } : full;
     if (suite.cases.length === 0) throw new ProseError('E_USAGE', `no case in area ${areas.join(', ')}`);
     // Mutants of the sqlite backend are judged against the unmutated sqlite backend, run only when one is chosen.
-    const references = [{ ...filesystemFactory, spec: 'filesystem' }, ...(chosen.some((m) => m.reference === 'sqlite') ? [{ ...sqliteFactory, spec: 'sqlite' }] : [])];
-    const reference = await runSuite({ suite, factories: references, decisions, filter: { areas: [], ids: [] }, listener: { header() {}, result() {}, footer() {} }, workerCommand: io.self });
-    const result = await runSelftest(suite, chosen, decisions, reference, (v) => {
-      if (!json) io.stdout.write(v.killedBy.length ? `  killed   ${v.mutant.padEnd(30)} by ${v.killedBy.slice(0, 3).join(', ')}${v.killedBy.length > 3 ? ` and ${v.killedBy.length - 3} more` : ''}\n` : `  SURVIVED ${v.mutant.padEnd(30)} ${v.bug}\n`);
-    }, io.self);
+    const references = [
+      { ...filesystemFactory, spec: 'filesystem' },
+      ...(chosen.some((m) => m.reference === 'sqlite') ? [{ ...sqliteFactory, spec: 'sqlite' }] : []),
+    ];
+    const reference = await runSuite({
+      suite,
+      factories: references,
+      decisions,
+      filter: { areas: [], ids: [] },
+      listener: { header() {}, result() {}, footer() {} },
+      workerCommand: io.self,
+    });
+    const result = await runSelftest(
+      suite,
+      chosen,
+      decisions,
+      reference,
+      (v) => {
+        if (!json)
+          io.stdout.write(
+            v.killedBy.length
+              ? `  killed   ${v.mutant.padEnd(30)} by ${v.killedBy.slice(0, 3).join(', ')}${v.killedBy.length > 3 ? ` and ${v.killedBy.length - 3} more` : ''}\n`
+              : `  SURVIVED ${v.mutant.padEnd(30)} ${v.bug}\n`,
+          );
+      },
+      io.self,
+    );
     if (result.control.killedBy.length > 0) {
-      io.stderr.write(`prose-state selftest: the control mutant (no bug) failed ${result.control.killedBy.join(', ')}: mutants are not built like the reference backend, so no kill would mean anything\n${result.control.evidence ? `  it saw: ${result.control.evidence}\n` : ''}`);
+      io.stderr.write(
+        `prose-state selftest: the control mutant (no bug) failed ${result.control.killedBy.join(', ')}: mutants are not built like the reference backend, so no kill would mean anything\n${result.control.evidence ? `  it saw: ${result.control.evidence}\n` : ''}`,
+      );
       return 3;
     }
     if (json) {
       io.stdout.write(JSON.stringify(result, null, 2) + '\n');
     } else {
       const survivors = result.verdicts.filter((v) => v.killedBy.length === 0);
-      if (result.unreliable.length) io.stdout.write(`\nleft out (not passing on the reference backend): ${result.unreliable.join(', ')}\n`);
-      io.stdout.write(`\nselftest: ${result.killed} of ${result.total} mutants killed (${((100 * result.killed) / result.total).toFixed(1)}%)${survivors.length ? `; survivors: ${survivors.map((s) => s.mutant).join(', ')}` : ''}\n`);
+      if (result.unreliable.length)
+        io.stdout.write(`\nleft out (not passing on the reference backend): ${result.unreliable.join(', ')}\n`);
+      io.stdout.write(
+        `\nselftest: ${result.killed} of ${result.total} mutants killed (${((100 * result.killed) / result.total).toFixed(1)}%)${survivors.length ? `; survivors: ${survivors.map((s) => s.mutant).join(', ')}` : ''}\n`,
+      );
     }
     return result.killed === result.total ? 0 : 1;
   },

@@ -42,12 +42,14 @@ export const sqlite3Command: Command = {
     const steps: Step[] = [];
     for (const text of [...args.cmds, ...args.sql]) {
       if (!text.trimStart().startsWith('.')) steps.push({ sql: text });
-      else if (!dotCommand(text.trim(), state)) steps.push({ error: `Error: unknown command or invalid arguments:  "${text.trim().slice(1).split(/\s+/)[0]}". Enter ".help" for help\n` });
+      else if (!dotCommand(text.trim(), state))
+        steps.push({
+          error: `Error: unknown command or invalid arguments:  "${text.trim().slice(1).split(/\s+/)[0]}". Enter ".help" for help\n`,
+        });
     }
     return runAll(sqlite3, resolve(io.cwd, args.db), steps, args, state.timeoutMs, io);
   },
 };
-
 
 type Step = { sql: string } | { error: string };
 
@@ -63,9 +65,23 @@ function dotCommand(line: string, state: { timeoutMs: number }): boolean {
  * All SQL arguments run on one connection, as in the CLI (a BEGIN in one argument is still open in the next), and
  * under one lock when any of them writes; whatever is left uncommitted at the end is rolled back.
  */
-async function runAll(sqlite3: Sqlite3Static, path: string, steps: Step[], args: ShellArgs, timeoutMs: number, io: CliIo): Promise<number> {
+async function runAll(
+  sqlite3: Sqlite3Static,
+  path: string,
+  steps: Step[],
+  args: ShellArgs,
+  timeoutMs: number,
+  io: CliIo,
+): Promise<number> {
   let out = '';
-  const opts: RunSqlOptions = { mode: args.mode, header: args.header, separator: args.separator, out: (t) => { out += t; } };
+  const opts: RunSqlOptions = {
+    mode: args.mode,
+    header: args.header,
+    separator: args.separator,
+    out: (t) => {
+      out += t;
+    },
+  };
   const file = await SqliteFile.open(path, { timeoutMs });
   const session = (db: Database): { stderr: string; code: number } => {
     out = ''; // a read is tried again when a native sqlite3 held the file: print only the last try

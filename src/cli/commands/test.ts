@@ -46,47 +46,91 @@ Exit codes: 0 all passed, 1 a case failed (or passed unexpectedly) or a capabili
 export const testCommand: Command = {
   help: HELP,
   async run(argv, io) {
-    const { values } = parseOptions(argv, {
-      backend: { type: 'string', multiple: true, env: 'PROSE_STATE_BACKEND' },
-      area: { type: 'string', multiple: true },
-      case: { type: 'string', multiple: true },
-      reporter: { type: 'string', env: 'PROSE_STATE_REPORTER' },
-      'report-dir': { type: 'string' },
-      suite: { type: 'string', env: 'PROSE_STATE_SUITE_DIR' },
-      expect: { type: 'string', env: 'PROSE_STATE_EXPECT' },
-      decision: { type: 'string', multiple: true },
-      timeout: { type: 'string' },
-      seed: { type: 'string', env: 'PROSE_STATE_SEED' },
-      'no-probe': { type: 'boolean', env: 'PROSE_STATE_NO_PROBE' },
-      verbose: { type: 'boolean' },
-      explain: { type: 'string' },
-    }, io.env);
-    const overrides = Object.fromEntries(((values.decision as string[] | undefined) ?? []).map((kv) => {
-      const [k, v] = kv.split('=');
-      if (!k || v === undefined || !/^\d+$/.test(v)) throw new ProseError('E_USAGE', `--decision takes KEY=NUMBER, got ${JSON.stringify(kv)}`);
-      return [k, Number(v)];
-    }));
+    const { values } = parseOptions(
+      argv,
+      {
+        backend: { type: 'string', multiple: true, env: 'PROSE_STATE_BACKEND' },
+        area: { type: 'string', multiple: true },
+        case: { type: 'string', multiple: true },
+        reporter: { type: 'string', env: 'PROSE_STATE_REPORTER' },
+        'report-dir': { type: 'string' },
+        suite: { type: 'string', env: 'PROSE_STATE_SUITE_DIR' },
+        expect: { type: 'string', env: 'PROSE_STATE_EXPECT' },
+        decision: { type: 'string', multiple: true },
+        timeout: { type: 'string' },
+        seed: { type: 'string', env: 'PROSE_STATE_SEED' },
+        'no-probe': { type: 'boolean', env: 'PROSE_STATE_NO_PROBE' },
+        verbose: { type: 'boolean' },
+        explain: { type: 'string' },
+      },
+      io.env,
+    );
+    const overrides = Object.fromEntries(
+      ((values.decision as string[] | undefined) ?? []).map((kv) => {
+        const [k, v] = kv.split('=');
+        if (!k || v === undefined || !/^\d+$/.test(v))
+          throw new ProseError('E_USAGE', `--decision takes KEY=NUMBER, got ${JSON.stringify(kv)}`);
+        return [k, Number(v)];
+      }),
+    );
     const decisions = resolveDecisions(overrides);
     const suite = loadSuite((values.suite as string | undefined) ?? defaultSuiteDir(io.env));
-    if (values.explain !== undefined) return explainCase(values.explain as string, values.backend as string[] | undefined, suite, decisions, io, values.timeout as string | undefined);
-    const filter = { areas: (values.area as string[] | undefined) ?? [], ids: (values.case as string[] | undefined) ?? [] };
+    if (values.explain !== undefined)
+      return explainCase(
+        values.explain as string,
+        values.backend as string[] | undefined,
+        suite,
+        decisions,
+        io,
+        values.timeout as string | undefined,
+      );
+    const filter = {
+      areas: (values.area as string[] | undefined) ?? [],
+      ids: (values.case as string[] | undefined) ?? [],
+    };
     if (selectCases(suite, filter).length === 0) {
-      throw new ProseError('E_USAGE', 'no case matches the --area/--case filters', { hint: `areas: ${[...new Set(suite.cases.map((c) => c.area))].join(', ')}` });
+      throw new ProseError('E_USAGE', 'no case matches the --area/--case filters', {
+        hint: `areas: ${[...new Set(suite.cases.map((c) => c.area))].join(', ')}`,
+      });
     }
     const factories: BackendFactory[] = [];
-    for (const spec of (values.backend as string[] | undefined) ?? ['all']) factories.push(...(await resolveBackends(spec, { env: io.env, cwd: io.cwd, suiteVersion: suite.version })));
+    for (const spec of (values.backend as string[] | undefined) ?? ['all'])
+      factories.push(...(await resolveBackends(spec, { env: io.env, cwd: io.cwd, suiteVersion: suite.version })));
     const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
-    if (timeout !== undefined && !(Number.isSafeInteger(timeout) && timeout > 0)) throw new ProseError('E_USAGE', '--timeout takes a positive number of milliseconds');
+    if (timeout !== undefined && !(Number.isSafeInteger(timeout) && timeout > 0))
+      throw new ProseError('E_USAGE', '--timeout takes a positive number of milliseconds');
     const expectations = values.expect ? loadExpectations(values.expect as string) : undefined;
-    const reporter = createReporters((values.reporter as string | undefined) ?? 'pretty', (s) => io.stdout.write(s), { verbose: !!values.verbose });
+    const reporter = createReporters((values.reporter as string | undefined) ?? 'pretty', (s) => io.stdout.write(s), {
+      verbose: !!values.verbose,
+    });
     const files = values['report-dir'] ? createFileReports(values['report-dir'] as string) : undefined;
     const claims: CapabilityReport[] = [];
-    const collector = { header() {}, capabilities: (r: CapabilityReport) => { claims.push(r); }, result() {}, footer() {}, finish() {} };
+    const collector = {
+      header() {},
+      capabilities: (r: CapabilityReport) => {
+        claims.push(r);
+      },
+      result() {},
+      footer() {},
+      finish() {},
+    };
     const listener = teeListener(files ? teeListener(reporter, files.reporter) : reporter, collector);
     const seed = values.seed === undefined ? undefined : Number(values.seed);
-    if (seed !== undefined && !(Number.isSafeInteger(seed) && seed >= 0)) throw new ProseError('E_USAGE', '--seed takes a whole number');
+    if (seed !== undefined && !(Number.isSafeInteger(seed) && seed >= 0))
+      throw new ProseError('E_USAGE', '--seed takes a whole number');
     const probe = !values['no-probe'];
-    const all = await runSuite({ suite, factories, decisions, filter, listener, expectations, stepTimeoutMs: timeout, seed, workerCommand: io.self, probe });
+    const all = await runSuite({
+      suite,
+      factories,
+      decisions,
+      filter,
+      listener,
+      expectations,
+      stepTimeoutMs: timeout,
+      seed,
+      workerCommand: io.self,
+      probe,
+    });
     reporter.finish(all);
     files?.reporter.finish(all);
     files?.flush();
@@ -104,16 +148,34 @@ function createFileReports(dir: string) {
   const ext: Record<string, string> = { json: 'jsonl', tap: 'tap', junit: 'junit.xml', md: 'md', html: 'html' };
   return {
     reporter: reporters.reduce((a, b) => teeListener(a, b)),
-    flush: () => { for (const [name, chunks] of Object.entries(buffers)) writeFileSync(join(dir, `report.${ext[name] ?? name}`), chunks.join('')); },
+    flush: () => {
+      for (const [name, chunks] of Object.entries(buffers))
+        writeFileSync(join(dir, `report.${ext[name] ?? name}`), chunks.join(''));
+    },
   };
 }
 
 function teeListener<T extends ReturnType<typeof createReporters>>(a: T, b: T): T {
   return {
-    header: (h) => { a.header(h); b.header(h); },
-    capabilities: (r) => { a.capabilities(r); b.capabilities(r); },
-    result: (r) => { a.result(r); b.result(r); },
-    footer: (x, c, e) => { a.footer(x, c, e); b.footer(x, c, e); },
-    finish: (all) => { a.finish(all); b.finish(all); },
+    header: (h) => {
+      a.header(h);
+      b.header(h);
+    },
+    capabilities: (r) => {
+      a.capabilities(r);
+      b.capabilities(r);
+    },
+    result: (r) => {
+      a.result(r);
+      b.result(r);
+    },
+    footer: (x, c, e) => {
+      a.footer(x, c, e);
+      b.footer(x, c, e);
+    },
+    finish: (all) => {
+      a.finish(all);
+      b.finish(all);
+    },
   } as T;
 }

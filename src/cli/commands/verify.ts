@@ -57,27 +57,43 @@ export const verifyCommand: Command = {
     }
     const abs = resolve(io.cwd, args.path);
     try {
-      const opts = { ...(args.homeDir !== undefined ? { homeDir: args.homeDir } : {}), ...(args.attachmentThresholdBytes !== undefined ? { attachmentThresholdBytes: args.attachmentThresholdBytes } : {}) };
+      const opts = {
+        ...(args.homeDir !== undefined ? { homeDir: args.homeDir } : {}),
+        ...(args.attachmentThresholdBytes !== undefined
+          ? { attachmentThresholdBytes: args.attachmentThresholdBytes }
+          : {}),
+      };
       let verifier: { kind: string } | undefined;
       let findings: Finding[];
       if (args.subagentOutput !== undefined) {
         verifier = { kind: 'subagent-output' };
-        findings = await checkSubagentOutput(readFileSync(resolve(io.cwd, args.subagentOutput), 'utf8'), abs, { file: args.subagentOutput, ...opts });
+        findings = await checkSubagentOutput(readFileSync(resolve(io.cwd, args.subagentOutput), 'utf8'), abs, {
+          file: args.subagentOutput,
+          ...opts,
+        });
       } else {
         const v = await pickVerifier(abs, args.kind);
         if (!v) {
-          io.stderr.write(`prose-state verify: no verifier recognises ${args.path}\n  hint: known kinds: ${knownKinds()}; name one with --kind\n`);
+          io.stderr.write(
+            `prose-state verify: no verifier recognises ${args.path}\n  hint: known kinds: ${knownKinds()}; name one with --kind\n`,
+          );
           return EXIT.harness;
         }
         verifier = v;
         findings = await v.verify(abs, opts);
       }
-      const counts = { errors: findings.filter((f) => f.severity === 'error').length, warnings: findings.filter((f) => f.severity === 'warning').length };
-      if (args.format === 'json') io.stdout.write(`${JSON.stringify({ kind: verifier.kind, path: args.path, findings, counts })}\n`);
+      const counts = {
+        errors: findings.filter((f) => f.severity === 'error').length,
+        warnings: findings.filter((f) => f.severity === 'warning').length,
+      };
+      if (args.format === 'json')
+        io.stdout.write(`${JSON.stringify({ kind: verifier.kind, path: args.path, findings, counts })}\n`);
       else {
         for (const f of findings) io.stdout.write(formatFinding(f, args.path));
         // Fixed wording ("1 errors") so scripts can match the summary line.
-        io.stdout.write(`verify: ${counts.errors} errors, ${counts.warnings} warnings in ${verifier.kind} ${args.path}\n`);
+        io.stdout.write(
+          `verify: ${counts.errors} errors, ${counts.warnings} warnings in ${verifier.kind} ${args.path}\n`,
+        );
       }
       return counts.errors > 0 ? EXIT.failed : EXIT.ok;
     } catch (err) {
@@ -91,23 +107,35 @@ export const verifyCommand: Command = {
 export function parseVerifyArgs(argv: string[], io: CliIo): VerifyArgs {
   const { values, positionals } = parseOptions(argv, VERIFY_OPTIONS, io.env);
   if (positionals.length !== 1) {
-    throw new ProseError('E_USAGE', positionals.length === 0 ? 'verify needs a PATH' : `verify takes one PATH, got ${positionals.length}`, { hint: 'prose-state verify PATH' });
+    throw new ProseError(
+      'E_USAGE',
+      positionals.length === 0 ? 'verify needs a PATH' : `verify takes one PATH, got ${positionals.length}`,
+      { hint: 'prose-state verify PATH' },
+    );
   }
   const path = positionals[0]!;
-  if (!existsSync(resolve(io.cwd, path))) throw new ProseError('E_USAGE', `${path} does not exist`, { location: { file: path } });
+  if (!existsSync(resolve(io.cwd, path)))
+    throw new ProseError('E_USAGE', `${path} does not exist`, { location: { file: path } });
   const format = values.format ?? 'text';
-  if (format !== 'text' && format !== 'json') throw new ProseError('E_USAGE', `--format must be text or json, got ${JSON.stringify(format)}`);
+  if (format !== 'text' && format !== 'json')
+    throw new ProseError('E_USAGE', `--format must be text or json, got ${JSON.stringify(format)}`);
   const out: VerifyArgs = { path, format };
   if (typeof values.home === 'string') out.homeDir = resolve(io.cwd, values.home);
   if (typeof values.threshold === 'string') {
     if (!/^[1-9]\d*$/.test(values.threshold) || !Number.isSafeInteger(Number(values.threshold))) {
-      throw new ProseError('E_USAGE', `--threshold must be a positive integer of bytes, got ${JSON.stringify(values.threshold)}`);
+      throw new ProseError(
+        'E_USAGE',
+        `--threshold must be a positive integer of bytes, got ${JSON.stringify(values.threshold)}`,
+      );
     }
     out.attachmentThresholdBytes = Number(values.threshold);
   }
   if (typeof values.kind === 'string') out.kind = values.kind;
   if (typeof values['subagent-output'] === 'string') {
-    if (!existsSync(resolve(io.cwd, values['subagent-output']))) throw new ProseError('E_USAGE', `${values['subagent-output']} does not exist`, { location: { file: values['subagent-output'] } });
+    if (!existsSync(resolve(io.cwd, values['subagent-output'])))
+      throw new ProseError('E_USAGE', `${values['subagent-output']} does not exist`, {
+        location: { file: values['subagent-output'] },
+      });
     out.subagentOutput = values['subagent-output'];
   }
   return out;

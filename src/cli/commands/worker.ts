@@ -17,13 +17,26 @@ Used by the runner: reads the backend from PROSE_STATE_WORKER_BACKEND and its st
 (JSON: projectDir, homeDir, decisions, storageKey). Prints "ready" once the backend answered a read of RUN, then
 "ack KEY<TAB>RESULT" per write.`,
   async run(argv, io) {
-    const { values } = parseOptions(argv, { workload: { type: 'string' }, run: { type: 'string' }, writer: { type: 'string' }, start: { type: 'string' }, count: { type: 'string' }, 'wait-go': { type: 'boolean' } }, io.env);
+    const { values } = parseOptions(
+      argv,
+      {
+        workload: { type: 'string' },
+        run: { type: 'string' },
+        writer: { type: 'string' },
+        start: { type: 'string' },
+        count: { type: 'string' },
+        'wait-go': { type: 'boolean' },
+      },
+      io.env,
+    );
     const workload = values.workload as Workload;
-    if (!WORKLOADS.includes(workload)) throw new ProseError('E_USAGE', `--workload must be one of ${WORKLOADS.join(', ')}`);
+    if (!WORKLOADS.includes(workload))
+      throw new ProseError('E_USAGE', `--workload must be one of ${WORKLOADS.join(', ')}`);
     if (typeof values.run !== 'string') throw new ProseError('E_USAGE', 'worker needs --run');
     const spec = io.env.PROSE_STATE_WORKER_BACKEND;
     const envJson = io.env.PROSE_STATE_WORKER_ENV;
-    if (!spec || !envJson) throw new ProseError('E_USAGE', 'worker needs PROSE_STATE_WORKER_BACKEND and PROSE_STATE_WORKER_ENV');
+    if (!spec || !envJson)
+      throw new ProseError('E_USAGE', 'worker needs PROSE_STATE_WORKER_BACKEND and PROSE_STATE_WORKER_ENV');
     const env = JSON.parse(envJson) as BackendEnv;
     const int = (v: unknown, d: number) => (v === undefined ? d : Number(v));
     const writer = int(values.writer, 0);
@@ -38,10 +51,20 @@ Used by the runner: reads the backend from PROSE_STATE_WORKER_BACKEND and its st
     if (values['wait-go'] && io.stdin) await io.stdin();
     // A crash writer runs until it is killed; if the runner itself dies, its end of our stdin closes: stop then.
     let orphaned = false;
-    if (!values['wait-go'] && io.stdin) void io.stdin().then(() => { orphaned = true; });
+    if (!values['wait-go'] && io.stdin)
+      void io.stdin().then(() => {
+        orphaned = true;
+      });
     try {
       for (let i = start; i < start + count && !orphaned; i++) {
-        const item = workItem(workload, values.run, writer, i, factory!.capabilities, env.decisions.attachmentThresholdBytes);
+        const item = workItem(
+          workload,
+          values.run,
+          writer,
+          i,
+          factory!.capabilities,
+          env.decisions.attachmentThresholdBytes,
+        );
         let result: unknown;
         try {
           result = await backend.call(item.op, item.args as never, item.actor);

@@ -2,7 +2,15 @@ import type { BackendEnv, BackendFactory } from '../../core/backend.ts';
 import { CAPABILITIES, type Capability } from '../../core/capabilities.ts';
 import type { CapabilityVerdict } from './capability-verdict.ts';
 import { ProseError } from '../../core/errors.ts';
-import { Broken, genericProbe, PROBES, UNPROBED, type ProbeOutcome, type Probe, type ProbeContext } from './probe-table.ts';
+import {
+  Broken,
+  genericProbe,
+  PROBES,
+  UNPROBED,
+  type ProbeOutcome,
+  type Probe,
+  type ProbeContext,
+} from './probe-table.ts';
 
 export type { CapabilityVerdict, Verdict } from './capability-verdict.ts';
 
@@ -21,7 +29,11 @@ const ERRORED_CODES = new Set(['E_PLUGIN', 'E_BACKEND', 'E_IO', 'E_CASE']);
  * Checks each capability both ways: a declared one must work, an undeclared one must answer E_UNSUPPORTED (or its
  * documented "off" behaviour). Every probe opens its own backend on `env`; the env should be fresh storage.
  */
-export async function probeCapabilities(factory: BackendFactory, env: BackendEnv, opts: ProbeOptions = {}): Promise<CapabilityVerdict[]> {
+export async function probeCapabilities(
+  factory: BackendFactory,
+  env: BackendEnv,
+  opts: ProbeOptions = {},
+): Promise<CapabilityVerdict[]> {
   const ctx: ProbeContext = { env, open: () => factory.open(env) };
   const out: CapabilityVerdict[] = [];
   for (const capability of Object.keys(CAPABILITIES) as Capability[]) {
@@ -29,7 +41,13 @@ export async function probeCapabilities(factory: BackendFactory, env: BackendEnv
     const probe = PROBES[capability] ?? genericProbe(capability);
     // A declared capability with only the generic probe cannot be exercised (no valid arguments are known).
     if (!probe || (declared && !PROBES[capability])) {
-      out.push({ capability, declared, works: null, verdict: declared ? 'unprobed' : 'ok', detail: UNPROBED[capability] ?? 'no probe for this capability yet' });
+      out.push({
+        capability,
+        declared,
+        works: null,
+        verdict: declared ? 'unprobed' : 'ok',
+        detail: UNPROBED[capability] ?? 'no probe for this capability yet',
+      });
       continue;
     }
     if (!declared && !probe.bothWays) {
@@ -44,7 +62,9 @@ export async function probeCapabilities(factory: BackendFactory, env: BackendEnv
 async function runProbe(probe: Probe, ctx: ProbeContext, timeoutMs: number): Promise<Ran> {
   let timer: NodeJS.Timeout | undefined;
   // A probe that never answers is the backend hanging; the run goes on without it.
-  const timeout = new Promise<Ran>((resolve) => { timer = setTimeout(() => resolve({ errored: `the probe timed out after ${timeoutMs} ms` }), timeoutMs); });
+  const timeout = new Promise<Ran>((resolve) => {
+    timer = setTimeout(() => resolve({ errored: `the probe timed out after ${timeoutMs} ms` }), timeoutMs);
+  });
   try {
     return await Promise.race([probe.run(ctx), timeout]);
   } catch (err) {
@@ -59,14 +79,39 @@ async function runProbe(probe: Probe, ctx: ProbeContext, timeoutMs: number): Pro
   }
 }
 
-function judge(capability: Capability, declared: boolean, o: Ran, offMeans = 'answered E_UNSUPPORTED'): CapabilityVerdict {
-  if (typeof o === 'object' && 'errored' in o) return { capability, declared, works: null, verdict: 'errored', detail: o.errored };
+function judge(
+  capability: Capability,
+  declared: boolean,
+  o: Ran,
+  offMeans = 'answered E_UNSUPPORTED',
+): CapabilityVerdict {
+  if (typeof o === 'object' && 'errored' in o)
+    return { capability, declared, works: null, verdict: 'errored', detail: o.errored };
   const works = o === 'works';
   if (declared) {
     if (works) return { capability, declared, works, verdict: 'ok' };
-    return { capability, declared, works, verdict: 'claimed-but-broken', detail: o === 'unsupported' ? `declared, but ${offMeans}` : o.broken };
+    return {
+      capability,
+      declared,
+      works,
+      verdict: 'claimed-but-broken',
+      detail: o === 'unsupported' ? `declared, but ${offMeans}` : o.broken,
+    };
   }
   if (o === 'unsupported') return { capability, declared, works, verdict: 'ok' };
-  if (works) return { capability, declared, works, verdict: 'undeclared-but-works', detail: 'not declared, yet the probe succeeded' };
-  return { capability, declared, works, verdict: 'undeclared-half-works', detail: `not declared, and not refused with E_UNSUPPORTED: ${o.broken}` };
+  if (works)
+    return {
+      capability,
+      declared,
+      works,
+      verdict: 'undeclared-but-works',
+      detail: 'not declared, yet the probe succeeded',
+    };
+  return {
+    capability,
+    declared,
+    works,
+    verdict: 'undeclared-half-works',
+    detail: `not declared, and not refused with E_UNSUPPORTED: ${o.broken}`,
+  };
 }

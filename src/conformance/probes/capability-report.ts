@@ -36,5 +36,7 @@ export function worstExit(a: 0 | 1 | 3, b: 0 | 1 | 3): 0 | 1 | 3 {
 /** `11 ok, 2 unprobed, 1 claimed-but-broken`: every verdict that occurred, in a fixed order. */
 export function verdictSummary(verdicts: readonly CapabilityVerdict[]): string {
   const c = countVerdicts(verdicts);
-  return VERDICTS.filter((v) => c[v] > 0 || v === 'ok' || v === 'unprobed').map((v) => `${c[v]} ${v}`).join(', ');
+  return VERDICTS.filter((v) => c[v] > 0 || v === 'ok' || v === 'unprobed')
+    .map((v) => `${c[v]} ${v}`)
+    .join(', ');
 }

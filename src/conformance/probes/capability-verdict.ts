@@ -7,9 +7,17 @@ import type { Capability } from '../../core/capabilities.ts';
  * failure). `errored`: the probe could not tell, because the backend or plugin broke (E_PLUGIN, E_BACKEND, E_IO, a
  * plain exception or a timeout), as an errored case.
  */
-export type Verdict = 'ok' | 'claimed-but-broken' | 'undeclared-but-works' | 'undeclared-half-works' | 'unprobed' | 'errored';
+export type Verdict =
+  'ok' | 'claimed-but-broken' | 'undeclared-but-works' | 'undeclared-half-works' | 'unprobed' | 'errored';
 
-export const VERDICTS: readonly Verdict[] = ['ok', 'claimed-but-broken', 'undeclared-but-works', 'undeclared-half-works', 'unprobed', 'errored'];
+export const VERDICTS: readonly Verdict[] = [
+  'ok',
+  'claimed-but-broken',
+  'undeclared-but-works',
+  'undeclared-half-works',
+  'unprobed',
+  'errored',
+];
 
 export interface CapabilityVerdict {
   capability: Capability;

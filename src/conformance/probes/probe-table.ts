@@ -27,7 +27,8 @@ export interface Probe {
 /** A step answered wrongly; the message says which step and what came back. */
 export class Broken extends Error {}
 
-const call = <K extends OpName>(b: Backend, op: K, args: OpArgs[K]): Promise<OpResults[K]> => b.call(op, args, defaultActor(op, args));
+const call = <K extends OpName>(b: Backend, op: K, args: OpArgs[K]): Promise<OpResults[K]> =>
+  b.call(op, args, defaultActor(op, args));
 
 function expect(ok: boolean, what: string): void {
   if (!ok) throw new Broken(what);
@@ -54,15 +55,22 @@ async function withBackend<T = ProbeOutcome>(ctx: ProbeContext, fn: (b: Backend)
 
 const memoryProbe = (scope: 'project' | 'user' | 'custom'): Probe => ({
   bothWays: true,
-  run: (ctx) => withBackend<ProbeOutcome>(ctx, async (b) => {
-    const loc = { agent: `probe-${scope}`, scope, ...(scope === 'custom' ? { path: 'probe-custom' } : {}) } as const;
-    const w = await gate(() => call(b, 'writeMemory', { ...loc, memory: 'probe memory' }));
-    if (w === 'unsupported') return 'unsupported';
-    expect((await call(b, 'readMemory', loc)).memory === 'probe memory', `readMemory in ${scope} scope did not return what writeMemory wrote`);
-    const seg = await call(b, 'appendSegment', { ...loc, prompt: 'probe', summary: 'probe' });
-    expect(Number.isSafeInteger(seg.number) && seg.number >= 1, `appendSegment in ${scope} scope answered number ${JSON.stringify(seg.number)}`);
-    return 'works';
-  }),
+  run: (ctx) =>
+    withBackend<ProbeOutcome>(ctx, async (b) => {
+      const loc = { agent: `probe-${scope}`, scope, ...(scope === 'custom' ? { path: 'probe-custom' } : {}) } as const;
+      const w = await gate(() => call(b, 'writeMemory', { ...loc, memory: 'probe memory' }));
+      if (w === 'unsupported') return 'unsupported';
+      expect(
+        (await call(b, 'readMemory', loc)).memory === 'probe memory',
+        `readMemory in ${scope} scope did not return what writeMemory wrote`,
+      );
+      const seg = await call(b, 'appendSegment', { ...loc, prompt: 'probe', summary: 'probe' });
+      expect(
+        Number.isSafeInteger(seg.number) && seg.number >= 1,
+        `appendSegment in ${scope} scope answered number ${JSON.stringify(seg.number)}`,
+      );
+      return 'works';
+    }),
 });
 
 export const PROBES: Partial<Record<Capability, Probe>> = {
@@ -71,49 +79,72 @@ export const PROBES: Partial<Record<Capability, Probe>> = {
   'custom-scope': memoryProbe('custom'),
   imports: {
     bothWays: true,
-    run: (ctx) => withBackend<ProbeOutcome>(ctx, async (b) => {
-      const { run } = await call(b, 'createRun', { program: 'probe' });
-      const imp = await gate(() => call(b, 'createImport', { run, handle: 'probe', slug: 'probe', program: 'imported' }));
-      if (imp === 'unsupported') return 'unsupported';
-      expect((await call(b, 'getRun', { run: imp.run })).program === 'imported', 'getRun on the import did not return its program');
-      return 'works';
-    }),
+    run: (ctx) =>
+      withBackend<ProbeOutcome>(ctx, async (b) => {
+        const { run } = await call(b, 'createRun', { program: 'probe' });
+        const imp = await gate(() =>
+          call(b, 'createImport', { run, handle: 'probe', slug: 'probe', program: 'imported' }),
+        );
+        if (imp === 'unsupported') return 'unsupported';
+        expect(
+          (await call(b, 'getRun', { run: imp.run })).program === 'imported',
+          'getRun on the import did not return its program',
+        );
+        return 'works';
+      }),
   },
   'world-model': {
     bothWays: true,
-    run: (ctx) => withBackend<ProbeOutcome>(ctx, async (b) => {
-      const { run } = await call(b, 'createRun', { program: 'probe' });
-      const c = await gate(() => call(b, 'commitWorldModel', { run, node: 'probe', contract: 'probe', files: { 'truth.json': '{}' } }));
-      if (c === 'unsupported') return 'unsupported';
-      expect(c.status === 'rendered' && /^sha256:[0-9a-f]{64}$/.test(c.version ?? ''), `commitWorldModel answered ${JSON.stringify(c)}`);
-      const p = await call(b, 'readPublished', { run, node: 'probe' });
-      expect(p.version === c.version && p.files['truth.json'] === '{}', 'readPublished did not return the committed version');
-      return 'works';
-    }),
+    run: (ctx) =>
+      withBackend<ProbeOutcome>(ctx, async (b) => {
+        const { run } = await call(b, 'createRun', { program: 'probe' });
+        const c = await gate(() =>
+          call(b, 'commitWorldModel', { run, node: 'probe', contract: 'probe', files: { 'truth.json': '{}' } }),
+        );
+        if (c === 'unsupported') return 'unsupported';
+        expect(
+          c.status === 'rendered' && /^sha256:[0-9a-f]{64}$/.test(c.version ?? ''),
+          `commitWorldModel answered ${JSON.stringify(c)}`,
+        );
+        const p = await call(b, 'readPublished', { run, node: 'probe' });
+        expect(
+          p.version === c.version && p.files['truth.json'] === '{}',
+          'readPublished did not return the committed version',
+        );
+        return 'works';
+      }),
   },
   receipts: {
     bothWays: true,
-    run: (ctx) => withBackend<ProbeOutcome>(ctx, async (b) => {
-      const { run } = await call(b, 'createRun', { program: 'probe' });
-      const r = await gate(() => call(b, 'listReceipts', { run }));
-      if (r === 'unsupported') return 'unsupported';
-      expect(Array.isArray(r.receipts) && r.receipts.length === 0, `listReceipts of a new run answered ${JSON.stringify(r)}`);
-      return probeLedger(b, run);
-    }),
+    run: (ctx) =>
+      withBackend<ProbeOutcome>(ctx, async (b) => {
+        const { run } = await call(b, 'createRun', { program: 'probe' });
+        const r = await gate(() => call(b, 'listReceipts', { run }));
+        if (r === 'unsupported') return 'unsupported';
+        expect(
+          Array.isArray(r.receipts) && r.receipts.length === 0,
+          `listReceipts of a new run answered ${JSON.stringify(r)}`,
+        );
+        return probeLedger(b, run);
+      }),
   },
   attachments: {
     // Undeclared, a large value is stored inline: attached false, read back whole (there is no call to refuse).
     bothWays: true,
     offMeans: 'a value over the attachment threshold was stored inline (attached false)',
-    run: (ctx) => withBackend<ProbeOutcome>(ctx, async (b) => {
-      const { run } = await call(b, 'createRun', { program: 'probe' });
-      const value = 'x'.repeat(ctx.env.decisions.attachmentThresholdBytes + 1);
-      const bound = await call(b, 'bind', { run, name: 'probe', kind: 'let', value });
-      const back = await call(b, 'resolve', { run, name: 'probe' });
-      expect(back.value === value, 'a value over the attachment threshold did not read back whole');
-      expect(back.attached === bound.attached, `bind said attached ${bound.attached} but resolve said ${back.attached}`);
-      return bound.attached ? 'works' : 'unsupported';
-    }),
+    run: (ctx) =>
+      withBackend<ProbeOutcome>(ctx, async (b) => {
+        const { run } = await call(b, 'createRun', { program: 'probe' });
+        const value = 'x'.repeat(ctx.env.decisions.attachmentThresholdBytes + 1);
+        const bound = await call(b, 'bind', { run, name: 'probe', kind: 'let', value });
+        const back = await call(b, 'resolve', { run, name: 'probe' });
+        expect(back.value === value, 'a value over the attachment threshold did not read back whole');
+        expect(
+          back.attached === bound.attached,
+          `bind said attached ${bound.attached} but resolve said ${back.attached}`,
+        );
+        return bound.attached ? 'works' : 'unsupported';
+      }),
   },
   durable: {
     // Undeclared, a restart loses the run (E_NOT_FOUND); keeping it is reported as undeclared-but-works.
@@ -130,7 +161,8 @@ export const PROBES: Partial<Record<Capability, Probe>> = {
           try {
             return await call(b, 'resolve', { run, name: 'probe' });
           } catch (err) {
-            if (err instanceof ProseError && err.code === 'E_NOT_FOUND') throw new ProseError('E_UNSUPPORTED', 'lost on restart');
+            if (err instanceof ProseError && err.code === 'E_NOT_FOUND')
+              throw new ProseError('E_UNSUPPORTED', 'lost on restart');
             throw err;
           }
         });
@@ -149,11 +181,19 @@ export const PROBES: Partial<Record<Capability, Probe>> = {
         try {
           const { run } = await call(a, 'createRun', { program: 'probe' });
           const loc = { agent: 'probe-concurrent', scope: 'execution', run } as const;
-          const segs = await Promise.all([a, b, a, b].map((x) => call(x, 'appendSegment', { ...loc, prompt: 'p', summary: 's' })));
-          await Promise.all([call(a, 'bind', { run, name: 'pa', kind: 'let', value: 'a' }), call(b, 'bind', { run, name: 'pb', kind: 'let', value: 'b' })]);
+          const segs = await Promise.all(
+            [a, b, a, b].map((x) => call(x, 'appendSegment', { ...loc, prompt: 'p', summary: 's' })),
+          );
+          await Promise.all([
+            call(a, 'bind', { run, name: 'pa', kind: 'let', value: 'a' }),
+            call(b, 'bind', { run, name: 'pb', kind: 'let', value: 'b' }),
+          ]);
           const numbers = segs.map((s) => s.number).sort((x, y) => x - y);
           expect(numbers.join() === '1,2,3,4', `four concurrent appendSegment calls got numbers ${numbers.join(', ')}`);
-          expect((await call(a, 'resolve', { run, name: 'pb' })).value === 'b', 'a binding written by the other writer is not visible');
+          expect(
+            (await call(a, 'resolve', { run, name: 'pb' })).value === 'b',
+            'a binding written by the other writer is not visible',
+          );
           return 'works';
         } finally {
           await b.close().catch(() => {});
@@ -172,7 +212,10 @@ export const PROBES: Partial<Record<Capability, Probe>> = {
         const { run } = await call(a, 'createRun', { program: 'probe' });
         await call(a, 'bind', { run, name: 'probe', kind: 'let', value: 'shared' });
         return await withBackend<ProbeOutcome>(ctx, async (b) => {
-          expect((await call(b, 'resolve', { run, name: 'probe' })).value === 'shared', 'a second open instance does not see the first one\'s binding');
+          expect(
+            (await call(b, 'resolve', { run, name: 'probe' })).value === 'shared',
+            "a second open instance does not see the first one's binding",
+          );
           return 'works';
         });
       } finally {
@@ -184,14 +227,15 @@ export const PROBES: Partial<Record<Capability, Probe>> = {
     // Undeclared, the storage view (if any) is of another kind; declared, the seed tree is really written.
     bothWays: true,
     offMeans: 'storage() is not a directory view',
-    run: (ctx) => withBackend<ProbeOutcome>(ctx, async (b) => {
-      if (b.storage?.().kind !== 'directory') return 'unsupported';
-      const { runId, run } = await call(b, 'createRun', { program: 'probe' });
-      await call(b, 'bind', { run, name: 'probe', kind: 'let', value: 'v' });
-      const file = join(runsDir(ctx.env.projectDir), runId, 'bindings', 'probe.md');
-      expect(existsSync(file), `no ${file}`);
-      return 'works';
-    }),
+    run: (ctx) =>
+      withBackend<ProbeOutcome>(ctx, async (b) => {
+        if (b.storage?.().kind !== 'directory') return 'unsupported';
+        const { runId, run } = await call(b, 'createRun', { program: 'probe' });
+        await call(b, 'bind', { run, name: 'probe', kind: 'let', value: 'v' });
+        const file = join(runsDir(ctx.env.projectDir), runId, 'bindings', 'probe.md');
+        expect(existsSync(file), `no ${file}`);
+        return 'works';
+      }),
   },
 };
 
@@ -209,20 +253,34 @@ for (const kind of ['sqlite', 'postgres', 'transcript'] as const) {
  * hash, chained per node by prev. Without it (commitWorldModel answers E_UNSUPPORTED) the empty ledger is all there is.
  */
 async function probeLedger(b: Backend, run: string): Promise<ProbeOutcome> {
-  const first = await gate(() => call(b, 'commitWorldModel', { run, node: 'probe', contract: 'probe', files: { 'truth.json': '{}' } }));
+  const first = await gate(() =>
+    call(b, 'commitWorldModel', { run, node: 'probe', contract: 'probe', files: { 'truth.json': '{}' } }),
+  );
   if (first === 'unsupported') return 'works';
-  const second = await call(b, 'commitWorldModel', { run, node: 'probe', contract: 'probe', files: { 'truth.json': '{"n":2}' } });
+  const second = await call(b, 'commitWorldModel', {
+    run,
+    node: 'probe',
+    contract: 'probe',
+    files: { 'truth.json': '{"n":2}' },
+  });
   const { receipts } = await call(b, 'listReceipts', { run, node: 'probe' });
   const hashes = receipts.map((r) => r.content_hash);
-  expect(hashes.join() === [first.contentHash, second.contentHash].join(), `after two commits listReceipts holds content hashes ${JSON.stringify(hashes)}, not the two the commits answered`);
-  expect(receipts[0]!.prev === null && receipts[1]!.prev === first.contentHash, `the receipts are not chained: prev ${JSON.stringify(receipts.map((r) => r.prev))}`);
+  expect(
+    hashes.join() === [first.contentHash, second.contentHash].join(),
+    `after two commits listReceipts holds content hashes ${JSON.stringify(hashes)}, not the two the commits answered`,
+  );
+  expect(
+    receipts[0]!.prev === null && receipts[1]!.prev === first.contentHash,
+    `the receipts are not chained: prev ${JSON.stringify(receipts.map((r) => r.prev))}`,
+  );
   return 'works';
 }
 
 /** Why a declared capability has no probe, where it is known; otherwise "no probe for this capability yet". */
 export const UNPROBED: Partial<Record<Capability, string>> = {
   'subagent-writes': 'a probe would need a subagent following session.md; the session-protocol area exercises it',
-  'native-sqlite3-beside': 'a probe would need the real sqlite3 writing beside the backend; the sqlite-mixed-writers area exercises it where sqlite3 is on PATH',
+  'native-sqlite3-beside':
+    'a probe would need the real sqlite3 writing beside the backend; the sqlite-mixed-writers area exercises it where sqlite3 is on PATH',
 };
 
 /** Capabilities whose operations exist but have no probe yet: undeclared, their first op must answer E_UNSUPPORTED. */
@@ -231,10 +289,11 @@ export function genericProbe(capability: Capability): Probe | undefined {
   if (!op) return undefined;
   return {
     bothWays: true,
-    run: (ctx) => withBackend<ProbeOutcome>(ctx, async (b) => {
-      const r = await gate(() => b.call(op, {} as never, defaultActor(op, {} as never)));
-      if (r === 'unsupported') return 'unsupported';
-      throw new Broken(`${op} with no arguments answered ${JSON.stringify(r)} instead of E_UNSUPPORTED`);
-    }),
+    run: (ctx) =>
+      withBackend<ProbeOutcome>(ctx, async (b) => {
+        const r = await gate(() => b.call(op, {} as never, defaultActor(op, {} as never)));
+        if (r === 'unsupported') return 'unsupported';
+        throw new Broken(`${op} with no arguments answered ${JSON.stringify(r)} instead of E_UNSUPPORTED`);
+      }),
   };
 }

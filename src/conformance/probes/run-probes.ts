@@ -11,7 +11,12 @@ import { probeCapabilities } from './capability-probes.ts';
  * Runs the capability probes of one backend on fresh storage under `dir`, then disposes of it (a database schema,
  * the directory). Never throws: a prober that fails as a whole errors every capability with its message.
  */
-export async function probeBackend(factory: BackendFactory, decisions: Decisions, dir: string, timeoutMs: number): Promise<CapabilityReport> {
+export async function probeBackend(
+  factory: BackendFactory,
+  decisions: Decisions,
+  dir: string,
+  timeoutMs: number,
+): Promise<CapabilityReport> {
   const env: BackendEnv = { projectDir: join(dir, 'project'), homeDir: join(dir, 'home'), decisions, storageKey: dir };
   const started = performance.now();
   try {
@@ -22,7 +27,11 @@ export async function probeBackend(factory: BackendFactory, decisions: Decisions
   } catch (err) {
     const e = toProseError(err);
     const verdicts = (Object.keys(CAPABILITIES) as Capability[]).map((capability) => ({
-      capability, declared: factory.capabilities.includes(capability), works: null, verdict: 'errored' as const, detail: `the probes could not run: ${e.code}: ${e.message}`,
+      capability,
+      declared: factory.capabilities.includes(capability),
+      works: null,
+      verdict: 'errored' as const,
+      detail: `the probes could not run: ${e.code}: ${e.message}`,
     }));
     return { backend: factory.name, durationMs: Math.round(performance.now() - started), verdicts };
   } finally {

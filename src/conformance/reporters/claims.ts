@@ -14,27 +14,41 @@ export const notExercised = (v: CapabilityVerdict): boolean => v.verdict === 'ok
 export function claimCell(v: CapabilityVerdict | undefined): string {
   if (!v) return '-';
   switch (v.verdict) {
-    case 'ok': return v.declared ? 'yes' : v.works === null ? 'no (n/a)' : 'no';
-    case 'claimed-but-broken': return 'BROKEN';
-    case 'undeclared-but-works': return 'WORKS!';
-    case 'undeclared-half-works': return 'HALF!';
-    case 'unprobed': return 'unprobed';
-    case 'errored': return 'errored';
+    case 'ok':
+      return v.declared ? 'yes' : v.works === null ? 'no (n/a)' : 'no';
+    case 'claimed-but-broken':
+      return 'BROKEN';
+    case 'undeclared-but-works':
+      return 'WORKS!';
+    case 'undeclared-half-works':
+      return 'HALF!';
+    case 'unprobed':
+      return 'unprobed';
+    case 'errored':
+      return 'errored';
   }
 }
 
-export const CLAIM_LEGEND = 'yes: declared and works; no: undeclared and refused (E_UNSUPPORTED or its off behaviour); no (n/a): undeclared and not exercised (nothing to refuse, or no probe yet); '
-  + 'BROKEN: declared but does not work; WORKS!: works although undeclared; HALF!: undeclared, neither works nor answers E_UNSUPPORTED; '
-  + 'unprobed: declared, no probe can exercise it yet; errored: the probe could not tell (the backend broke or hung).';
+export const CLAIM_LEGEND =
+  'yes: declared and works; no: undeclared and refused (E_UNSUPPORTED or its off behaviour); no (n/a): undeclared and not exercised (nothing to refuse, or no probe yet); ' +
+  'BROKEN: declared but does not work; WORKS!: works although undeclared; HALF!: undeclared, neither works nor answers E_UNSUPPORTED; ' +
+  'unprobed: declared, no probe can exercise it yet; errored: the probe could not tell (the backend broke or hung).';
 
 /** `durable: claimed-but-broken: declared, but ...` */
-export const claimLine = (v: CapabilityVerdict): string => `${v.capability}: ${v.verdict}${v.detail ? `: ${v.detail}` : ''}`;
+export const claimLine = (v: CapabilityVerdict): string =>
+  `${v.capability}: ${v.verdict}${v.detail ? `: ${v.detail}` : ''}`;
 
 export const isFailure = (v: CapabilityVerdict): boolean => isContradiction(v.verdict);
 
 /** Capabilities (rows, in probe order) x backends (columns) for the table of md and html. */
-export function claimsTable(reports: readonly CapabilityReport[]): { capabilities: string[]; backends: string[]; cell(cap: string, backend: string): CapabilityVerdict | undefined } {
+export function claimsTable(reports: readonly CapabilityReport[]): {
+  capabilities: string[];
+  backends: string[];
+  cell(cap: string, backend: string): CapabilityVerdict | undefined;
+} {
   const capabilities = [...new Set(reports.flatMap((r) => r.verdicts.map((v) => v.capability)))];
-  const byBackend = new Map(reports.map((r) => [r.backend, new Map(r.verdicts.map((v) => [v.capability as string, v]))]));
+  const byBackend = new Map(
+    reports.map((r) => [r.backend, new Map(r.verdicts.map((v) => [v.capability as string, v]))]),
+  );
   return { capabilities, backends: reports.map((r) => r.backend), cell: (cap, b) => byBackend.get(b)?.get(cap) };
 }

@@ -20,6 +20,7 @@ export const REPORTERS = Object.keys(MAKERS);
 
 export function createReporters(name: string, write: Write, opts: { verbose?: boolean }): Reporter {
   const make = MAKERS[name];
-  if (!make) throw new ProseError('E_USAGE', `unknown reporter "${name}"`, { hint: `reporters: ${REPORTERS.join(', ')}` });
+  if (!make)
+    throw new ProseError('E_USAGE', `unknown reporter "${name}"`, { hint: `reporters: ${REPORTERS.join(', ')}` });
   return make(write, opts);
 }

@@ -10,7 +10,16 @@ import type { Reporter, Write } from './reporter.ts';
 export function jsonLinesReporter(write: Write): Reporter {
   return {
     header: (h) => write(JSON.stringify({ type: 'header', ...h }) + '\n'),
-    capabilities: (r) => write(JSON.stringify({ type: 'capabilities', backend: r.backend, durationMs: r.durationMs, counts: countVerdicts(r.verdicts), verdicts: r.verdicts }) + '\n'),
+    capabilities: (r) =>
+      write(
+        JSON.stringify({
+          type: 'capabilities',
+          backend: r.backend,
+          durationMs: r.durationMs,
+          counts: countVerdicts(r.verdicts),
+          verdicts: r.verdicts,
+        }) + '\n',
+      ),
     result: (r) => {
       const { outcome, ...rest } = r;
       write(JSON.stringify({ type: 'case', ...rest, ...outcome }) + '\n');

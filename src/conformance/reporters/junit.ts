@@ -13,7 +13,9 @@ export function junitReporter(write: Write): Reporter {
   const claims: CapabilityReport[] = [];
   const skipped = new Set<string>();
   return {
-    header: (h) => { if (h.probes === 'skipped') skipped.add(h.backend.name); },
+    header: (h) => {
+      if (h.probes === 'skipped') skipped.add(h.backend.name);
+    },
     capabilities: (r) => claims.push(r),
     result: () => undefined,
     footer: () => undefined,
@@ -21,15 +23,22 @@ export function junitReporter(write: Write): Reporter {
   };
 }
 
-export function junitXml(all: readonly CaseResult[], claims: readonly CapabilityReport[] = [], probesSkipped: ReadonlySet<string> = new Set()): string {
+export function junitXml(
+  all: readonly CaseResult[],
+  claims: readonly CapabilityReport[] = [],
+  probesSkipped: ReadonlySet<string> = new Set(),
+): string {
   const backends = [...new Set(all.map((r) => r.backend))];
   const out = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites name="prose-state">'];
   for (const b of backends) {
     const rs = all.filter((r) => r.backend === b);
     const c = countOutcomes(rs);
     const time = rs.reduce((t, r) => t + r.durationMs, 0) / 1000;
-    out.push(`  <testsuite name="${esc(b)}" tests="${c.total}" failures="${c.failed + c.xpassed}" errors="${c.errored}" skipped="${c.skipped + c.xfailed}" time="${time.toFixed(3)}">`);
-    if (probesSkipped.has(b)) out.push('    <properties><property name="capability-probes" value="skipped (--no-probe)"/></properties>');
+    out.push(
+      `  <testsuite name="${esc(b)}" tests="${c.total}" failures="${c.failed + c.xpassed}" errors="${c.errored}" skipped="${c.skipped + c.xfailed}" time="${time.toFixed(3)}">`,
+    );
+    if (probesSkipped.has(b))
+      out.push('    <properties><property name="capability-probes" value="skipped (--no-probe)"/></properties>');
     for (const r of rs) out.push(testcase(r));
     out.push('  </testsuite>');
     const probed = claims.find((x) => x.backend === b);
@@ -43,12 +52,18 @@ function testcase(r: CaseResult): string {
   const open = `    <testcase classname="${esc(`${r.backend}.${r.area}`)}" name="${esc(r.id)}" time="${(r.durationMs / 1000).toFixed(3)}"`;
   const o = r.outcome;
   switch (o.status) {
-    case 'passed': return `${open}/>`;
-    case 'skipped': return `${open}><skipped message="${esc(o.reason)}"/></testcase>`;
-    case 'xfailed': return `${open}><skipped message="${esc(`expected failure: ${o.reason}`)}"/></testcase>`;
-    case 'xpassed': return `${open}><failure message="${esc(`unexpected pass (expected to fail: ${o.reason})`)}"/></testcase>`;
-    case 'failed': return `${open}><failure message="${esc(o.message)}">${esc(`${o.at.file}:${o.at.line}\n${o.step}`)}</failure></testcase>`;
-    case 'errored': return `${open}><error message="${esc(`${o.error.code}: ${o.error.message}`)}">${esc(o.evidence ?? '')}</error></testcase>`;
+    case 'passed':
+      return `${open}/>`;
+    case 'skipped':
+      return `${open}><skipped message="${esc(o.reason)}"/></testcase>`;
+    case 'xfailed':
+      return `${open}><skipped message="${esc(`expected failure: ${o.reason}`)}"/></testcase>`;
+    case 'xpassed':
+      return `${open}><failure message="${esc(`unexpected pass (expected to fail: ${o.reason})`)}"/></testcase>`;
+    case 'failed':
+      return `${open}><failure message="${esc(o.message)}">${esc(`${o.at.file}:${o.at.line}\n${o.step}`)}</failure></testcase>`;
+    case 'errored':
+      return `${open}><error message="${esc(`${o.error.code}: ${o.error.message}`)}">${esc(o.evidence ?? '')}</error></testcase>`;
   }
 }
 
@@ -67,7 +82,8 @@ function claimsSuite(r: CapabilityReport): string[] {
 function claimCase(backend: string, v: CapabilityVerdict): string {
   const open = `    <testcase classname="${esc(`${backend}.capabilities`)}" name="${esc(v.capability)}"`;
   const detail = esc(v.detail ?? '');
-  if (isFailure(v)) return `${open}><failure message="${esc(`${v.verdict}: ${v.detail ?? ''}`)}" type="${v.verdict}"/></testcase>`;
+  if (isFailure(v))
+    return `${open}><failure message="${esc(`${v.verdict}: ${v.detail ?? ''}`)}" type="${v.verdict}"/></testcase>`;
   if (v.verdict === 'errored') return `${open}><error message="${detail}" type="errored"/></testcase>`;
   if (v.verdict === 'unprobed') return `${open}><skipped message="${esc(`unprobed: ${v.detail ?? ''}`)}"/></testcase>`;
   return notExercised(v) ? `${open}><skipped message="${detail}"/></testcase>` : `${open}/>`;
@@ -76,5 +92,10 @@ function claimCase(backend: string, v: CapabilityVerdict): string {
 function esc(s: string): string {
   // XML 1.0 cannot hold most control characters even escaped; they are dropped from messages.
   // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return s
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 }

@@ -10,7 +10,14 @@ export function markdownReporter(write: Write): Reporter {
   const headers: string[] = [];
   const claims: CapabilityReport[] = [];
   return {
-    header: (h) => headers.push(`- **${h.backend.name}** (${h.backend.kind}), suite ${h.suite.name} ${h.suite.version}; decisions: ${Object.entries(h.decisions).map(([k, v]) => `${k}=${v}`).join(', ')}${h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : ''}`),
+    header: (h) =>
+      headers.push(
+        `- **${h.backend.name}** (${h.backend.kind}), suite ${h.suite.name} ${h.suite.version}; decisions: ${Object.entries(
+          h.decisions,
+        )
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ')}${h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : ''}`,
+      ),
     capabilities: (r) => claims.push(r),
     result: () => undefined,
     footer: () => undefined,
@@ -18,23 +25,41 @@ export function markdownReporter(write: Write): Reporter {
   };
 }
 
-export const anchor = (backend: string, area: string) => `${backend}-${area}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
+export const anchor = (backend: string, area: string) =>
+  `${backend}-${area}`.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
 
-export function markdownReport(all: readonly CaseResult[], headers: string[] = [], claims: readonly CapabilityReport[] = []): string {
+export function markdownReport(
+  all: readonly CaseResult[],
+  headers: string[] = [],
+  claims: readonly CapabilityReport[] = [],
+): string {
   const m = buildMatrix(all);
-  const out = ['# prose-state compliance report', '', ...headers, '', '| area | ' + m.backends.join(' | ') + ' |', '|---|' + m.backends.map(() => '---').join('|') + '|'];
+  const out = [
+    '# prose-state compliance report',
+    '',
+    ...headers,
+    '',
+    '| area | ' + m.backends.join(' | ') + ' |',
+    '|---|' + m.backends.map(() => '---').join('|') + '|',
+  ];
   for (const a of m.areas) {
-    out.push(`| ${a} | ${m.backends.map((b) => {
-      const c = m.cell(a, b);
-      const t = cellText(c);
-      return c.failed + c.errored + c.xpassed > 0 ? `[${t}](#${anchor(b, a)})` : t;
-    }).join(' | ')} |`);
+    out.push(
+      `| ${a} | ${m.backends
+        .map((b) => {
+          const c = m.cell(a, b);
+          const t = cellText(c);
+          return c.failed + c.errored + c.xpassed > 0 ? `[${t}](#${anchor(b, a)})` : t;
+        })
+        .join(' | ')} |`,
+    );
   }
   out.push('', 'Cells: passed/run; F failed, E errored, X! unexpected pass, x expected failure, s skipped.', '');
   if (claims.length) out.push(...markdownClaims(claims));
   for (const b of m.backends) {
     for (const a of m.areas) {
-      const bad = all.filter((r) => r.backend === b && r.area === a && ['failed', 'errored', 'xpassed'].includes(r.outcome.status));
+      const bad = all.filter(
+        (r) => r.backend === b && r.area === a && ['failed', 'errored', 'xpassed'].includes(r.outcome.status),
+      );
       if (!bad.length) continue;
       out.push(`## ${b} / ${a}`, '', `<a id="${anchor(b, a)}"></a>`, '');
       for (const r of bad) out.push(...detail(r), '');
@@ -44,7 +69,9 @@ export function markdownReport(all: readonly CaseResult[], headers: string[] = [
   if (skips.length) {
     out.push('## Skipped', '');
     const reasons = new Map<string, number>();
-    for (const r of skips) if (r.outcome.status === 'skipped') reasons.set(`${r.backend}: ${r.outcome.reason}`, (reasons.get(`${r.backend}: ${r.outcome.reason}`) ?? 0) + 1);
+    for (const r of skips)
+      if (r.outcome.status === 'skipped')
+        reasons.set(`${r.backend}: ${r.outcome.reason}`, (reasons.get(`${r.backend}: ${r.outcome.reason}`) ?? 0) + 1);
     for (const [k, n] of reasons) out.push(`- ${n} x ${k}`);
     out.push('');
   }
@@ -54,10 +81,18 @@ export function markdownReport(all: readonly CaseResult[], headers: string[] = [
 /** Capabilities x backends, then every verdict that is not a plain ok, with its detail. */
 function markdownClaims(claims: readonly CapabilityReport[]): string[] {
   const t = claimsTable(claims);
-  const out = ['## Capability claims', '', '| capability | ' + t.backends.join(' | ') + ' |', '|---|' + t.backends.map(() => '---').join('|') + '|'];
-  for (const cap of t.capabilities) out.push(`| ${cap} | ${t.backends.map((b) => claimCell(t.cell(cap, b))).join(' | ')} |`);
+  const out = [
+    '## Capability claims',
+    '',
+    '| capability | ' + t.backends.join(' | ') + ' |',
+    '|---|' + t.backends.map(() => '---').join('|') + '|',
+  ];
+  for (const cap of t.capabilities)
+    out.push(`| ${cap} | ${t.backends.map((b) => claimCell(t.cell(cap, b))).join(' | ')} |`);
   out.push('', CLAIM_LEGEND, '');
-  const notes = claims.flatMap((r) => r.verdicts.filter(needsAttention).map((v) => `- **${r.backend}** ${claimLine(v)}`));
+  const notes = claims.flatMap((r) =>
+    r.verdicts.filter(needsAttention).map((v) => `- **${r.backend}** ${claimLine(v)}`),
+  );
   if (notes.length) out.push(...notes, '');
   return out;
 }
@@ -66,7 +101,12 @@ function detail(r: CaseResult): string[] {
   const o = r.outcome;
   switch (o.status) {
     case 'failed':
-      return [`- **${r.id}** (${o.at.file}:${o.at.line}): ${o.message}`, `  - step: \`${o.step}\``, ...(o.expected !== undefined ? [`  - expected: \`${show(o.expected)}\``] : []), ...(o.seen !== undefined ? [`  - seen: \`${show(o.seen)}\``] : [])];
+      return [
+        `- **${r.id}** (${o.at.file}:${o.at.line}): ${o.message}`,
+        `  - step: \`${o.step}\``,
+        ...(o.expected !== undefined ? [`  - expected: \`${show(o.expected)}\``] : []),
+        ...(o.seen !== undefined ? [`  - seen: \`${show(o.seen)}\``] : []),
+      ];
     case 'errored':
       return [`- **${r.id}** errored: ${o.error.code}: ${o.error.message}`];
     case 'xpassed':

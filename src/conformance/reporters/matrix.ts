@@ -26,6 +26,12 @@ export function buildMatrix(all: readonly CaseResult[]): Matrix {
 export function cellText(c: Record<Status, number> & { total: number }): string {
   if (c.total === 0) return '-';
   const run = c.total - c.skipped;
-  const marks = [c.failed && `${c.failed}F`, c.errored && `${c.errored}E`, c.xpassed && `${c.xpassed}X!`, c.xfailed && `${c.xfailed}x`, c.skipped && `${c.skipped}s`].filter(Boolean);
+  const marks = [
+    c.failed && `${c.failed}F`,
+    c.errored && `${c.errored}E`,
+    c.xpassed && `${c.xpassed}X!`,
+    c.xfailed && `${c.xfailed}x`,
+    c.skipped && `${c.skipped}s`,
+  ].filter(Boolean);
   return `${c.passed}/${run}${marks.length ? ' ' + marks.join(' ') : ''}`;
 }

@@ -17,7 +17,8 @@ export function prettyClaims(r: CapabilityReport): string {
 /** `; undeclared, not exercised: a, b (nothing to refuse when undeclared); c (no probe ...)`, grouped by reason. */
 function quietList(r: CapabilityReport): string {
   const byReason = new Map<string, string[]>();
-  for (const v of r.verdicts.filter(notExercised)) byReason.set(v.detail ?? '', [...(byReason.get(v.detail ?? '') ?? []), v.capability]);
+  for (const v of r.verdicts.filter(notExercised))
+    byReason.set(v.detail ?? '', [...(byReason.get(v.detail ?? '') ?? []), v.capability]);
   if (!byReason.size) return '';
   return `; undeclared, not exercised: ${[...byReason].map(([why, caps]) => `${caps.join(', ')}${why ? ` (${why})` : ''}`).join('; ')}`;
 }

@@ -15,8 +15,17 @@ export function prettyReporter(write: Write, opts: { verbose?: boolean } = {}): 
     header: (h) => {
       write(`\n${h.backend.name} (${h.backend.kind}): ${h.cases} cases of ${h.suite.name} ${h.suite.version}\n`);
       write(`  capabilities: ${h.backend.capabilities.join(', ') || '(none)'}\n`);
-      if (h.backend.settings) write(`  settings: ${Object.entries(h.backend.settings).map(([k, v]) => `${k}=${v}`).join(', ')}\n`);
-      write(`  decisions: ${Object.entries(h.decisions).map(([k, v]) => `${k}=${v}`).join(', ')}\n  seed: ${h.seed}\n`);
+      if (h.backend.settings)
+        write(
+          `  settings: ${Object.entries(h.backend.settings)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(', ')}\n`,
+        );
+      write(
+        `  decisions: ${Object.entries(h.decisions)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ')}\n  seed: ${h.seed}\n`,
+      );
       if (h.probes === 'skipped') write('  capability probes: skipped (--no-probe)\n');
       probesSkipped ||= h.probes === 'skipped';
     },
@@ -27,40 +36,80 @@ export function prettyReporter(write: Write, opts: { verbose?: boolean } = {}): 
     result: (r) => {
       const o = r.outcome;
       switch (o.status) {
-        case 'passed': if (opts.verbose) write(`  pass  ${r.id}\n`); return;
-        case 'skipped': if (opts.verbose) write(`  skip  ${r.id}: ${o.reason}\n`); return;
-        case 'xfailed': write(`  xfail ${r.id}: ${o.reason}\n`); return;
-        case 'xpassed': write(`  XPASS ${r.id}: expected to fail (${o.reason}) but passed; remove its entry from the --expect file\n`); return;
+        case 'passed':
+          if (opts.verbose) write(`  pass  ${r.id}\n`);
+          return;
+        case 'skipped':
+          if (opts.verbose) write(`  skip  ${r.id}: ${o.reason}\n`);
+          return;
+        case 'xfailed':
+          write(`  xfail ${r.id}: ${o.reason}\n`);
+          return;
+        case 'xpassed':
+          write(
+            `  XPASS ${r.id}: expected to fail (${o.reason}) but passed; remove its entry from the --expect file\n`,
+          );
+          return;
         // The spec line names the seed sentence or decision the case checks, so a failure says what it departs from.
-        case 'failed': write(`  FAIL  ${r.id}  ${o.at.file}:${o.at.line}\n        ${o.step}\n        ${o.message}\n        spec: ${r.spec}\n`); return;
-        case 'errored': write(`  ERROR ${r.id}${o.at ? `  ${o.at.file}:${o.at.line}` : ''}\n        ${o.error.code}: ${o.error.message}\n${o.evidence ? `        ${o.evidence.split('\n').join('\n        ')}\n` : ''}`); return;
+        case 'failed':
+          write(
+            `  FAIL  ${r.id}  ${o.at.file}:${o.at.line}\n        ${o.step}\n        ${o.message}\n        spec: ${r.spec}\n`,
+          );
+          return;
+        case 'errored':
+          write(
+            `  ERROR ${r.id}${o.at ? `  ${o.at.file}:${o.at.line}` : ''}\n        ${o.error.code}: ${o.error.message}\n${o.evidence ? `        ${o.evidence.split('\n').join('\n        ')}\n` : ''}`,
+          );
+          return;
       }
     },
     footer: (backend, c, extra) => {
-      const measured = Object.entries(extra).map(([k, v]) => `${v} ${k}`).join(', ');
-      write(`  ${backend}: ${c.passed} passed, ${c.failed} failed, ${c.errored} errored, ${c.skipped} skipped, ${c.xfailed} xfailed, ${c.xpassed} xpassed${measured ? `; survived: ${measured}` : ''}\n`);
+      const measured = Object.entries(extra)
+        .map(([k, v]) => `${v} ${k}`)
+        .join(', ');
+      write(
+        `  ${backend}: ${c.passed} passed, ${c.failed} failed, ${c.errored} errored, ${c.skipped} skipped, ${c.xfailed} xfailed, ${c.xpassed} xpassed${measured ? `; survived: ${measured}` : ''}\n`,
+      );
     },
     finish: (all) => write(prettySummary(all, claims, probesSkipped)),
   };
 }
 
-export function prettySummary(all: readonly CaseResult[], claims: readonly CapabilityReport[] = [], probesSkipped = false): string {
+export function prettySummary(
+  all: readonly CaseResult[],
+  claims: readonly CapabilityReport[] = [],
+  probesSkipped = false,
+): string {
   const m = buildMatrix(all);
   const rows = [['area', ...m.backends], ...m.areas.map((a) => [a, ...m.backends.map((b) => cellText(m.cell(a, b)))])];
   const totals = m.backends.map((b) => countOutcomes(all.filter((r) => r.backend === b)));
   rows.push(['total', ...totals.map((c) => cellText({ ...c }))]);
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((s, i) => s.padEnd(widths[i]!)).join('  ').trimEnd();
-  const out = ['', 'Compliance matrix (passed/run; F failed, E errored, X! unexpected pass, x expected failure, s skipped)', line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  ')];
+  const line = (r: string[]) =>
+    r
+      .map((s, i) => s.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  const out = [
+    '',
+    'Compliance matrix (passed/run; F failed, E errored, X! unexpected pass, x expected failure, s skipped)',
+    line(rows[0]!),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+  ];
   for (const r of rows.slice(1)) out.push(line(r));
   const reasons = new Map<string, number>();
-  for (const r of all) if (r.outcome.status === 'skipped') reasons.set(`${r.backend}: ${r.outcome.reason}`, (reasons.get(`${r.backend}: ${r.outcome.reason}`) ?? 0) + 1);
+  for (const r of all)
+    if (r.outcome.status === 'skipped')
+      reasons.set(`${r.backend}: ${r.outcome.reason}`, (reasons.get(`${r.backend}: ${r.outcome.reason}`) ?? 0) + 1);
   if (reasons.size) {
     out.push('', 'Skipped, with reasons:');
     for (const [reason, n] of [...reasons].sort()) out.push(`  ${n} x ${reason}`);
   }
   const c = countOutcomes(all);
-  out.push('', `conformance: ${c.passed} passed, ${c.failed + c.xpassed + c.errored} failed, ${c.skipped + c.xfailed} skipped`);
+  out.push(
+    '',
+    `conformance: ${c.passed} passed, ${c.failed + c.xpassed + c.errored} failed, ${c.skipped + c.xfailed} skipped`,
+  );
   if (claims.length || probesSkipped) out.push(prettyClaimsTotal(claims, probesSkipped));
   out.push('');
   return out.join('\n');

@@ -12,7 +12,10 @@ export function tapReporter(write: Write): Reporter {
   let n = 0;
   write('TAP version 14\n');
   return {
-    header: (h) => write(`# backend ${h.backend.name}: ${h.cases} cases, suite ${h.suite.name} ${h.suite.version}${h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : ''}\n`),
+    header: (h) =>
+      write(
+        `# backend ${h.backend.name}: ${h.cases} cases, suite ${h.suite.name} ${h.suite.version}${h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : ''}\n`,
+      ),
     capabilities: (r) => {
       for (const v of r.verdicts) {
         n += 1;
@@ -24,24 +27,34 @@ export function tapReporter(write: Write): Reporter {
       const name = `${r.backend} ${r.id}`;
       write(tapLine(n, name, r.outcome));
     },
-    footer: (backend, c) => write(`# ${backend}: ${c.passed} passed, ${c.failed} failed, ${c.errored} errored, ${c.skipped} skipped, ${c.xfailed} xfailed, ${c.xpassed} xpassed\n`),
+    footer: (backend, c) =>
+      write(
+        `# ${backend}: ${c.passed} passed, ${c.failed} failed, ${c.errored} errored, ${c.skipped} skipped, ${c.xfailed} xfailed, ${c.xpassed} xpassed\n`,
+      ),
     finish: () => write(`1..${n}\n`),
   };
 }
 
 function tapLine(n: number, name: string, o: Outcome): string {
   switch (o.status) {
-    case 'passed': return `ok ${n} - ${name}\n`;
-    case 'skipped': return `ok ${n} - ${name} # SKIP ${o.reason}\n`;
-    case 'xfailed': return `not ok ${n} - ${name} # TODO ${o.reason}\n`;
-    case 'xpassed': return `not ok ${n} - ${name}\n${diag({ message: `unexpected pass: expected to fail (${o.reason})` })}`;
-    case 'failed': return `not ok ${n} - ${name}\n${diag({ message: o.message, at: `${o.at.file}:${o.at.line}`, step: o.step })}`;
-    case 'errored': return `not ok ${n} - ${name}\n${diag({ message: `errored: ${o.error.code}: ${o.error.message}`, ...(o.at ? { at: `${o.at.file}:${o.at.line}` } : {}) })}`;
+    case 'passed':
+      return `ok ${n} - ${name}\n`;
+    case 'skipped':
+      return `ok ${n} - ${name} # SKIP ${o.reason}\n`;
+    case 'xfailed':
+      return `not ok ${n} - ${name} # TODO ${o.reason}\n`;
+    case 'xpassed':
+      return `not ok ${n} - ${name}\n${diag({ message: `unexpected pass: expected to fail (${o.reason})` })}`;
+    case 'failed':
+      return `not ok ${n} - ${name}\n${diag({ message: o.message, at: `${o.at.file}:${o.at.line}`, step: o.step })}`;
+    case 'errored':
+      return `not ok ${n} - ${name}\n${diag({ message: `errored: ${o.error.code}: ${o.error.message}`, ...(o.at ? { at: `${o.at.file}:${o.at.line}` } : {}) })}`;
   }
 }
 
 function claimLine(n: number, name: string, v: CapabilityVerdict): string {
-  if (v.verdict === 'unprobed' || notExercised(v)) return `ok ${n} - ${name} # SKIP ${v.verdict === 'unprobed' ? 'unprobed: ' : ''}${v.detail ?? ''}\n`;
+  if (v.verdict === 'unprobed' || notExercised(v))
+    return `ok ${n} - ${name} # SKIP ${v.verdict === 'unprobed' ? 'unprobed: ' : ''}${v.detail ?? ''}\n`;
   if (v.verdict === 'ok') return `ok ${n} - ${name}\n`;
   const message = isFailure(v) ? `contradicted claim: ${v.verdict}` : 'errored: the probe could not tell';
   return `not ok ${n} - ${name}\n${diag({ message, verdict: v.verdict, declared: String(v.declared), detail: v.detail ?? '' })}`;

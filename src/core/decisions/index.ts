@@ -12,6 +12,18 @@ import { IN_CONTEXT_DECISIONS } from './in-context.ts';
 import { PLUGIN_DECISIONS } from './plugin.ts';
 
 /** Every row of the decisions table, in the order docs/decisions.md shows them. One file per area. */
-export const DECISION_ROWS: readonly DecisionRow[] = [...CORE_DECISIONS, ...CONTRACT_DECISIONS, ...FILESYSTEM_DECISIONS, ...CANON_DECISIONS, ...SQLITE_DECISIONS, ...POSTGRES_DECISIONS, ...VERIFY_DECISIONS, ...WORLD_MODEL_DECISIONS, ...SESSION_DECISIONS, ...IN_CONTEXT_DECISIONS, ...PLUGIN_DECISIONS];
+export const DECISION_ROWS: readonly DecisionRow[] = [
+  ...CORE_DECISIONS,
+  ...CONTRACT_DECISIONS,
+  ...FILESYSTEM_DECISIONS,
+  ...CANON_DECISIONS,
+  ...SQLITE_DECISIONS,
+  ...POSTGRES_DECISIONS,
+  ...VERIFY_DECISIONS,
+  ...WORLD_MODEL_DECISIONS,
+  ...SESSION_DECISIONS,
+  ...IN_CONTEXT_DECISIONS,
+  ...PLUGIN_DECISIONS,
+];
 
 export type { DecisionRow };

@@ -22,7 +22,9 @@ export function renderDecisions(): string {
   for (const area of areas) {
     out.push(`## ${area}`, '', '| id | the spec says | our choice | why |', '|---|---|---|---|');
     for (const r of DECISION_ROWS.filter((x) => x.area === area)) {
-      out.push(`| \`${r.id}\`${r.setting ? ` (\`${r.setting}\`)` : ''} | ${cell(r.spec)} | ${cell(r.choice)} | ${cell(r.why)} |`);
+      out.push(
+        `| \`${r.id}\`${r.setting ? ` (\`${r.setting}\`)` : ''} | ${cell(r.spec)} | ${cell(r.choice)} | ${cell(r.why)} |`,
+      );
     }
     out.push('');
   }

@@ -68,7 +68,8 @@ export function parseBindingFile(text: string, file = '<binding>'): BindingFile 
   const expect = (want: string | RegExp, what: string): string => {
     const line = nextLine();
     if (line === undefined) fail(`file ends where ${what} was expected`, 'a binding file is cut short');
-    if (typeof want === 'string' ? line !== want : !want.test(line!)) fail(`expected ${what}, found ${JSON.stringify(line)}`);
+    if (typeof want === 'string' ? line !== want : !want.test(line!))
+      fail(`expected ${what}, found ${JSON.stringify(line)}`);
     return line!;
   };
 
@@ -77,7 +78,8 @@ export function parseBindingFile(text: string, file = '<binding>'): BindingFile 
   expect('', 'a blank line after the heading');
   const kindLine = expect(/^kind: /, '"kind: input|output|let|const"');
   const kind = kindLine.slice(6) as BindingKind;
-  if (!BINDING_KINDS.includes(kind)) fail(`kind must be one of ${BINDING_KINDS.join(', ')}, got ${JSON.stringify(kind)}`);
+  if (!BINDING_KINDS.includes(kind))
+    fail(`kind must be one of ${BINDING_KINDS.join(', ')}, got ${JSON.stringify(kind)}`);
   let executionId: ExecutionId | null = null;
   let attachment: string | undefined;
   for (;;) {
@@ -91,7 +93,10 @@ export function parseBindingFile(text: string, file = '<binding>'): BindingFile 
     } else if (line!.startsWith('attachment: ')) {
       attachment = line!.slice(12);
     } else {
-      fail(`unexpected header line ${JSON.stringify(line)}`, 'the header holds kind:, execution_id: and attachment: only');
+      fail(
+        `unexpected header line ${JSON.stringify(line)}`,
+        'the header holds kind:, execution_id: and attachment: only',
+      );
     }
   }
   expect('source:', '"source:"');
@@ -109,5 +114,12 @@ export function parseBindingFile(text: string, file = '<binding>'): BindingFile 
   // The separator is followed by one blank line, then the value. An empty value may end the file right there.
   if (pos < text.length) expect('', 'a blank line after "---"');
   const value = text.slice(pos);
-  return { name, kind, executionId, source: sourceLines.join('\n'), value, ...(attachment !== undefined ? { attachment } : {}) };
+  return {
+    name,
+    kind,
+    executionId,
+    source: sourceLines.join('\n'),
+    value,
+    ...(attachment !== undefined ? { attachment } : {}),
+  };
 }

@@ -43,7 +43,13 @@ export function parseSegmentFile(text: string, file = '<segment>'): SegmentFile 
     fail(4, 'the prompt is not a quoted string');
   }
   if (typeof prompt !== 'string') fail(4, 'the prompt is not a quoted string');
-  if (lines[4] !== '' || lines[5] !== '## Summary' || lines[6] !== '') fail(5, 'expected a blank line, "## Summary" and a blank line');
+  if (lines[4] !== '' || lines[5] !== '## Summary' || lines[6] !== '')
+    fail(5, 'expected a blank line, "## Summary" and a blank line');
   const headerLength = lines.slice(0, 7).reduce((n, l) => n + l.length + 1, 0);
-  return { number: Number(m![1]), timestamp: lines[2]!.slice(11), prompt: prompt as string, summary: text.slice(headerLength) };
+  return {
+    number: Number(m![1]),
+    timestamp: lines[2]!.slice(11),
+    prompt: prompt as string,
+    summary: text.slice(headerLength),
+  };
 }

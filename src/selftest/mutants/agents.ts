@@ -5,7 +5,10 @@ import { mutant, pass, type Mutant } from '../mutant.ts';
 export const AGENT_MUTANTS: Mutant[] = [
   mutant('project-memory-in-run', 'project-scope memory is kept inside the run, so the next run does not see it', {
     intercept: async (op, args, actor, ctx) => {
-      if ((op === 'writeMemory' || op === 'readMemory' || op === 'appendSegment' || op === 'listSegments') && args.scope === 'project') {
+      if (
+        (op === 'writeMemory' || op === 'readMemory' || op === 'appendSegment' || op === 'listSegments') &&
+        args.scope === 'project'
+      ) {
         // The first run it was used in keeps it: a later run asks its own run and finds nothing.
         const runs = (await import('node:fs')).readdirSync(runsDir(ctx.env.projectDir)).sort();
         return pass(op, { ...args, scope: 'execution', run: runs[runs.length - 1] }, actor, ctx);
@@ -20,7 +23,9 @@ export const AGENT_MUTANTS: Mutant[] = [
     }),
   }),
   mutant('memory-appends', 'writeMemory appends to the memory instead of replacing it', {
-    store: (base) => ({ writeMemory: async (loc, m) => base.writeMemory(loc, ((await base.readMemory(loc)) ?? '') + m) }),
+    store: (base) => ({
+      writeMemory: async (loc, m) => base.writeMemory(loc, ((await base.readMemory(loc)) ?? '') + m),
+    }),
   }),
   mutant('segments-unsorted', 'listSegments returns segments newest first', {
     store: (base) => ({ listSegments: async (loc) => (await base.listSegments(loc)).reverse() }),

@@ -10,7 +10,12 @@ export const BINDING_MUTANTS: Mutant[] = [
         return await pass(op, args, actor, ctx);
       } catch (err) {
         if (!(err instanceof ProseError && err.code === 'E_CONST_REBIND')) throw err;
-        const b: BindingRecord = { name: args.name as string, kind: args.kind as 'const', value: args.value as string, executionId: (args.executionId as number | null) ?? null };
+        const b: BindingRecord = {
+          name: args.name as string,
+          kind: args.kind as 'const',
+          value: args.value as string,
+          executionId: (args.executionId as number | null) ?? null,
+        };
         const r = await ctx.store.writeBinding(args.run as string, b, false);
         return { ...r, name: b.name, executionId: b.executionId, attached: false };
       }
@@ -20,16 +25,21 @@ export const BINDING_MUTANTS: Mutant[] = [
     intercept: async (op, args, actor, ctx) => {
       if (op === 'bind' && args.executionId != null) {
         const root = await ctx.store.readBinding(args.run as string, args.name as string, null);
-        if (root?.kind === 'const') throw new ProseError('E_CONST_REBIND', `const ${String(args.name)} is already bound`);
+        if (root?.kind === 'const')
+          throw new ProseError('E_CONST_REBIND', `const ${String(args.name)} is already bound`);
       }
       return pass(op, args, actor, ctx);
     },
   }),
   mutant('trailing-newline-trimmed', 'values lose their trailing white space on write', {
-    store: (base) => ({ writeBinding: (run, b, attach) => base.writeBinding(run, { ...b, value: b.value.trimEnd() }, attach) }),
+    store: (base) => ({
+      writeBinding: (run, b, attach) => base.writeBinding(run, { ...b, value: b.value.trimEnd() }, attach),
+    }),
   }),
   mutant('crlf-normalized', 'CRLF in values is turned into LF', {
-    store: (base) => ({ writeBinding: (run, b, attach) => base.writeBinding(run, { ...b, value: b.value.replace(/\r\n/g, '\n') }, attach) }),
+    store: (base) => ({
+      writeBinding: (run, b, attach) => base.writeBinding(run, { ...b, value: b.value.replace(/\r\n/g, '\n') }, attach),
+    }),
   }),
   mutant('separator-split', 'a value line that is exactly --- cuts the value there on read', {
     store: (base) => ({
@@ -42,17 +52,25 @@ export const BINDING_MUTANTS: Mutant[] = [
     }),
   }),
   mutant('kind-lost', 'the kind is not stored: every binding reads back as let', {
-    store: (base) => ({ readBinding: async (run, name, id) => { const b = await base.readBinding(run, name, id); return b && { ...b, kind: 'let' }; } }),
+    store: (base) => ({
+      readBinding: async (run, name, id) => {
+        const b = await base.readBinding(run, name, id);
+        return b && { ...b, kind: 'let' };
+      },
+    }),
   }),
   mutant('scoped-files-unlisted', 'listBindings and resume list only root bindings', {
-    store: (base) => ({ listBindings: async (run) => (await base.listBindings(run)).filter((b) => b.executionId === null) }),
+    store: (base) => ({
+      listBindings: async (run) => (await base.listBindings(run)).filter((b) => b.executionId === null),
+    }),
   }),
   mutant('threshold-inclusive', 'a value exactly at the attachment threshold is attached (>= instead of >)', {
     decisions: (d) => ({ ...d, attachmentThresholdBytes: d.attachmentThresholdBytes - 1 }),
   }),
   mutant('threshold-in-characters', 'the attachment threshold counts UTF-16 characters instead of UTF-8 bytes', {
     store: (base, env) => ({
-      writeBinding: (run, b, attach) => base.writeBinding(run, b, attach && b.value.length > env.decisions.attachmentThresholdBytes),
+      writeBinding: (run, b, attach) =>
+        base.writeBinding(run, b, attach && b.value.length > env.decisions.attachmentThresholdBytes),
     }),
   }),
   mutant('threshold-100000', 'the attachment threshold is 100,000 bytes instead of the pinned value', {

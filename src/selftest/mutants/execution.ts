@@ -5,7 +5,13 @@ import type { ExecutionEvent } from '../../core/model.ts';
 import { mutant, pass, type Mutant, type MutationContext } from '../mutant.ts';
 
 /** Appends an event the engine refused, as a backend without that check would. */
-async function acceptAnyway(err: unknown, code: string, ctx: MutationContext, run: unknown, event: ExecutionEvent): Promise<Record<string, never>> {
+async function acceptAnyway(
+  err: unknown,
+  code: string,
+  ctx: MutationContext,
+  run: unknown,
+  event: ExecutionEvent,
+): Promise<Record<string, never>> {
   if (!(err instanceof ProseError && err.code === code)) throw err;
   await ctx.store.appendEvent(String(run), event);
   return {};
@@ -24,7 +30,13 @@ export const EXECUTION_MUTANTS: Mutant[] = [
         const max = (args.maxDepth as number | undefined) ?? ctx.env.decisions.maxRecursionDepth;
         if (!parent || parent.depth + 1 > max + 1) throw err;
         const executionId = state.nextExecutionId;
-        await ctx.store.appendEvent(String(args.run), { type: 'frame-enter', executionId, block: String(args.block), parent: parent.executionId, depth: parent.depth + 1 });
+        await ctx.store.appendEvent(String(args.run), {
+          type: 'frame-enter',
+          executionId,
+          block: String(args.block),
+          parent: parent.executionId,
+          depth: parent.depth + 1,
+        });
         return { executionId, depth: parent.depth + 1 };
       }
     },
@@ -64,7 +76,8 @@ export const EXECUTION_MUTANTS: Mutant[] = [
   mutant('retry-max-exclusive', 'the last allowed retry (attempt = max) is refused', {
     intercept: async (op, args, actor, ctx) => {
       const e = args.event as ExecutionEvent | undefined;
-      if (op === 'recordEvent' && e?.type === 'retry' && e.attempt === e.max) throw new ProseError('E_RETRY_MAX', `retry ${e.attempt} is past max`);
+      if (op === 'recordEvent' && e?.type === 'retry' && e.attempt === e.max)
+        throw new ProseError('E_RETRY_MAX', `retry ${e.attempt} is past max`);
       return pass(op, args, actor, ctx);
     },
   }),
@@ -84,8 +97,13 @@ export const EXECUTION_MUTANTS: Mutant[] = [
       const e = args.event as ExecutionEvent | undefined;
       if (op === 'recordEvent' && e?.type === 'parallel-join') {
         const p = foldEvents(await ctx.store.readEvents(String(args.run))).parallels[e.id];
-        const open = p ? Object.entries(p.branches).filter(([, s]) => s === 'pending' || s === 'executing').map(([b]) => b) : [];
-        if (open.length) throw new ProseError('E_STATE', `parallel ${e.id} cannot join yet: waiting for ${open.join(', ')}`);
+        const open = p
+          ? Object.entries(p.branches)
+              .filter(([, s]) => s === 'pending' || s === 'executing')
+              .map(([b]) => b)
+          : [];
+        if (open.length)
+          throw new ProseError('E_STATE', `parallel ${e.id} cannot join yet: waiting for ${open.join(', ')}`);
       }
       return pass(op, args, actor, ctx);
     },
@@ -105,7 +123,8 @@ export const EXECUTION_MUTANTS: Mutant[] = [
         return await pass(op, args, actor, ctx);
       } catch (err) {
         const e = args.event as ExecutionEvent | undefined;
-        if (op === 'recordEvent' && e?.type === 'statement' && e.executionId != null) return acceptAnyway(err, 'E_STATE', ctx, args.run, e);
+        if (op === 'recordEvent' && e?.type === 'statement' && e.executionId != null)
+          return acceptAnyway(err, 'E_STATE', ctx, args.run, e);
         throw err;
       }
     },
@@ -113,7 +132,9 @@ export const EXECUTION_MUTANTS: Mutant[] = [
   mutant('call-stack-all-executing', 'resume reports every open frame executing, not the outer ones waiting', {
     intercept: async (op, args, actor, ctx) => {
       const r = (await pass(op, args, actor, ctx)) as { callStack?: { status: string }[] };
-      return op === 'resume' && Array.isArray(r.callStack) ? { ...r, callStack: r.callStack.map((f) => ({ ...f, status: 'executing' })) } : r;
+      return op === 'resume' && Array.isArray(r.callStack)
+        ? { ...r, callStack: r.callStack.map((f) => ({ ...f, status: 'executing' })) }
+        : r;
     },
   }),
   mutant('events-unchecked-shape', 'recordEvent accepts a frame event, letting the VM forge a frame', {
@@ -134,9 +155,17 @@ export const ROLE_MUTANTS: Mutant[] = [
     intercept: async (op, args, actor, ctx) => ctx.real.call(op, args as never, defaultActor(op, args as never)),
   }),
   mutant('vm-overwrites-outputs', 'the VM may overwrite a stored binding and bind a value of any size', {
-    intercept: async (op, args, actor, ctx) => ctx.real.call(op, args as never, op === 'bind' && actor.role === 'vm' ? defaultActor(op, args as never) : actor),
+    intercept: async (op, args, actor, ctx) =>
+      ctx.real.call(op, args as never, op === 'bind' && actor.role === 'vm' ? defaultActor(op, args as never) : actor),
   }),
   mutant('subagent-any-scope', 'a subagent may write its binding into another execution scope', {
-    intercept: async (op, args, actor, ctx) => ctx.real.call(op, args as never, op === 'bind' && actor.role === 'subagent' && actor.binding === args.name ? { ...actor, executionId: (args.executionId as number | null) ?? null } : actor),
+    intercept: async (op, args, actor, ctx) =>
+      ctx.real.call(
+        op,
+        args as never,
+        op === 'bind' && actor.role === 'subagent' && actor.binding === args.name
+          ? { ...actor, executionId: (args.executionId as number | null) ?? null }
+          : actor,
+      ),
   }),
 ];

@@ -13,7 +13,21 @@ import { SESSION_MUTANTS } from './session.ts';
 import { WORLD_MODEL_MUTANTS } from './world-model.ts';
 
 /** Every built-in mutant. A survivor of the suite is a missing case. */
-export const MUTANTS: readonly Mutant[] = [...SCOPE_MUTANTS, ...BINDING_MUTANTS, ...NAMING_MUTANTS, ...EXECUTION_MUTANTS, ...EXECUTION_ID_MUTANTS, ...ROLE_MUTANTS, ...AGENT_MUTANTS, ...DURABILITY_MUTANTS, ...SESSION_MUTANTS, ...WORLD_MODEL_MUTANTS, ...FINGERPRINT_MUTANTS, ...CLEAN_ROOM_MUTANTS, ...SEED_STATE_MUTANTS];
+export const MUTANTS: readonly Mutant[] = [
+  ...SCOPE_MUTANTS,
+  ...BINDING_MUTANTS,
+  ...NAMING_MUTANTS,
+  ...EXECUTION_MUTANTS,
+  ...EXECUTION_ID_MUTANTS,
+  ...ROLE_MUTANTS,
+  ...AGENT_MUTANTS,
+  ...DURABILITY_MUTANTS,
+  ...SESSION_MUTANTS,
+  ...WORLD_MODEL_MUTANTS,
+  ...FINGERPRINT_MUTANTS,
+  ...CLEAN_ROOM_MUTANTS,
+  ...SEED_STATE_MUTANTS,
+];
 
 /** The mutant harness with no bug at all: it must pass everything the reference passes, or no kill means anything. */
 export const CONTROL: Mutant = mutant('control', 'none: the unmutated backend, built the way every mutant is', {});

@@ -9,7 +9,14 @@ import { createFileExclusive } from '../../io/atomic-write.ts';
 import { mutant, pass, type Mutant } from '../mutant.ts';
 
 /** Writes segment `n` the way the filesystem store would, so only the numbering differs. */
-function writeSegment(env: { projectDir: string; homeDir: string }, loc: AgentLocation, n: number, seg: Omit<Segment, 'number' | 'file'>, width: number, fileNumber = n): Segment {
+function writeSegment(
+  env: { projectDir: string; homeDir: string },
+  loc: AgentLocation,
+  n: number,
+  seg: Omit<Segment, 'number' | 'file'>,
+  width: number,
+  fileNumber = n,
+): Segment {
   const dir = new RunPaths(env.projectDir, env.homeDir).agentDir(loc);
   mkdirSync(dir, { recursive: true });
   const file = segmentFileName(loc.agent, fileNumber, width);
@@ -19,7 +26,9 @@ function writeSegment(env: { projectDir: string; homeDir: string }, loc: AgentLo
 
 function existing(env: { projectDir: string; homeDir: string }, loc: AgentLocation): number[] {
   try {
-    return readdirSync(new RunPaths(env.projectDir, env.homeDir).agentDir(loc)).map((f) => parseSegmentFileName(loc.agent, f)).filter((n): n is number => n !== undefined);
+    return readdirSync(new RunPaths(env.projectDir, env.homeDir).agentDir(loc))
+      .map((f) => parseSegmentFileName(loc.agent, f))
+      .filter((n): n is number => n !== undefined);
   } catch {
     return [];
   }
@@ -28,7 +37,10 @@ function existing(env: { projectDir: string; homeDir: string }, loc: AgentLocati
 /** Numbering and naming bugs: anonymous bindings, segments, run ids, names. */
 export const NAMING_MUTANTS: Mutant[] = [
   mutant('segment-from-zero', 'the first segment is numbered 000', {
-    store: (_base, env) => ({ appendSegment: async (loc, seg) => writeSegment(env, loc, existing(env, loc).length, seg, env.decisions.segmentWidth) }),
+    store: (_base, env) => ({
+      appendSegment: async (loc, seg) =>
+        writeSegment(env, loc, existing(env, loc).length, seg, env.decisions.segmentWidth),
+    }),
   }),
   mutant('segment-wraps-at-999', 'segment numbers wrap to 000 after 999 instead of growing to 1000', {
     store: (_base, env) => ({
@@ -41,13 +53,16 @@ export const NAMING_MUTANTS: Mutant[] = [
   mutant('segment-shared-across-scopes', 'one segment counter for an agent across execution and project scope', {
     store: (_base, env) => ({
       appendSegment: async (loc, seg) => {
-        const others: AgentLocation[] = loc.scope === 'project' || !loc.run ? [loc] : [loc, { agent: loc.agent, scope: 'project' }];
+        const others: AgentLocation[] =
+          loc.scope === 'project' || !loc.run ? [loc] : [loc, { agent: loc.agent, scope: 'project' }];
         const n = Math.max(0, ...others.flatMap((l) => existing(env, l))) + 1;
         return writeSegment(env, loc, n, seg, env.decisions.segmentWidth);
       },
     }),
   }),
-  mutant('anon-width-2', 'anonymous names are padded to two digits (anon_01)', { decisions: (d) => ({ ...d, anonWidth: 2 }) }),
+  mutant('anon-width-2', 'anonymous names are padded to two digits (anon_01)', {
+    decisions: (d) => ({ ...d, anonWidth: 2 }),
+  }),
   mutant('anon-counter-in-memory', 'the anonymous counter lives in memory, so a restart begins again at anon_001', {
     intercept: (() => {
       // One counter map per opened instance: what a backend holding the counter in memory would do.
@@ -87,7 +102,8 @@ export const NAMING_MUTANTS: Mutant[] = [
       try {
         return await pass(op, args, actor, ctx);
       } catch (err) {
-        if (op === 'createRun' && err instanceof ProseError && err.code === 'E_CONFLICT') return { runId: args.runId, run: args.runId };
+        if (op === 'createRun' && err instanceof ProseError && err.code === 'E_CONFLICT')
+          return { runId: args.runId, run: args.runId };
         throw err;
       }
     },
@@ -95,7 +111,12 @@ export const NAMING_MUTANTS: Mutant[] = [
   mutant('dotdot-names-accepted', 'names containing ".." are accepted (the path is joined as given)', {
     intercept: async (op, args, actor, ctx) => {
       if (op === 'bind' && typeof args.name === 'string' && args.name.includes('..') && !args.name.includes('/')) {
-        const b = { name: args.name, kind: args.kind as 'let', value: String(args.value), executionId: (args.executionId as number | null) ?? null };
+        const b = {
+          name: args.name,
+          kind: args.kind as 'let',
+          value: String(args.value),
+          executionId: (args.executionId as number | null) ?? null,
+        };
         const r = await ctx.store.writeBinding(String(args.run), b, false);
         return { ...r, name: b.name, executionId: b.executionId, attached: false };
       }
@@ -105,7 +126,12 @@ export const NAMING_MUTANTS: Mutant[] = [
   mutant('nfd-names-accepted', 'names are not checked for NFC, so NFD twins are accepted', {
     intercept: async (op, args, actor, ctx) => {
       if (op === 'bind' && typeof args.name === 'string' && args.name !== args.name.normalize('NFC')) {
-        const b = { name: args.name, kind: args.kind as 'let', value: String(args.value), executionId: (args.executionId as number | null) ?? null };
+        const b = {
+          name: args.name,
+          kind: args.kind as 'let',
+          value: String(args.value),
+          executionId: (args.executionId as number | null) ?? null,
+        };
         const r = await ctx.store.writeBinding(String(args.run), b, false);
         return { ...r, name: b.name, executionId: b.executionId, attached: false };
       }

@@ -7,12 +7,14 @@ import { mutant, pass, type Mutant } from '../mutant.ts';
 export const SCOPE_MUTANTS: Mutant[] = [
   mutant('root-first', 'root scope is searched before the local frame', {
     store: (base) => ({
-      resolveBinding: async (run, name, chain) => (await base.readBinding(run, name, null)) ?? firstOf(base, run, name, chain),
+      resolveBinding: async (run, name, chain) =>
+        (await base.readBinding(run, name, null)) ?? firstOf(base, run, name, chain),
     }),
   }),
   mutant('no-parent-walk', 'resolution looks in the current frame and root only, skipping the parents', {
     store: (base) => ({
-      resolveBinding: async (run, name, chain) => (await base.readBinding(run, name, chain[0] ?? null)) ?? base.readBinding(run, name, null),
+      resolveBinding: async (run, name, chain) =>
+        (await base.readBinding(run, name, chain[0] ?? null)) ?? base.readBinding(run, name, null),
     }),
   }),
   mutant('sibling-leak', 'resolution takes the binding of the highest execution_id anywhere, not only ancestors', {
@@ -34,7 +36,8 @@ export const SCOPE_MUTANTS: Mutant[] = [
       try {
         return await pass(op, args, actor, ctx);
       } catch (err) {
-        if (op === 'resolve' && err instanceof ProseError && err.code === 'E_NOT_FOUND') return { name: args.name, kind: 'let', value: '', executionId: null, attached: false };
+        if (op === 'resolve' && err instanceof ProseError && err.code === 'E_NOT_FOUND')
+          return { name: args.name, kind: 'let', value: '', executionId: null, attached: false };
         throw err;
       }
     },
@@ -44,8 +47,18 @@ export const SCOPE_MUTANTS: Mutant[] = [
       if (op === 'bind' && args.executionId != null) {
         const state = foldEvents(await ctx.store.readEvents(args.run as string));
         if (!state.frames.has(args.executionId as ExecutionId)) {
-          const b: BindingRecord = { name: args.name as string, kind: args.kind as 'let', value: args.value as string, executionId: args.executionId as number };
-          return { ...(await ctx.store.writeBinding(args.run as string, b, false)), name: b.name, executionId: b.executionId, attached: false };
+          const b: BindingRecord = {
+            name: args.name as string,
+            kind: args.kind as 'let',
+            value: args.value as string,
+            executionId: args.executionId as number,
+          };
+          return {
+            ...(await ctx.store.writeBinding(args.run as string, b, false)),
+            name: b.name,
+            executionId: b.executionId,
+            attached: false,
+          };
         }
       }
       if (op === 'resolve' && args.executionId != null) {
@@ -60,7 +73,12 @@ export const SCOPE_MUTANTS: Mutant[] = [
   }),
 ];
 
-async function firstOf(base: { readBinding(run: string, name: string, id: ExecutionId | null): Promise<BindingRecord | undefined> }, run: string, name: string, chain: (ExecutionId | null)[]) {
+async function firstOf(
+  base: { readBinding(run: string, name: string, id: ExecutionId | null): Promise<BindingRecord | undefined> },
+  run: string,
+  name: string,
+  chain: (ExecutionId | null)[],
+) {
   for (const id of chain) {
     const b = await base.readBinding(run, name, id);
     if (b) return b;

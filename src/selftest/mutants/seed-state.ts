@@ -12,12 +12,22 @@ import { mutant, pass, type Mutant } from '../mutant.ts';
 /** A mutant of the sqlite backend: its store with some methods replaced, judged against the unmutated sqlite backend. */
 function sqliteMutant(name: string, bug: string, make: (env: BackendEnv) => SqliteStore): Mutant {
   return {
-    name, bug, reference: 'sqlite',
+    name,
+    bug,
+    reference: 'sqlite',
     factory: {
-      ...sqliteFactory, name: `mutant:${name}`, spec: `mutant:${name}`, description: `the sqlite backend with one bug: ${bug}`,
+      ...sqliteFactory,
+      name: `mutant:${name}`,
+      spec: `mutant:${name}`,
+      description: `the sqlite backend with one bug: ${bug}`,
       async open(env) {
         const store = make(env);
-        return createBackend({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities: SQLITE_CAPABILITIES });
+        return createBackend({
+          store,
+          extraHandlers: worldModelHandlers(store),
+          decisions: env.decisions,
+          capabilities: SQLITE_CAPABILITIES,
+        });
       },
     },
   };
@@ -25,16 +35,22 @@ function sqliteMutant(name: string, bug: string, make: (env: BackendEnv) => Sqli
 
 /** The store's own connection to a run's state.db (private in TypeScript, there at run time). */
 type RunFile = { write(fn: (db: { exec(sql: string): unknown }) => unknown): Promise<unknown> };
-const runFileOf = (store: SqliteStore, run: RunRef) => (store as unknown as { runFile(r: RunRef): Promise<RunFile> }).runFile(run);
+const runFileOf = (store: SqliteStore, run: RunRef) =>
+  (store as unknown as { runFile(r: RunRef): Promise<RunFile> }).runFile(run);
 
 /** Frame-scoped rows keyed by a number of the backend's own instead of the frame's execution id. */
 const OFFSET = 1000;
 const shift = (id: ExecutionId | null) => (id === null ? null : id + OFFSET);
-const unshift = (b: BindingRecord | undefined) => b && { ...b, executionId: b.executionId === null ? null : b.executionId - OFFSET };
+const unshift = (b: BindingRecord | undefined) =>
+  b && { ...b, executionId: b.executionId === null ? null : b.executionId - OFFSET };
 
 class OffsetIdStore extends SqliteStore {
-  override writeBinding(run: RunRef, b: BindingRecord, attach: boolean) { return super.writeBinding(run, { ...b, executionId: shift(b.executionId) }, attach); }
-  override async readBinding(run: RunRef, name: string, id: ExecutionId | null) { return unshift(await super.readBinding(run, name, shift(id))); }
+  override writeBinding(run: RunRef, b: BindingRecord, attach: boolean) {
+    return super.writeBinding(run, { ...b, executionId: shift(b.executionId) }, attach);
+  }
+  override async readBinding(run: RunRef, name: string, id: ExecutionId | null) {
+    return unshift(await super.readBinding(run, name, shift(id)));
+  }
   // Walks the chain itself, so resolve still answers right: only the rows a VM would query are wrong.
   override async resolveBinding(run: RunRef, name: string, chain: (ExecutionId | null)[]) {
     for (const id of chain) {
@@ -43,7 +59,9 @@ class OffsetIdStore extends SqliteStore {
     }
     return undefined;
   }
-  override async listBindings(run: RunRef) { return (await super.listBindings(run)).map((b) => unshift(b)!); }
+  override async listBindings(run: RunRef) {
+    return (await super.listBindings(run)).map((b) => unshift(b)!);
+  }
 }
 
 /** Reads the row's value (the seed's summary) where the row names an attachment, instead of the attachment file. */
@@ -51,15 +69,28 @@ class SummaryValueStore extends SqliteStore {
   private async rowValue(run: RunRef, b: BindingRecord | undefined): Promise<BindingRecord | undefined> {
     const view = this.storage();
     if (!b?.attached || view.kind !== 'sqlite') return b;
-    const rows = await view.query(`.prose/runs/${run}/state.db`, 'SELECT value FROM bindings WHERE name = ? AND IFNULL(execution_id, -1) = IFNULL(?, -1)', [b.name, b.executionId]);
+    const rows = await view.query(
+      `.prose/runs/${run}/state.db`,
+      'SELECT value FROM bindings WHERE name = ? AND IFNULL(execution_id, -1) = IFNULL(?, -1)',
+      [b.name, b.executionId],
+    );
     return { ...b, value: String(rows[0]?.value ?? '') };
   }
-  override async readBinding(run: RunRef, name: string, id: ExecutionId | null) { return this.rowValue(run, await super.readBinding(run, name, id)); }
-  override async resolveBinding(run: RunRef, name: string, chain: (ExecutionId | null)[]) { return this.rowValue(run, await super.resolveBinding(run, name, chain)); }
+  override async readBinding(run: RunRef, name: string, id: ExecutionId | null) {
+    return this.rowValue(run, await super.readBinding(run, name, id));
+  }
+  override async resolveBinding(run: RunRef, name: string, chain: (ExecutionId | null)[]) {
+    return this.rowValue(run, await super.resolveBinding(run, name, chain));
+  }
 }
 
 class NoFetchedAtStore extends SqliteStore {
-  override async createImport(parent: RunRef, handle: string, slug: string, rec: Parameters<SqliteStore['createImport']>[3]) {
+  override async createImport(
+    parent: RunRef,
+    handle: string,
+    slug: string,
+    rec: Parameters<SqliteStore['createImport']>[3],
+  ) {
     const ref = await super.createImport(parent, handle, slug, rec);
     await (await runFileOf(this, parent)).write((db) => db.exec('UPDATE imports SET fetched_at = NULL'));
     return ref;
@@ -75,37 +106,78 @@ const ownMemory = new Map<string, Set<string>>();
  * rows or files a VM would query wrong.
  */
 export const SEED_STATE_MUTANTS: Mutant[] = [
-  mutant('seed-state-md-refused', "resume refuses the seed's own state.md (no \"## Event Log\"), reading only the format the backend writes", {
-    intercept: async (op, args, actor, ctx) => {
-      if (typeof args.run === 'string') {
-        let text = '';
-        try { text = readFileSync(join(runsDir(ctx.env.projectDir), args.run, 'state.md'), 'utf8'); } catch { /* no run: the real call answers */ }
-        if (text && !text.includes('## Event Log')) throw new ProseError('E_CORRUPT', 'state.md has no "## Event Log" section');
-      }
-      return pass(op, args, actor, ctx);
+  mutant(
+    'seed-state-md-refused',
+    'resume refuses the seed\'s own state.md (no "## Event Log"), reading only the format the backend writes',
+    {
+      intercept: async (op, args, actor, ctx) => {
+        if (typeof args.run === 'string') {
+          let text = '';
+          try {
+            text = readFileSync(join(runsDir(ctx.env.projectDir), args.run, 'state.md'), 'utf8');
+          } catch {
+            /* no run: the real call answers */
+          }
+          if (text && !text.includes('## Event Log'))
+            throw new ProseError('E_CORRUPT', 'state.md has no "## Event Log" section');
+        }
+        return pass(op, args, actor, ctx);
+      },
     },
-  }),
-  mutant('seed-memory-unseen', 'readMemory only finds memory written through the backend, not a memory.md a persistent agent wrote itself', {
-    intercept: async (op, args, actor, ctx) => {
-      const own = ownMemory.get(ctx.env.storageKey) ?? ownMemory.set(ctx.env.storageKey, new Set()).get(ctx.env.storageKey)!;
-      const key = `${String(args.agent)}\0${String(args.scope)}\0${String(args.run ?? '')}\0${String(args.path ?? '')}`;
-      if (op === 'writeMemory') own.add(key);
-      if (op === 'readMemory' && !own.has(key)) throw new ProseError('E_NOT_FOUND', `no memory for agent ${String(args.agent)}`);
-      return pass(op, args, actor, ctx);
+  ),
+  mutant(
+    'seed-memory-unseen',
+    'readMemory only finds memory written through the backend, not a memory.md a persistent agent wrote itself',
+    {
+      intercept: async (op, args, actor, ctx) => {
+        const own =
+          ownMemory.get(ctx.env.storageKey) ?? ownMemory.set(ctx.env.storageKey, new Set()).get(ctx.env.storageKey)!;
+        const key = `${String(args.agent)}\0${String(args.scope)}\0${String(args.run ?? '')}\0${String(args.path ?? '')}`;
+        if (op === 'writeMemory') own.add(key);
+        if (op === 'readMemory' && !own.has(key))
+          throw new ProseError('E_NOT_FOUND', `no memory for agent ${String(args.agent)}`);
+        return pass(op, args, actor, ctx);
+      },
     },
-  }),
-  sqliteMutant('sqlite-source-dropped', 'the bindings row keeps no source_statement', (env) => new (class extends SqliteStore {
-    override writeBinding(run: RunRef, b: BindingRecord, attach: boolean) { return super.writeBinding(run, { ...b, source: undefined } as BindingRecord, attach); }
-  })(env.projectDir, env.homeDir, env.decisions)),
-  sqliteMutant('sqlite-frame-id-offset', "frame-scoped bindings rows carry a number of the backend's own, not the frame's execution id (resolve still walks the chain right)",
-    (env) => new OffsetIdStore(env.projectDir, env.homeDir, env.decisions)),
-  sqliteMutant('sqlite-user-agents-in-project', 'user-scope agents go to the project\'s .prose/agents.db instead of ~/.prose/agents.db',
-    (env) => new SqliteStore(env.projectDir, env.projectDir, env.decisions)),
-  sqliteMutant('sqlite-large-values-inline', 'a value over the attachment threshold stays in the bindings row; no file is written to attachments/',
-    (env) => new (class extends SqliteStore {
-      override writeBinding(run: RunRef, b: BindingRecord) { return super.writeBinding(run, b, false); }
-    })(env.projectDir, env.homeDir, env.decisions)),
-  sqliteMutant('sqlite-attachment-unread', "resolve answers the row's value (the seed's summary) where the row names an attachment file",
-    (env) => new SummaryValueStore(env.projectDir, env.homeDir, env.decisions)),
-  sqliteMutant('sqlite-import-no-fetched-at', 'the imports row has no fetched_at', (env) => new NoFetchedAtStore(env.projectDir, env.homeDir, env.decisions)),
+  ),
+  sqliteMutant(
+    'sqlite-source-dropped',
+    'the bindings row keeps no source_statement',
+    (env) =>
+      new (class extends SqliteStore {
+        override writeBinding(run: RunRef, b: BindingRecord, attach: boolean) {
+          return super.writeBinding(run, { ...b, source: undefined } as BindingRecord, attach);
+        }
+      })(env.projectDir, env.homeDir, env.decisions),
+  ),
+  sqliteMutant(
+    'sqlite-frame-id-offset',
+    "frame-scoped bindings rows carry a number of the backend's own, not the frame's execution id (resolve still walks the chain right)",
+    (env) => new OffsetIdStore(env.projectDir, env.homeDir, env.decisions),
+  ),
+  sqliteMutant(
+    'sqlite-user-agents-in-project',
+    "user-scope agents go to the project's .prose/agents.db instead of ~/.prose/agents.db",
+    (env) => new SqliteStore(env.projectDir, env.projectDir, env.decisions),
+  ),
+  sqliteMutant(
+    'sqlite-large-values-inline',
+    'a value over the attachment threshold stays in the bindings row; no file is written to attachments/',
+    (env) =>
+      new (class extends SqliteStore {
+        override writeBinding(run: RunRef, b: BindingRecord) {
+          return super.writeBinding(run, b, false);
+        }
+      })(env.projectDir, env.homeDir, env.decisions),
+  ),
+  sqliteMutant(
+    'sqlite-attachment-unread',
+    "resolve answers the row's value (the seed's summary) where the row names an attachment file",
+    (env) => new SummaryValueStore(env.projectDir, env.homeDir, env.decisions),
+  ),
+  sqliteMutant(
+    'sqlite-import-no-fetched-at',
+    'the imports row has no fetched_at',
+    (env) => new NoFetchedAtStore(env.projectDir, env.homeDir, env.decisions),
+  ),
 ];

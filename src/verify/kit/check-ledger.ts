@@ -30,7 +30,8 @@ export interface ChainEntry {
  */
 export function checkNodeLedger<P extends string>(prefix: P, chain: readonly ChainEntry[], out: Finding[]): NodeLedger {
   const rules = prefixRules(prefix, LEDGER_RULES);
-  const add = (rule: LedgerRuleId, message: string, place: Place) => out.push(finding(rules, `${prefix}${rule}`, message, place));
+  const add = (rule: LedgerRuleId, message: string, place: Place) =>
+    out.push(finding(rules, `${prefix}${rule}`, message, place));
   for (const p of verifyReceiptChain(chain.map((c) => c.receipt))) {
     const rule = (p.rule in LEDGER_RULES ? p.rule : 'receipt.field') as LedgerRuleId;
     add(rule, `${p.field}: ${p.message}`, chain[p.index ?? 0]!.place);
@@ -41,7 +42,12 @@ export function checkNodeLedger<P extends string>(prefix: P, chain: readonly Cha
     const fps = r.fingerprints;
     if (r.status === 'skipped' || r.status === 'failed') {
       const expected = ledger.last ?? { '@atomic': EMPTY_ARTIFACT_ADDRESS };
-      if (!sameJson(fps, expected)) add('status.copy-forward', `a ${r.status} receipt must carry the previous fingerprints ${JSON.stringify(expected)}, got ${JSON.stringify(fps)}`, place);
+      if (!sameJson(fps, expected))
+        add(
+          'status.copy-forward',
+          `a ${r.status} receipt must carry the previous fingerprints ${JSON.stringify(expected)}, got ${JSON.stringify(fps)}`,
+          place,
+        );
     }
     if (r.status === 'failed') continue;
     ledger.last = fps;

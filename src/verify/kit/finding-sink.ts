@@ -8,7 +8,13 @@ export type Place = Omit<Finding, 'rule' | 'severity' | 'message'>;
  * The one way to make a finding: severity and the default hint come from the rule's table; `severity` overrides
  * it only where the rule itself says the severity depends on what was found. Places left undefined are omitted.
  */
-export function finding<R extends string>(rules: RuleTable<R>, rule: R, message: string, place: Place = {}, severity?: Severity): Finding {
+export function finding<R extends string>(
+  rules: RuleTable<R>,
+  rule: R,
+  message: string,
+  place: Place = {},
+  severity?: Severity,
+): Finding {
   const info: Rule | undefined = rules[rule]; // undefined only for a parser rule a table lacks (a spec forbids that)
   const f: Finding = { rule, severity: severity ?? info?.severity ?? 'error', message };
   for (const [k, v] of Object.entries(place)) if (v !== undefined) (f as unknown as Record<string, unknown>)[k] = v;

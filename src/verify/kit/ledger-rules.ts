@@ -7,19 +7,55 @@ import type { RuleTable } from './rule-table.ts';
  */
 export const LEDGER_RULES = {
   'receipt.object': { severity: 'error', enforces: 'A receipt is a JSON object (LedgerReceipt).' },
-  'receipt.keys': { severity: 'error', enforces: 'The envelope key set is exact: extra keys are errors, except inside cost.' },
+  'receipt.keys': {
+    severity: 'error',
+    enforces: 'The envelope key set is exact: extra keys are errors, except inside cost.',
+  },
   'receipt.schema': { severity: 'error', enforces: 'schema is "openprose.receipt" and hash_algorithm is "sha256".' },
-  'receipt.field': { severity: 'error', enforces: 'node and contract_fingerprint non-empty; status rendered|skipped|failed; input_fingerprints non-empty strings; semantic_diff an object; prev null or a ContentAddress.' },
-  'receipt.wake': { severity: 'error', enforces: 'wake is exactly {source: input|self|external, refs: ContentAddress[]}.' },
-  'receipt.fingerprints': { severity: 'error', enforces: 'fingerprints always holds "@atomic"; every token is a non-empty string.' },
-  'receipt.cost': { severity: 'error', enforces: 'cost has non-empty provider and model, tokens {fresh, reused} non-negative safe integers, surprise_cause a wake source.' },
+  'receipt.field': {
+    severity: 'error',
+    enforces:
+      'node and contract_fingerprint non-empty; status rendered|skipped|failed; input_fingerprints non-empty strings; semantic_diff an object; prev null or a ContentAddress.',
+  },
+  'receipt.wake': {
+    severity: 'error',
+    enforces: 'wake is exactly {source: input|self|external, refs: ContentAddress[]}.',
+  },
+  'receipt.fingerprints': {
+    severity: 'error',
+    enforces: 'fingerprints always holds "@atomic"; every token is a non-empty string.',
+  },
+  'receipt.cost': {
+    severity: 'error',
+    enforces:
+      'cost has non-empty provider and model, tokens {fresh, reused} non-negative safe integers, surprise_cause a wake source.',
+  },
   'receipt.surprise-cause': { severity: 'error', enforces: 'cost.surprise_cause equals wake.source.' },
-  'receipt.sig': { severity: 'error', enforces: 'sig is exactly {scheme: "none", null_reason: non-empty}: the null signer is the only v1 state.' },
-  'receipt.skipped': { severity: 'error', enforces: 'A skipped receipt has an empty semantic_diff and zero fresh tokens.' },
-  'receipt.hash': { severity: 'error', enforces: 'content_hash is the sha256 of the canonical JSON of the envelope without content_hash.' },
-  'chain.prev': { severity: 'error', enforces: 'Per node, the first receipt has prev null and each later prev equals its predecessor\'s content_hash.' },
-  'chain.node': { severity: 'error', enforces: 'All receipts of a chain share one node (receipts/{node}.jsonl: the node the file is named after).' },
-  'status.copy-forward': { severity: 'error', enforces: 'filesystem.md: skipped copies the fingerprints forward; failed moves no fingerprint (cold start: the empty-artifact @atomic). A rendered receipt may leave them unmoved and a failed one need not name its reason (decision reactor-status-rules).' },
+  'receipt.sig': {
+    severity: 'error',
+    enforces: 'sig is exactly {scheme: "none", null_reason: non-empty}: the null signer is the only v1 state.',
+  },
+  'receipt.skipped': {
+    severity: 'error',
+    enforces: 'A skipped receipt has an empty semantic_diff and zero fresh tokens.',
+  },
+  'receipt.hash': {
+    severity: 'error',
+    enforces: 'content_hash is the sha256 of the canonical JSON of the envelope without content_hash.',
+  },
+  'chain.prev': {
+    severity: 'error',
+    enforces: "Per node, the first receipt has prev null and each later prev equals its predecessor's content_hash.",
+  },
+  'chain.node': {
+    severity: 'error',
+    enforces: 'All receipts of a chain share one node (receipts/{node}.jsonl: the node the file is named after).',
+  },
+  'status.copy-forward': {
+    severity: 'error',
+    enforces:
+      'filesystem.md: skipped copies the fingerprints forward; failed moves no fingerprint (cold start: the empty-artifact @atomic). A rendered receipt may leave them unmoved and a failed one need not name its reason (decision reactor-status-rules).',
+  },
 } as const satisfies RuleTable;
 
 export type LedgerRuleId = keyof typeof LEDGER_RULES;

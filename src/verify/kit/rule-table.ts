@@ -27,7 +27,9 @@ export function renderRuleTable(rules: RuleTable): string {
   return [
     '| rule | severity | enforces | hint |',
     '|------|----------|----------|------|',
-    ...Object.entries(rules).map(([id, r]) => `| \`${id}\` | ${r.severity} | ${esc(r.enforces)} | ${esc(r.hint ?? '')} |`),
+    ...Object.entries(rules).map(
+      ([id, r]) => `| \`${id}\` | ${r.severity} | ${esc(r.enforces)} | ${esc(r.hint ?? '')} |`,
+    ),
   ].join('\n');
 }
 

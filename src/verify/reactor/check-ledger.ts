@@ -19,7 +19,9 @@ export function checkLedger(text: string | undefined, out: Finding[]): Map<strin
   try {
     list = JSON.parse(text);
   } catch (err) {
-    out.push(finding(REACTOR_RULES, 'reactor.receipts-file', `receipts.json is not JSON: ${(err as Error).message}`, { file }));
+    out.push(
+      finding(REACTOR_RULES, 'reactor.receipts-file', `receipts.json is not JSON: ${(err as Error).message}`, { file }),
+    );
     return ledgers;
   }
   if (!Array.isArray(list)) {
@@ -33,10 +35,24 @@ export function checkLedger(text: string | undefined, out: Finding[]): Map<strin
     canonical = undefined;
   }
   if (canonical !== text) {
-    out.push(finding(REACTOR_RULES, 'reactor.receipts-canonical', 'receipts.json is not canonical sorted-key compact JSON plus one LF', { file, hint: 'the reference rewrites it canonically; receipts are still checked one by one' }));
+    out.push(
+      finding(
+        REACTOR_RULES,
+        'reactor.receipts-canonical',
+        'receipts.json is not canonical sorted-key compact JSON plus one LF',
+        { file, hint: 'the reference rewrites it canonically; receipts are still checked one by one' },
+      ),
+    );
   }
   for (const [node, chain] of chainsByNode(list)) {
-    ledgers.set(node, checkNodeLedger('reactor.', chain.map(({ index, receipt }) => ({ receipt, index, place: { file, receipt: index, node } })), out));
+    ledgers.set(
+      node,
+      checkNodeLedger(
+        'reactor.',
+        chain.map(({ index, receipt }) => ({ receipt, index, place: { file, receipt: index, node } })),
+        out,
+      ),
+    );
   }
   return ledgers;
 }

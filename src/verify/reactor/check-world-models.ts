@@ -26,21 +26,42 @@ export function checkWorldModels(root: string, ledgers: Ledgers, out: Finding[])
     }
     const node = nodeOf(dirName);
     if (node === undefined) {
-      out.push(finding(REACTOR_RULES, 'reactor.wm-dir-name', `${dirName} is not the lowercase hex of a UTF-8 node name`, { file: rel }));
+      out.push(
+        finding(REACTOR_RULES, 'reactor.wm-dir-name', `${dirName} is not the lowercase hex of a UTF-8 node name`, {
+          file: rel,
+        }),
+      );
       continue;
     }
     seen.add(node);
-    if (!ledgers.has(node)) out.push(finding(REACTOR_RULES, 'reactor.wm-orphan', `node ${JSON.stringify(node)} has a world model but no receipts`, { file: rel, node }));
+    if (!ledgers.has(node))
+      out.push(
+        finding(REACTOR_RULES, 'reactor.wm-orphan', `node ${JSON.stringify(node)} has a world model but no receipts`, {
+          file: rel,
+          node,
+        }),
+      );
     checkNodeDir(join(wmRoot, dirName), rel, node, ledgers, out);
   }
   for (const [node, ledger] of ledgers) {
-    if (ledger.last !== undefined && !seen.has(node)) out.push(finding(REACTOR_RULES, 'reactor.wm-missing', `node ${JSON.stringify(node)} committed but has no world-models/${Buffer.from(node, 'utf8').toString('hex')}/`, { node }));
+    if (ledger.last !== undefined && !seen.has(node))
+      out.push(
+        finding(
+          REACTOR_RULES,
+          'reactor.wm-missing',
+          `node ${JSON.stringify(node)} committed but has no world-models/${Buffer.from(node, 'utf8').toString('hex')}/`,
+          { node },
+        ),
+      );
   }
 }
 
 function checkNodeDir(dir: string, rel: string, node: string, ledgers: Ledgers, out: Finding[]): void {
   for (const name of readdirSync(dir)) {
-    if (!KNOWN.has(name)) out.push(finding(REACTOR_RULES, 'reactor.wm-unknown', `unexpected ${rel}/${name}`, { file: `${rel}/${name}`, node }));
+    if (!KNOWN.has(name))
+      out.push(
+        finding(REACTOR_RULES, 'reactor.wm-unknown', `unexpected ${rel}/${name}`, { file: `${rel}/${name}`, node }),
+      );
   }
   const versions = checkVersions(join(dir, 'versions'), `${rel}/versions`, node, out);
   if (existsSync(join(dir, 'workspace.bin'))) {
@@ -55,10 +76,22 @@ function checkNodeDir(dir: string, rel: string, node: string, ledgers: Ledgers, 
   const atomicCanonicalizer = published !== undefined && published.version === published.atomic;
   for (const r of ledgers.get(node)?.rendered ?? []) {
     if (versions.has(r.atomic)) continue;
-    out.push(finding(REACTOR_RULES, 'reactor.atomic-bin', `rendered receipt's @atomic ${r.atomic} names no version file`, {
-      file: 'receipts.json', receipt: r.index, node,
-      hint: atomicCanonicalizer ? 'the node uses the atomic canonicalizer, so @atomic is the committed version' : 'a compiled canonicalizer\'s @atomic need not be a version address',
-    }, atomicCanonicalizer ? 'error' : 'warning'));
+    out.push(
+      finding(
+        REACTOR_RULES,
+        'reactor.atomic-bin',
+        `rendered receipt's @atomic ${r.atomic} names no version file`,
+        {
+          file: 'receipts.json',
+          receipt: r.index,
+          node,
+          hint: atomicCanonicalizer
+            ? 'the node uses the atomic canonicalizer, so @atomic is the committed version'
+            : "a compiled canonicalizer's @atomic need not be a version address",
+        },
+        atomicCanonicalizer ? 'error' : 'warning',
+      ),
+    );
   }
 }
 
@@ -70,7 +103,12 @@ function checkVersions(dir: string, rel: string, node: string, out: Finding[]): 
     const file = `${rel}/${name}`;
     const m = BIN_NAME.exec(name);
     if (!m) {
-      out.push(finding(REACTOR_RULES, 'reactor.bin-name', `${name} is not named sha256_<64 lowercase hex>.bin`, { file, node }));
+      out.push(
+        finding(REACTOR_RULES, 'reactor.bin-name', `${name} is not named sha256_<64 lowercase hex>.bin`, {
+          file,
+          node,
+        }),
+      );
       continue;
     }
     const bytes = readFileSync(join(dir, name));
@@ -82,7 +120,13 @@ function checkVersions(dir: string, rel: string, node: string, out: Finding[]): 
     }
     const actual = contentAddressOf(bytes);
     if (actual !== `sha256:${m[1]}`) {
-      out.push(finding(REACTOR_RULES, 'reactor.bin-hash', `content hashes to ${actual}, not to its name`, { file, node, hint: 'the file was edited or renamed' }));
+      out.push(
+        finding(REACTOR_RULES, 'reactor.bin-hash', `content hashes to ${actual}, not to its name`, {
+          file,
+          node,
+          hint: 'the file was edited or renamed',
+        }),
+      );
       continue;
     }
     valid.add(actual);
@@ -90,10 +134,23 @@ function checkVersions(dir: string, rel: string, node: string, out: Finding[]): 
   return valid;
 }
 
-function checkPublished(path: string, file: string, node: string, versions: Set<string>, ledgers: Ledgers, out: Finding[]): { version: unknown; atomic: unknown } | undefined {
+function checkPublished(
+  path: string,
+  file: string,
+  node: string,
+  versions: Set<string>,
+  ledgers: Ledgers,
+  out: Finding[],
+): { version: unknown; atomic: unknown } | undefined {
   const expected = ledgers.get(node)?.last;
   if (!existsSync(path)) {
-    if (expected) out.push(finding(REACTOR_RULES, 'reactor.published-missing', 'the node committed but has no published.json', { file, node }));
+    if (expected)
+      out.push(
+        finding(REACTOR_RULES, 'reactor.published-missing', 'the node committed but has no published.json', {
+          file,
+          node,
+        }),
+      );
     return undefined;
   }
   let pub: unknown;
@@ -104,15 +161,34 @@ function checkPublished(path: string, file: string, node: string, versions: Set<
     return undefined;
   }
   if (!isPlain(pub) || !isPlain(pub.fingerprints) || Object.keys(pub).sort().join(',') !== 'fingerprints,version') {
-    out.push(finding(REACTOR_RULES, 'reactor.published-shape', 'published.json must be exactly {"version", "fingerprints"}', { file, node }));
+    out.push(
+      finding(REACTOR_RULES, 'reactor.published-shape', 'published.json must be exactly {"version", "fingerprints"}', {
+        file,
+        node,
+      }),
+    );
     return undefined;
   }
   const want = expected ?? { '@atomic': EMPTY_ARTIFACT_ADDRESS };
   if (!sameJson(pub.fingerprints, want)) {
-    out.push(finding(REACTOR_RULES, 'reactor.published-match', `fingerprints ${JSON.stringify(pub.fingerprints)} differ from the last non-failed receipt's ${JSON.stringify(want)}`, { file, node }));
+    out.push(
+      finding(
+        REACTOR_RULES,
+        'reactor.published-match',
+        `fingerprints ${JSON.stringify(pub.fingerprints)} differ from the last non-failed receipt's ${JSON.stringify(want)}`,
+        { file, node },
+      ),
+    );
   }
   if (expected === undefined ? pub.version !== null : !(typeof pub.version === 'string' && versions.has(pub.version))) {
-    out.push(finding(REACTOR_RULES, 'reactor.published-version', `version ${JSON.stringify(pub.version)} names no valid version file`, { file, node }));
+    out.push(
+      finding(
+        REACTOR_RULES,
+        'reactor.published-version',
+        `version ${JSON.stringify(pub.version)} names no valid version file`,
+        { file, node },
+      ),
+    );
   }
   return { version: pub.version, atomic: pub.fingerprints['@atomic'] };
 }
@@ -128,5 +204,7 @@ function nodeOf(dirName: string): string | undefined {
 }
 
 function describe(err: unknown): string {
-  return err instanceof ProseError ? `${err.message}${err.location?.field ? ` (${err.location.field})` : ''}` : String(err);
+  return err instanceof ProseError
+    ? `${err.message}${err.location?.field ? ` (${err.location.field})` : ''}`
+    : String(err);
 }

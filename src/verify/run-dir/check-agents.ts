@@ -50,9 +50,13 @@ function checkAgent(abs: string, rel: string, agent: string, sink: Sink): void {
       segments.push(n);
       checkSegment(join(abs, e), `${rel}/${e}`, e.slice(agent.length + 1, -3), sink);
     } else if (segmentLike.test(e)) {
-      sink.add('segment.file-name', `${e} is not zero-padded to 3 digits (or has extra leading zeros past 999)`, { file: `${rel}/${e}` });
+      sink.add('segment.file-name', `${e} is not zero-padded to 3 digits (or has extra leading zeros past 999)`, {
+        file: `${rel}/${e}`,
+      });
     } else {
-      sink.add('agent.unknown-file', `${e} is neither memory.md nor a segment ${agent}-NNN.md`, { file: `${rel}/${e}` });
+      sink.add('agent.unknown-file', `${e} is neither memory.md nor a segment ${agent}-NNN.md`, {
+        file: `${rel}/${e}`,
+      });
     }
   }
   segments.sort((a, b) => a - b);
@@ -72,10 +76,15 @@ function checkMemory(abs: string, rel: string, agent: string, sink: Sink): void 
   const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
   const first = lines.findIndex((l) => l.trim() !== '');
   if (lines[first] !== `# Agent Memory: ${agent}`) {
-    sink.add('agent.memory-heading', `memory.md starts with ${JSON.stringify(lines[first] ?? '')}, not "# Agent Memory: ${agent}"`, { file: rel, line: first + 1 || 1 });
+    sink.add(
+      'agent.memory-heading',
+      `memory.md starts with ${JSON.stringify(lines[first] ?? '')}, not "# Agent Memory: ${agent}"`,
+      { file: rel, line: first + 1 || 1 },
+    );
   }
   for (const s of SECTIONS) {
-    if (!lines.includes(`## ${s}`)) sink.add('agent.memory-sections', `memory.md has no "## ${s}" section`, { file: rel });
+    if (!lines.includes(`## ${s}`))
+      sink.add('agent.memory-sections', `memory.md has no "## ${s}" section`, { file: rel });
   }
 }
 
@@ -91,10 +100,18 @@ function checkSegment(abs: string, rel: string, digits: string, sink: Sink): voi
     return;
   }
   const heading = /^# Segment (\d+)/.exec(text)?.[1] ?? '';
-  if (heading !== digits) sink.add('segment.number-mismatch', `the heading says Segment ${heading} but the file is number ${digits}`, { file: rel, line: 1 });
-  if (!isIsoDateTime(seg.timestamp)) sink.add('segment.timestamp', `timestamp ${JSON.stringify(seg.timestamp)} is not an ISO 8601 date-time with a zone`, { file: rel, line: 3 });
+  if (heading !== digits)
+    sink.add('segment.number-mismatch', `the heading says Segment ${heading} but the file is number ${digits}`, {
+      file: rel,
+      line: 1,
+    });
+  if (!isIsoDateTime(seg.timestamp))
+    sink.add(
+      'segment.timestamp',
+      `timestamp ${JSON.stringify(seg.timestamp)} is not an ISO 8601 date-time with a zone`,
+      { file: rel, line: 3 },
+    );
 }
-
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

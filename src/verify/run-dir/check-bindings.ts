@@ -42,7 +42,13 @@ export function checkBindings(runDir: string, sink: Sink, thresholdBytes: number
   return out;
 }
 
-function checkOne(runDir: string, entry: string, file: string, sink: Sink, thresholdBytes: number): BindingOnDisk | undefined {
+function checkOne(
+  runDir: string,
+  entry: string,
+  file: string,
+  sink: Sink,
+  thresholdBytes: number,
+): BindingOnDisk | undefined {
   if (!entry.endsWith('.md')) {
     sink.add('binding.file-name', `${entry} is not a binding file ({name}.md or {name}__{execution_id}.md)`, { file });
     return undefined;
@@ -65,16 +71,28 @@ function checkOne(runDir: string, entry: string, file: string, sink: Sink, thres
   const parsed = parse(text, file, sink);
   const b: BindingOnDisk = { file, name, executionId, ...(parsed ? { parsed } : {}) };
   if (!parsed) return b;
-  if (parsed.name !== name) sink.add('binding.name-mismatch', `the heading names ${JSON.stringify(parsed.name)} but the file is ${entry}`, { file, line: 1 });
+  if (parsed.name !== name)
+    sink.add('binding.name-mismatch', `the heading names ${JSON.stringify(parsed.name)} but the file is ${entry}`, {
+      file,
+      line: 1,
+    });
   if (parsed.executionId !== executionId) {
     const line = lineOf(text, /^execution_id: /m) ?? 3;
-    sink.add('binding.execution-id', executionId === null
-      ? `a root-scope file (${entry}) carries execution_id: ${parsed.executionId}`
-      : `${entry} is scoped to execution_id ${executionId} but the file says ${parsed.executionId ?? 'nothing (root)'}`, { file, line });
+    sink.add(
+      'binding.execution-id',
+      executionId === null
+        ? `a root-scope file (${entry}) carries execution_id: ${parsed.executionId}`
+        : `${entry} is scoped to execution_id ${executionId} but the file says ${parsed.executionId ?? 'nothing (root)'}`,
+      { file, line },
+    );
   }
   if (parsed.attachment !== undefined) checkAttachment(runDir, parsed.attachment, file, text, sink);
   else if (Buffer.byteLength(parsed.value, 'utf8') > thresholdBytes) {
-    sink.add('binding.too-large', `the value is ${Buffer.byteLength(parsed.value, 'utf8')} bytes of UTF-8, over the ${thresholdBytes}-byte threshold, and not attached`, { file });
+    sink.add(
+      'binding.too-large',
+      `the value is ${Buffer.byteLength(parsed.value, 'utf8')} bytes of UTF-8, over the ${thresholdBytes}-byte threshold, and not attached`,
+      { file },
+    );
   }
   return b;
 }
@@ -84,7 +102,10 @@ function parse(text: string, file: string, sink: Sink): BindingFile | undefined 
   const blank = /^source:\r?\n\r?\n(?=`{3,}prose)/m.exec(text);
   let body = text;
   if (blank) {
-    sink.add('binding.source-blank', 'a blank line stands between source: and the ```prose fence', { file, line: lineAt(text, blank.index) + 1 });
+    sink.add('binding.source-blank', 'a blank line stands between source: and the ```prose fence', {
+      file,
+      line: lineAt(text, blank.index) + 1,
+    });
     body = text.slice(0, blank.index) + 'source:\n' + text.slice(blank.index + blank[0].length);
   }
   try {
@@ -101,13 +122,19 @@ function parse(text: string, file: string, sink: Sink): BindingFile | undefined 
 function checkAttachment(runDir: string, attachment: string, file: string, text: string, sink: Sink): void {
   const line = lineOf(text, /^attachment: /m);
   if (!/^attachments\/[^/\\]+$/.test(attachment) || attachment.includes('..')) {
-    sink.add('binding.attachment', `attachment ${JSON.stringify(attachment)} is not a file directly under attachments/`, { file, line });
+    sink.add(
+      'binding.attachment',
+      `attachment ${JSON.stringify(attachment)} is not a file directly under attachments/`,
+      { file, line },
+    );
     return;
   }
   let ok = false;
   try {
     ok = statSync(join(runDir, attachment)).isFile();
-  } catch { /* missing */ }
+  } catch {
+    /* missing */
+  }
   if (!ok) sink.add('binding.attachment', `attachment ${attachment} does not exist`, { file, line });
 }
 
@@ -122,7 +149,11 @@ function checkAnonSequence(bindings: BindingOnDisk[], sink: Sink): void {
   let expect = 1;
   for (const { n, file, digits } of numbers) {
     if (digits.length < 3 || (digits.length > 3 && digits.startsWith('0'))) {
-      sink.add('binding.anon-sequence', `anon_${digits} is not zero-padded to 3 digits (anon_${String(n).padStart(3, '0')})`, { file });
+      sink.add(
+        'binding.anon-sequence',
+        `anon_${digits} is not zero-padded to 3 digits (anon_${String(n).padStart(3, '0')})`,
+        { file },
+      );
     }
     if (n < expect) sink.add('binding.anon-sequence', `anon number ${n} is used twice in this run`, { file });
     else if (n > expect) sink.add('binding.anon-sequence', `anon numbers jump from ${expect - 1} to ${n}`, { file });
@@ -133,7 +164,9 @@ function checkAnonSequence(bindings: BindingOnDisk[], sink: Sink): void {
 /** Entries of a directory, sorted, without dot files; a missing directory is empty; an unreadable one a finding. */
 export function listDir(abs: string, rel: string, sink: Sink): string[] {
   try {
-    return readdirSync(abs).filter((e) => !e.startsWith('.')).sort();
+    return readdirSync(abs)
+      .filter((e) => !e.startsWith('.'))
+      .sort();
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT') sink.add('run.unreadable', `cannot list ${rel}: ${(err as Error).message}`, { file: rel });

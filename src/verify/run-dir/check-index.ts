@@ -35,23 +35,32 @@ export function checkIndex(facts: StateMdFacts, ctx: IndexContext, sink: Sink): 
     }
     const expect = id === '(root)' ? `bindings/${row.name}.md` : `bindings/${row.name}__${id}.md`;
     if (row.path !== expect) bad(`the Path of ${row.name} (execution id ${id}) is ${row.path}, expected ${expect}`);
-    if (!(BINDING_KINDS as readonly string[]).includes(row.kind)) bad(`Kind ${JSON.stringify(row.kind)} of ${row.name} is not input, output, let or const`);
+    if (!(BINDING_KINDS as readonly string[]).includes(row.kind))
+      bad(`Kind ${JSON.stringify(row.kind)} of ${row.name} is not input, output, let or const`);
     if (listed.has(row.path)) bad(`${row.path} is listed twice`);
     listed.add(row.path);
     const onDisk = byFile.get(row.path);
     if (!onDisk) {
-      if (!isKind(join(ctx.runDir, row.path), 'file')) sink.add('index.path-missing', `the Index names ${row.path}, which does not exist`, { file: FILE, line: row.line });
+      if (!isKind(join(ctx.runDir, row.path), 'file'))
+        sink.add('index.path-missing', `the Index names ${row.path}, which does not exist`, {
+          file: FILE,
+          line: row.line,
+        });
       continue;
     }
     const p = onDisk.parsed;
-    if (p && p.kind !== row.kind && (BINDING_KINDS as readonly string[]).includes(row.kind)) bad(`the Index says ${row.name} is ${row.kind}, the file says ${p.kind}`);
+    if (p && p.kind !== row.kind && (BINDING_KINDS as readonly string[]).includes(row.kind))
+      bad(`the Index says ${row.name} is ${row.kind}, the file says ${p.kind}`);
   }
   for (const b of facts.bindingRows ? ctx.bindings : []) {
     if (!listed.has(b.file)) sink.add('index.unlisted', `${b.file} is not in the Index`, { file: b.file });
   }
   for (const ref of facts.traceRefs) {
     if (!byFile.has(ref.path) && !isKind(join(ctx.runDir, ref.path), 'file')) {
-      sink.add('state-md.trace-binding', `the trace says output was written to ${ref.path}, which does not exist`, { file: FILE, line: ref.line });
+      sink.add('state-md.trace-binding', `the trace says output was written to ${ref.path}, which does not exist`, {
+        file: FILE,
+        line: ref.line,
+      });
     }
   }
   checkAgentRows(facts, ctx, sink);
@@ -65,24 +74,29 @@ function checkAgentRows(facts: StateMdFacts, ctx: IndexContext, sink: Sink): voi
     switch (row.scope) {
       case 'execution':
         listed.add(row.name);
-        if (path !== `agents/${row.name}/`) bad(`execution-scope agent ${row.name} is at ${row.path}, expected agents/${row.name}/`);
+        if (path !== `agents/${row.name}/`)
+          bad(`execution-scope agent ${row.name} is at ${row.path}, expected agents/${row.name}/`);
         else if (!ctx.agents.includes(row.name)) bad(`agents/${row.name}/ does not exist`);
         break;
       case 'project':
-        if (path !== `.prose/agents/${row.name}/`) bad(`project-scope agent ${row.name} is at ${row.path}, expected .prose/agents/${row.name}/`);
-        else if (ctx.projectDir !== undefined && !isKind(join(ctx.projectDir, path), 'dir')) bad(`${path} does not exist`);
+        if (path !== `.prose/agents/${row.name}/`)
+          bad(`project-scope agent ${row.name} is at ${row.path}, expected .prose/agents/${row.name}/`);
+        else if (ctx.projectDir !== undefined && !isKind(join(ctx.projectDir, path), 'dir'))
+          bad(`${path} does not exist`);
         break;
       case 'user':
-        if (path !== `~/.prose/agents/${row.name}/`) bad(`user-scope agent ${row.name} is at ${row.path}, expected ~/.prose/agents/${row.name}/`);
-        else if (ctx.homeDir !== undefined && !isKind(join(ctx.homeDir, path.slice(2)), 'dir')) bad(`${path} does not exist (home ${ctx.homeDir})`);
+        if (path !== `~/.prose/agents/${row.name}/`)
+          bad(`user-scope agent ${row.name} is at ${row.path}, expected ~/.prose/agents/${row.name}/`);
+        else if (ctx.homeDir !== undefined && !isKind(join(ctx.homeDir, path.slice(2)), 'dir'))
+          bad(`${path} does not exist (home ${ctx.homeDir})`);
         break;
       default:
-        if (!(AGENT_SCOPES as readonly string[]).includes(row.scope)) bad(`Scope ${JSON.stringify(row.scope)} of ${row.name} is not execution, project, user or custom`);
+        if (!(AGENT_SCOPES as readonly string[]).includes(row.scope))
+          bad(`Scope ${JSON.stringify(row.scope)} of ${row.name} is not execution, project, user or custom`);
     }
   }
   for (const a of facts.agentRows ? ctx.agents : []) {
-    if (!listed.has(a)) sink.add('index.unlisted', `agent directory agents/${a}/ is not in the Index`, { file: `agents/${a}/` });
+    if (!listed.has(a))
+      sink.add('index.unlisted', `agent directory agents/${a}/ is not in the Index`, { file: `agents/${a}/` });
   }
 }
-
-

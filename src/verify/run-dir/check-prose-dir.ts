@@ -15,23 +15,35 @@ type Sink = FindingSink<RunDirRuleId>;
  * and agents.db (sqlite.md project scope). With a home directory, `~/.prose/agents/` and `~/.prose/agents.db` too,
  * reported as `~/.prose/...`.
  */
-export async function checkProseDir(abs: string, sink: Sink, opts: { thresholdBytes: number; homeDir?: string }): Promise<void> {
+export async function checkProseDir(
+  abs: string,
+  sink: Sink,
+  opts: { thresholdBytes: number; homeDir?: string },
+): Promise<void> {
   for (const entry of listDir(join(abs, 'runs'), 'runs', sink)) {
     const rel = `runs/${entry}`;
     if (!isKind(join(abs, 'runs', entry), 'dir')) {
       sink.add('run.stray-entry', `${rel} is not a run directory`, { file: rel });
       continue;
     }
-    await checkRunDir(join(abs, 'runs', entry), sink.at(rel), { thresholdBytes: opts.thresholdBytes, homeDir: opts.homeDir });
+    await checkRunDir(join(abs, 'runs', entry), sink.at(rel), {
+      thresholdBytes: opts.thresholdBytes,
+      homeDir: opts.homeDir,
+    });
   }
   await checkScopeDir(abs, sink, opts.thresholdBytes);
-  if (opts.homeDir !== undefined) await checkScopeDir(join(opts.homeDir, '.prose'), sink.at('~/.prose'), opts.thresholdBytes);
+  if (opts.homeDir !== undefined)
+    await checkScopeDir(join(opts.homeDir, '.prose'), sink.at('~/.prose'), opts.thresholdBytes);
 }
 
 /** The agents of one persistent scope: agents/ (filesystem layout) and agents.db (sqlite layout). */
 async function checkScopeDir(proseDir: string, sink: Sink, thresholdBytes: number): Promise<void> {
   checkAgentsDir(join(proseDir, 'agents'), 'agents', sink);
   if (isKind(join(proseDir, 'agents.db'), 'file')) {
-    await checkStateDb(join(proseDir, 'agents.db'), sink.withRules(STATE_DB_RULES), { file: 'agents.db', thresholdBytes, dbKind: 'agents' });
+    await checkStateDb(join(proseDir, 'agents.db'), sink.withRules(STATE_DB_RULES), {
+      file: 'agents.db',
+      thresholdBytes,
+      dbKind: 'agents',
+    });
   }
 }

@@ -27,18 +27,32 @@ export interface RunDirOptions {
  */
 export async function checkRunDir(abs: string, sink: Sink, opts: RunDirOptions): Promise<void> {
   const name = basename(abs);
-  if (!opts.isImport && !isRunId(name)) sink.add('run.id', `run directory ${JSON.stringify(name)} is not {YYYYMMDD}-{HHMMSS}-{random6}`);
-  if (!isKind(join(abs, 'program.prose'), 'file')) sink.add('run.program', 'the run has no program.prose', { file: 'program.prose' });
+  if (!opts.isImport && !isRunId(name))
+    sink.add('run.id', `run directory ${JSON.stringify(name)} is not {YYYYMMDD}-{HHMMSS}-{random6}`);
+  if (!isKind(join(abs, 'program.prose'), 'file'))
+    sink.add('run.program', 'the run has no program.prose', { file: 'program.prose' });
   const hasMd = isKind(join(abs, 'state.md'), 'file');
   const hasDb = isKind(join(abs, 'state.db'), 'file');
   if (hasMd) {
     const text = readText(join(abs, 'state.md'), 'state.md', sink);
-    const facts = text === undefined ? undefined : checkStateMd(text, sink, !opts.isImport && isRunId(name) ? name : undefined);
+    const facts =
+      text === undefined ? undefined : checkStateMd(text, sink, !opts.isImport && isRunId(name) ? name : undefined);
     const bindings = checkBindings(abs, sink, opts.thresholdBytes);
     const agents = checkAgentsDir(join(abs, 'agents'), 'agents', sink);
-    if (facts) checkIndex(facts, { runDir: abs, bindings, agents, projectDir: projectOf(abs, opts), homeDir: opts.homeDir }, sink);
+    if (facts)
+      checkIndex(
+        facts,
+        { runDir: abs, bindings, agents, projectDir: projectOf(abs, opts), homeDir: opts.homeDir },
+        sink,
+      );
   } else if (hasDb) {
-    await checkStateDb(join(abs, 'state.db'), sink.withRules(STATE_DB_RULES), { file: 'state.db', runDir: abs, expectRunId: !opts.isImport && isRunId(name) ? name : undefined, thresholdBytes: opts.thresholdBytes, dbKind: 'run' });
+    await checkStateDb(join(abs, 'state.db'), sink.withRules(STATE_DB_RULES), {
+      file: 'state.db',
+      runDir: abs,
+      expectRunId: !opts.isImport && isRunId(name) ? name : undefined,
+      thresholdBytes: opts.thresholdBytes,
+      dbKind: 'run',
+    });
   } else {
     sink.add('run.state', 'the run has neither state.md nor state.db', { file: 'state.md' });
   }
@@ -77,4 +91,3 @@ function projectOf(abs: string, opts: RunDirOptions): string | undefined {
   const prose = dirname(runs);
   return basename(runs) === 'runs' && basename(prose) === '.prose' ? dirname(prose) : undefined;
 }
-

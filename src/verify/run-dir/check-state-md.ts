@@ -6,8 +6,19 @@ import type { RunDirRuleId } from './rules.ts';
 import { firstTable, parseStateMdDoc, section, type MdSection, type MdTable } from './state-md-doc.ts';
 import { traceAnnotation } from './trace-annotation.ts';
 
-export interface IndexBindingRow { name: string; kind: string; path: string; executionId: string; line: number }
-export interface IndexAgentRow { name: string; scope: string; path: string; line: number }
+export interface IndexBindingRow {
+  name: string;
+  kind: string;
+  path: string;
+  executionId: string;
+  line: number;
+}
+export interface IndexAgentRow {
+  name: string;
+  scope: string;
+  path: string;
+  line: number;
+}
 
 /** What the other checks need from state.md: the Index rows and the trace's `# --> bindings/x.md` references. */
 export interface StateMdFacts {
@@ -31,7 +42,11 @@ export function checkStateMd(text: string, sink: Sink, expectRunId: string | und
   const doc = parseStateMdDoc(text);
   const facts: StateMdFacts = { traceRefs: [] };
   if (doc.heading?.text !== '# Execution State') {
-    sink.add('state-md.heading', `state.md starts with ${JSON.stringify(doc.heading?.text ?? text.split('\n')[0] ?? '')}, not "# Execution State"`, { file: FILE, line: doc.heading?.line ?? 1 });
+    sink.add(
+      'state-md.heading',
+      `state.md starts with ${JSON.stringify(doc.heading?.text ?? text.split('\n')[0] ?? '')}, not "# Execution State"`,
+      { file: FILE, line: doc.heading?.line ?? 1 },
+    );
   }
   checkHeader(doc.header, doc.badHeader, sink, expectRunId, doc.heading?.line ?? 1);
   const trace = section(doc, 'Execution Trace');
@@ -40,8 +55,19 @@ export function checkStateMd(text: string, sink: Sink, expectRunId: string | und
   const index = section(doc, 'Index');
   if (!index) sink.add('state-md.section', 'state.md has no "## Index" section', { file: FILE });
   else {
-    facts.bindingRows = tableRows(index, 'Bindings', BINDING_COLUMNS, sink)?.map(([c, line]) => ({ name: c[0]!, kind: c[1]!, path: c[2]!, executionId: c[3]!, line }));
-    facts.agentRows = tableRows(index, 'Agents', AGENT_COLUMNS, sink)?.map(([c, line]) => ({ name: c[0]!, scope: c[1]!, path: c[2]!, line }));
+    facts.bindingRows = tableRows(index, 'Bindings', BINDING_COLUMNS, sink)?.map(([c, line]) => ({
+      name: c[0]!,
+      kind: c[1]!,
+      path: c[2]!,
+      executionId: c[3]!,
+      line,
+    }));
+    facts.agentRows = tableRows(index, 'Agents', AGENT_COLUMNS, sink)?.map(([c, line]) => ({
+      name: c[0]!,
+      scope: c[1]!,
+      path: c[2]!,
+      line,
+    }));
   }
   const stack = section(doc, 'Call Stack');
   if (!stack) sink.add('state-md.call-stack-missing', 'state.md has no "## Call Stack" section', { file: FILE });
@@ -51,11 +77,19 @@ export function checkStateMd(text: string, sink: Sink, expectRunId: string | und
   return facts;
 }
 
-function checkHeader(header: { key: string; value: string; line: number }[], bad: { text: string; line: number }[], sink: Sink, expectRunId: string | undefined, headingLine: number): void {
-  for (const b of bad) sink.add('state-md.header', `malformed header line ${JSON.stringify(b.text)}`, { file: FILE, line: b.line });
+function checkHeader(
+  header: { key: string; value: string; line: number }[],
+  bad: { text: string; line: number }[],
+  sink: Sink,
+  expectRunId: string | undefined,
+  headingLine: number,
+): void {
+  for (const b of bad)
+    sink.add('state-md.header', `malformed header line ${JSON.stringify(b.text)}`, { file: FILE, line: b.line });
   const seen = new Map<string, { value: string; line: number }>();
   for (const h of header) {
-    if (seen.has(h.key)) sink.add('state-md.header', `header field "${h.key}:" appears twice`, { file: FILE, line: h.line });
+    if (seen.has(h.key))
+      sink.add('state-md.header', `header field "${h.key}:" appears twice`, { file: FILE, line: h.line });
     else seen.set(h.key, h);
   }
   for (const key of ['run', 'program', 'started', 'updated']) {
@@ -65,21 +99,46 @@ function checkHeader(header: { key: string; value: string; line: number }[], bad
   }
   const run = seen.get('run');
   if (run?.value) {
-    if (!isRunId(run.value)) sink.add('state-md.header-format', `run: ${JSON.stringify(run.value)} is not {YYYYMMDD}-{HHMMSS}-{random6}`, { file: FILE, line: run.line });
-    else if (expectRunId !== undefined && run.value !== expectRunId) sink.add('state-md.run-mismatch', `run: ${run.value} but the directory is ${expectRunId}`, { file: FILE, line: run.line });
+    if (!isRunId(run.value))
+      sink.add('state-md.header-format', `run: ${JSON.stringify(run.value)} is not {YYYYMMDD}-{HHMMSS}-{random6}`, {
+        file: FILE,
+        line: run.line,
+      });
+    else if (expectRunId !== undefined && run.value !== expectRunId)
+      sink.add('state-md.run-mismatch', `run: ${run.value} but the directory is ${expectRunId}`, {
+        file: FILE,
+        line: run.line,
+      });
   }
   for (const key of ['started', 'updated']) {
     const h = seen.get(key);
-    if (h?.value && !isIsoDateTime(h.value)) sink.add('state-md.header-format', `${key}: ${JSON.stringify(h.value)} is not an ISO 8601 date-time with a zone`, { file: FILE, line: h.line });
+    if (h?.value && !isIsoDateTime(h.value))
+      sink.add(
+        'state-md.header-format',
+        `${key}: ${JSON.stringify(h.value)} is not an ISO 8601 date-time with a zone`,
+        { file: FILE, line: h.line },
+      );
   }
   const started = seen.get('started');
   const updated = seen.get('updated');
-  if (started && updated && isIsoDateTime(started.value) && isIsoDateTime(updated.value) && Date.parse(updated.value) < Date.parse(started.value)) {
-    sink.add('state-md.updated-before-started', `updated: ${updated.value} is before started: ${started.value}`, { file: FILE, line: updated.line });
+  if (
+    started &&
+    updated &&
+    isIsoDateTime(started.value) &&
+    isIsoDateTime(updated.value) &&
+    Date.parse(updated.value) < Date.parse(started.value)
+  ) {
+    sink.add('state-md.updated-before-started', `updated: ${updated.value} is before started: ${started.value}`, {
+      file: FILE,
+      line: updated.line,
+    });
   }
   const status = seen.get('status');
   if (status && !(RUN_STATUSES as readonly string[]).includes(status.value)) {
-    sink.add('state-md.status', `status: ${JSON.stringify(status.value)} is not one of ${RUN_STATUSES.join(', ')}`, { file: FILE, line: status.line });
+    sink.add('state-md.status', `status: ${JSON.stringify(status.value)} is not one of ${RUN_STATUSES.join(', ')}`, {
+      file: FILE,
+      line: status.line,
+    });
   }
 }
 
@@ -99,9 +158,14 @@ function checkTrace(trace: MdSection, sink: Sink): { path: string; line: number 
     }
     const a = traceAnnotation(l.text);
     if (a?.kind === 'written') refs.push({ path: a.path, line: l.line });
-    else if (a?.kind === 'unknown') sink.add('state-md.trace-annotation', `unknown status annotation "# ${a.text}"`, { file: FILE, line: l.line });
+    else if (a?.kind === 'unknown')
+      sink.add('state-md.trace-annotation', `unknown status annotation "# ${a.text}"`, { file: FILE, line: l.line });
   }
-  if (!closed) sink.add('state-md.trace', 'the Execution Trace\'s ```prose block is never closed', { file: FILE, line: trace.body[open]!.line });
+  if (!closed)
+    sink.add('state-md.trace', "the Execution Trace's ```prose block is never closed", {
+      file: FILE,
+      line: trace.body[open]!.line,
+    });
   return refs;
 }
 
@@ -116,7 +180,10 @@ function tableRows(parent: MdSection, title: string, want: string[], sink: Sink)
   if (!checkColumns(table, want, `### ${title}`, sub.line, sink)) return undefined;
   return table!.rows.flatMap((r): [string[], number][] => {
     if (r.cells.length < want.length) {
-      sink.add('state-md.table', `the ${title} row has ${r.cells.length} cells, the table ${want.length}`, { file: FILE, line: r.line });
+      sink.add('state-md.table', `the ${title} row has ${r.cells.length} cells, the table ${want.length}`, {
+        file: FILE,
+        line: r.line,
+      });
       return [];
     }
     return [[r.cells, r.line]];
@@ -130,10 +197,15 @@ function checkColumns(table: MdTable | undefined, want: string[], what: string, 
   }
   const have = table.columns.slice(0, want.length).map((c) => c.toLowerCase());
   if (have.join('|') !== want.join('|')) {
-    sink.add('state-md.table', `${what} columns are | ${table.columns.join(' | ')} |, expected | ${want.join(' | ')} |`, { file: FILE, line: table.line });
+    sink.add(
+      'state-md.table',
+      `${what} columns are | ${table.columns.join(' | ')} |, expected | ${want.join(' | ')} |`,
+      { file: FILE, line: table.line },
+    );
     return false;
   }
-  for (const m of table.malformed) sink.add('state-md.table', `malformed table line ${JSON.stringify(m.text)}`, { file: FILE, line: m.line });
+  for (const m of table.malformed)
+    sink.add('state-md.table', `malformed table line ${JSON.stringify(m.text)}`, { file: FILE, line: m.line });
   return true;
 }
 
@@ -142,7 +214,9 @@ function checkCallStack(stack: MdSection, sink: Sink): void {
   if (!checkColumns(table, STACK_COLUMNS, '## Call Stack', stack.line, sink)) return;
   const hasParent = table!.columns[4]?.toLowerCase() === 'parent';
   const depthOf = new Map<string, number>();
-  for (const r of table!.rows) if (/^[1-9]\d*$/.test(r.cells[0] ?? '') && /^[1-9]\d*$/.test(r.cells[2] ?? '')) depthOf.set(r.cells[0]!, Number(r.cells[2]));
+  for (const r of table!.rows)
+    if (/^[1-9]\d*$/.test(r.cells[0] ?? '') && /^[1-9]\d*$/.test(r.cells[2] ?? ''))
+      depthOf.set(r.cells[0]!, Number(r.cells[2]));
   const seen = new Set<string>();
   for (const r of table!.rows) {
     const [id = '', block = '', depth = '', status = '', parent = ''] = r.cells;
@@ -152,12 +226,14 @@ function checkCallStack(stack: MdSection, sink: Sink): void {
     seen.add(id);
     if (block === '') bad('the block is empty');
     if (!/^[1-9]\d*$/.test(depth)) bad(`depth ${JSON.stringify(depth)} is not a positive integer`);
-    if (status !== 'executing' && status !== 'waiting') bad(`status ${JSON.stringify(status)} is not executing or waiting`);
+    if (status !== 'executing' && status !== 'waiting')
+      bad(`status ${JSON.stringify(status)} is not executing or waiting`);
     if (!hasParent || !/^[1-9]\d*$/.test(depth)) continue;
     if (parent === '(root)') {
       if (depth !== '1') bad(`frame ${id} has parent (root) but depth ${depth}`);
     } else if (!depthOf.has(parent)) bad(`parent ${JSON.stringify(parent)} of frame ${id} is not on the stack`);
-    else if (depthOf.get(parent)! + 1 !== Number(depth)) bad(`frame ${id} has depth ${depth} but its parent ${parent} has depth ${depthOf.get(parent)}`);
+    else if (depthOf.get(parent)! + 1 !== Number(depth))
+      bad(`frame ${id} has depth ${depth} but its parent ${parent} has depth ${depthOf.get(parent)}`);
   }
 }
 
@@ -168,7 +244,11 @@ function checkEventLog(log: MdSection, sink: Sink): void {
     // The count that closes the log (decision state-md-event-log) must match the lines above it.
     const end = /^<!-- (\d+) events -->$/.exec(l.text);
     if (end) {
-      if (Number(end[1]) !== events) sink.add('state-md.event-log', `the event log declares ${end[1]} events but holds ${events}`, { file: FILE, line: l.line });
+      if (Number(end[1]) !== events)
+        sink.add('state-md.event-log', `the event log declares ${end[1]} events but holds ${events}`, {
+          file: FILE,
+          line: l.line,
+        });
       continue;
     }
     events += 1;
@@ -177,8 +257,14 @@ function checkEventLog(log: MdSection, sink: Sink): void {
       try {
         const e = JSON.parse(l.text.slice(2)) as unknown;
         ok = typeof e === 'object' && e !== null && typeof (e as { type?: unknown }).type === 'string';
-      } catch { /* reported below */ }
+      } catch {
+        /* reported below */
+      }
     }
-    if (!ok) sink.add('state-md.event-log', `event log line is not "- {json event}": ${JSON.stringify(l.text.slice(0, 60))}`, { file: FILE, line: l.line });
+    if (!ok)
+      sink.add('state-md.event-log', `event log line is not "- {json event}": ${JSON.stringify(l.text.slice(0, 60))}`, {
+        file: FILE,
+        line: l.line,
+      });
   }
 }

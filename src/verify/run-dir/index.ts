@@ -13,14 +13,22 @@ const threshold = (opts: VerifyOptions) => opts.attachmentThresholdBytes ?? DEFA
 export const runDirVerifier: Verifier = {
   kind: 'run-dir',
   async detect(path) {
-    return isKind(path, 'dir') && (isKind(join(path, 'state.md'), 'file') || isKind(join(path, 'state.db'), 'file') ||
-      (isKind(join(path, 'program.prose'), 'file') && !isKind(join(path, 'runs'), 'dir')));
+    return (
+      isKind(path, 'dir') &&
+      (isKind(join(path, 'state.md'), 'file') ||
+        isKind(join(path, 'state.db'), 'file') ||
+        (isKind(join(path, 'program.prose'), 'file') && !isKind(join(path, 'runs'), 'dir')))
+    );
   },
   async verify(path, opts) {
     const out: Finding[] = [];
     // A run outside .../imports/ has a run id for a name; one inside imports/ has {handle}--{slug}.
     const isImport = basename(join(path, '..')) === 'imports';
-    await checkRunDir(path, new FindingSink(RUN_DIR_RULES, out), { thresholdBytes: threshold(opts), homeDir: opts.homeDir, isImport });
+    await checkRunDir(path, new FindingSink(RUN_DIR_RULES, out), {
+      thresholdBytes: threshold(opts),
+      homeDir: opts.homeDir,
+      isImport,
+    });
     return out;
   },
 };
@@ -35,7 +43,10 @@ export const proseDirVerifier: Verifier = {
     const out: Finding[] = [];
     const root = proseRoot(path) ?? path;
     const sink = new FindingSink(RUN_DIR_RULES, out);
-    await checkProseDir(root, root === path ? sink : sink.at('.prose'), { thresholdBytes: threshold(opts), homeDir: opts.homeDir });
+    await checkProseDir(root, root === path ? sink : sink.at('.prose'), {
+      thresholdBytes: threshold(opts),
+      homeDir: opts.homeDir,
+    });
     return out;
   },
 };

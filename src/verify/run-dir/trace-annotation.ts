@@ -3,9 +3,7 @@
  * outcomes the seed has no annotation for (decisions verify-trace-annotations).
  */
 export type Annotation =
-  | { kind: 'written'; path: string }
-  | { kind: 'status'; text: string }
-  | { kind: 'unknown'; text: string };
+  { kind: 'written'; path: string } | { kind: 'status'; text: string } | { kind: 'unknown'; text: string };
 
 // A comment that looks like an annotation: `# -->`, `# <--`, `# (`, `# [`. Other comments are the program's own.
 const CANDIDATE = /(?:^|\s)#\s+((?:-->|<--|\(|\[).*?)\s*$/;

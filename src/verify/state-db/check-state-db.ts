@@ -24,8 +24,27 @@ export interface StateDbOptions {
 /** The seed's core columns (sqlite.md "Core Schema"); tables may have more, and x_ tables may be added. */
 const CORE: Record<string, string[]> = {
   run: ['id', 'program_path', 'program_source', 'started_at', 'updated_at', 'status', 'state_mode'],
-  execution: ['id', 'statement_index', 'statement_text', 'status', 'started_at', 'completed_at', 'error_message', 'parent_id', 'metadata'],
-  bindings: ['name', 'execution_id', 'kind', 'value', 'source_statement', 'created_at', 'updated_at', 'attachment_path'],
+  execution: [
+    'id',
+    'statement_index',
+    'statement_text',
+    'status',
+    'started_at',
+    'completed_at',
+    'error_message',
+    'parent_id',
+    'metadata',
+  ],
+  bindings: [
+    'name',
+    'execution_id',
+    'kind',
+    'value',
+    'source_statement',
+    'created_at',
+    'updated_at',
+    'attachment_path',
+  ],
   agents: ['name', 'scope', 'memory', 'created_at', 'updated_at'],
   agent_segments: ['id', 'agent_name', 'segment_number', 'timestamp', 'prompt', 'summary'],
   imports: ['alias', 'source_url', 'fetched_at', 'inputs_schema', 'outputs_schema'],
@@ -33,7 +52,19 @@ const CORE: Record<string, string[]> = {
 const AGENT_TABLES = ['agents', 'agent_segments'];
 /** Tables of sqlite.md at HEAD (the canonical store): known, so not reported as unknown extensions. */
 const HEAD_TABLES = new Set(['world_model_version', 'world_model_published', 'receipt']);
-const EXECUTION_STATUSES = new Set(['pending', 'executing', 'completed', 'failed', 'skipped', 'started', 'joined', 'iteration', 'exited', 'retry', 'allocated']);
+const EXECUTION_STATUSES = new Set([
+  'pending',
+  'executing',
+  'completed',
+  'failed',
+  'skipped',
+  'started',
+  'joined',
+  'iteration',
+  'exited',
+  'retry',
+  'allocated',
+]);
 
 /** Opens a state.db or agents.db read-only (through the WASM engine) and checks it; never throws on bad input. */
 export async function checkStateDb(abs: string, sink: Sink, opts: StateDbOptions): Promise<void> {
@@ -49,7 +80,9 @@ export async function checkStateDb(abs: string, sink: Sink, opts: StateDbOptions
 }
 
 function checkDb(db: Database, sink: Sink, opts: StateDbOptions): void {
-  const tables = new Set(queryRows(db, "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view')").map((r) => String(r.name)));
+  const tables = new Set(
+    queryRows(db, "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view')").map((r) => String(r.name)),
+  );
   const required = opts.dbKind === 'run' ? Object.keys(CORE) : AGENT_TABLES;
   const usable = new Set<string>();
   for (const t of required) {
@@ -59,12 +92,16 @@ function checkDb(db: Database, sink: Sink, opts: StateDbOptions): void {
     }
     const have = new Set(queryRows(db, 'SELECT name FROM pragma_table_info(?)', [t]).map((r) => String(r.name)));
     const missing = CORE[t]!.filter((c) => !have.has(c));
-    if (missing.length) sink.add('db.column-missing', `table ${t} has no column ${missing.join(', ')}`, { file: opts.file, table: t });
+    if (missing.length)
+      sink.add('db.column-missing', `table ${t} has no column ${missing.join(', ')}`, { file: opts.file, table: t });
     else usable.add(t);
   }
   for (const t of tables) {
     if (!(t in CORE) && !t.startsWith('x_') && !t.startsWith('sqlite_') && !HEAD_TABLES.has(t)) {
-      sink.add('db.table-unknown', `table ${t} is neither a core table nor an x_ extension`, { file: opts.file, table: t });
+      sink.add('db.table-unknown', `table ${t} is neither a core table nor an x_ extension`, {
+        file: opts.file,
+        table: t,
+      });
     }
   }
   const q = (sql: string, params: unknown[] = []): SqlRow[] => queryRows(db, sql, params);
@@ -82,17 +119,28 @@ function checkRun(q: Q, sink: Sink, opts: StateDbOptions): void {
   if (rows.length === 0) sink.add('db.run-row', 'table run has no row', { file: opts.file, table: 'run' });
   for (const r of rows) {
     const where = { file: opts.file, table: 'run', row: `id=${sqlText(r.id)}` };
-    if (typeof r.id !== 'string' || !isRunId(r.id)) sink.add('db.run-id', `run.id ${sqlText(r.id)} is not {YYYYMMDD}-{HHMMSS}-{random6}`, where);
-    else if (opts.expectRunId !== undefined && r.id !== opts.expectRunId) sink.add('db.run-id', `run.id ${r.id} but the directory is ${opts.expectRunId}`, where);
-    if (!(RUN_STATUSES as readonly unknown[]).includes(r.status)) sink.add('db.run-status', `run.status ${sqlText(r.status)} is not one of ${RUN_STATUSES.join(', ')}`, where);
+    if (typeof r.id !== 'string' || !isRunId(r.id))
+      sink.add('db.run-id', `run.id ${sqlText(r.id)} is not {YYYYMMDD}-{HHMMSS}-{random6}`, where);
+    else if (opts.expectRunId !== undefined && r.id !== opts.expectRunId)
+      sink.add('db.run-id', `run.id ${r.id} but the directory is ${opts.expectRunId}`, where);
+    if (!(RUN_STATUSES as readonly unknown[]).includes(r.status))
+      sink.add('db.run-status', `run.status ${sqlText(r.status)} is not one of ${RUN_STATUSES.join(', ')}`, where);
   }
 }
 
 function checkBindingRows(q: Q, sink: Sink, opts: StateDbOptions): void {
-  for (const d of q('SELECT name, execution_id, count(*) AS n FROM bindings GROUP BY name, IFNULL(execution_id, -1) HAVING count(*) > 1')) {
-    sink.add('db.binding-duplicate', `${d.n} rows hold binding ${sqlText(d.name)} at execution_id ${sqlText(d.execution_id)}`, { file: opts.file, table: 'bindings', row: bindingRow(d) });
+  for (const d of q(
+    'SELECT name, execution_id, count(*) AS n FROM bindings GROUP BY name, IFNULL(execution_id, -1) HAVING count(*) > 1',
+  )) {
+    sink.add(
+      'db.binding-duplicate',
+      `${d.n} rows hold binding ${sqlText(d.name)} at execution_id ${sqlText(d.execution_id)}`,
+      { file: opts.file, table: 'bindings', row: bindingRow(d) },
+    );
   }
-  const rows = q('SELECT name, execution_id, kind, length(CAST(value AS BLOB)) AS bytes, attachment_path FROM bindings');
+  const rows = q(
+    'SELECT name, execution_id, kind, length(CAST(value AS BLOB)) AS bytes, attachment_path FROM bindings',
+  );
   for (const r of rows) {
     const where = { file: opts.file, table: 'bindings', row: bindingRow(r) };
     try {
@@ -100,39 +148,72 @@ function checkBindingRows(q: Q, sink: Sink, opts: StateDbOptions): void {
     } catch (err) {
       sink.add('db.binding-name', (err as Error).message, where);
     }
-    if (!(BINDING_KINDS as readonly unknown[]).includes(r.kind)) sink.add('db.binding-kind', `kind ${sqlText(r.kind)} is not input, output, let or const`, where);
-    if (r.execution_id !== null && !(typeof r.execution_id === 'number' && Number.isSafeInteger(r.execution_id) && r.execution_id >= 1)) {
-      sink.add('db.binding-execution-id', `execution_id ${sqlText(r.execution_id)} is neither NULL nor a positive integer`, where);
+    if (!(BINDING_KINDS as readonly unknown[]).includes(r.kind))
+      sink.add('db.binding-kind', `kind ${sqlText(r.kind)} is not input, output, let or const`, where);
+    if (
+      r.execution_id !== null &&
+      !(typeof r.execution_id === 'number' && Number.isSafeInteger(r.execution_id) && r.execution_id >= 1)
+    ) {
+      sink.add(
+        'db.binding-execution-id',
+        `execution_id ${sqlText(r.execution_id)} is neither NULL nor a positive integer`,
+        where,
+      );
     }
     if (r.attachment_path !== null) checkAttachment(String(r.attachment_path), sink, opts, where);
     else if (Number(r.bytes ?? 0) > opts.thresholdBytes) {
-      sink.add('db.binding-too-large', `the value is ${r.bytes} bytes, over the ${opts.thresholdBytes}-byte threshold, and has no attachment_path`, where);
+      sink.add(
+        'db.binding-too-large',
+        `the value is ${r.bytes} bytes, over the ${opts.thresholdBytes}-byte threshold, and has no attachment_path`,
+        where,
+      );
     }
   }
 }
 
-function checkAttachment(stored: string, sink: Sink, opts: StateDbOptions, where: { file: string; table: string; row: string }): void {
+function checkAttachment(
+  stored: string,
+  sink: Sink,
+  opts: StateDbOptions,
+  where: { file: string; table: string; row: string },
+): void {
   if (opts.runDir === undefined) return;
   const full = resolve(opts.runDir, stored);
   const rel = relative(opts.runDir, full);
   if (isAbsolute(stored) || stored.includes('\\') || rel.startsWith('..') || rel.split(sep)[0] !== 'attachments') {
-    sink.add('db.attachment', `attachment_path ${JSON.stringify(stored)} is not a relative path under attachments/ of the run`, where);
+    sink.add(
+      'db.attachment',
+      `attachment_path ${JSON.stringify(stored)} is not a relative path under attachments/ of the run`,
+      where,
+    );
     return;
   }
   let ok = false;
   try {
     ok = statSync(full).isFile();
-  } catch { /* missing */ }
+  } catch {
+    /* missing */
+  }
   if (!ok) sink.add('db.attachment', `attachment ${stored} does not exist`, where);
 }
 
 function checkExecution(q: Q, sink: Sink, opts: StateDbOptions): void {
-  for (const r of q('SELECT id, parent_id FROM execution WHERE parent_id IS NOT NULL AND parent_id NOT IN (SELECT id FROM execution)')) {
-    sink.add('db.execution-parent', `parent_id ${sqlText(r.parent_id)} of execution row ${r.id} names no execution row`, { file: opts.file, table: 'execution', row: `id=${r.id}` });
+  for (const r of q(
+    'SELECT id, parent_id FROM execution WHERE parent_id IS NOT NULL AND parent_id NOT IN (SELECT id FROM execution)',
+  )) {
+    sink.add(
+      'db.execution-parent',
+      `parent_id ${sqlText(r.parent_id)} of execution row ${r.id} names no execution row`,
+      { file: opts.file, table: 'execution', row: `id=${r.id}` },
+    );
   }
   for (const r of q('SELECT status, min(id) AS id, count(*) AS n FROM execution GROUP BY status')) {
     if (typeof r.status !== 'string' || !EXECUTION_STATUSES.has(r.status)) {
-      sink.add('db.execution-status', `status ${sqlText(r.status)} (${r.n} rows) is not a known status token`, { file: opts.file, table: 'execution', row: `id=${r.id}` });
+      sink.add('db.execution-status', `status ${sqlText(r.status)} (${r.n} rows) is not a known status token`, {
+        file: opts.file,
+        table: 'execution',
+        row: `id=${r.id}`,
+      });
     }
   }
 }
@@ -145,31 +226,58 @@ function checkAgents(q: Q, sink: Sink, opts: StateDbOptions): void {
     } catch (err) {
       sink.add('db.agent-name', (err as Error).message, where);
     }
-    if (!(AGENT_SCOPES as readonly unknown[]).includes(r.scope)) sink.add('db.agent-scope', `scope ${sqlText(r.scope)} is not execution, project, user or custom`, where);
+    if (!(AGENT_SCOPES as readonly unknown[]).includes(r.scope))
+      sink.add('db.agent-scope', `scope ${sqlText(r.scope)} is not execution, project, user or custom`, where);
     else if ((opts.dbKind === 'run') !== (r.scope === 'execution')) {
-      sink.add('db.agent-scope-place', `a ${r.scope}-scope agent in ${opts.dbKind === 'run' ? 'a run\'s state.db' : 'agents.db'}`, where);
+      sink.add(
+        'db.agent-scope-place',
+        `a ${r.scope}-scope agent in ${opts.dbKind === 'run' ? "a run's state.db" : 'agents.db'}`,
+        where,
+      );
     }
   }
 }
 
 function checkSegments(q: Q, sink: Sink, opts: StateDbOptions, haveAgents: boolean): void {
-  for (const d of q('SELECT agent_name, segment_number, count(*) AS n FROM agent_segments GROUP BY agent_name, segment_number HAVING count(*) > 1')) {
-    sink.add('db.segment-duplicate', `${d.n} rows hold segment ${sqlText(d.segment_number)} of ${sqlText(d.agent_name)}`, { file: opts.file, table: 'agent_segments', row: `agent_name=${sqlText(d.agent_name)}, segment_number=${sqlText(d.segment_number)}` });
+  for (const d of q(
+    'SELECT agent_name, segment_number, count(*) AS n FROM agent_segments GROUP BY agent_name, segment_number HAVING count(*) > 1',
+  )) {
+    sink.add(
+      'db.segment-duplicate',
+      `${d.n} rows hold segment ${sqlText(d.segment_number)} of ${sqlText(d.agent_name)}`,
+      {
+        file: opts.file,
+        table: 'agent_segments',
+        row: `agent_name=${sqlText(d.agent_name)}, segment_number=${sqlText(d.segment_number)}`,
+      },
+    );
   }
   const byAgent = new Map<string, number[]>();
-  for (const r of q('SELECT DISTINCT agent_name, segment_number FROM agent_segments ORDER BY agent_name, segment_number')) {
+  for (const r of q(
+    'SELECT DISTINCT agent_name, segment_number FROM agent_segments ORDER BY agent_name, segment_number',
+  )) {
     const key = String(r.agent_name);
     byAgent.set(key, [...(byAgent.get(key) ?? []), typeof r.segment_number === 'number' ? r.segment_number : NaN]);
   }
   for (const [agent, numbers] of byAgent) {
     const gap = numbers.findIndex((n, i) => n !== i + 1);
     if (gap !== -1) {
-      sink.add('db.segment-sequence', `segments of ${agent} are ${numbers.slice(0, 8).join(', ')}${numbers.length > 8 ? ', ...' : ''}: expected 1, 2, 3, ...`, { file: opts.file, table: 'agent_segments', row: `agent_name=${sqlText(agent)}` });
+      sink.add(
+        'db.segment-sequence',
+        `segments of ${agent} are ${numbers.slice(0, 8).join(', ')}${numbers.length > 8 ? ', ...' : ''}: expected 1, 2, 3, ...`,
+        { file: opts.file, table: 'agent_segments', row: `agent_name=${sqlText(agent)}` },
+      );
     }
   }
   if (!haveAgents) return;
-  for (const r of q('SELECT DISTINCT agent_name FROM agent_segments WHERE agent_name IS NULL OR agent_name NOT IN (SELECT name FROM agents)')) {
-    sink.add('db.segment-agent', `segments of ${sqlText(r.agent_name)} name no agents row`, { file: opts.file, table: 'agent_segments', row: `agent_name=${sqlText(r.agent_name)}` });
+  for (const r of q(
+    'SELECT DISTINCT agent_name FROM agent_segments WHERE agent_name IS NULL OR agent_name NOT IN (SELECT name FROM agents)',
+  )) {
+    sink.add('db.segment-agent', `segments of ${sqlText(r.agent_name)} name no agents row`, {
+      file: opts.file,
+      table: 'agent_segments',
+      row: `agent_name=${sqlText(r.agent_name)}`,
+    });
   }
 }
 

@@ -2,27 +2,118 @@ import type { RuleTable } from '../kit/rule-table.ts';
 
 /** Every rule the state-db verifier reports (sqlite.md "Core Schema" and its conventions). docs/verify-rules.md lists them. */
 export const STATE_DB_RULES = {
-  'db.open': { severity: 'error', enforces: 'sqlite.md "Database Location": state.db is a SQLite database (agents.db likewise).', hint: 'point at a database written by SQLite; check it with sqlite3 FILE "PRAGMA quick_check"' },
-  'db.table-missing': { severity: 'error', enforces: 'sqlite.md "Core Schema": the VM initializes run, execution, bindings, agents, agent_segments, imports (agents.db: agents, agent_segments).', hint: 'create the missing core table with the seed\'s DDL (CREATE TABLE IF NOT EXISTS ...)' },
-  'db.column-missing': { severity: 'error', enforces: 'sqlite.md "Core Schema" columns ("a minimum viable schema - extend freely": added columns are allowed).', hint: 'ALTER TABLE ... ADD COLUMN the missing core column' },
-  'db.table-unknown': { severity: 'warning', enforces: 'sqlite.md "Shared Concerns": custom tables are prefixed with x_ (e.g. x_metrics).', hint: 'rename extension tables to x_{name}' },
-  'db.run-row': { severity: 'error', enforces: 'sqlite.md "VM Responsibilities": Program registration, "Store the program source and metadata" in run.', hint: 'the VM inserts the run row when it creates state.db' },
-  'db.run-id': { severity: 'error', enforces: 'sqlite.md: "Run ID format: Same as filesystem state: {YYYYMMDD}-{HHMMSS}-{random6}", the directory the state.db lives in.', hint: 'run.id must be the run directory name, e.g. 20260116-143052-a7b3c9' },
-  'db.run-status': { severity: 'error', enforces: 'sqlite.md run.status: "running, completed, failed, interrupted".', hint: 'set run.status to running, completed, failed or interrupted' },
-  'db.binding-duplicate': { severity: 'error', enforces: 'sqlite.md bindings: PRIMARY KEY (name, IFNULL(execution_id, -1)): one row per name and scope.', hint: 'keep one row per (name, execution_id); create the unique index ON bindings(name, IFNULL(execution_id, -1))' },
-  'db.binding-kind': { severity: 'error', enforces: 'sqlite.md bindings.kind: "input, output, let, const".', hint: 'set kind to input, output, let or const' },
-  'db.binding-name': { severity: 'error', enforces: 'decisions names: a binding name is a plain name (it also names attachments/{name}.md).', hint: 'rename the binding to a plain name' },
-  'db.binding-execution-id': { severity: 'error', enforces: 'sqlite.md bindings.execution_id: "NULL for root scope, non-null for block invocations" (decisions execution-id: a positive counter).', hint: 'use NULL at root and the frame\'s positive execution_id in a block' },
-  'db.binding-too-large': { severity: 'warning', enforces: 'sqlite.md "Large Outputs": a value over ~100KB goes to attachments/{name}.md (decisions attachment-threshold: > 102,400 UTF-8 bytes).', hint: 'write the value to attachments/ and store its path in attachment_path' },
-  'db.attachment': { severity: 'error', enforces: 'sqlite.md "Large Outputs": attachment_path names attachments/{binding_name}.md (decisions attachment-naming: relative to the run directory).', hint: 'attachment_path must be a relative path under attachments/ of the run, and the file must exist' },
-  'db.execution-parent': { severity: 'error', enforces: 'sqlite.md execution.parent_id: "INTEGER REFERENCES execution(id) -- for nested blocks".', hint: 'parent_id must be the id of an existing execution row' },
-  'db.execution-status': { severity: 'warning', enforces: 'sqlite.md execution.status: pending, executing, completed, failed, skipped (HEAD event tokens started, joined, iteration, exited, retry).', hint: 'use one of the status tokens docs/verify-rules.md lists' },
-  'db.agent-name': { severity: 'error', enforces: 'decisions names: an agent name is a plain name.', hint: 'rename the agent to a plain name' },
-  'db.agent-scope': { severity: 'error', enforces: 'sqlite.md agents.scope: "execution, project, user, custom".', hint: 'set scope to execution, project, user or custom' },
-  'db.agent-scope-place': { severity: 'warning', enforces: 'sqlite.md: execution-scoped agents live in the per-run state.db; project and user agents in agents.db.', hint: 'move the agent to the database its scope names' },
-  'db.segment-duplicate': { severity: 'error', enforces: 'sqlite.md agent_segments: UNIQUE(agent_name, segment_number).', hint: 'keep one row per (agent_name, segment_number)' },
-  'db.segment-sequence': { severity: 'error', enforces: 'filesystem.md segment numbering 001, 002, ... (decisions segment-numbering: per agent, from 1, no gaps).', hint: 'number an agent\'s segments 1, 2, 3, ... without gaps' },
-  'db.segment-agent': { severity: 'warning', enforces: 'sqlite.md agent_segments.agent_name: "REFERENCES agents(name)".', hint: 'insert the agents row before its segments' },
+  'db.open': {
+    severity: 'error',
+    enforces: 'sqlite.md "Database Location": state.db is a SQLite database (agents.db likewise).',
+    hint: 'point at a database written by SQLite; check it with sqlite3 FILE "PRAGMA quick_check"',
+  },
+  'db.table-missing': {
+    severity: 'error',
+    enforces:
+      'sqlite.md "Core Schema": the VM initializes run, execution, bindings, agents, agent_segments, imports (agents.db: agents, agent_segments).',
+    hint: "create the missing core table with the seed's DDL (CREATE TABLE IF NOT EXISTS ...)",
+  },
+  'db.column-missing': {
+    severity: 'error',
+    enforces: 'sqlite.md "Core Schema" columns ("a minimum viable schema - extend freely": added columns are allowed).',
+    hint: 'ALTER TABLE ... ADD COLUMN the missing core column',
+  },
+  'db.table-unknown': {
+    severity: 'warning',
+    enforces: 'sqlite.md "Shared Concerns": custom tables are prefixed with x_ (e.g. x_metrics).',
+    hint: 'rename extension tables to x_{name}',
+  },
+  'db.run-row': {
+    severity: 'error',
+    enforces: 'sqlite.md "VM Responsibilities": Program registration, "Store the program source and metadata" in run.',
+    hint: 'the VM inserts the run row when it creates state.db',
+  },
+  'db.run-id': {
+    severity: 'error',
+    enforces:
+      'sqlite.md: "Run ID format: Same as filesystem state: {YYYYMMDD}-{HHMMSS}-{random6}", the directory the state.db lives in.',
+    hint: 'run.id must be the run directory name, e.g. 20260116-143052-a7b3c9',
+  },
+  'db.run-status': {
+    severity: 'error',
+    enforces: 'sqlite.md run.status: "running, completed, failed, interrupted".',
+    hint: 'set run.status to running, completed, failed or interrupted',
+  },
+  'db.binding-duplicate': {
+    severity: 'error',
+    enforces: 'sqlite.md bindings: PRIMARY KEY (name, IFNULL(execution_id, -1)): one row per name and scope.',
+    hint: 'keep one row per (name, execution_id); create the unique index ON bindings(name, IFNULL(execution_id, -1))',
+  },
+  'db.binding-kind': {
+    severity: 'error',
+    enforces: 'sqlite.md bindings.kind: "input, output, let, const".',
+    hint: 'set kind to input, output, let or const',
+  },
+  'db.binding-name': {
+    severity: 'error',
+    enforces: 'decisions names: a binding name is a plain name (it also names attachments/{name}.md).',
+    hint: 'rename the binding to a plain name',
+  },
+  'db.binding-execution-id': {
+    severity: 'error',
+    enforces:
+      'sqlite.md bindings.execution_id: "NULL for root scope, non-null for block invocations" (decisions execution-id: a positive counter).',
+    hint: "use NULL at root and the frame's positive execution_id in a block",
+  },
+  'db.binding-too-large': {
+    severity: 'warning',
+    enforces:
+      'sqlite.md "Large Outputs": a value over ~100KB goes to attachments/{name}.md (decisions attachment-threshold: > 102,400 UTF-8 bytes).',
+    hint: 'write the value to attachments/ and store its path in attachment_path',
+  },
+  'db.attachment': {
+    severity: 'error',
+    enforces:
+      'sqlite.md "Large Outputs": attachment_path names attachments/{binding_name}.md (decisions attachment-naming: relative to the run directory).',
+    hint: 'attachment_path must be a relative path under attachments/ of the run, and the file must exist',
+  },
+  'db.execution-parent': {
+    severity: 'error',
+    enforces: 'sqlite.md execution.parent_id: "INTEGER REFERENCES execution(id) -- for nested blocks".',
+    hint: 'parent_id must be the id of an existing execution row',
+  },
+  'db.execution-status': {
+    severity: 'warning',
+    enforces:
+      'sqlite.md execution.status: pending, executing, completed, failed, skipped (HEAD event tokens started, joined, iteration, exited, retry).',
+    hint: 'use one of the status tokens docs/verify-rules.md lists',
+  },
+  'db.agent-name': {
+    severity: 'error',
+    enforces: 'decisions names: an agent name is a plain name.',
+    hint: 'rename the agent to a plain name',
+  },
+  'db.agent-scope': {
+    severity: 'error',
+    enforces: 'sqlite.md agents.scope: "execution, project, user, custom".',
+    hint: 'set scope to execution, project, user or custom',
+  },
+  'db.agent-scope-place': {
+    severity: 'warning',
+    enforces: 'sqlite.md: execution-scoped agents live in the per-run state.db; project and user agents in agents.db.',
+    hint: 'move the agent to the database its scope names',
+  },
+  'db.segment-duplicate': {
+    severity: 'error',
+    enforces: 'sqlite.md agent_segments: UNIQUE(agent_name, segment_number).',
+    hint: 'keep one row per (agent_name, segment_number)',
+  },
+  'db.segment-sequence': {
+    severity: 'error',
+    enforces:
+      'filesystem.md segment numbering 001, 002, ... (decisions segment-numbering: per agent, from 1, no gaps).',
+    hint: "number an agent's segments 1, 2, 3, ... without gaps",
+  },
+  'db.segment-agent': {
+    severity: 'warning',
+    enforces: 'sqlite.md agent_segments.agent_name: "REFERENCES agents(name)".',
+    hint: 'insert the agents row before its segments',
+  },
 } as const satisfies RuleTable;
 
 export type StateDbRuleId = keyof typeof STATE_DB_RULES;

@@ -8,8 +8,22 @@ import { TRANSCRIPT_RULES, type TranscriptRuleId } from './transcript-rules.ts';
 type Ev<K extends TranscriptEvent['kind']> = Extract<TranscriptEvent, { kind: K }>;
 type At = { line: number; column: number };
 
-interface Frame { block: string; depth: number; parent: number | null; open: boolean; at: At }
-interface Par { strategy: string; count?: number; branchCount?: number; branches: string[]; settled: Map<string, string>; joined: boolean; line: number }
+interface Frame {
+  block: string;
+  depth: number;
+  parent: number | null;
+  open: boolean;
+  at: At;
+}
+interface Par {
+  strategy: string;
+  count?: number;
+  branchCount?: number;
+  branches: string[];
+  settled: Map<string, string>;
+  joined: boolean;
+  line: number;
+}
 
 /** What one run of a transcript has said so far. Execution ids, loops and parallels are per run. */
 class RunCheck {
@@ -46,9 +60,25 @@ class RunCheck {
  */
 export function checkTranscript(text: string, file?: string): Finding[] {
   const parsed = parseTranscript(text);
-  const findings: Finding[] = parsed.diagnostics.map((d) => finding(TRANSCRIPT_RULES, d.rule as TranscriptRuleId, d.message, { line: d.line, column: d.column, file: file || undefined }, d.severity));
+  const findings: Finding[] = parsed.diagnostics.map((d) =>
+    finding(
+      TRANSCRIPT_RULES,
+      d.rule as TranscriptRuleId,
+      d.message,
+      { line: d.line, column: d.column, file: file || undefined },
+      d.severity,
+    ),
+  );
   const add: Add = (rule, at, message, severity, hint) =>
-    findings.push(finding(TRANSCRIPT_RULES, rule, message, { line: at.line, column: at.column, file: file || undefined, hint: hint || undefined }, severity));
+    findings.push(
+      finding(
+        TRANSCRIPT_RULES,
+        rule,
+        message,
+        { line: at.line, column: at.column, file: file || undefined, hint: hint || undefined },
+        severity,
+      ),
+    );
   const runs = [new RunCheck()];
   const named = new Map<string, RunCheck>();
   for (const e of parsed.events) {
@@ -73,10 +103,12 @@ function check(r: RunCheck, e: TranscriptEvent, add: Add): void {
     case 'run-status':
       if (e.status === 'completed' || e.status === 'end' || e.status === 'failed') r.ended = true;
       return;
-    case 'frame-enter': return frameEnter(r, e, add);
+    case 'frame-enter':
+      return frameEnter(r, e, add);
     case 'frame-exit': {
       const f = r.frames.get(e.executionId);
-      if (f && e.block !== undefined && e.block !== f.block) add('frame.block', e, `execution_id ${e.executionId} entered block ${f.block}, not ${e.block}`);
+      if (f && e.block !== undefined && e.block !== f.block)
+        add('frame.block', e, `execution_id ${e.executionId} entered block ${f.block}, not ${e.block}`);
       if (f) f.open = false;
       return;
     }
@@ -90,28 +122,44 @@ function check(r: RunCheck, e: TranscriptEvent, add: Add): void {
     }
     case 'loop-exit': {
       const l = e.id === undefined ? undefined : r.loops.get(e.id);
-      if (l && e.iteration !== undefined && e.iteration !== l.last) add('loop.sequence', e, `the loop exits "at iteration ${e.iteration}" but its last iteration was ${l.last}`);
+      if (l && e.iteration !== undefined && e.iteration !== l.last)
+        add('loop.sequence', e, `the loop exits "at iteration ${e.iteration}" but its last iteration was ${l.last}`);
       return;
     }
-    case 'callstack': return callStack(r, e, add);
+    case 'callstack':
+      return callStack(r, e, add);
     case 'loop-start':
       r.loops.set(e.id!, { ...(e.max !== undefined ? { max: e.max } : {}), last: 0 });
       return;
-    case 'loop-iteration': return loopIteration(r, e, add);
+    case 'loop-iteration':
+      return loopIteration(r, e, add);
     case 'parallel-start':
-      r.parallels.set(e.id!, { strategy: e.strategy ?? 'all', ...(e.count !== undefined ? { count: e.count } : {}), ...(e.branchCount !== undefined ? { branchCount: e.branchCount } : {}), branches: e.branches, settled: new Map(), joined: false, line: e.line });
+      r.parallels.set(e.id!, {
+        strategy: e.strategy ?? 'all',
+        ...(e.count !== undefined ? { count: e.count } : {}),
+        ...(e.branchCount !== undefined ? { branchCount: e.branchCount } : {}),
+        branches: e.branches,
+        settled: new Map(),
+        joined: false,
+        line: e.line,
+      });
       return;
     case 'branch': {
       const p = e.id === undefined ? undefined : r.parallels.get(e.id);
-      if (p && p.branches.length && !p.branches.includes(e.branch)) add('parallel.branch', e, `branch ${e.branch} was not entered on line ${p.line}`);
+      if (p && p.branches.length && !p.branches.includes(e.branch))
+        add('parallel.branch', e, `branch ${e.branch} was not entered on line ${p.line}`);
       if (p && e.status !== 'executing') p.settled.set(e.branch, e.status);
       return;
     }
-    case 'parallel-join': return parallelJoin(r, e, add);
-    case 'bind': return bind(r, e, add);
-    case 'read': return read(r, e, add);
+    case 'parallel-join':
+      return parallelJoin(r, e, add);
+    case 'bind':
+      return bind(r, e, add);
+    case 'read':
+      return read(r, e, add);
     case 'statement':
-      if (e.executionId != null && !r.frames.has(e.executionId)) add('exec-id.unknown', e, `execution_id ${e.executionId} was never entered`);
+      if (e.executionId != null && !r.frames.has(e.executionId))
+        add('exec-id.unknown', e, `execution_id ${e.executionId} was never entered`);
       return;
     default:
       return;
@@ -120,15 +168,27 @@ function check(r: RunCheck, e: TranscriptEvent, add: Add): void {
 
 function frameEnter(r: RunCheck, e: Ev<'frame-enter'>, add: Add): void {
   const seen = r.frames.get(e.executionId);
-  if (seen) add('exec-id.duplicate', e, `execution_id ${e.executionId} was already used on line ${seen.at.line}`, 'error', 'each block invocation gets a new execution_id');
-  else if (e.executionId !== r.maxId + 1) add('exec-id.sequence', e, `execution_id ${e.executionId} after ${r.maxId}; ids go 1, 2, 3, ...`, 'warning');
+  if (seen)
+    add(
+      'exec-id.duplicate',
+      e,
+      `execution_id ${e.executionId} was already used on line ${seen.at.line}`,
+      'error',
+      'each block invocation gets a new execution_id',
+    );
+  else if (e.executionId !== r.maxId + 1)
+    add('exec-id.sequence', e, `execution_id ${e.executionId} after ${r.maxId}; ids go 1, 2, 3, ...`, 'warning');
   const parent = e.parent ?? null;
   const p = parent === null ? undefined : r.frames.get(parent);
   if (parent !== null && !p) add('exec-id.parent', e, `parent execution_id ${parent} was never entered`);
   else if (p && !p.open) add('exec-id.parent', e, `parent execution_id ${parent} has already exited`);
   const want = p ? p.depth + 1 : 1;
   if (e.depth !== undefined && (parent === null || p) && e.depth !== want) {
-    add('frame.depth', e, `depth ${e.depth}, but ${p ? `its parent ${parent} has depth ${p.depth}` : 'a first-level frame has depth 1'}`);
+    add(
+      'frame.depth',
+      e,
+      `depth ${e.depth}, but ${p ? `its parent ${parent} has depth ${p.depth}` : 'a first-level frame has depth 1'}`,
+    );
   }
   r.frames.set(e.executionId, { block: e.block, depth: e.depth ?? want, parent, open: true, at: seen?.at ?? e });
   r.maxId = Math.max(r.maxId, e.executionId);
@@ -137,10 +197,12 @@ function frameEnter(r: RunCheck, e: Ev<'frame-enter'>, add: Add): void {
 function loopIteration(r: RunCheck, e: Ev<'loop-iteration'>, add: Add): void {
   const l = r.loops.get(e.id!) ?? { last: 0 };
   r.loops.set(e.id!, l);
-  if (e.max !== undefined && l.max !== undefined && e.max !== l.max) add('loop.max', e, `iteration says max ${e.max}, the loop started with max ${l.max}`);
+  if (e.max !== undefined && l.max !== undefined && e.max !== l.max)
+    add('loop.max', e, `iteration says max ${e.max}, the loop started with max ${l.max}`);
   l.max ??= e.max;
   if (l.max !== undefined && e.iteration > l.max) add('loop.max', e, `iteration ${e.iteration} is past max ${l.max}`);
-  if (e.iteration !== l.last + 1) add('loop.sequence', e, `iteration ${e.iteration} after ${l.last}; the next is ${l.last + 1}`);
+  if (e.iteration !== l.last + 1)
+    add('loop.sequence', e, `iteration ${e.iteration} after ${l.last}; the next is ${l.last + 1}`);
   l.last = e.iteration;
 }
 
@@ -148,14 +210,20 @@ function parallelJoin(r: RunCheck, e: Ev<'parallel-join'>, add: Add): void {
   const p = e.id === undefined ? undefined : r.parallels.get(e.id);
   if (!p) return;
   for (const b of e.branches) {
-    if (p.branches.length && !p.branches.includes(b.name)) add('parallel.branch', e, `branch ${b.name} was not entered on line ${p.line}`);
+    if (p.branches.length && !p.branches.includes(b.name))
+      add('parallel.branch', e, `branch ${b.name} was not entered on line ${p.line}`);
     if (b.status !== 'executing') p.settled.set(b.name, b.status ?? 'completed');
   }
   p.joined = true;
   const completed = [...p.settled.values()].filter((s) => s === 'completed').length;
   if (p.strategy === 'all') {
     const missing = p.branches.filter((b) => !p.settled.has(b));
-    if (missing.length) add('parallel.join', e, `joined without branch${missing.length > 1 ? 'es' : ''} ${missing.join(', ')} entered on line ${p.line}`);
+    if (missing.length)
+      add(
+        'parallel.join',
+        e,
+        `joined without branch${missing.length > 1 ? 'es' : ''} ${missing.join(', ')} entered on line ${p.line}`,
+      );
     else if (p.branches.length === 0 && p.branchCount !== undefined && p.settled.size < p.branchCount) {
       add('parallel.join', e, `joined ${p.settled.size} of the ${p.branchCount} branches entered on line ${p.line}`);
     }
@@ -163,26 +231,52 @@ function parallelJoin(r: RunCheck, e: Ev<'parallel-join'>, add: Add): void {
   }
   const need = p.count ?? 1;
   const total = p.branches.length || p.branchCount || 0;
-  if (completed < need && p.settled.size < total) add('parallel.join', e, `strategy ${p.strategy} joined with ${completed} completed branches; it needs ${need} or every branch settled`);
+  if (completed < need && p.settled.size < total)
+    add(
+      'parallel.join',
+      e,
+      `strategy ${p.strategy} joined with ${completed} completed branches; it needs ${need} or every branch settled`,
+    );
 }
 
 /** A binding without an execution_id belongs to the innermost open frame (the compact dialect's implicit scope). */
 function bind(r: RunCheck, e: Ev<'bind'>, add: Add): void {
-  if (e.executionId != null && !r.frames.has(e.executionId)) add('exec-id.unknown', e, `execution_id ${e.executionId} was never entered`);
+  if (e.executionId != null && !r.frames.has(e.executionId))
+    add('exec-id.unknown', e, `execution_id ${e.executionId} was never entered`);
   if (e.executionId === undefined && e.dialect === 'verbose' && r.innermost() !== null) {
-    add('binding.scope', e, `${e.name} is bound inside execution_id ${r.innermost()} without naming it`, 'warning', 'the seed: "When inside a block invocation, always include the execution_id"');
+    add(
+      'binding.scope',
+      e,
+      `${e.name} is bound inside execution_id ${r.innermost()} without naming it`,
+      'warning',
+      'the seed: "When inside a block invocation, always include the execution_id"',
+    );
   }
   const scope = String((e.executionId === undefined ? r.innermost() : e.executionId) ?? 'root');
   const names = r.scopes.get(scope) ?? new Map<string, BindingKind | undefined>();
   r.scopes.set(scope, names);
-  if (names.get(e.name) === 'const') add('binding.const-rebind', e, `const ${e.name} is bound again${scope === 'root' ? '' : ` in execution_id ${scope}`}`, 'error', 'const bindings are immutable; use let');
+  if (names.get(e.name) === 'const')
+    add(
+      'binding.const-rebind',
+      e,
+      `const ${e.name} is bound again${scope === 'root' ? '' : ` in execution_id ${scope}`}`,
+      'error',
+      'const bindings are immutable; use let',
+    );
   names.set(e.name, e.bindingKind ?? names.get(e.name));
 }
 
 function read(r: RunCheck, e: Ev<'read'>, add: Add): void {
   const visible = r.chain(e.executionId === undefined ? r.innermost() : e.executionId);
   for (const n of e.names) {
-    if (!visible.some((s) => r.scopes.get(s)?.has(n))) add('binding.read-before-bind', e, `${n} is used before it is bound`, 'error', 'narrate [Binding] before a session reads the value');
+    if (!visible.some((s) => r.scopes.get(s)?.has(n)))
+      add(
+        'binding.read-before-bind',
+        e,
+        `${n} is used before it is bound`,
+        'error',
+        'narrate [Binding] before a session reads the value',
+      );
   }
 }
 
@@ -190,17 +284,28 @@ function callStack(r: RunCheck, e: Ev<'callstack'>, add: Add): void {
   const listed = new Set(e.frames.map((f) => f.executionId));
   for (const f of e.frames) {
     const known = r.frames.get(f.executionId);
-    if (known && !known.open && f.status !== 'completed') add('callstack.mismatch', e, `execution_id ${f.executionId} is listed as ${f.status} but has exited`, 'warning');
+    if (known && !known.open && f.status !== 'completed')
+      add('callstack.mismatch', e, `execution_id ${f.executionId} is listed as ${f.status} but has exited`, 'warning');
   }
-  for (const [id, f] of r.frames) if (f.open && !listed.has(id)) add('callstack.mismatch', e, `open execution_id ${id} is missing from the stack`, 'warning');
+  for (const [id, f] of r.frames)
+    if (f.open && !listed.has(id))
+      add('callstack.mismatch', e, `open execution_id ${id} is missing from the stack`, 'warning');
 }
 
 function finish(r: RunCheck, add: Add): void {
   const severity = r.ended ? 'error' : 'warning';
   for (const [id, f] of r.frames) {
-    if (f.open) add('frame.unclosed', f.at, `[Frame+] of execution_id ${id} has no [Frame-]`, severity, 'narrate "[Frame-] Exiting block: NAME (execution_id: N)" when the block completes');
+    if (f.open)
+      add(
+        'frame.unclosed',
+        f.at,
+        `[Frame+] of execution_id ${id} has no [Frame-]`,
+        severity,
+        'narrate "[Frame-] Exiting block: NAME (execution_id: N)" when the block completes',
+      );
   }
   for (const p of r.parallels.values()) {
-    if (!p.joined) add('parallel.unjoined', { line: p.line, column: 1 }, 'this parallel block is never joined', severity);
+    if (!p.joined)
+      add('parallel.unjoined', { line: p.line, column: 1 }, 'this parallel block is never joined', severity);
   }
 }

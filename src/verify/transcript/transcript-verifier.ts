@@ -5,7 +5,8 @@ import { checkTranscript } from './check-transcript.ts';
 
 /** Larger files are not conversations the seed has in mind (in-context is for < 30 statements). */
 const MAX_BYTES = 16 * 1024 * 1024;
-const VERBOSE = /^\s*\[(?:Program|Position|Binding|Input|Output|Import|Success|Warning|Parallel|Loop|Pipeline|Try|Flow|Frame\+|Frame-|CallStack)\]/m;
+const VERBOSE =
+  /^\s*\[(?:Program|Position|Binding|Input|Output|Import|Success|Warning|Parallel|Loop|Pipeline|Try|Flow|Frame\+|Frame-|CallStack)\]/m;
 // A compact marker alone could be a stray `#12 fixed` in notes: two lines of them make a transcript.
 const COMPACT = /^\s*(?:\d+→|∥ |loop:\d|#\d+ \S|---end\b)/gm;
 

@@ -32,17 +32,26 @@ function readLines(path: string, file: string, node: string, out: Finding[]): un
     return [];
   }
   if (text.length === 0) return [];
-  if (!text.endsWith('\n')) out.push(finding(WORLD_MODEL_RULES, 'wm.receipts-file', `${file} does not end with a newline (a torn append?)`, { file, node }));
+  if (!text.endsWith('\n'))
+    out.push(
+      finding(WORLD_MODEL_RULES, 'wm.receipts-file', `${file} does not end with a newline (a torn append?)`, {
+        file,
+        node,
+      }),
+    );
   const lines = text.replace(/\n$/, '').split('\n');
   const list: unknown[] = [];
   lines.forEach((line, i) => {
     const where = { file, line: i + 1, receipt: i, node };
-    if (line.length === 0) return void out.push(finding(WORLD_MODEL_RULES, 'wm.receipts-file', `line ${i + 1} is blank`, where));
+    if (line.length === 0)
+      return void out.push(finding(WORLD_MODEL_RULES, 'wm.receipts-file', `line ${i + 1} is blank`, where));
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch (err) {
-      out.push(finding(WORLD_MODEL_RULES, 'wm.receipts-file', `line ${i + 1} is not JSON: ${(err as Error).message}`, where));
+      out.push(
+        finding(WORLD_MODEL_RULES, 'wm.receipts-file', `line ${i + 1} is not JSON: ${(err as Error).message}`, where),
+      );
       value = undefined;
     }
     if (value !== undefined) {
@@ -52,7 +61,15 @@ function readLines(path: string, file: string, node: string, out: Finding[]): un
       } catch {
         canonical = undefined;
       }
-      if (canonical !== line) out.push(finding(WORLD_MODEL_RULES, 'wm.receipts-canonical', `line ${i + 1} is not the canonical JSON of its envelope`, where));
+      if (canonical !== line)
+        out.push(
+          finding(
+            WORLD_MODEL_RULES,
+            'wm.receipts-canonical',
+            `line ${i + 1} is not the canonical JSON of its envelope`,
+            where,
+          ),
+        );
     }
     list.push(value);
   });
@@ -66,7 +83,18 @@ function readLines(path: string, file: string, node: string, out: Finding[]): un
 function checkChain(list: unknown[], file: string, node: string, out: Finding[]): NodeLedger {
   const first = list[0];
   if (isPlain(first) && typeof first.node === 'string' && first.node !== node) {
-    out.push(finding(WORLD_MODEL_RULES, 'wm.chain.node', `receipt names node ${JSON.stringify(first.node)} but is in ${file}`, { file, line: 1, receipt: 0, node }));
+    out.push(
+      finding(
+        WORLD_MODEL_RULES,
+        'wm.chain.node',
+        `receipt names node ${JSON.stringify(first.node)} but is in ${file}`,
+        { file, line: 1, receipt: 0, node },
+      ),
+    );
   }
-  return checkNodeLedger('wm.', list.map((receipt, index) => ({ receipt, index, place: { file, line: index + 1, receipt: index, node } })), out);
+  return checkNodeLedger(
+    'wm.',
+    list.map((receipt, index) => ({ receipt, index, place: { file, line: index + 1, receipt: index, node } })),
+    out,
+  );
 }

@@ -15,26 +15,63 @@ const VERSION_RE = /^sha256:[a-f0-9]{64}\n$/;
  */
 export function checkTree(runDir: string, ledgers: Map<string, NodeLedger>, out: Finding[]): void {
   const wmDir = join(runDir, 'world-model');
-  const nodeDirs = existsSync(wmDir) ? readdirSync(wmDir).filter((n) => n !== 'caller' && !n.startsWith('.') && statSync(join(wmDir, n)).isDirectory()) : [];
+  const nodeDirs = existsSync(wmDir)
+    ? readdirSync(wmDir).filter((n) => n !== 'caller' && !n.startsWith('.') && statSync(join(wmDir, n)).isDirectory())
+    : [];
   const nodes = new Set([...nodeDirs, ...ledgers.keys()]);
   for (const node of [...nodes].sort()) {
     const ledger = ledgers.get(node);
-    if (!ledger && nodeDirs.includes(node)) out.push(finding(WORLD_MODEL_RULES, 'wm.orphan', `world-model/${node}/ has no receipts/${node}.jsonl`, { file: `world-model/${node}`, node }));
+    if (!ledger && nodeDirs.includes(node))
+      out.push(
+        finding(WORLD_MODEL_RULES, 'wm.orphan', `world-model/${node}/ has no receipts/${node}.jsonl`, {
+          file: `world-model/${node}`,
+          node,
+        }),
+      );
     const stored = checkVersions(runDir, node, out);
     const published = readVersionFile(runDir, node, out);
     if (published !== undefined) checkDirHash(runDir, node, published, out);
     if (published && !stored.has(published)) {
-      out.push(finding(WORLD_MODEL_RULES, 'wm.version-stored', `.version names ${published}, which is not under state/world-model/${node}/versions/`, { file: `world-model/${node}/.version`, node }));
+      out.push(
+        finding(
+          WORLD_MODEL_RULES,
+          'wm.version-stored',
+          `.version names ${published}, which is not under state/world-model/${node}/versions/`,
+          { file: `world-model/${node}/.version`, node },
+        ),
+      );
     }
     if (!ledger) continue;
     const expected = ledger.rendered.length > 0 ? ledger.lastAtomic : undefined;
     if (expected !== undefined && published === undefined) {
-      out.push(finding(WORLD_MODEL_RULES, 'wm.version-missing', `the ledger published ${expected} but world-model/${node}/.version is missing`, { file: `world-model/${node}/.version`, node }));
+      out.push(
+        finding(
+          WORLD_MODEL_RULES,
+          'wm.version-missing',
+          `the ledger published ${expected} but world-model/${node}/.version is missing`,
+          { file: `world-model/${node}/.version`, node },
+        ),
+      );
     } else if (published !== undefined && published !== expected) {
-      out.push(finding(WORLD_MODEL_RULES, 'wm.published-match', `.version is ${published ?? 'unreadable'} but the last non-failed receipt has @atomic ${expected ?? '(cold start: nothing published)'}`, { file: `world-model/${node}/.version`, node, receipt: ledger.count - 1 }));
+      out.push(
+        finding(
+          WORLD_MODEL_RULES,
+          'wm.published-match',
+          `.version is ${published ?? 'unreadable'} but the last non-failed receipt has @atomic ${expected ?? '(cold start: nothing published)'}`,
+          { file: `world-model/${node}/.version`, node, receipt: ledger.count - 1 },
+        ),
+      );
     }
     for (const r of ledger.rendered) {
-      if (!stored.has(r.atomic)) out.push(finding(WORLD_MODEL_RULES, 'wm.atomic-version', `rendered receipt ${r.index} has @atomic ${r.atomic}, which is not a stored version`, { file: `receipts/${node}.jsonl`, line: r.index + 1, receipt: r.index, node }));
+      if (!stored.has(r.atomic))
+        out.push(
+          finding(
+            WORLD_MODEL_RULES,
+            'wm.atomic-version',
+            `rendered receipt ${r.index} has @atomic ${r.atomic}, which is not a stored version`,
+            { file: `receipts/${node}.jsonl`, line: r.index + 1, receipt: r.index, node },
+          ),
+        );
     }
   }
 }
@@ -49,7 +86,14 @@ function readVersionFile(runDir: string, node: string, out: Finding[]): string |
     return undefined;
   }
   if (!VERSION_RE.test(text)) {
-    out.push(finding(WORLD_MODEL_RULES, 'wm.version-format', `${file} is ${JSON.stringify(text.slice(0, 80))}, not "sha256:<64 hex>\\n"`, { file, node }));
+    out.push(
+      finding(
+        WORLD_MODEL_RULES,
+        'wm.version-format',
+        `${file} is ${JSON.stringify(text.slice(0, 80))}, not "sha256:<64 hex>\\n"`,
+        { file, node },
+      ),
+    );
     const m = /sha256:[a-f0-9]{64}/.exec(text);
     return m ? m[0] : null;
   }
@@ -61,10 +105,21 @@ function checkDirHash(runDir: string, node: string, published: string | null, ou
   try {
     const { address } = fingerprintDirectory(join(runDir, rel));
     if (published !== null && address !== published) {
-      out.push(finding(WORLD_MODEL_RULES, 'wm.version-hash', `${rel}/ hashes to ${address} but .version says ${published}`, { file: rel, node, hint: 'a published file was edited, added or removed after the commit' }));
+      out.push(
+        finding(WORLD_MODEL_RULES, 'wm.version-hash', `${rel}/ hashes to ${address} but .version says ${published}`, {
+          file: rel,
+          node,
+          hint: 'a published file was edited, added or removed after the commit',
+        }),
+      );
     }
   } catch (err) {
-    out.push(finding(WORLD_MODEL_RULES, 'wm.unreadable', `${rel}/ cannot be fingerprinted: ${(err as Error).message}`, { file: rel, node }));
+    out.push(
+      finding(WORLD_MODEL_RULES, 'wm.unreadable', `${rel}/ cannot be fingerprinted: ${(err as Error).message}`, {
+        file: rel,
+        node,
+      }),
+    );
   }
 }
 
@@ -78,7 +133,8 @@ function checkVersions(runDir: string, node: string, out: Finding[]): Set<string
     const file = `${rel}/${name}`;
     const m = BIN_NAME.exec(name);
     if (!m) {
-      if (!name.startsWith('.tmp-')) out.push(finding(WORLD_MODEL_RULES, 'wm.bin-name', `${file} is not named sha256_<64 hex>.bin`, { file, node }));
+      if (!name.startsWith('.tmp-'))
+        out.push(finding(WORLD_MODEL_RULES, 'wm.bin-name', `${file} is not named sha256_<64 hex>.bin`, { file, node }));
       continue;
     }
     const bytes = readFileSync(join(dir, name));

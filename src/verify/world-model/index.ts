@@ -27,11 +27,17 @@ function verifyRunDir(path: string, prefix: string): Finding[] {
   if (!existsSync(path)) return out;
   const ledgers = checkReceipts(path, out);
   checkTree(path, ledgers, out);
-  const found = prefix === '' ? out : out.map((f) => (f.file === undefined ? { ...f, file: prefix.slice(0, -1) } : { ...f, file: `${prefix}${f.file}` }));
+  const found =
+    prefix === ''
+      ? out
+      : out.map((f) =>
+          f.file === undefined ? { ...f, file: prefix.slice(0, -1) } : { ...f, file: `${prefix}${f.file}` },
+        );
   const imports = join(path, 'imports');
   if (isKind(imports, 'dir')) {
     for (const name of readdirSync(imports).sort()) {
-      if (isKind(join(imports, name), 'dir')) found.push(...verifyRunDir(join(imports, name), `${prefix}imports/${name}/`));
+      if (isKind(join(imports, name), 'dir'))
+        found.push(...verifyRunDir(join(imports, name), `${prefix}imports/${name}/`));
     }
   }
   return found;

@@ -4,7 +4,10 @@
  * the 17th come from that arithmetic, not from the double's exact value. `X80` emulates it with BigInt, rounding to
  * nearest-even after every operation as the FPU does.
  */
-interface X80 { m: bigint; e: number } // value = m * 2^e, m has exactly 64 bits (or is 0)
+interface X80 {
+  m: bigint;
+  e: number;
+} // value = m * 2^e, m has exactly 64 bits (or is 0)
 
 const ZERO: X80 = { m: 0n, e: 0 };
 
@@ -79,22 +82,43 @@ function getDigit(st: { v: X80; nsd: number }): string {
 /** `sqlite3_snprintf("%!.20g", r)` for a finite, non-NaN double as SQLite 3.40 on x86-64 prints it. */
 export function formatReal20(r: number): string {
   let prefix = '';
-  if (r < 0) { r = -r; prefix = '-'; }
+  if (r < 0) {
+    r = -r;
+    prefix = '-';
+  }
   let v = D(r);
   let precision = 19; // %g counts the first digit: precision 20 - 1
   const rounder = mul(D(5.0e-10), D(1.0e-10)); // arRound[19 % 10], then one "rounder *= 1.0e-10"
   let exp = 0;
   if (v.m !== 0n) {
     let scale = D(1);
-    while (cmp(v, mul(D(1e100), scale)) >= 0 && exp <= 350) { scale = mul(scale, D(1e100)); exp += 100; }
-    while (cmp(v, mul(D(1e10), scale)) >= 0 && exp <= 350) { scale = mul(scale, D(1e10)); exp += 10; }
-    while (cmp(v, mul(TEN, scale)) >= 0 && exp <= 350) { scale = mul(scale, TEN); exp++; }
+    while (cmp(v, mul(D(1e100), scale)) >= 0 && exp <= 350) {
+      scale = mul(scale, D(1e100));
+      exp += 100;
+    }
+    while (cmp(v, mul(D(1e10), scale)) >= 0 && exp <= 350) {
+      scale = mul(scale, D(1e10));
+      exp += 10;
+    }
+    while (cmp(v, mul(TEN, scale)) >= 0 && exp <= 350) {
+      scale = mul(scale, TEN);
+      exp++;
+    }
     v = div(v, scale);
-    while (cmp(v, D(1e-8)) < 0) { v = mul(v, D(1e8)); exp -= 8; }
-    while (cmp(v, D(1)) < 0) { v = mul(v, TEN); exp--; }
+    while (cmp(v, D(1e-8)) < 0) {
+      v = mul(v, D(1e8));
+      exp -= 8;
+    }
+    while (cmp(v, D(1)) < 0) {
+      v = mul(v, TEN);
+      exp--;
+    }
   }
   v = addSub(v, rounder, 1n);
-  if (cmp(v, TEN) >= 0) { v = mul(v, D(0.1)); exp++; }
+  if (cmp(v, TEN) >= 0) {
+    v = mul(v, D(0.1));
+    exp++;
+  }
   const useExp = exp < -4 || exp > precision;
   if (!useExp) precision -= exp;
   let e2 = useExp ? 0 : exp;

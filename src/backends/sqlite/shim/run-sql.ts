@@ -11,7 +11,10 @@ export interface RunSqlOptions {
 }
 
 /** What the sqlite3 CLI (3.40) would print to stderr and exit with; `undefined` when every statement ran. */
-export interface SqlFailure { message: string; exitCode: number }
+export interface SqlFailure {
+  message: string;
+  exitCode: number;
+}
 
 const IS_SPACE = new Set([0x20, 0x09, 0x0a, 0x0b, 0x0c, 0x0d]);
 
@@ -64,7 +67,12 @@ interface WasmPtr {
  * Prepares the statements of `sql` one after another (as shell_exec does), calling `visit` with the prepare result
  * code, the statement (finalized after the visit) and the SQL from the statement on; `visit` returns false to stop.
  */
-function eachStatement(sqlite3: Sqlite3Static, db: Database, sql: string, visit: (rc: number, pStmt: number, rest: Buffer) => boolean): void {
+function eachStatement(
+  sqlite3: Sqlite3Static,
+  db: Database,
+  sql: string,
+  visit: (rc: number, pStmt: number, rest: Buffer) => boolean,
+): void {
   const capi = sqlite3.capi as unknown as Record<string, (...a: unknown[]) => number>;
   const wasm = sqlite3.wasm as unknown as WasmPtr;
   const bytes = Buffer.from(sql, 'utf8');
@@ -139,7 +147,8 @@ function listValue(sqlite3: Sqlite3Static, pStmt: number, i: number): string {
 function jsonValue(sqlite3: Sqlite3Static, pStmt: number, i: number): string {
   const { capi, wasm } = sqlite3;
   switch (capi.sqlite3_column_type(pStmt, i)) {
-    case capi.SQLITE_NULL: return 'null';
+    case capi.SQLITE_NULL:
+      return 'null';
     case capi.SQLITE_FLOAT: {
       const r = capi.sqlite3_column_double(pStmt, i);
       if (r === Infinity) return '1e999';
@@ -151,8 +160,10 @@ function jsonValue(sqlite3: Sqlite3Static, pStmt: number, i: number): string {
       const len = capi.sqlite3_column_bytes(pStmt, i);
       return jsonString(Buffer.from(wasm.heap8u().slice(Number(p), Number(p) + len)).toString('utf8'));
     }
-    case capi.SQLITE_TEXT: return jsonString(columnText(sqlite3, pStmt, i));
-    default: return capi.sqlite3_column_text(pStmt, i) ?? '';
+    case capi.SQLITE_TEXT:
+      return jsonString(columnText(sqlite3, pStmt, i));
+    default:
+      return capi.sqlite3_column_text(pStmt, i) ?? '';
   }
 }
 
@@ -163,7 +174,18 @@ export function jsonString(s: string): string {
     const c = ch.codePointAt(0)!;
     if (ch === '"' || ch === '\\') out += `\\${ch}`;
     else if (c <= 0x1f) {
-      out += ch === '\b' ? '\\b' : ch === '\f' ? '\\f' : ch === '\n' ? '\\n' : ch === '\r' ? '\\r' : ch === '\t' ? '\\t' : `\\u${c.toString(16).padStart(4, '0')}`;
+      out +=
+        ch === '\b'
+          ? '\\b'
+          : ch === '\f'
+            ? '\\f'
+            : ch === '\n'
+              ? '\\n'
+              : ch === '\r'
+                ? '\\r'
+                : ch === '\t'
+                  ? '\\t'
+                  : `\\u${c.toString(16).padStart(4, '0')}`;
     } else out += ch;
   }
   return out + '"';
@@ -180,8 +202,12 @@ function errorContext(offset: number, sql: Buffer): string {
   if (offset < 0) return '';
   let start = 0;
   while (offset > 50) {
-    offset--; start++;
-    while ((sql[start]! & 0xc0) === 0x80) { start++; offset--; }
+    offset--;
+    start++;
+    while ((sql[start]! & 0xc0) === 0x80) {
+      start++;
+      offset--;
+    }
   }
   let len = sql.length - start;
   if (len > 78) {
@@ -191,5 +217,7 @@ function errorContext(offset: number, sql: Buffer): string {
   const code = Buffer.from(sql.subarray(start, start + len));
   for (let i = 0; i < code.length; i++) if (IS_SPACE.has(code[i]!)) code[i] = 0x20;
   const text = code.toString('utf8');
-  return offset < 25 ? `\n  ${text}\n  ${' '.repeat(offset)}^--- error here` : `\n  ${text}\n  ${' '.repeat(offset - 14)}error here ---^`;
+  return offset < 25
+    ? `\n  ${text}\n  ${' '.repeat(offset)}^--- error here`
+    : `\n  ${text}\n  ${' '.repeat(offset - 14)}error here ---^`;
 }

@@ -15,13 +15,25 @@ export interface ShellArgs {
 export type ParsedShellArgs = { ok: true; args: ShellArgs } | { ok: false; message: string };
 
 const FLAGS: Record<string, (a: ShellArgs) => void> = {
-  json: (a) => { a.mode = 'json'; },
-  list: (a) => { a.mode = 'list'; },
-  header: (a) => { a.header = true; },
-  noheader: (a) => { a.header = false; },
-  help: (a) => { a.help = true; },
+  json: (a) => {
+    a.mode = 'json';
+  },
+  list: (a) => {
+    a.mode = 'list';
+  },
+  header: (a) => {
+    a.header = true;
+  },
+  noheader: (a) => {
+    a.header = false;
+  },
+  help: (a) => {
+    a.help = true;
+  },
   // Accepted and without effect here, as the shim never prompts.
-  batch: () => {}, bail: () => {}, interactive: () => {},
+  batch: () => {},
+  bail: () => {},
+  interactive: () => {},
 };
 
 export function parseShellArgs(argv: readonly string[]): ParsedShellArgs {
@@ -38,7 +50,8 @@ export function parseShellArgs(argv: readonly string[]): ParsedShellArgs {
         continue;
       }
       const flag = FLAGS[name];
-      if (!flag) return { ok: false, message: `sqlite3: Error: unknown option: ${arg}\nUse -help for a list of options.\n` };
+      if (!flag)
+        return { ok: false, message: `sqlite3: Error: unknown option: ${arg}\nUse -help for a list of options.\n` };
       flag(a);
       continue;
     }
