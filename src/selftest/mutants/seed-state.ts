@@ -97,6 +97,48 @@ class NoFetchedAtStore extends SqliteStore {
   }
 }
 
+/** The imports row names the import by its alias in source_url too, instead of the fetch URL the seeds show. */
+class AliasAsSourceStore extends SqliteStore {
+  override async createImport(
+    parent: RunRef,
+    handle: string,
+    slug: string,
+    rec: Parameters<SqliteStore['createImport']>[3],
+  ) {
+    const ref = await super.createImport(parent, handle, slug, rec);
+    await (await runFileOf(this, parent)).write((db) => db.exec('UPDATE imports SET source_url = alias'));
+    return ref;
+  }
+}
+
+// Our own earlier metadata keys, which the backend still reads, so resume stays right and only the seed's
+// json_extract queries (max_iterations, current_iteration, retry_attempt, max_retries) come back empty.
+const OWN_KEYS = [
+  ['max_iterations', 'max'],
+  ['current_iteration', 'iteration'],
+  ['retry_attempt', 'attempt'],
+  ['max_retries', 'max'],
+] as const;
+const OWN_KEYS_SQL = OWN_KEYS.map(
+  ([seed, own]) =>
+    `UPDATE execution SET metadata = json_remove(json_set(metadata, '$.${own}', json_extract(metadata, '$.${seed}')), '$.${seed}') WHERE json_extract(metadata, '$.${seed}') IS NOT NULL;`,
+).join('\n');
+
+class OwnMetadataKeysStore extends SqliteStore {
+  private async rewrite(run: RunRef) {
+    await (await runFileOf(this, run)).write((db) => db.exec(OWN_KEYS_SQL));
+  }
+  override async appendEvent(run: RunRef, event: Parameters<SqliteStore['appendEvent']>[1]) {
+    await super.appendEvent(run, event);
+    await this.rewrite(run);
+  }
+  override async appendEventAtomically(run: RunRef, make: Parameters<SqliteStore['appendEventAtomically']>[1]) {
+    const event = await super.appendEventAtomically(run, make);
+    await this.rewrite(run);
+    return event;
+  }
+}
+
 /** What the filesystem backend wrote itself per storage; memory found on disk otherwise was written by someone else. */
 const ownMemory = new Map<string, Set<string>>();
 
@@ -179,5 +221,15 @@ export const SEED_STATE_MUTANTS: Mutant[] = [
     'sqlite-import-no-fetched-at',
     'the imports row has no fetched_at',
     (env) => new NoFetchedAtStore(env.projectDir, env.homeDir, env.decisions),
+  ),
+  sqliteMutant(
+    'sqlite-import-source-is-alias',
+    'the imports row holds the {handle}--{slug} alias in source_url instead of the fetch URL',
+    (env) => new AliasAsSourceStore(env.projectDir, env.homeDir, env.decisions),
+  ),
+  sqliteMutant(
+    'sqlite-metadata-own-keys',
+    "loop and retry rows carry the backend's own metadata keys (max, iteration, attempt) instead of sqlite.md's",
+    (env) => new OwnMetadataKeysStore(env.projectDir, env.homeDir, env.decisions),
   ),
 ];
