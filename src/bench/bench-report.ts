@@ -40,7 +40,33 @@ export interface WorkloadResult {
   peers: Record<string, (Timing & { command: string }) | Skipped>;
   /** `limit` and one entry per measured peer: fingerprint time / reference time. */
   ratios: Record<string, number>;
+  /** `--candidate` implementations, by name (absent when none was given). */
+  candidates?: Record<string, CandidateResult>;
 }
+
+/**
+ * A candidate on one workload: timed only when it printed our address. Its ratios are ITS time over the limit
+ * and over our fingerprint (lower is better for it).
+ */
+export type CandidateResult =
+  | {
+      kind: 'command' | 'module';
+      /** The command (DIR for the workload directory) or `module:PATH`. */
+      source: string;
+      verdict: 'ok';
+      address: string;
+      timing: Timing;
+      ratios: { limit: number; ours: number };
+    }
+  | {
+      kind: 'command' | 'module';
+      source: string;
+      /** wrong: a well-formed address that is not ours; failed: crash, non-zero exit or no address; timeout. */
+      verdict: 'wrong' | 'failed' | 'timeout';
+      detail: string;
+      /** The tail of its stderr (commands). */
+      stderr?: string;
+    };
 
 export interface ReceiptsResult {
   source: string;

@@ -1,4 +1,5 @@
 import { fingerprintDirectoryAsync } from '../canon/index.ts';
+import { checkCandidate, candidateSource, failedResult, timedRun, type Candidate } from './candidates.ts';
 import type { ThroughputTiming, Timing, WorkloadResult } from './bench-report.ts';
 import { loadTree, rawHash, readOnlyWalk } from './limit-tasks.ts';
 import { measureInterleavedAsync, type MeasureTask } from './measure.ts';
@@ -23,6 +24,7 @@ export async function benchWorkload(
   spec: WorkloadSpec,
   effort: Effort,
   env: Record<string, string | undefined>,
+  candidates: { list: readonly Candidate[]; timeoutMs: number } = { list: [], timeoutMs: 0 },
 ): Promise<WorkloadResult> {
   const buffers = loadTree(dir);
   const bytes = buffers.reduce((a, b) => a + b.length, 0);
@@ -45,6 +47,20 @@ export async function benchWorkload(
         iterations: effort.peer,
         every: effort.inProcess,
       });
+  // Each candidate is checked once before any timing; only one that printed our address is timed, as a peer is.
+  const checked = [];
+  for (const c of candidates.list) {
+    const outcome = await checkCandidate(c, dir, address, candidates.timeoutMs, env);
+    const failures: string[] = [];
+    checked.push({ c, outcome, failures });
+    if (outcome.ok)
+      tasks.push({
+        name: `candidate:${c.name}`,
+        fn: timedRun(c, dir, candidates.timeoutMs, env, failures),
+        iterations: c.kind === 'command' ? effort.peer : 1,
+        every: c.kind === 'command' ? effort.inProcess : 1,
+      });
+  }
   const t = await measureInterleavedAsync(tasks, effort.rounds * effort.inProcess);
   const through = (timing: Timing): ThroughputTiming => ({
     ...timing,
@@ -73,6 +89,23 @@ export async function benchWorkload(
     const timing = t.get(`peer:${p.peer.name}`)!;
     result.peers[p.peer.name] = { ...timing, command: p.peer.script.replaceAll('"$1"', 'DIR') };
     result.ratios[p.peer.name] = fingerprint.ms / timing.ms;
+  }
+  if (checked.length > 0) result.candidates = {};
+  for (const { c, outcome, failures } of checked) {
+    if (!outcome.ok) result.candidates![c.name] = failedResult(c, outcome);
+    else if (failures.length > 0)
+      result.candidates![c.name] = failedResult(c, { ok: false, verdict: 'failed', detail: failures[0]! });
+    else {
+      const timing = t.get(`candidate:${c.name}`)!;
+      result.candidates![c.name] = {
+        kind: c.kind,
+        source: candidateSource(c),
+        verdict: 'ok',
+        address,
+        timing,
+        ratios: { limit: timing.ms / limitMs, ours: timing.ms / fingerprint.ms },
+      };
+    }
   }
   return result;
 }

@@ -28,9 +28,22 @@ export function formatText(r: BenchReport): string {
   );
   out.push('Fingerprinting (median ms; ratio = our time / that time, lower is better)', '');
   const peerNames = [...new Set(r.workloads.flatMap((w) => Object.keys(w.peers)))];
+  const candidateNames = [...new Set(r.workloads.flatMap((w) => Object.keys(w.candidates ?? {})))];
   out.push(
     table(
-      ['workload', 'ours ms', 'files/s', 'MB/s', 'walk ms', 'hash ms', 'vs limit', ...peerNames.map((p) => `vs ${p}`)],
+      [
+        ...[
+          'workload',
+          'ours ms',
+          'files/s',
+          'MB/s',
+          'walk ms',
+          'hash ms',
+          'vs limit',
+          ...peerNames.map((p) => `vs ${p}`),
+        ],
+        ...candidateNames.map((c) => `candidate ${c}`),
+      ],
       r.workloads.map((w) => [
         w.description,
         f1(w.fingerprint.ms),
@@ -43,6 +56,13 @@ export function formatText(r: BenchReport): string {
           const peer = w.peers[p];
           return !peer || isSkipped(peer) ? 'skipped' : `${f2(w.ratios[p]!)}x (${f1(peer.ms)} ms)`;
         }),
+        ...candidateNames.map((name) => {
+          const c = w.candidates?.[name];
+          if (!c) return '-';
+          return c.verdict === 'ok'
+            ? `${f1(c.timing.ms)} ms: ${f2(c.ratios.limit)}x limit, ${f2(c.ratios.ours)}x ours`
+            : c.verdict.toUpperCase();
+        }),
       ]),
     ),
     '',
@@ -50,6 +70,14 @@ export function formatText(r: BenchReport): string {
   for (const w of r.workloads)
     for (const [p, v] of Object.entries(w.peers))
       if (isSkipped(v)) out.push(`peer ${p} skipped on ${w.name}: ${v.skipped}`);
+  if (candidateNames.length > 0)
+    out.push('', "Candidates: ms is the candidate's median; its ratios are its time / the limit and / ours", '');
+  for (const w of r.workloads)
+    for (const [name, c] of Object.entries(w.candidates ?? {}))
+      if (c.verdict !== 'ok') {
+        out.push(`candidate ${name} ${c.verdict.toUpperCase()} on ${w.name} (not timed): ${c.detail}`);
+        if (c.stderr) out.push(...c.stderr.split('\n').map((l) => `    stderr: ${l}`));
+      }
   if (isSkipped(r.receipts)) out.push(`Receipts: skipped: ${r.receipts.skipped}`, '');
   else {
     const x = r.receipts;
@@ -69,18 +97,26 @@ export function formatText(r: BenchReport): string {
       '',
     );
   }
-  out.push('Backends (one binding of 1.1 KB; floor = atomic fsync write / readFileSync)', '');
-  out.push(
-    table(
-      ['backend', 'bind ops/s', 'resolve ops/s', 'write vs floor', 'read vs floor'],
-      r.backends.map((b) =>
-        isSkipped(b)
-          ? [b.name, 'skipped', '', '', b.skipped.slice(0, 60)]
-          : [b.name, int(b.write.opsPerSec), int(b.read.opsPerSec), `${f2(b.ratios.write)}x`, `${f2(b.ratios.read)}x`],
+  if (r.backends.length === 0) out.push('Backends: none measured', '');
+  else out.push('Backends (one binding of 1.1 KB; floor = atomic fsync write / readFileSync)', '');
+  if (r.backends.length > 0)
+    out.push(
+      table(
+        ['backend', 'bind ops/s', 'resolve ops/s', 'write vs floor', 'read vs floor'],
+        r.backends.map((b) =>
+          isSkipped(b)
+            ? [b.name, 'skipped', '', '', b.skipped.slice(0, 60)]
+            : [
+                b.name,
+                int(b.write.opsPerSec),
+                int(b.read.opsPerSec),
+                `${f2(b.ratios.write)}x`,
+                `${f2(b.ratios.read)}x`,
+              ],
+        ),
       ),
-    ),
-    '',
-  );
+      '',
+    );
   if (r.sqlitePeers !== undefined) out.push(...formatSqlitePeers(r.sqlitePeers));
   if (isSkipped(r.memory)) out.push(`Peak memory: skipped: ${r.memory.skipped}`, '');
   else {

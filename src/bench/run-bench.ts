@@ -8,6 +8,7 @@ import { benchReceipts } from './bench-receipts.ts';
 import { benchSqlitePeers, sqlitePeerRatios } from './bench-sqlite-peers.ts';
 import { benchStartup } from './bench-startup.ts';
 import { benchWorkload, type Effort } from './bench-workload.ts';
+import type { Candidate } from './candidates.ts';
 import { describeEnvironment } from './environment.ts';
 import { flattenRatios } from './flatten-ratios.ts';
 import { evaluateTargets } from './targets.ts';
@@ -27,6 +28,11 @@ export interface BenchOptions {
   backends: readonly string[];
   openBackend: OpenBackend;
   inBinary: boolean;
+  /** Other implementations to check and time on each fingerprint workload, and how long one run may take. */
+  candidates?: readonly Candidate[];
+  candidateTimeoutMs?: number;
+  /** Only the fingerprint workloads (the other sections are reported as skipped with this reason). */
+  onlyFingerprint?: boolean;
   /** Progress lines (stderr), so a long run shows where it is. */
   log: (line: string) => void;
 }
@@ -40,11 +46,35 @@ const EFFORT: Record<Profile, Effort> = {
 const SQLITE_PEER_BINDINGS: Record<Profile, number> = { full: 1000, quick: 100 };
 const SQLITE_PEER_ROUNDS = 1;
 
+/** A command candidate that takes longer on one workload is killed and reported as timed out. */
+export const DEFAULT_CANDIDATE_TIMEOUT_MS = 60_000;
+
+type Sections = Pick<
+  BenchReport,
+  'environment' | 'workloads' | 'receipts' | 'backends' | 'sqlitePeers' | 'memory' | 'startup'
+>;
+
 /** Generates the workloads in a temp dir, measures everything in one process, removes the temp dir. */
 export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const effort = EFFORT[opts.profile];
+  const finish = (sections: Sections): BenchReport => {
+    const report: BenchReport = {
+      schema: BENCH_SCHEMA,
+      version: BENCH_VERSION,
+      profile: opts.profile,
+      startedAt,
+      durationMs: 0,
+      ...sections,
+      targets: [],
+      ratios: {},
+    };
+    report.ratios = { ...flattenRatios(report), ...sqlitePeerRatios(sections.sqlitePeers) };
+    report.targets = evaluateTargets(report);
+    report.durationMs = performance.now() - started;
+    return report;
+  };
   const root = mkdtempSync(join(opts.env.PROSE_STATE_BENCH_TMP || tmpdir(), 'prose-state-bench-'));
   try {
     const environment = describeEnvironment(opts.env, opts.inBinary);
@@ -56,7 +86,19 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     const workloads = [];
     for (const [i, s] of specs.entries()) {
       opts.log(`bench: fingerprint ${s.name}: ours, read-only walk, raw hash, peers`);
-      workloads.push(await benchWorkload(dirs[i]!, s, effort, opts.env));
+      workloads.push(
+        await benchWorkload(dirs[i]!, s, effort, opts.env, {
+          list: opts.candidates ?? [],
+          timeoutMs: opts.candidateTimeoutMs ?? DEFAULT_CANDIDATE_TIMEOUT_MS,
+        }),
+      );
+    }
+    if (opts.onlyFingerprint) {
+      const skipped = { skipped: 'not run (--only fingerprint)' };
+      return finish({
+        ...{ environment, workloads, receipts: skipped, backends: [], sqlitePeers: skipped },
+        ...{ memory: skipped, startup: skipped },
+      });
     }
     opts.log('bench: receipts');
     const receipts = benchReceipts(opts.vectorsDir, effort);
@@ -94,26 +136,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     );
     opts.log('bench: startup');
     const startup = benchStartup(opts.binary, opts.node, opts.profile === 'full' ? 20 : 5);
-    const report: BenchReport = {
-      schema: BENCH_SCHEMA,
-      version: BENCH_VERSION,
-      profile: opts.profile,
-      startedAt,
-      durationMs: 0,
-      environment,
-      workloads,
-      receipts,
-      backends,
-      sqlitePeers,
-      memory,
-      startup,
-      targets: [],
-      ratios: {},
-    };
-    report.ratios = { ...flattenRatios(report), ...sqlitePeerRatios(sqlitePeers) };
-    report.targets = evaluateTargets(report);
-    report.durationMs = performance.now() - started;
-    return report;
+    return finish({ environment, workloads, receipts, backends, sqlitePeers, memory, startup });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

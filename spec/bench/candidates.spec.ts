@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { REPO, runCli } from './cli.ts';
+
+// ONE quick run of the fingerprint section with every kind of candidate: our own CLI as a command (right by
+// construction), our fingerprint as a module, a wrong address, a hang, a crash and garbage. No assertion looks at
+// a time: verdicts, what was timed, exit codes and the report's shape only.
+const dir = mkdtempSync(join(tmpdir(), 'bench-candidates-spec-'));
+const ZEROS = `sha256:${'0'.repeat(64)}`;
+// The single binary cannot import a .ts module; there the module candidate is left out (and said so below).
+const binaryCli = !/\.(m?js|m?ts)$/.test(process.env.PROSE_STATE_CLI ?? '.js');
+const args = [
+  'bench',
+  '--quick',
+  '--only',
+  'fingerprint',
+  '--format',
+  'json',
+  '--candidate-timeout',
+  '2000',
+  '--candidate',
+  `cli="${process.execPath}" "${REPO}bin/prose-state.js" fingerprint {}`,
+  ...(binaryCli ? [] : ['--candidate', 'mod=module:spec/bench/fixtures/our-fingerprint-module.ts']),
+  '--candidate',
+  `wrong=echo ${ZEROS}`,
+  '--candidate',
+  'hang=sleep 30',
+  '--candidate',
+  'crash=echo boom on "$1" >&2; exit 3',
+  '--candidate',
+  'garbage=echo hello',
+];
+let run: ReturnType<typeof runCli>;
+let report: Record<string, any> = {};
+
+test.before(() => {
+  run = runCli(args, { env: { ...process.env, PROSE_STATE_BENCH_TMP: dir } });
+  try {
+    report = JSON.parse(run.stdout);
+  } catch {
+    // asserted by the first test, with the output
+  }
+});
+
+test('a failing candidate makes the run exit 1, and the whole report is still printed', () => {
+  assert.is(run.code, 1, `exit ${run.code}\n${run.stderr.slice(-2000)}`);
+  assert.equal(
+    report.workloads.map((w: any) => w.name),
+    ['small', 'medium', 'large'],
+  );
+  for (const section of ['receipts', 'memory', 'startup', 'sqlitePeers'])
+    assert.match(report[section].skipped, '--only fingerprint', section);
+  assert.equal(report.backends, []);
+});
+
+test('a candidate printing our address is timed, with its ratios to the limit and to ours', () => {
+  const names = binaryCli ? ['cli'] : ['cli', 'mod'];
+  for (const w of report.workloads)
+    for (const name of names) {
+      const c = w.candidates[name];
+      assert.is(c.verdict, 'ok', `${w.name} ${name}: ${JSON.stringify(c)}`);
+      assert.is(c.address, w.fingerprint.address);
+      assert.is(c.kind, name === 'mod' ? 'module' : 'command');
+      assert.ok(c.timing.ms > 0 && c.timing.samples > 0);
+      assert.ok(Math.abs(c.ratios.limit - c.timing.ms / w.limitMs) < 1e-9);
+      assert.ok(Math.abs(c.ratios.ours - c.timing.ms / w.fingerprint.ms) < 1e-9);
+      assert.is(report.ratios[`fingerprint.${w.name}.candidate.${name}.limit`], c.ratios.limit);
+      assert.is(report.ratios[`fingerprint.${w.name}.candidate.${name}.ours`], c.ratios.ours);
+    }
+  if (!binaryCli)
+    assert.is(report.workloads[0].candidates.mod.source, 'module:spec/bench/fixtures/our-fingerprint-module.ts');
+  assert.match(report.workloads[0].candidates.cli.source, /fingerprint DIR$/);
+});
+
+test('wrong, hung, crashed and garbage candidates are failures with a reason, never timed', () => {
+  for (const w of report.workloads) {
+    const c = w.candidates;
+    assert.is(c.wrong.verdict, 'wrong');
+    assert.ok(c.wrong.detail.includes(ZEROS) && c.wrong.detail.includes(w.fingerprint.address), c.wrong.detail);
+    assert.is(c.hang.verdict, 'timeout');
+    assert.match(c.hang.detail, '2000 ms');
+    assert.is(c.crash.verdict, 'failed');
+    assert.match(c.crash.detail, 'exit 3');
+    assert.match(c.crash.stderr, `boom on`);
+    assert.is(c.garbage.verdict, 'failed');
+    assert.match(c.garbage.detail, 'no OPWM1 address');
+    for (const name of ['wrong', 'hang', 'crash', 'garbage']) {
+      assert.not.ok('timing' in c[name], `${name} was timed`);
+      assert.not.ok(`fingerprint.${w.name}.candidate.${name}.ours` in report.ratios, name);
+    }
+  }
+});
+
+test('the text report shows each candidate in the workload table and each failure with its reason', () => {
+  const r = runCli(['bench', '--results', writeReport()]);
+  assert.is(r.code, 1, r.stderr);
+  const header = r.stdout.split('\n').find((l) => l.startsWith('| workload'))!;
+  for (const name of ['cli', 'wrong', 'hang', 'crash', 'garbage'])
+    assert.ok(header.includes(`candidate ${name}`), name);
+  assert.match(r.stdout, /candidate wrong WRONG on small \(not timed\)/);
+  assert.match(r.stdout, /candidate hang TIMEOUT on medium/);
+  assert.match(r.stdout, /stderr: boom on/);
+  assert.match(r.stdout, /x limit, [0-9.]+x ours/);
+});
+
+test('bad --candidate and --only values are usage errors', () => {
+  for (const bad of [
+    ['--candidate', 'no-command'],
+    ['--candidate', '=echo x'],
+    ['--candidate', 'a/b=echo x'],
+    ['--candidate', 'm=module:spec/bench/fixtures/missing.ts'],
+    ['--candidate', 'x=echo a', '--candidate', 'x=echo b'],
+    ['--candidate-timeout', '0'],
+    ['--only', 'receipts'],
+  ]) {
+    const r = runCli(['bench', '--quick', ...bad]);
+    assert.is(r.code, 2, `${bad.join(' ')}: exit ${r.code}\n${r.stderr}`);
+  }
+});
+
+function writeReport(): string {
+  const path = join(dir, 'report.json');
+  writeFileSync(path, run.stdout);
+  return path;
+}
+
+test.after(() => rmSync(dir, { recursive: true, force: true }));
+test.run();
