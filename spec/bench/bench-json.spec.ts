@@ -134,6 +134,10 @@ test('--compare exits 1 naming the ratio that regressed beyond the tolerance', (
   const r = runCli(['bench', '--results', current, '--compare', regressed, '--tolerance', '0.15']);
   assert.is(r.code, 1, r.stderr);
   assert.match(r.stdout, /fingerprint\.large\.limit .*regressed/);
+  // ...and names it once more with its ratio before and after.
+  const before = base.ratios['fingerprint.large.limit'].toFixed(2);
+  const after = JSON.parse(readFileSync(current, 'utf8')).ratios['fingerprint.large.limit'].toFixed(2);
+  assert.ok(r.stdout.includes(`regressed: fingerprint.large.limit ${before}x -> ${after}x (+50.0%)`), r.stdout);
   // The same growth within a larger tolerance passes.
   assert.is(runCli(['bench', '--results', current, '--compare', regressed, '--tolerance', '0.6']).code, 0);
 });

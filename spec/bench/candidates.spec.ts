@@ -121,6 +121,66 @@ test('bad --candidate and --only values are usage errors', () => {
   }
 });
 
+// The CI formats reuse the same run (--results): a report with peers, candidates and skipped sections.
+test('--format github-benchmark is a customSmallerIsBetter array of every ratio (x) and median time (ms)', () => {
+  const r = runCli(['bench', '--results', writeReport(), '--format', 'github-benchmark']);
+  assert.is(r.code, 1, r.stderr); // the failing candidates still fail the run
+  const entries: any[] = JSON.parse(r.stdout);
+  assert.ok(Array.isArray(entries) && entries.length > 0);
+  for (const e of entries) {
+    assert.equal(
+      Object.keys(e).sort(),
+      e.extra === undefined ? ['name', 'unit', 'value'] : ['extra', 'name', 'unit', 'value'],
+    );
+    assert.type(e.name, 'string');
+    assert.ok(e.unit === 'x' || e.unit === 'ms', e.unit);
+    assert.ok(Number.isFinite(e.value) && e.value > 0, e.name);
+  }
+  assert.is(new Set(entries.map((e) => e.name)).size, entries.length, 'names are unique');
+  const byName = new Map(entries.map((e) => [e.name, e]));
+  for (const [key, value] of Object.entries<number>(report.ratios)) {
+    assert.is(byName.get(key)?.value, value, key);
+    assert.is(byName.get(key)?.unit, 'x');
+  }
+  const small = report.workloads[0];
+  assert.is(byName.get('fingerprint.small.ours ms').value, small.fingerprint.ms);
+  assert.is(byName.get('fingerprint.small.ours ms').unit, 'ms');
+  assert.is(byName.get('fingerprint.small.candidate.cli ms').value, small.candidates.cli.timing.ms);
+  assert.not.ok(byName.has('fingerprint.small.candidate.wrong ms'), 'a failed candidate has no figure');
+});
+
+test('--format bencher is Bencher Metric Format: ratios under "ratio", times under "latency" in ns', () => {
+  const r = runCli(['bench', '--results', writeReport(), '--format', 'bencher']);
+  assert.is(r.code, 1, r.stderr);
+  const bmf = JSON.parse(r.stdout);
+  assert.ok(bmf && typeof bmf === 'object' && !Array.isArray(bmf));
+  for (const [bench, measures] of Object.entries<any>(bmf)) {
+    assert.ok(Object.keys(measures).length > 0, bench);
+    for (const [measure, metric] of Object.entries<any>(measures)) {
+      assert.ok(['ratio', 'latency'].includes(measure), `${bench}: ${measure}`);
+      assert.equal(Object.keys(metric), ['value'], `${bench}.${measure}`);
+      assert.ok(Number.isFinite(metric.value) && metric.value > 0, `${bench}.${measure}`);
+    }
+  }
+  for (const [key, value] of Object.entries<number>(report.ratios)) assert.is(bmf[key].ratio.value, value, key);
+  const small = report.workloads[0];
+  assert.is(bmf['fingerprint.small.ours'].latency.value, small.fingerprint.ms * 1e6);
+  assert.is(bmf['fingerprint.small.limit'].latency.value, small.limitMs * 1e6);
+});
+
+test('--compare with a CI format keeps stdout parseable and names each regressed ratio on stderr', () => {
+  const base = JSON.parse(run.stdout);
+  base.ratios['fingerprint.small.limit'] /= 2;
+  const baseline = join(dir, 'baseline.json');
+  writeFileSync(baseline, JSON.stringify(base));
+  const r = runCli(['bench', '--results', writeReport(), '--format', 'github-benchmark', '--compare', baseline]);
+  assert.is(r.code, 1, r.stderr);
+  assert.ok(Array.isArray(JSON.parse(r.stdout)));
+  const before = base.ratios['fingerprint.small.limit'].toFixed(2);
+  const after = report.ratios['fingerprint.small.limit'].toFixed(2);
+  assert.ok(r.stderr.includes(`regressed: fingerprint.small.limit ${before}x -> ${after}x (+100.0%)`), r.stderr);
+});
+
 function writeReport(): string {
   const path = join(dir, 'report.json');
   writeFileSync(path, run.stdout);

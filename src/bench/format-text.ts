@@ -184,6 +184,10 @@ export function formatComparison(changes: readonly RatioChange[], tolerance: num
     Number.isNaN(c.change) ? '-' : `${c.change >= 0 ? '+' : ''}${(c.change * 100).toFixed(1)}%`,
     c.verdict,
   ]);
-  const bad = changes.filter((c) => c.verdict === 'regressed').length;
-  return `\nCompared with the baseline (tolerance ${(tolerance * 100).toFixed(0)}% on ratios)\n\n${table(['ratio', 'baseline', 'now', 'change', 'verdict'], rows)}\n\n${bad === 0 ? 'no ratio regressed' : `${bad} ratio(s) regressed`}\n`;
+  const bad = changes.filter((c) => c.verdict === 'regressed');
+  // The regressions again, one line each, so a CI log's last lines say what grew and from what to what.
+  const named = bad.map(
+    (c) => `regressed: ${c.key} ${f2(c.baseline)}x -> ${f2(c.current)}x (+${(c.change * 100).toFixed(1)}%)`,
+  );
+  return `\nCompared with the baseline (tolerance ${(tolerance * 100).toFixed(0)}% on ratios)\n\n${table(['ratio', 'baseline', 'now', 'change', 'verdict'], rows)}\n\n${bad.length === 0 ? 'no ratio regressed' : [`${bad.length} ratio(s) regressed`, ...named].join('\n')}\n`;
 }
