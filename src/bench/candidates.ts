@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -54,17 +54,59 @@ function tail(text: string): string {
   return text.trimEnd().split('\n').slice(-10).join('\n').slice(-2000);
 }
 
-/** Runs a command candidate once; the directory is `$1` of `sh -c`, never spliced into the script. */
-function runCommand(command: string, dir: string, timeoutMs: number, env: Record<string, string | undefined>) {
-  const r = spawnSync('sh', ['-c', command.replaceAll('{}', '"$1"'), 'candidate', dir], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    encoding: 'utf8',
-    maxBuffer: 1 << 20,
-    timeout: timeoutMs,
-    killSignal: 'SIGKILL',
+interface CommandRun {
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  error?: Error;
+}
+
+const MAX_OUTPUT = 1 << 20;
+
+/**
+ * Runs a command candidate once; the directory is `$1` of `sh -c`, never spliced into the script. The shell leads
+ * a process group of its own, and a timeout kills the whole group: a pipeline's children would otherwise keep the
+ * pipes open, and the bench waiting, after the shell itself was killed.
+ */
+function runCommand(
+  command: string,
+  dir: string,
+  timeoutMs: number,
+  env: Record<string, string | undefined>,
+): Promise<CommandRun> {
+  return new Promise((done) => {
+    const child = spawn('sh', ['-c', command.replaceAll('{}', '"$1"'), 'candidate', dir], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const out = { stdout: '', stderr: '' };
+    for (const k of ['stdout', 'stderr'] as const) {
+      child[k].setEncoding('utf8');
+      child[k].on('data', (chunk: string) => {
+        if (out[k].length < MAX_OUTPUT) out[k] += chunk;
+      });
+    }
+    let timedOut = false;
+    let error: Error | undefined;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, timeoutMs);
+    child.on('error', (err) => {
+      error = err;
+    });
+    child.on('close', (status, signal) => {
+      clearTimeout(timer);
+      done({ status, signal, ...out, timedOut, error });
+    });
   });
-  return r;
 }
 
 function judge(printed: string, expected: string): Outcome {
@@ -84,9 +126,9 @@ export async function checkCandidate(
   env: Record<string, string | undefined>,
 ): Promise<Outcome> {
   if (c.kind === 'command') {
-    const r = runCommand(c.command, dir, timeoutMs, env);
-    const stderr = tail(r.stderr ?? '');
-    if ((r.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT' || r.signal === 'SIGKILL')
+    const r = await runCommand(c.command, dir, timeoutMs, env);
+    const stderr = tail(r.stderr);
+    if (r.timedOut)
       return { ok: false, verdict: 'timeout', detail: `no answer within ${timeoutMs} ms (killed)`, stderr };
     if (r.error) return { ok: false, verdict: 'failed', detail: r.error.message, stderr };
     if (r.status !== 0)
@@ -137,8 +179,10 @@ export function timedRun(
       }
     };
   return async () => {
-    const r = runCommand(c.command, dir, timeoutMs, env);
-    if (r.error || r.status !== 0) failures.push(`a timed run ended ${r.error?.message ?? `exit ${r.status}`}`);
+    const r = await runCommand(c.command, dir, timeoutMs, env);
+    if (r.timedOut) failures.push(`a timed run took more than ${timeoutMs} ms (killed)`);
+    else if (r.error || r.status !== 0)
+      failures.push(`a timed run ended ${r.error?.message ?? `exit ${r.status ?? `signal ${r.signal}`}`}`);
   };
 }
 

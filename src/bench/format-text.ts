@@ -32,16 +32,8 @@ export function formatText(r: BenchReport): string {
   out.push(
     table(
       [
-        ...[
-          'workload',
-          'ours ms',
-          'files/s',
-          'MB/s',
-          'walk ms',
-          'hash ms',
-          'vs limit',
-          ...peerNames.map((p) => `vs ${p}`),
-        ],
+        ...['workload', 'ours ms', 'files/s', 'MB/s', 'walk ms', 'hash ms', 'vs limit'],
+        ...peerNames.map((p) => `vs ${p}`),
         ...candidateNames.map((c) => `candidate ${c}`),
       ],
       r.workloads.map((w) => [

@@ -145,10 +145,14 @@ export const benchCommand: Command = {
     else io.stdout.write(formatText(report) + (changes ? formatComparison(changes, tolerance) : ''));
     // A machine format keeps stdout parseable: the comparison goes to stderr.
     if (changes && format !== 'text') io.stderr.write(formatComparison(changes, tolerance));
-    const candidateFailed = report.workloads.some((w) =>
-      Object.values(w.candidates ?? {}).some((c) => c.verdict !== 'ok'),
+    const failedCandidates = report.workloads.flatMap((w) =>
+      Object.entries(w.candidates ?? {}).flatMap(([name, c]) =>
+        c.verdict === 'ok' ? [] : [`bench: candidate ${name} ${c.verdict} on ${w.name}: ${c.detail}`],
+      ),
     );
-    return candidateFailed || changes?.some((c) => c.verdict === 'regressed') ? EXIT.failed : EXIT.ok;
+    // The text report lists them itself; a machine format says so on stderr, where a CI log shows it.
+    if (format !== 'text') for (const line of failedCandidates) io.stderr.write(`${line}\n`);
+    return failedCandidates.length > 0 || changes?.some((c) => c.verdict === 'regressed') ? EXIT.failed : EXIT.ok;
   },
 };
 
