@@ -45,7 +45,10 @@ function annotation(r: CaseResult, source: { file: string; line: number } | unde
         o.expected !== undefined ? `expected ${show(o.expected)}` : '',
         o.seen !== undefined ? `seen ${show(o.seen)}` : '',
       ].filter(Boolean);
-      return command({ ...where(o.at), title }, [`${o.step}: ${o.message}`, ...seen, `spec: ${r.spec}`].join('\n'));
+      return command(
+        { ...where(o.at), title },
+        [`${o.step}: ${o.message}`, ...seen, ...(r.spec ? [`spec: ${r.spec}`] : [])].join('\n'),
+      );
     }
     case 'errored':
       return command({ ...where(o.at), title: `${title} errored` }, `${o.error.code}: ${o.error.message}`);
