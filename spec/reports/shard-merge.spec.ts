@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Ajv } from 'ajv';
 import { main } from '../../src/cli/main.ts';
 import { captureIo } from '../helpers/temp-suite.ts';
 
@@ -58,6 +59,12 @@ test('four shards each run a share, recorded in the header, and together every c
   const header = records(readFileSync(shards[2]!, 'utf8'))[0] as { shard: unknown; seed: number };
   assert.equal(header.shard, { index: 3, count: 4 });
   assert.is(header.seed, 4242);
+  const schema = JSON.parse(
+    readFileSync(new URL('../../conformance/schema/report.schema.json', import.meta.url), 'utf8'),
+  );
+  const validate = new Ajv({ discriminator: true, allErrors: true }).compile(schema);
+  for (const line of readFileSync(shards[2]!, 'utf8').trim().split('\n'))
+    assert.ok(validate(JSON.parse(line)), JSON.stringify(validate.errors));
 });
 
 test('the four shards merged equal the unsharded run, apart from durations', async () => {
