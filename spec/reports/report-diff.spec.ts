@@ -2,18 +2,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { main } from '../../src/cli/main.ts';
-import { captureIo, PASS_FAIL_SKIP_CASES, tempSuite } from '../helpers/temp-suite.ts';
+import { runCli as run } from '../helpers/run-cli.ts';
+import { PASS_FAIL_SKIP_CASES, tempSuite } from '../helpers/temp-suite.ts';
 
 const suiteDir = tempSuite({ 'a.yaml': PASS_FAIL_SKIP_CASES });
 const oldFile = join(suiteDir, 'old.jsonl');
 const newFile = join(suiteDir, 'new.jsonl');
-
-async function run(argv: string[]) {
-  const c = captureIo();
-  const code = await main(argv, c.io);
-  return { code, out: c.out(), err: c.err() };
-}
 
 /** The old report with some outcomes changed, as a later run on a changed backend would write them. */
 function edit(text: string, change: Record<string, Record<string, unknown>>): string {
@@ -32,16 +26,9 @@ function edit(text: string, change: Record<string, Record<string, unknown>>): st
 
 test('setup: a report of two backends', async () => {
   const r = await run([
-    'test',
-    '--backend',
-    'filesystem',
-    '--backend',
-    'in-context',
+    ...'test --backend filesystem --backend in-context --reporter json --no-probe'.split(' '),
     '--suite',
     suiteDir,
-    '--reporter',
-    'json',
-    '--no-probe',
   ]);
   assert.is(r.code, 1);
   writeFileSync(oldFile, r.out);

@@ -2,17 +2,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { main } from '../../src/cli/main.ts';
-import { captureIo, PASS_FAIL_SKIP_CASES, tempSuite } from '../helpers/temp-suite.ts';
+import { runCli as run } from '../helpers/run-cli.ts';
+import { PASS_FAIL_SKIP_CASES, tempSuite } from '../helpers/temp-suite.ts';
 
 const suiteDir = tempSuite({ 'a.yaml': PASS_FAIL_SKIP_CASES });
 const report = join(suiteDir, 'first.jsonl');
-
-async function run(argv: string[]) {
-  const c = captureIo();
-  const code = await main(argv, c.io);
-  return { code, out: c.out(), err: c.err() };
-}
 
 const cases = (out: string) =>
   out
@@ -24,18 +18,9 @@ const cases = (out: string) =>
 
 test('--rerun-failed runs only what failed, on the backends it failed on, with the saved seed', async () => {
   const first = await run([
-    'test',
-    '--backend',
-    'filesystem',
-    '--backend',
-    'in-context',
+    ...'test --backend filesystem --backend in-context --seed 77 --reporter json --no-probe'.split(' '),
     '--suite',
     suiteDir,
-    '--seed',
-    '77',
-    '--reporter',
-    'json',
-    '--no-probe',
   ]);
   assert.is(first.code, 1);
   writeFileSync(report, first.out);

@@ -4,19 +4,12 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
-import { main } from '../../src/cli/main.ts';
-import { captureIo } from '../helpers/temp-suite.ts';
+import { runCli as run } from '../helpers/run-cli.ts';
 
 // Two cheap areas on two backends, probes on: the merge must rebuild headers, capabilities, cases and footers.
 const dir = mkdtempSync(join(tmpdir(), 'prose-shards-'));
 const RUN = ['test', '--backend', 'filesystem', '--backend', 'in-context', '--area', 'names', '--area', 'run-ids'];
 const SEED = ['--seed', '4242'];
-
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const c = captureIo();
-  const code = await main(argv, c.io);
-  return { code, out: c.out(), err: c.err() };
-}
 
 async function save(name: string, argv: string[]): Promise<string> {
   const r = await run(argv);

@@ -124,7 +124,7 @@ function failure(r: CaseResult, source: CaseSource | undefined): string {
   return `<div class="detail" id="${caseId(r)}" data-filter data-area="${esc(r.area)}" data-backend="${esc(r.backend)}" data-status="${o.status}">
 <h3>${esc(r.backend)} ${esc(r.id)} <small>${o.status}</small></h3>
 <p>${esc(r.title)}${where ? ` &middot; <code>${esc(where)}</code>` : ''} &middot; <a href="#${cellId(r.backend, r.area)}">matrix cell</a> &middot; <a href="#${rowId(r)}">case row</a></p>
-${body}<p class="spec">spec: ${esc(r.spec)}</p>
+${body}${r.spec ? `<p class="spec">spec: ${esc(r.spec)}</p>` : ''}
 ${source ? `<details open><summary>${esc(`${source.file}:${source.line}`)}</summary><pre class="yaml">${yaml(source, at?.line)}</pre></details>` : ''}
 </div>`;
 }
