@@ -66,6 +66,28 @@ test('the four shards merged equal the unsharded run, apart from durations', asy
   assert.equal(records(r.out), records(readFileSync(whole, 'utf8')));
 });
 
+test('shards balanced by the durations of an earlier report also merge into the unsharded run', async () => {
+  const parts = [];
+  for (let i = 1; i <= 2; i++)
+    parts.push(
+      await save(`timed-${i}.jsonl`, [
+        ...RUN,
+        ...SEED,
+        '--shard',
+        `${i}/2`,
+        '--durations',
+        whole,
+        '--reporter',
+        'json',
+      ]),
+    );
+  const r = await run(['report', 'merge', ...parts, '--reporter', 'json']);
+  assert.is(r.code, 0, r.err);
+  assert.equal(records(r.out), records(readFileSync(whole, 'utf8')));
+  const pretty = await run([...RUN, ...SEED, '--shard', '2/2', '--durations', whole, '--no-probe']);
+  assert.match(pretty.out, /seed: 4242; shard 2\/2/);
+});
+
 test('merge writes every format with --report-dir, the same matrix as the unsharded run', async () => {
   const out = join(dir, 'merged');
   const r = await run(['report', 'merge', ...shards, '--report-dir', out]);
