@@ -156,6 +156,9 @@ test('--shard and --durations refuse bad input', async () => {
   const bad = await run([...RUN, '--shard', '5/4']);
   assert.is(bad.code, 2);
   assert.match(bad.err, /--shard takes I\/N with 1 <= I <= N, got "5\/4"/);
+  const unseeded = await run([...RUN, '--shard', '4/4', '--no-probe']);
+  assert.is(unseeded.code, 0);
+  assert.match(unseeded.err, /note: --shard without --seed: .*give every shard the same --seed/);
   const alone = await run([...RUN, '--durations', whole]);
   assert.is(alone.code, 2);
   assert.match(alone.err, /--durations balances shards/);

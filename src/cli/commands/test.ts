@@ -148,6 +148,10 @@ export const testCommand: Command = {
     const seed = values.seed === undefined ? rerun?.seed : Number(values.seed);
     if (seed !== undefined && !(Number.isSafeInteger(seed) && seed >= 0))
       throw new ProseError('E_USAGE', '--seed takes a whole number');
+    if (shard && seed === undefined)
+      io.stderr.write(
+        'note: --shard without --seed: this shard draws its own seed, and report merge refuses shards of different seeds; give every shard the same --seed\n',
+      );
     const probe = !values['no-probe'];
     const run = (f: BackendFactory[], ids: string[]) =>
       runSuite({
