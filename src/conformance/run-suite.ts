@@ -10,6 +10,7 @@ import { countOutcomes, sumMetrics, type CaseResult, type Counts } from './outco
 import { runCase, type StepObserver } from './run-case.ts';
 import type { FindingsFilter } from './run-subagent.ts';
 import { probeBackend } from './probes/run-probes.ts';
+import { shardCases, type Shard } from './shard.ts';
 
 export interface RunHeader {
   suite: { name: string; version: string };
@@ -26,6 +27,8 @@ export interface RunHeader {
   seed: number;
   /** Whether the capability claims are probed in this run (`skipped`: --no-probe, or a caller without a prober). */
   probes: 'run' | 'skipped';
+  /** Present when the run took one share of the cases (test --shard); `report merge` joins the shares. */
+  shard?: Shard;
 }
 
 /** Receives results as they happen, so a JSON Lines report streams and a cut-off run has no footer. */
@@ -57,6 +60,9 @@ export interface RunOptions {
   onStep?: StepObserver;
   /** selftest only: a checker bug applied to every subagent step's findings. */
   checkerBug?: FindingsFilter;
+  /** Run only this shard's share of the selected cases (balanced by `durations`, ms per case id, when given). */
+  shard?: Shard;
+  durations?: ReadonlyMap<string, number>;
 }
 
 export function selectCases(suite: Suite, filter: RunOptions['filter']): Case[] {
@@ -70,7 +76,8 @@ export function selectCases(suite: Suite, filter: RunOptions['filter']): Case[] 
 
 /** Runs the selected cases on every factory, one fresh temp directory per case. Returns all results. */
 export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
-  const cases = selectCases(opts.suite, opts.filter);
+  const selected = selectCases(opts.suite, opts.filter);
+  const cases = opts.shard ? shardCases(selected, opts.shard, opts.durations) : selected;
   const all: CaseResult[] = [];
   const root = mkdtempSync(join(tmpdir(), 'prose-state-'));
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
@@ -89,6 +96,7 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
         cases: cases.length,
         seed,
         probes: opts.probe ? 'run' : 'skipped',
+        ...(opts.shard ? { shard: opts.shard } : {}),
       });
       if (opts.probe)
         opts.listener.capabilities?.(

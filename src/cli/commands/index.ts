@@ -11,6 +11,11 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./test.ts')).testCommand,
   },
   {
+    name: 'report',
+    summary: 'merge the JSON Lines reports of test --shard into one, or diff two reports',
+    load: async () => (await import('./report.ts')).reportCommand,
+  },
+  {
     name: 'backends',
     summary: 'list the built-in backends and their declared capabilities',
     load: async () => (await import('./backends.ts')).backendsCommand,

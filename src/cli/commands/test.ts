@@ -1,5 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { resolveBackends } from '../backend-kinds.ts';
 import type { BackendFactory } from '../../core/backend.ts';
 import { resolveDecisions } from '../../core/decisions.ts';
@@ -10,6 +8,12 @@ import { loadSuite } from '../../conformance/load-suite.ts';
 import { countOutcomes, exitCodeFor } from '../../conformance/outcome.ts';
 import { runSuite, selectCases } from '../../conformance/run-suite.ts';
 import { createReporters, REPORTERS } from '../../conformance/reporters/create-reporters.ts';
+import { caseSources } from '../../conformance/case-source.ts';
+import { readReport } from '../../conformance/report-file/read-report.ts';
+import { rerunPlan } from '../../conformance/report-file/failed-cases.ts';
+import { parseShard } from '../../conformance/shard.ts';
+import type { CaseResult } from '../../conformance/outcome.ts';
+import { createFileReports, teeListener } from '../report-files.ts';
 import { parseOptions } from '../args.ts';
 import type { Command } from '../io.ts';
 import { defaultSuiteDir } from '../suite-dir.ts';
@@ -31,6 +35,11 @@ Options:
   --decision K=V      override a pinned decision, e.g. attachmentThresholdBytes=100000 (repeatable)
   --timeout MS        per-step timeout in milliseconds (default 30000)
   --seed N            seed of the crash area's kill points (default random, printed in the header)  [PROSE_STATE_SEED]
+  --shard I/N         run the I-th of N deterministic shares of the cases (CI machines; join with \`report merge\`);
+                      give every shard the same --seed
+  --durations REPORT  with --shard: balance the shares by the case durations of an earlier JSON Lines report
+  --rerun-failed REPORT  run only the cases that failed, errored or passed unexpectedly in a saved JSON Lines report,
+                      on the backends they failed on (or on --backend), with its seed and decisions
   --no-probe          do not probe the capability claims (faster; the report header says so)  [PROSE_STATE_NO_PROBE]
   --verbose           list passed and skipped cases too
   --explain CASE      run one case on one backend and print each step, every protocol message sent and the reply
@@ -62,6 +71,9 @@ export const testCommand: Command = {
         'no-probe': { type: 'boolean', env: 'PROSE_STATE_NO_PROBE' },
         verbose: { type: 'boolean' },
         explain: { type: 'string' },
+        shard: { type: 'string' },
+        durations: { type: 'string' },
+        'rerun-failed': { type: 'string' },
       },
       io.env,
     );
@@ -73,8 +85,10 @@ export const testCommand: Command = {
         return [k, Number(v)];
       }),
     );
-    const decisions = resolveDecisions(overrides);
     const suite = loadSuite((values.suite as string | undefined) ?? defaultSuiteDir(io.env));
+    const rerun = values['rerun-failed'] ? rerunPlan(readReport(values['rerun-failed'] as string), suite) : undefined;
+    // A rerun replays the report's decisions unless told others, so the same failure shows again.
+    const decisions = resolveDecisions(rerun && !values.decision ? rerun.decisions : overrides);
     if (values.explain !== undefined)
       return explainCase(
         values.explain as string,
@@ -86,24 +100,40 @@ export const testCommand: Command = {
       );
     const filter = {
       areas: (values.area as string[] | undefined) ?? [],
-      ids: (values.case as string[] | undefined) ?? [],
+      ids: (values.case as string[] | undefined) ?? [...new Set([...(rerun?.failed.values() ?? [])].flat())],
     };
+    if (rerun) {
+      for (const b of rerun.cutOff)
+        io.stderr.write(`note: the run of ${b} in the report was cut off; cases after the cut are not rerun\n`);
+      if (!rerun.failed.size) {
+        io.stdout.write(`nothing failed or errored in ${values['rerun-failed'] as string}: nothing to rerun\n`);
+        return 0;
+      }
+    }
     if (selectCases(suite, filter).length === 0) {
       throw new ProseError('E_USAGE', 'no case matches the --area/--case filters', {
         hint: `areas: ${[...new Set(suite.cases.map((c) => c.area))].join(', ')}`,
       });
     }
     const factories: BackendFactory[] = [];
-    for (const spec of (values.backend as string[] | undefined) ?? ['all'])
+    // A rerun takes the backends its cases failed on, by name; a plugin's name may not open one, so --backend overrides.
+    const backendSpecs = (values.backend as string[] | undefined) ?? (rerun ? [...rerun.failed.keys()] : ['all']);
+    for (const spec of backendSpecs)
       factories.push(...(await resolveBackends(spec, { env: io.env, cwd: io.cwd, suiteVersion: suite.version })));
+    const shard = values.shard === undefined ? undefined : parseShard(values.shard as string);
+    if (values.durations !== undefined && !shard)
+      throw new ProseError('E_USAGE', '--durations balances shards: give it with --shard I/N');
+    const durations = values.durations === undefined ? undefined : caseDurations(values.durations as string);
     const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
     if (timeout !== undefined && !(Number.isSafeInteger(timeout) && timeout > 0))
       throw new ProseError('E_USAGE', '--timeout takes a positive number of milliseconds');
     const expectations = values.expect ? loadExpectations(values.expect as string) : undefined;
+    const sources = caseSources(suite);
     const reporter = createReporters((values.reporter as string | undefined) ?? 'pretty', (s) => io.stdout.write(s), {
       verbose: !!values.verbose,
+      sources,
     });
-    const files = values['report-dir'] ? createFileReports(values['report-dir'] as string) : undefined;
+    const files = values['report-dir'] ? createFileReports(values['report-dir'] as string, { sources }) : undefined;
     const claims: CapabilityReport[] = [];
     const collector = {
       header() {},
@@ -115,22 +145,42 @@ export const testCommand: Command = {
       finish() {},
     };
     const listener = teeListener(files ? teeListener(reporter, files.reporter) : reporter, collector);
-    const seed = values.seed === undefined ? undefined : Number(values.seed);
+    const seed = values.seed === undefined ? rerun?.seed : Number(values.seed);
     if (seed !== undefined && !(Number.isSafeInteger(seed) && seed >= 0))
       throw new ProseError('E_USAGE', '--seed takes a whole number');
+    if (shard && seed === undefined)
+      io.stderr.write(
+        'note: --shard without --seed: this shard draws its own seed, and report merge refuses shards of different seeds; give every shard the same --seed\n',
+      );
     const probe = !values['no-probe'];
-    const all = await runSuite({
-      suite,
-      factories,
-      decisions,
-      filter,
-      listener,
-      expectations,
-      stepTimeoutMs: timeout,
-      seed,
-      workerCommand: io.self,
-      probe,
-    });
+    const run = (f: BackendFactory[], ids: string[]) =>
+      runSuite({
+        suite,
+        factories: f,
+        decisions,
+        filter: { ...filter, ids },
+        listener,
+        expectations,
+        stepTimeoutMs: timeout,
+        seed,
+        workerCommand: io.self,
+        probe,
+        ...(shard ? { shard } : {}),
+        ...(durations ? { durations } : {}),
+      });
+    const all: CaseResult[] = [];
+    // A rerun on the report's own backends runs on each only what failed there.
+    if (rerun && !values.backend && !values.case)
+      for (const f of factories) {
+        const ids = rerun.failed.get(f.name);
+        // An empty id list would select every case: a backend that opens under another name is named, not run whole.
+        if (!ids)
+          throw new ProseError('E_USAGE', `backend ${f.name} is not one the report's failures were seen on`, {
+            hint: 'pass --backend NAME for each backend to rerun on',
+          });
+        all.push(...(await run([f], ids)));
+      }
+    else all.push(...(await run(factories, filter.ids)));
     reporter.finish(all);
     files?.reporter.finish(all);
     files?.flush();
@@ -138,44 +188,10 @@ export const testCommand: Command = {
   },
 };
 
-function createFileReports(dir: string) {
-  mkdirSync(dir, { recursive: true });
-  const buffers: Record<string, string[]> = {};
-  const reporters = REPORTERS.filter((r) => r !== 'pretty').map((name) => {
-    buffers[name] = [];
-    return createReporters(name, (s) => buffers[name]!.push(s), {});
-  });
-  const ext: Record<string, string> = { json: 'jsonl', tap: 'tap', junit: 'junit.xml', md: 'md', html: 'html' };
-  return {
-    reporter: reporters.reduce((a, b) => teeListener(a, b)),
-    flush: () => {
-      for (const [name, chunks] of Object.entries(buffers))
-        writeFileSync(join(dir, `report.${ext[name] ?? name}`), chunks.join(''));
-    },
-  };
-}
-
-function teeListener<T extends ReturnType<typeof createReporters>>(a: T, b: T): T {
-  return {
-    header: (h) => {
-      a.header(h);
-      b.header(h);
-    },
-    capabilities: (r) => {
-      a.capabilities(r);
-      b.capabilities(r);
-    },
-    result: (r) => {
-      a.result(r);
-      b.result(r);
-    },
-    footer: (x, c, e) => {
-      a.footer(x, c, e);
-      b.footer(x, c, e);
-    },
-    finish: (all) => {
-      a.finish(all);
-      b.finish(all);
-    },
-  } as T;
+/** Milliseconds per case id from a saved report, summed over its backends (each shard runs every backend). */
+function caseDurations(file: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const run of readReport(file).runs)
+    for (const r of run.results) out.set(r.id, (out.get(r.id) ?? 0) + r.durationMs);
+  return out;
 }

@@ -4,21 +4,23 @@ import { jsonLinesReporter } from './json-lines.ts';
 import { junitReporter } from './junit.ts';
 import { markdownReporter } from './markdown.ts';
 import { prettyReporter } from './pretty.ts';
-import type { Reporter, Write } from './reporter.ts';
+import { githubReporter } from './github.ts';
+import type { Reporter, ReporterOptions, Write } from './reporter.ts';
 import { tapReporter } from './tap.ts';
 
-const MAKERS: Record<string, (write: Write, opts: { verbose?: boolean }) => Reporter> = {
+const MAKERS: Record<string, (write: Write, opts: ReporterOptions) => Reporter> = {
   pretty: prettyReporter,
   json: jsonLinesReporter,
   tap: tapReporter,
   junit: junitReporter,
   md: markdownReporter,
   html: htmlReporter,
+  github: githubReporter,
 };
 
 export const REPORTERS = Object.keys(MAKERS);
 
-export function createReporters(name: string, write: Write, opts: { verbose?: boolean }): Reporter {
+export function createReporters(name: string, write: Write, opts: ReporterOptions): Reporter {
   const make = MAKERS[name];
   if (!make)
     throw new ProseError('E_USAGE', `unknown reporter "${name}"`, { hint: `reporters: ${REPORTERS.join(', ')}` });

@@ -1,104 +1,144 @@
+import type { CaseSource } from '../case-source.ts';
 import type { CapabilityReport } from '../probes/capability-report.ts';
-import { show } from '../match.ts';
-import type { CaseResult } from '../outcome.ts';
-import { CLAIM_LEGEND, claimCell, claimLine, claimsTable, isFailure, needsAttention } from './claims.ts';
-import { anchor } from './markdown.ts';
+import { STATUSES, type CaseResult } from '../outcome.ts';
+import type { RunHeader } from '../run-suite.ts';
+import { htmlClaims } from './html-claims.ts';
+import { esc, slug } from './html-escape.ts';
+import { HTML_SCRIPT, HTML_STYLE } from './html-page.ts';
 import { buildMatrix, cellText } from './matrix.ts';
-import type { Reporter, Write } from './reporter.ts';
+import type { Reporter, ReporterOptions, Write } from './reporter.ts';
 
-/** A self-contained HTML page: the matrix, each cell linking to its failures with expected vs seen. */
-export function htmlReporter(write: Write): Reporter {
+/**
+ * One self-contained HTML page (inline style and script, nothing fetched): the runs' headers, the matrix and every
+ * case, both filterable by area, backend and outcome; then each failure with where it is, expected vs seen, the spec
+ * sentence it checks and the case's YAML. A matrix cell with failures links to its first one; each failure links
+ * back to its cell.
+ */
+export function htmlReporter(write: Write, opts: ReporterOptions = {}): Reporter {
+  const headers: RunHeader[] = [];
   const claims: CapabilityReport[] = [];
-  const skipped: string[] = [];
   return {
-    header: (h) => {
-      if (h.probes === 'skipped') skipped.push(h.backend.name);
-    },
+    header: (h) => headers.push(h),
     capabilities: (r) => claims.push(r),
     result: () => undefined,
     footer: () => undefined,
-    finish: (all) => write(htmlReport(all, claims, skipped)),
+    finish: (all) => write(htmlReport(all, { headers, claims, sources: opts.sources })),
   };
 }
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const NEEDS_ATTENTION = ['failed', 'errored', 'xpassed'];
+const cellId = (backend: string, area: string) => `m-${slug(backend)}-${slug(area)}`;
+const caseId = (r: CaseResult) => `case-${slug(r.backend)}-${slug(r.id)}`;
+const rowId = (r: CaseResult) => `row-${slug(r.backend)}-${slug(r.id)}`;
 
 export function htmlReport(
   all: readonly CaseResult[],
-  claims: readonly CapabilityReport[] = [],
-  probesSkipped: readonly string[] = [],
+  ctx: {
+    headers?: readonly RunHeader[];
+    claims?: readonly CapabilityReport[];
+    sources?: ReadonlyMap<string, CaseSource>;
+  },
 ): string {
+  const headers = ctx.headers ?? [];
   const m = buildMatrix(all);
-  const rows = m.areas.map(
+  const bad = all.filter((r) => NEEDS_ATTENTION.includes(r.outcome.status));
+  const select = (name: string, values: readonly string[]) =>
+    `<label>${name} <select id="filter-${name}"><option value="">all</option>${values
+      .map((v) => `<option value="${esc(v)}">${esc(v)}</option>`)
+      .join('')}</select></label>`;
+  const matrix = m.areas.map(
     (a) =>
-      `<tr><th>${esc(a)}</th>${m.backends
+      `<tr data-filter data-area="${esc(a)}"><th>${esc(a)}</th>${m.backends
         .map((b) => {
           const c = m.cell(a, b);
-          const bad = c.failed + c.errored + c.xpassed > 0;
-          const cls = c.total === 0 ? 'none' : bad ? 'bad' : c.passed === 0 ? 'skip' : 'ok';
+          const failing = c.failed + c.errored + c.xpassed > 0;
+          const cls = c.total === 0 ? 'none' : failing ? 'bad' : c.passed === 0 ? 'skip' : 'ok';
           const text = esc(cellText(c));
-          return `<td class="${cls}">${bad ? `<a href="#${anchor(b, a)}">${text}</a>` : text}</td>`;
+          const first = failing && bad.find((r) => r.backend === b && r.area === a);
+          return `<td id="${cellId(b, a)}" class="${cls}" data-filter data-backend="${esc(b)}">${first ? `<a href="#${caseId(first)}">${text}</a>` : text}</td>`;
         })
         .join('')}</tr>`,
   );
-  const details = all
-    .filter((r) => ['failed', 'errored', 'xpassed'].includes(r.outcome.status))
-    .map((r) => {
-      const o = r.outcome;
-      const body =
-        o.status === 'failed'
-          ? `${esc(o.at.file)}:${o.at.line}<br><code>${esc(o.step)}</code><br>${esc(o.message)}${o.expected !== undefined ? `<br>expected <code>${esc(show(o.expected))}</code>` : ''}${o.seen !== undefined ? `<br>seen <code>${esc(show(o.seen))}</code>` : ''}`
-          : o.status === 'errored'
-            ? `errored: ${esc(o.error.code)}: ${esc(o.error.message)}`
-            : o.status === 'xpassed'
-              ? `passed although expected to fail: ${esc(o.reason)}`
-              : '';
-      return `<li id="${anchor(r.backend, r.area)}"><b>${esc(r.backend)} ${esc(r.id)}</b><br>${body}</li>`;
-    });
+  const rows = all.map((r) => {
+    const o = r.outcome;
+    const note = o.status === 'skipped' || o.status === 'xfailed' || o.status === 'xpassed' ? o.reason : '';
+    const id = NEEDS_ATTENTION.includes(o.status) ? `<a href="#${caseId(r)}">${esc(r.id)}</a>` : esc(r.id);
+    return `<tr id="${rowId(r)}" class="case-row" data-filter data-area="${esc(r.area)}" data-backend="${esc(r.backend)}" data-status="${o.status}"><td>${esc(r.backend)}</td><td>${esc(r.area)}</td><td>${id}</td><td>${o.status}</td><td>${r.durationMs}</td><td>${esc(note)}</td></tr>`;
+  });
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>prose-state compliance</title>
-<style>body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}
-td.ok{background:#e6f4e6}td.bad{background:#fbe3e3}td.skip{background:#eee}code{font-size:12px}</style></head>
+<style>${HTML_STYLE}</style></head>
 <body><h1>prose-state compliance</h1>
-<table><tr><th>area</th>${m.backends.map((b) => `<th>${esc(b)}</th>`).join('')}</tr>
+${runsTable(headers)}
+<div class="filters">${select('area', m.areas)} ${select('backend', m.backends)} ${select(
+    'outcome',
+    STATUSES.filter((s) => all.some((r) => r.outcome.status === s)),
+  )} <span><span id="shown">${all.length}</span> of ${all.length} cases shown</span></div>
+<h2>Matrix</h2>
+<table id="matrix"><tr><th>area</th>${m.backends.map((b) => `<th data-filter data-backend="${esc(b)}">${esc(b)}</th>`).join('')}</tr>
+${matrix.join('\n')}
+</table>
+<p>Cells: passed/run; F failed, E errored, X! unexpected pass, x expected failure, s skipped. A red cell links to its first failure.</p>
+${htmlClaims(
+  ctx.claims ?? [],
+  headers.filter((h) => h.probes === 'skipped').map((h) => h.backend.name),
+)}<h2>Failures</h2>
+${bad.map((r) => failure(r, ctx.sources?.get(r.id))).join('\n') || '<p>none</p>'}
+<h2>Cases</h2>
+<table id="cases"><tr><th>backend</th><th>area</th><th>case</th><th>outcome</th><th>ms</th><th>reason</th></tr>
 ${rows.join('\n')}
 </table>
-<p>Cells: passed/run; F failed, E errored, X! unexpected pass, x expected failure, s skipped.</p>
-${htmlClaims(claims, probesSkipped)}<h2>Failures</h2><ul>${details.join('\n') || '<li>none</li>'}</ul>
+<script>${HTML_SCRIPT}</script>
 </body></html>
 `;
 }
 
-/** Capabilities x backends (contradictions red, unprobed grey), then every verdict that is not a plain ok. */
-function htmlClaims(claims: readonly CapabilityReport[], probesSkipped: readonly string[]): string {
-  const skipped = probesSkipped.length
-    ? `<p>Capability probes skipped (--no-probe) for ${probesSkipped.map(esc).join(', ')}.</p>\n`
-    : '';
-  if (!claims.length) return skipped;
-  const t = claimsTable(claims);
-  const rows = t.capabilities.map(
-    (cap) =>
-      `<tr><th>${esc(cap)}</th>${t.backends
-        .map((b) => {
-          const v = t.cell(cap, b);
-          const cls = !v
-            ? 'none'
-            : isFailure(v) || v.verdict === 'errored'
-              ? 'bad'
-              : v.verdict === 'unprobed' || !v.declared
-                ? 'skip'
-                : 'ok';
-          return `<td class="${cls}">${esc(claimCell(v))}</td>`;
-        })
-        .join('')}</tr>`,
-  );
-  const notes = claims.flatMap((r) =>
-    r.verdicts.filter(needsAttention).map((v) => `<li><b>${esc(r.backend)}</b> ${esc(claimLine(v))}</li>`),
-  );
-  return `${skipped}<h2>Capability claims</h2>
-<table><tr><th>capability</th>${t.backends.map((b) => `<th>${esc(b)}</th>`).join('')}</tr>
-${rows.join('\n')}
-</table>
-<p>${esc(CLAIM_LEGEND)}</p>
-${notes.length ? `<ul>${notes.join('\n')}</ul>\n` : ''}`;
+function runsTable(headers: readonly RunHeader[]): string {
+  if (!headers.length) return '';
+  const row = (h: RunHeader) =>
+    `<tr><td>${esc(h.backend.name)}</td><td>${esc(h.backend.kind)}</td><td>${esc(`${h.suite.name} ${h.suite.version}`)}</td><td>${h.cases}</td><td>${h.seed}</td><td>${h.shard ? `${h.shard.index}/${h.shard.count}` : '-'}</td><td>${esc(
+      Object.entries(h.decisions)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', '),
+    )}</td></tr>`;
+  return `<table id="runs"><tr><th>backend</th><th>kind</th><th>suite</th><th>cases</th><th>seed</th><th>shard</th><th>decisions</th></tr>
+${headers.map(row).join('\n')}
+</table>`;
+}
+
+/** One failure: where, what was expected and seen, the spec sentence it checks and the case as written. */
+function failure(r: CaseResult, source: CaseSource | undefined): string {
+  const o = r.outcome;
+  const at = o.status === 'failed' || o.status === 'errored' ? o.at : undefined;
+  const where = at ? `${at.file}:${at.line}` : source ? `${source.file}:${source.line}` : '';
+  let body = '';
+  if (o.status === 'failed') {
+    body = `<p>step <code>${esc(o.step)}</code>: ${esc(o.message)}</p>`;
+    if (o.expected !== undefined || o.seen !== undefined)
+      body += `<div class="pair"><div>expected<pre class="expected">${esc(full(o.expected))}</pre></div><div>seen<pre class="seen">${esc(full(o.seen))}</pre></div></div>`;
+  } else if (o.status === 'errored') {
+    body = `<p>errored${o.step ? ` at <code>${esc(o.step)}</code>` : ''}: ${esc(o.error.code)}: ${esc(o.error.message)}${o.error.hint ? ` (${esc(o.error.hint)})` : ''}</p>${o.evidence ? `<pre>${esc(o.evidence)}</pre>` : ''}`;
+  } else if (o.status === 'xpassed') {
+    body = `<p>passed although expected to fail: ${esc(o.reason)}</p>`;
+  }
+  return `<div class="detail" id="${caseId(r)}" data-filter data-area="${esc(r.area)}" data-backend="${esc(r.backend)}" data-status="${o.status}">
+<h3>${esc(r.backend)} ${esc(r.id)} <small>${o.status}</small></h3>
+<p>${esc(r.title)}${where ? ` &middot; <code>${esc(where)}</code>` : ''} &middot; <a href="#${cellId(r.backend, r.area)}">matrix cell</a> &middot; <a href="#${rowId(r)}">case row</a></p>
+${body}${r.spec ? `<p class="spec">spec: ${esc(r.spec)}</p>` : ''}
+${source ? `<details open><summary>${esc(`${source.file}:${source.line}`)}</summary><pre class="yaml">${yaml(source, at?.line)}</pre></details>` : ''}
+</div>`;
+}
+
+/** A value as indented JSON, cut at a size a page can hold. */
+function full(v: unknown): string {
+  const s = v === undefined ? 'nothing' : (JSON.stringify(v, null, 2) ?? String(v));
+  return s.length > 20_000 ? `${s.slice(0, 20_000)}\n... (${s.length} chars)` : s;
+}
+
+/** The case's YAML, the failing step's line marked. */
+function yaml(source: CaseSource, line: number | undefined): string {
+  return source.yaml
+    .split('\n')
+    .map((l, i) => (line === source.line + i ? `<mark>${esc(l)}</mark>` : esc(l)))
+    .join('\n');
 }

@@ -16,7 +16,9 @@ export function markdownReporter(write: Write): Reporter {
           h.decisions,
         )
           .map(([k, v]) => `${k}=${v}`)
-          .join(', ')}${h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : ''}`,
+          .join(
+            ', ',
+          )}${h.shard ? `; shard ${h.shard.index}/${h.shard.count}` : ''}${h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : ''}`,
       ),
     capabilities: (r) => claims.push(r),
     result: () => undefined,

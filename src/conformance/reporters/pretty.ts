@@ -24,7 +24,7 @@ export function prettyReporter(write: Write, opts: { verbose?: boolean } = {}): 
       write(
         `  decisions: ${Object.entries(h.decisions)
           .map(([k, v]) => `${k}=${v}`)
-          .join(', ')}\n  seed: ${h.seed}\n`,
+          .join(', ')}\n  seed: ${h.seed}${h.shard ? `; shard ${h.shard.index}/${h.shard.count}` : ''}\n`,
       );
       if (h.probes === 'skipped') write('  capability probes: skipped (--no-probe)\n');
       probesSkipped ||= h.probes === 'skipped';

@@ -1,4 +1,5 @@
 import type { CapabilityReport } from '../probes/capability-report.ts';
+import type { CaseSource } from '../case-source.ts';
 import type { Listener } from '../run-suite.ts';
 import type { CaseResult } from '../outcome.ts';
 
@@ -10,3 +11,9 @@ export interface Reporter extends Listener {
 }
 
 export type Write = (chunk: string) => void;
+
+export interface ReporterOptions {
+  verbose?: boolean;
+  /** Each case's file, line and YAML by id (from the suite), for reports that point at or show the case. */
+  sources?: ReadonlyMap<string, CaseSource>;
+}

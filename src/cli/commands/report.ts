@@ -1,0 +1,91 @@
+import { writeFileSync } from 'node:fs';
+import { ProseError } from '../../core/errors.ts';
+import { caseSources } from '../../conformance/case-source.ts';
+import { loadSuite } from '../../conformance/load-suite.ts';
+import { countOutcomes, exitCodeFor } from '../../conformance/outcome.ts';
+import { exitCodeForClaims, worstExit } from '../../conformance/probes/capability-report.ts';
+import { diffHtml, diffMarkdown, diffText } from '../../conformance/report-file/diff-format.ts';
+import { diffReports } from '../../conformance/report-file/diff-reports.ts';
+import { mergeReports, replayRuns } from '../../conformance/report-file/merge-reports.ts';
+import { readReport } from '../../conformance/report-file/read-report.ts';
+import { createReporters, REPORTERS } from '../../conformance/reporters/create-reporters.ts';
+import { parseOptions } from '../args.ts';
+import type { Command } from '../io.ts';
+import { createFileReports, teeListener } from '../report-files.ts';
+import { defaultSuiteDir } from '../suite-dir.ts';
+
+const HELP = `Usage: prose-state report merge FILE... [--reporter NAME] [--report-dir DIR] [--suite DIR]
+       prose-state report diff OLD NEW [--format text|md|html] [--output FILE]
+
+merge   joins the JSON Lines reports of \`test --shard I/N\` (one per shard, any order) into the report one unsharded
+        run would have written, in any format: cases in suite order, each backend's counts recounted. Refused (exit 2)
+        when the shards differ in suite version, seed, decisions, backends or shard count, when a shard is missing
+        or given twice, or when two shards hold the same case; a shard that was cut off (no footer) is an error
+        (exit 3), never a hole in the merged report.
+diff    compares two JSON Lines reports case by case (backend and id): newly failing, newly passing, newly skipped,
+        and cases the new report no longer has. Exit 1 when something newly fails.
+
+Options:
+  --reporter NAME     merge: ${REPORTERS.join('|')} (default pretty)          [PROSE_STATE_REPORTER]
+  --report-dir DIR    merge: also write every report format into DIR (report.jsonl, report.html, ...)
+  --suite DIR         merge: the suite whose order and YAML the reports show (default: the built-in suite)  [PROSE_STATE_SUITE_DIR]
+  --format FORMAT     diff: text (default), md or html
+  --output FILE       diff: write there instead of standard output
+  -h, --help          this text
+
+Exit codes (merge): those of \`test\` for the merged cases: 0 all passed, 1 a failure, 3 an error.`;
+
+export const reportCommand: Command = {
+  help: HELP,
+  async run(argv, io) {
+    const { values, positionals } = parseOptions(
+      argv,
+      {
+        reporter: { type: 'string', env: 'PROSE_STATE_REPORTER' },
+        'report-dir': { type: 'string' },
+        suite: { type: 'string', env: 'PROSE_STATE_SUITE_DIR' },
+        format: { type: 'string' },
+        output: { type: 'string' },
+      },
+      io.env,
+    );
+    const [sub, ...files] = positionals;
+    if (sub === 'merge') {
+      if (!files.length)
+        throw new ProseError('E_USAGE', 'report merge needs the shard reports', { hint: 'see --help' });
+      const reports = files.map(readReport);
+      const suite = loadSuite((values.suite as string | undefined) ?? defaultSuiteDir(io.env));
+      const order = new Map(suite.cases.map((c, i) => [c.id, i]));
+      const runs = mergeReports(reports, (id) => order.get(id) ?? suite.cases.length);
+      // The suite's YAML is shown only when it is the version the reports ran.
+      const same = runs.every((r) => r.header.suite.version === suite.version && r.header.suite.name === suite.name);
+      const sources = same ? caseSources(suite) : undefined;
+      const opts = sources ? { sources } : {};
+      const reporter = createReporters(
+        (values.reporter as string | undefined) ?? 'pretty',
+        (s) => io.stdout.write(s),
+        opts,
+      );
+      const dir = values['report-dir'] ? createFileReports(values['report-dir'] as string, opts) : undefined;
+      const all = replayRuns(runs, dir ? teeListener(reporter, dir.reporter) : reporter);
+      dir?.flush();
+      const claims = runs.flatMap((r) => (r.capabilities ? [r.capabilities] : []));
+      return worstExit(exitCodeFor(countOutcomes(all)), exitCodeForClaims(claims));
+    }
+    if (sub === 'diff') {
+      if (files.length !== 2)
+        throw new ProseError('E_USAGE', 'report diff takes two reports: OLD NEW', { hint: 'see --help' });
+      const d = diffReports(readReport(files[0]!), readReport(files[1]!));
+      const format = (values.format as string | undefined) ?? 'text';
+      const render = { text: diffText, md: diffMarkdown, html: diffHtml }[format];
+      if (!render) throw new ProseError('E_USAGE', `--format takes text, md or html, got ${JSON.stringify(format)}`);
+      if (values.output) writeFileSync(values.output as string, render(d));
+      else io.stdout.write(render(d));
+      if (values.output) io.stdout.write(diffText(d));
+      return d.newlyFailing.length ? 1 : 0;
+    }
+    throw new ProseError('E_USAGE', sub ? `unknown report subcommand "${sub}"` : 'report needs a subcommand', {
+      hint: 'report merge FILE... or report diff OLD NEW',
+    });
+  },
+};

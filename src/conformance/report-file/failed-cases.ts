@@ -1,0 +1,42 @@
+import { ProseError } from '../../core/errors.ts';
+import type { Suite } from '../case-types.ts';
+import type { SavedReport } from './read-report.ts';
+
+/** What `test --rerun-failed` runs again: per backend of the saved report, the cases that failed or errored. */
+export interface RerunPlan {
+  /** Backend name -> case ids, in the report's order. Backends with nothing to rerun are absent. */
+  failed: Map<string, string[]>;
+  seed: number;
+  decisions: Record<string, number>;
+  /** Backends whose run was cut off: the cases after the cut were never run, so they are not rerun either. */
+  cutOff: string[];
+}
+
+/**
+ * Failed, errored and unexpectedly passing cases of a saved report, refused when the report is of another suite
+ * (its case ids and kill points would not mean the same cases).
+ */
+export function rerunPlan(report: SavedReport, suite: Suite): RerunPlan {
+  const failed = new Map<string, string[]>();
+  for (const run of report.runs) {
+    const h = run.header;
+    if (h.suite.name !== suite.name || h.suite.version !== suite.version)
+      throw new ProseError(
+        'E_USAGE',
+        `${report.file} is a report of ${h.suite.name} ${h.suite.version}, not of the suite run here (${suite.name} ${suite.version})`,
+        {
+          location: { file: report.file, line: run.line },
+          hint: 'pass --suite DIR of that version, or run the whole suite again to get a report of this one',
+        },
+      );
+    const ids = run.results.filter((r) => ['failed', 'errored', 'xpassed'].includes(r.outcome.status)).map((r) => r.id);
+    if (ids.length) failed.set(h.backend.name, [...(failed.get(h.backend.name) ?? []), ...ids]);
+  }
+  const first = report.runs[0]!.header;
+  return {
+    failed,
+    seed: first.seed,
+    decisions: first.decisions as unknown as Record<string, number>,
+    cutOff: report.runs.filter((r) => !r.footer).map((r) => r.header.backend.name),
+  };
+}

@@ -1,0 +1,125 @@
+import { ProseError } from '../../core/errors.ts';
+import { countOutcomes, sumMetrics, type CaseResult } from '../outcome.ts';
+import type { Reporter } from '../reporters/reporter.ts';
+import type { RunHeader } from '../run-suite.ts';
+import { requireComplete, type SavedReport, type SavedRun } from './read-report.ts';
+
+/**
+ * Joins the JSON Lines reports of `test --shard I/N` into the runs one unsharded run would have written: per backend,
+ * one header (no shard), the first shard's capability probes, every case in suite order (`rank`), and a footer
+ * recounted from the cases. Shards must be whole (a footer on every run), of one suite version, seed, decision set,
+ * backend list and shard count, and cover 1..N once each with no case twice; anything else is an error naming the
+ * file and what to do, never a merge with a hole in it.
+ */
+export function mergeReports(reports: readonly SavedReport[], rank: (id: string) => number): SavedRun[] {
+  if (!reports.length) throw new ProseError('E_USAGE', 'report merge needs at least one report file');
+  for (const r of reports) requireComplete(r);
+  const shardOf = (r: SavedReport) => r.runs[0]!.header.shard ?? { index: 1, count: 1 };
+  const first = reports[0]!;
+  const want = fingerprint(first);
+  for (const r of reports) {
+    for (const run of r.runs) {
+      const s = run.header.shard ?? { index: 1, count: 1 };
+      if (s.index !== shardOf(r).index || s.count !== shardOf(r).count)
+        throw refuse(r.file, run.line, 'its backends were run as different shards', 'pass one shard run per file');
+    }
+    const got = fingerprint(r);
+    for (const k of Object.keys(want) as (keyof typeof want)[])
+      if (got[k] !== want[k])
+        throw refuse(
+          r.file,
+          r.runs[0]!.line,
+          `its ${k} (${got[k]}) differs from ${first.file} (${want[k]})`,
+          'merge only the shards of one CI run: the same suite version, seed, decisions, backends and shard count',
+        );
+  }
+  const count = shardOf(first).count;
+  const byIndex = new Map<number, SavedReport>();
+  for (const r of reports) {
+    const i = shardOf(r).index;
+    const dup = byIndex.get(i);
+    if (dup) throw refuse(r.file, 1, `it is shard ${i}/${count}, like ${dup.file}`, 'pass each shard of the run once');
+    byIndex.set(i, r);
+  }
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
+  if (missing.length)
+    throw new ProseError(
+      'E_USAGE',
+      `shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')} missing: the merge would have a hole`,
+      { location: { file: first.file }, hint: `pass the reports of all ${count} shards (a failed CI job: rerun it)` },
+    );
+  const ordered = [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
+  return first.runs.map((lead, b) => {
+    const seen = new Map<string, string>();
+    const results: CaseResult[] = [];
+    let cases = 0;
+    for (const r of ordered) {
+      const run = r.runs[b]!;
+      cases += run.header.cases;
+      for (const res of run.results) {
+        const other = seen.get(res.id);
+        if (other !== undefined)
+          throw refuse(
+            r.file,
+            run.line,
+            `case ${res.id} on ${lead.header.backend.name} is also in ${other}: the shards overlap`,
+            'merge shards cut from one case list (the same --shard count, --durations report and filters)',
+          );
+        seen.set(res.id, r.file);
+        results.push(res);
+      }
+    }
+    results.sort((x, y) => rank(x.id) - rank(y.id) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+    const { shard: _shard, ...header } = lead.header;
+    const head = ordered[0]!.runs[b]!;
+    return {
+      header: { ...header, cases } as RunHeader,
+      line: lead.line,
+      ...(head.capabilities ? { capabilities: head.capabilities } : {}),
+      results,
+      footer: { counts: countOutcomes(results), extra: sumMetrics(results) },
+    };
+  });
+}
+
+/** Tells a reporter the saved runs as the runner would have, then finishes it. */
+export function replayRuns(runs: readonly SavedRun[], reporter: Reporter): readonly CaseResult[] {
+  const all: CaseResult[] = [];
+  for (const run of runs) {
+    reporter.header(run.header);
+    if (run.capabilities) reporter.capabilities(run.capabilities);
+    for (const r of run.results) reporter.result(r);
+    const counts = run.footer?.counts ?? countOutcomes(run.results);
+    reporter.footer(run.header.backend.name, counts, run.footer?.extra ?? sumMetrics(run.results));
+    all.push(...run.results);
+  }
+  reporter.finish(all);
+  return all;
+}
+
+/** What must agree between shards of one run, each as a comparable string. */
+function fingerprint(r: SavedReport) {
+  const h = r.runs[0]!.header;
+  return {
+    'suite version': `${h.suite.name} ${h.suite.version}`,
+    seed: String(h.seed),
+    decisions: sorted(h.decisions),
+    backends: r.runs.map((x) => x.header.backend.name).join(', '),
+    'shard count': String(h.shard?.count ?? 1),
+    probes: h.probes,
+    // Every backend of a report must agree too: a hand-joined file is refused like a mixed set.
+    'suite versions of its backends': [...new Set(r.runs.map((x) => x.header.suite.version))].join(', '),
+    'seeds of its backends': [...new Set(r.runs.map((x) => x.header.seed))].join(', '),
+    'decisions of its backends': [...new Set(r.runs.map((x) => sorted(x.header.decisions)))].join(' | '),
+  };
+}
+
+const sorted = (o: object) =>
+  Object.entries(o)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
+
+function refuse(file: string, line: number, why: string, what: string): ProseError {
+  return new ProseError('E_USAGE', `cannot merge this report: ${why}`, { location: { file, line }, hint: what });
+}
