@@ -66,7 +66,12 @@ export function spawnFixture(script: string, args: string[]) {
   });
 }
 
-/** The SQLite engines this Node can run (posix needs node:sqlite: Node 24 here, not the Node 20 on PATH). */
+/** The SQLite engines this Node can run (native and posix need node:sqlite: Node 24 here, not the Node 20 on PATH). */
 export function enginesHere(): SqliteEngine[] {
-  return nativeSqlite() ? ['posix', 'wasm'] : ['wasm'];
+  return nativeSqlite() ? ['native', 'posix', 'wasm'] : ['wasm'];
+}
+
+/** The engines that take SQLite's own POSIX locks (node:sqlite): none on Node 20. */
+export function lockingEnginesHere(): SqliteEngine[] {
+  return enginesHere().filter((e) => e !== 'wasm');
 }

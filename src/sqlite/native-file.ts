@@ -1,0 +1,205 @@
+import { statSync, unlinkSync } from 'node:fs';
+import { ProseError } from '../core/errors.ts';
+import { checkDbFileHeader } from './db-header.ts';
+import { NativeDatabase, type NativeConnection } from './native-db.ts';
+import { isBusy, nativeError, nativeSqlite } from './native-lock.ts';
+import type { Database } from './rows.ts';
+
+/** The same settings as the WASM engine's connections (sqlite-journal in the decisions table). */
+const SETTINGS = ['PRAGMA journal_size_limit = 1048576', 'PRAGMA synchronous = FULL'];
+const NEW_PAGE_SIZE = 4096;
+const JOURNAL_MODE = 'persist';
+/** sqliteDefaultBusyCallback's pauses, then its last one until the timeout. */
+const BUSY_PAUSES_MS = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100];
+
+interface Conn {
+  db: NativeDatabase;
+  ino: bigint;
+  /** PRAGMA data_version when this connection last looked: another process's commit changes it. */
+  dataVersion: number | undefined;
+}
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown } | { busy: true };
+
+/**
+ * The native engine: SQL, pages, journal and locks all in node:sqlite (SQLite in C, its unix VFS), as the `sqlite3`
+ * CLI does them. Every operation is one transaction taken without waiting (a blocking busy handler would stop the
+ * event loop): SQLITE_BUSY is tried again, asynchronously, after the pauses SQLite's own busy handler makes, up to
+ * the busy timeout, then E_CONFLICT, as on the posix engine. A read runs in a transaction that is always rolled back, so a read that changes rows keeps nothing. No lock
+ * file: a `wasm` process of ours beside it sees it only as it sees a `sqlite3` (docs/sqlite.md, Limits).
+ */
+export class NativeFile {
+  private conn: Conn | undefined;
+  /** quick_check runs on the first open only, as on the WASM engines. */
+  private checked = false;
+
+  constructor(
+    readonly path: string,
+    private readonly timeoutMs: number,
+    private readonly validate: ((db: Database, file: string) => void) | undefined,
+  ) {}
+
+  async read<T>(fn: (db: Database) => T): Promise<T> {
+    return this.retried(() => this.attempt(false, fn));
+  }
+
+  async write<T>(fn: (db: Database) => T, opts: { transaction?: boolean } = {}): Promise<T> {
+    if (opts.transaction === false) {
+      // Only the sqlite3 shim runs its own BEGIN/COMMIT; it runs on WASM SQLite for the CLI's exact errors.
+      throw new ProseError('E_UNSUPPORTED', `${this.path}: a write without a transaction needs a WASM engine`, {
+        hint: 'open the file on the posix or wasm engine',
+      });
+    }
+    return this.retried(() => {
+      const existed = statSync(this.path, { throwIfNoEntry: false }) !== undefined;
+      const out = this.attempt(true, fn);
+      // A database this write created and left empty (its first transaction failed) is not left behind.
+      if (!existed && !('ok' in out && out.ok) && statSync(this.path, { throwIfNoEntry: false })?.size === 0) {
+        this.drop();
+        for (const f of [this.path, `${this.path}-journal`])
+          try {
+            unlinkSync(f);
+          } catch {
+            /* gone */
+          }
+      }
+      return out;
+    });
+  }
+
+  close(): void {
+    this.drop();
+  }
+
+  /**
+   * Tries again on SQLITE_BUSY with the pauses of SQLite's own busy handler (the CLI's `.timeout`), never past the
+   * timeout: polling faster than the `sqlite3` processes beside us starved them past their 10 s in the mixed-writers
+   * area (one got `database is locked`).
+   */
+  private async retried<T>(attempt: () => Outcome<T>): Promise<T> {
+    const started = Date.now();
+    for (let tries = 0; ; tries++) {
+      const out = attempt();
+      if (!('busy' in out)) {
+        if (out.ok) return out.value;
+        throw out.error;
+      }
+      const waited = Date.now() - started;
+      const pause = Math.min(BUSY_PAUSES_MS[Math.min(tries, BUSY_PAUSES_MS.length - 1)]!, this.timeoutMs - waited);
+      if (pause <= 0) {
+        throw new ProseError(
+          'E_CONFLICT',
+          `database is locked: ${this.path} was still locked by another process after the busy timeout (${this.timeoutMs} ms)`,
+          {
+            location: { file: this.path },
+            hint: 'a sqlite3 process is writing (or reading) this database; retry when it is done, or wait longer (PROSE_STATE_BUSY_TIMEOUT_MS)',
+          },
+        );
+      }
+      await new Promise((r) => setTimeout(r, pause));
+    }
+  }
+
+  /** One try: lock, check, `fn`, commit (a write) or roll back (a read). Synchronous, so no lock outlives it. */
+  private attempt<T>(write: boolean, fn: (db: Database) => T): Outcome<T> {
+    let c: Conn | undefined;
+    try {
+      c = this.connect(write);
+      const { db } = c;
+      if (write) {
+        // The only mode written here, as on the WASM engines: a WAL file (made by a sqlite3) is checkpointed out of WAL.
+        if (db.rows('PRAGMA journal_mode')[0]?.journal_mode === 'wal') db.rows(`PRAGMA journal_mode = ${JOURNAL_MODE}`);
+        db.script('BEGIN EXCLUSIVE');
+      } else {
+        db.script('BEGIN');
+        db.rows('SELECT count(*) FROM sqlite_schema'); // takes SHARED (rolling back a dead writer's hot journal)
+      }
+      this.check(c);
+      const value = fn(db);
+      db.script(write ? 'COMMIT' : 'ROLLBACK');
+      return { ok: true, value };
+    } catch (err) {
+      try {
+        if (c?.db.raw.isTransaction) c.db.script('ROLLBACK');
+      } catch {
+        /* the pager already rolled back, or the connection was dropped */
+      }
+      if (isBusy(err)) return { busy: true };
+      return { ok: false, error: this.failure(err) };
+    }
+  }
+
+  /** The open connection (reopened when the file was replaced or removed); a new one is set up first. */
+  private connect(write: boolean): Conn {
+    const st = statSync(this.path, { bigint: true, throwIfNoEntry: false });
+    if (this.conn && (!st || st.ino !== this.conn.ino)) this.drop();
+    if (!st && !write)
+      throw new ProseError('E_NOT_FOUND', `${this.path} does not exist`, { location: { file: this.path } });
+    if (this.conn) return this.conn;
+    // Our own message for a file that is not SQLite. No lock is held here: closing this descriptor drops none.
+    if (st && st.size > 0n) checkDbFileHeader(this.path);
+    const mod = nativeSqlite();
+    if (!mod)
+      throw new ProseError(
+        'E_UNSUPPORTED',
+        `the native engine needs node:sqlite (Node 22.13+), not Node ${process.versions.node}`,
+      );
+    const db = new NativeDatabase(new mod.DatabaseSync(this.path, { timeout: 0 }) as unknown as NativeConnection);
+    try {
+      if (!st || st.size === 0n) db.script(`PRAGMA page_size = ${NEW_PAGE_SIZE}`);
+      for (const sql of SETTINGS) db.script(sql);
+      if (db.rows('PRAGMA journal_mode')[0]?.journal_mode !== 'wal') db.rows(`PRAGMA journal_mode = ${JOURNAL_MODE}`);
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    this.conn = { db, ino: statSync(this.path, { bigint: true }).ino, dataVersion: undefined };
+    return this.conn;
+  }
+
+  /** Under the lock: quick_check once per object, and the caller's validation whenever another process committed. */
+  private check(c: Conn): void {
+    if (!this.checked) {
+      const check = c.db.rows('PRAGMA quick_check').map((r) => String(r.quick_check));
+      if (check.length !== 1 || check[0] !== 'ok') {
+        this.drop();
+        throw new ProseError('E_CORRUPT', `${this.path} is corrupt: quick_check: ${check.slice(0, 3).join('; ')}`, {
+          location: { file: this.path },
+          hint: 'restore it from a backup; the file was left untouched',
+        });
+      }
+    }
+    const version = Number(c.db.rows('PRAGMA data_version')[0]?.data_version);
+    if (this.checked && version === c.dataVersion) return;
+    try {
+      this.validate?.(c.db, this.path);
+    } catch (err) {
+      this.drop(); // refused: every later use checks again
+      throw err;
+    }
+    this.checked = true;
+    c.dataVersion = version;
+  }
+
+  /** SQLite's corruption and I/O codes as ours; anything else (a constraint, the caller's own error) as it came. */
+  private failure(err: unknown): unknown {
+    if (err instanceof ProseError) return err;
+    const code = (err as { errcode?: unknown }).errcode;
+    if (typeof code !== 'number') return err;
+    const primary = code & 0xff;
+    if (primary === 10 || primary === 11 || primary === 26) {
+      this.drop();
+      return nativeError(err, this.path);
+    }
+    return err;
+  }
+
+  private drop(): void {
+    try {
+      this.conn?.db.close();
+    } catch {
+      /* already closed */
+    }
+    this.conn = undefined;
+  }
+}
