@@ -77,4 +77,4 @@ const DEFAULT: SqliteEngine = defaultEngine();
 export const sqliteFactory: BackendFactory = sqliteFactoryFor(DEFAULT, 'sqlite');
 
 export { SqliteStore } from './sqlite-store.ts';
-export { SqliteFile, provideWasmBinary, loadSqlite } from '../../sqlite/index.ts';
+export { SqliteFile, provideWasmBinary, loadSqlite, enginesAvailable, type SqliteEngine } from '../../sqlite/index.ts';
