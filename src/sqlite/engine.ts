@@ -20,10 +20,13 @@ export const BUSY_TIMEOUT_ENV = 'PROSE_STATE_BUSY_TIMEOUT_MS';
 /** What our subagent instructions tell the CLI (`-cmd ".timeout 10000"`): ours wait as long for a native lock. */
 export const BUSY_TIMEOUT_MS = 10_000;
 
-/** `posix` where node:sqlite exists, else `wasm`; PROSE_STATE_SQLITE_ENGINE picks one (posix where it cannot be had is an error). */
+/**
+ * `native` where node:sqlite exists, else `wasm` (sqlite-engine in the decisions table says why); PROSE_STATE_SQLITE_ENGINE
+ * picks one (native or posix where node:sqlite is missing is an error).
+ */
 export function defaultEngine(env: Record<string, string | undefined> = process.env): SqliteEngine {
   const named = env[ENGINE_ENV];
-  if (named === undefined || named === '') return nativeSqlite() ? 'posix' : 'wasm';
+  if (named === undefined || named === '') return nativeSqlite() ? 'native' : 'wasm';
   return checkEngine(named, `${ENGINE_ENV}`);
 }
 

@@ -9,8 +9,16 @@ import type { Database } from './rows.ts';
 const SETTINGS = ['PRAGMA journal_size_limit = 1048576', 'PRAGMA synchronous = FULL'];
 const NEW_PAGE_SIZE = 4096;
 const JOURNAL_MODE = 'persist';
-/** sqliteDefaultBusyCallback's pauses, then its last one until the timeout. */
+/**
+ * A write waits with sqliteDefaultBusyCallback's pauses (the CLI's `.timeout`), the last one repeated: polling faster
+ * than the `sqlite3` writers beside us starved one past its 10 s in the mixed-writers area (`database is locked`).
+ */
 const BUSY_PAUSES_MS = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100];
+/**
+ * A read tries every few ms: under back-to-back commits the file is free only between them, and at 100 ms a reader
+ * got in a handful of times in 600 commits. Readers cannot starve writers: a COMMIT waiting holds PENDING.
+ */
+const READ_PAUSES_MS = [1, 2, 5];
 
 interface Conn {
   db: NativeDatabase;
@@ -23,15 +31,18 @@ type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown } | { bus
 
 /**
  * The native engine: SQL, pages, journal and locks all in node:sqlite (SQLite in C, its unix VFS), as the `sqlite3`
- * CLI does them. Every operation is one transaction taken without waiting (a blocking busy handler would stop the
- * event loop): SQLITE_BUSY is tried again, asynchronously, after the pauses SQLite's own busy handler makes, up to
- * the busy timeout, then E_CONFLICT, as on the posix engine. A read runs in a transaction that is always rolled back, so a read that changes rows keeps nothing. No lock
- * file: a `wasm` process of ours beside it sees it only as it sees a `sqlite3` (docs/sqlite.md, Limits).
+ * CLI does them. Every operation is one transaction, its locks taken without blocking (a blocking busy handler would
+ * stop the event loop): SQLITE_BUSY is tried again, asynchronously, after the pauses SQLite's own busy handler makes,
+ * up to the busy timeout, then E_CONFLICT, as on the posix engine. A write takes RESERVED (BEGIN IMMEDIATE) and its
+ * COMMIT waits for readers holding PENDING, as the CLI's does. A read runs in a transaction that is always rolled
+ * back, so a read that changes rows keeps nothing. No lock file: a `wasm` process of ours beside it sees it only as it
+ * sees a `sqlite3` (docs/sqlite.md, Limits).
  */
 export class NativeFile {
   private conn: Conn | undefined;
   /** quick_check runs on the first open only, as on the WASM engines. */
   private checked = false;
+  private tail: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly path: string,
@@ -40,7 +51,7 @@ export class NativeFile {
   ) {}
 
   async read<T>(fn: (db: Database) => T): Promise<T> {
-    return this.retried(() => this.attempt(false, fn));
+    return this.queued(() => this.retried(() => this.attempt(false, fn), READ_PAUSES_MS));
   }
 
   async write<T>(fn: (db: Database) => T, opts: { transaction?: boolean } = {}): Promise<T> {
@@ -50,20 +61,26 @@ export class NativeFile {
         hint: 'open the file on the posix or wasm engine',
       });
     }
-    return this.retried(() => {
+    return this.queued(async () => {
+      const started = Date.now();
       const existed = statSync(this.path, { throwIfNoEntry: false }) !== undefined;
-      const out = this.attempt(true, fn);
-      // A database this write created and left empty (its first transaction failed) is not left behind.
-      if (!existed && !('ok' in out && out.ok) && statSync(this.path, { throwIfNoEntry: false })?.size === 0) {
-        this.drop();
-        for (const f of [this.path, `${this.path}-journal`])
-          try {
-            unlinkSync(f);
-          } catch {
-            /* gone */
-          }
+      try {
+        const value = await this.retried(() => this.attempt(true, fn), BUSY_PAUSES_MS, started);
+        await this.commit(started);
+        return value;
+      } catch (err) {
+        // A database this write created and left empty (its first transaction failed) is not left behind.
+        if (!existed && statSync(this.path, { throwIfNoEntry: false })?.size === 0) {
+          this.drop();
+          for (const f of [this.path, `${this.path}-journal`])
+            try {
+              unlinkSync(f);
+            } catch {
+              /* gone */
+            }
+        }
+        throw err;
       }
-      return out;
     });
   }
 
@@ -71,13 +88,41 @@ export class NativeFile {
     this.drop();
   }
 
+  /** One operation at a time per object: a write's transaction stays open while its COMMIT waits for readers. */
+  private queued<T>(op: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(op);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
   /**
-   * Tries again on SQLITE_BUSY with the pauses of SQLite's own busy handler (the CLI's `.timeout`), never past the
-   * timeout: polling faster than the `sqlite3` processes beside us starved them past their 10 s in the mixed-writers
-   * area (one got `database is locked`).
+   * COMMIT needs the EXCLUSIVE lock, so it waits for readers: SQLite keeps the transaction open and PENDING held
+   * (no new reader gets in) and the COMMIT is tried again, as the CLI's busy handler does; a steady stream of readers
+   * cannot starve the writer. Past the busy timeout the transaction is rolled back.
    */
-  private async retried<T>(attempt: () => Outcome<T>): Promise<T> {
-    const started = Date.now();
+  private async commit(started: number): Promise<void> {
+    const out = await this.retried(
+      () => {
+        try {
+          this.conn!.db.script('COMMIT');
+          return { ok: true, value: undefined };
+        } catch (err) {
+          if (isBusy(err) && this.conn?.db.raw.isTransaction) return { busy: true };
+          this.rollback();
+          return { ok: false, error: this.failure(err) };
+        }
+      },
+      BUSY_PAUSES_MS,
+      started,
+    ).catch((err: unknown) => {
+      this.rollback();
+      throw err;
+    });
+    return out;
+  }
+
+  /** Tries again on SQLITE_BUSY after `pauses` (the last one repeated), never past the busy timeout. */
+  private async retried<T>(attempt: () => Outcome<T>, pauses: readonly number[], started = Date.now()): Promise<T> {
     for (let tries = 0; ; tries++) {
       const out = attempt();
       if (!('busy' in out)) {
@@ -85,7 +130,7 @@ export class NativeFile {
         throw out.error;
       }
       const waited = Date.now() - started;
-      const pause = Math.min(BUSY_PAUSES_MS[Math.min(tries, BUSY_PAUSES_MS.length - 1)]!, this.timeoutMs - waited);
+      const pause = Math.min(pauses[Math.min(tries, pauses.length - 1)]!, this.timeoutMs - waited);
       if (pause <= 0) {
         throw new ProseError(
           'E_CONFLICT',
@@ -100,7 +145,10 @@ export class NativeFile {
     }
   }
 
-  /** One try: lock, check, `fn`, commit (a write) or roll back (a read). Synchronous, so no lock outlives it. */
+  /**
+   * One try: lock, check, `fn`; a read is then rolled back, a write's transaction is left open for `commit`.
+   * Synchronous, so nothing else of this process runs on the connection meanwhile.
+   */
   private attempt<T>(write: boolean, fn: (db: Database) => T): Outcome<T> {
     let c: Conn | undefined;
     try {
@@ -109,23 +157,27 @@ export class NativeFile {
       if (write) {
         // The only mode written here, as on the WASM engines: a WAL file (made by a sqlite3) is checkpointed out of WAL.
         if (db.rows('PRAGMA journal_mode')[0]?.journal_mode === 'wal') db.rows(`PRAGMA journal_mode = ${JOURNAL_MODE}`);
-        db.script('BEGIN EXCLUSIVE');
+        db.script('BEGIN IMMEDIATE'); // RESERVED, as the CLI's first write takes: readers still read
       } else {
         db.script('BEGIN');
-        db.rows('SELECT count(*) FROM sqlite_schema'); // takes SHARED (rolling back a dead writer's hot journal)
       }
+      db.rows('SELECT count(*) FROM sqlite_schema'); // takes SHARED (rolling back a dead writer's hot journal)
       this.check(c);
       const value = fn(db);
-      db.script(write ? 'COMMIT' : 'ROLLBACK');
+      if (!write) db.script('ROLLBACK');
       return { ok: true, value };
     } catch (err) {
-      try {
-        if (c?.db.raw.isTransaction) c.db.script('ROLLBACK');
-      } catch {
-        /* the pager already rolled back, or the connection was dropped */
-      }
+      this.rollback();
       if (isBusy(err)) return { busy: true };
       return { ok: false, error: this.failure(err) };
+    }
+  }
+
+  private rollback(): void {
+    try {
+      if (this.conn?.db.raw.isTransaction) this.conn.db.script('ROLLBACK');
+    } catch {
+      /* the pager already rolled back, or the connection was dropped */
     }
   }
 
