@@ -188,8 +188,6 @@ export class NativeFile {
     if (!st && !write)
       throw new ProseError('E_NOT_FOUND', `${this.path} does not exist`, { location: { file: this.path } });
     if (this.conn) return this.conn;
-    // Our own message for a file that is not SQLite. No lock is held here: closing this descriptor drops none.
-    if (st && st.size > 0n) checkDbFileHeader(this.path);
     const mod = nativeSqlite();
     if (!mod)
       throw new ProseError(
@@ -233,17 +231,26 @@ export class NativeFile {
     c.dataVersion = version;
   }
 
-  /** SQLite's corruption and I/O codes as ours; anything else (a constraint, the caller's own error) as it came. */
+  /**
+   * SQLite's corruption and I/O codes as ours; anything else (a constraint, the caller's own error) as it came. A file
+   * SQLite refuses gets our header check's message (not SQLite, truncated), read now that no lock is held: before
+   * the lock, between a sqlite3's page writes, the header may count pages not written yet.
+   */
   private failure(err: unknown): unknown {
     if (err instanceof ProseError) return err;
     const code = (err as { errcode?: unknown }).errcode;
     if (typeof code !== 'number') return err;
     const primary = code & 0xff;
-    if (primary === 10 || primary === 11 || primary === 26) {
-      this.drop();
-      return nativeError(err, this.path);
+    if (primary !== 10 && primary !== 11 && primary !== 26) return err;
+    this.drop();
+    if (primary !== 10) {
+      try {
+        checkDbFileHeader(this.path);
+      } catch (refused) {
+        if (refused instanceof ProseError) return refused;
+      }
     }
-    return err;
+    return nativeError(err, this.path);
   }
 
   private drop(): void {
