@@ -8,7 +8,7 @@ import { agentDbFile, agentDir as agentDirOf, type FixedAgentScope } from '../co
 import type { RunTarget, SessionBackend } from './run-target.ts';
 import { SUMMARY_MAX_CHARS } from './check-subagent-output.ts';
 import { shDq, shSq, shWord, sqlLit } from './shell-quote.ts';
-import { BUSY_TIMEOUT_MS } from '../sqlite/engine.ts';
+import { BUSY_TIMEOUT_MS } from '../sqlite/index.ts';
 
 export interface InstructionRequest {
   backend: SessionBackend;
