@@ -1,6 +1,6 @@
-import { statSync, unlinkSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { ProseError } from '../core/errors.ts';
-import { checkDbFileHeader } from './db-header.ts';
+import { checkDbFileHeader, removeIfLeftEmpty } from './db-header.ts';
 import { NativeDatabase, type NativeConnection } from './native-db.ts';
 import { isBusy, nativeError, nativeSqlite } from './native-lock.ts';
 import type { Database } from './rows.ts';
@@ -70,14 +70,9 @@ export class NativeFile {
         return value;
       } catch (err) {
         // A database this write created and left empty (its first transaction failed) is not left behind.
-        if (!existed && statSync(this.path, { throwIfNoEntry: false })?.size === 0) {
+        if (!existed) {
           this.drop();
-          for (const f of [this.path, `${this.path}-journal`])
-            try {
-              unlinkSync(f);
-            } catch {
-              /* gone */
-            }
+          removeIfLeftEmpty(this.path);
         }
         throw err;
       }

@@ -1,7 +1,7 @@
-import { statSync, unlinkSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { Database as WasmDatabase } from '@sqlite.org/sqlite-wasm';
 import { ProseError } from '../core/errors.ts';
-import { checkDbFile, checkDbFileHeader, walPending } from './db-header.ts';
+import { checkDbFile, checkDbFileHeader, removeIfLeftEmpty, walPending } from './db-header.ts';
 import { defaultBusyTimeout, defaultEngine, type SqliteEngine } from './engine.ts';
 import { DEFAULT_LOCK_TIMEOUT_MS, withFileLock } from '../io/file-lock.ts';
 import { ReaderMark, withSharedLock } from '../io/reader-mark.ts';
@@ -215,14 +215,9 @@ export class SqliteFile {
       tx,
     );
     // A database this write created and left empty (its first transaction failed) is not left behind.
-    if (!existed && !('ok' in out && out.ok) && statSync(this.path, { throwIfNoEntry: false })?.size === 0) {
+    if (!existed && !('ok' in out && out.ok)) {
       this.drop();
-      for (const f of [this.path, `${this.path}-journal`])
-        try {
-          unlinkSync(f);
-        } catch {
-          /* gone */
-        }
+      removeIfLeftEmpty(this.path);
     }
     return out;
   }

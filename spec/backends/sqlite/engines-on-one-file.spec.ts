@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ProseError } from '../../../src/core/errors.ts';
 import { execute, queryRow, queryValue, SqliteFile } from '../../../src/sqlite/index.ts';
-import { cli, lockingEnginesHere, spawnFixture, tempEnv } from './helpers.ts';
+import { cli, commitLoops, lockingEnginesHere, spawnFixture, tempEnv } from './helpers.ts';
 
 /** A child of `hold-write.ts`, resolved once it is inside its write transaction. */
 async function holding(path: string, engine: string) {
@@ -40,22 +40,15 @@ if (lockingEnginesHere().length === 2) {
         ),
       );
       const N = 150;
-      const writers = ['native', 'posix'].map((e) => spawnFixture('commit-loop.ts', [path, String(N), e]));
-      let running = writers.length;
-      let stderr = '';
-      for (const w of writers) {
-        w.stdout.resume();
-        w.stderr.on('data', (d) => (stderr += d));
-        w.on('close', () => running--);
-      }
-      while (running > 0) {
+      const writers = commitLoops(path, N, ['native', 'posix']);
+      while (writers.running > 0) {
         const row = await reader.read((db) =>
           queryRow(db, 'SELECT (SELECT count(*) FROM t) AS rows, (SELECT n FROM meta) AS n'),
         );
         assert.is(row!.rows, row!.n, `a reader saw ${row!.rows} rows counted as ${row!.n}`);
         await new Promise((r) => setTimeout(r, 2));
       }
-      assert.is(stderr, '', 'the writers failed');
+      assert.is(writers.stderr, '', 'the writers failed');
       assert.is(await reader.read((db) => queryValue(db, 'SELECT count(*) FROM t')), 2 * N);
       reader.close();
       assert.is(cli([path, 'PRAGMA integrity_check; SELECT n FROM meta']).stdout, `ok\n${2 * N}\n`);

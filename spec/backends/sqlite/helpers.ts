@@ -75,3 +75,15 @@ export function enginesHere(): SqliteEngine[] {
 export function lockingEnginesHere(): SqliteEngine[] {
   return enginesHere().filter((e) => e !== 'wasm');
 }
+
+/** `commit-loop.ts` children, one per engine named, each committing `n` times to `path`; how many still run, and their stderr. */
+export function commitLoops(path: string, n: number, engines: readonly string[]) {
+  const state = { running: engines.length, stderr: '' };
+  for (const e of engines) {
+    const w = spawnFixture('commit-loop.ts', [path, String(n), e]);
+    w.stdout.resume();
+    w.stderr.on('data', (d) => (state.stderr += d));
+    w.on('close', () => state.running--);
+  }
+  return state;
+}

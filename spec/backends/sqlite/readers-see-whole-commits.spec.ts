@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { queryRow, SqliteFile } from '../../../src/sqlite/index.ts';
-import { cli, enginesHere, spawnFixture, tempEnv } from './helpers.ts';
+import { cli, commitLoops, enginesHere, tempEnv } from './helpers.ts';
 
 for (const engine of enginesHere())
   test(`${engine}: a reader in another process never sees a commit half-written, though pages are written in place`, async () => {
@@ -16,20 +16,10 @@ for (const engine of enginesHere())
         ),
       );
       const N = 300;
-      const writers = [
-        spawnFixture('commit-loop.ts', [path, String(N), engine]),
-        spawnFixture('commit-loop.ts', [path, String(N), engine]),
-      ];
-      let running = writers.length;
-      let stderr = '';
-      for (const w of writers) {
-        w.stdout.resume();
-        w.stderr.on('data', (d) => (stderr += d));
-        w.on('close', () => running--);
-      }
+      const writers = commitLoops(path, N, [engine, engine]);
       const seen = new Set<number>();
       let reads = 0;
-      while (running > 0) {
+      while (writers.running > 0) {
         // Each commit adds a row and counts it: a reader between the two page writes would see them disagree.
         const row = await file.read((db) =>
           queryRow(db, 'SELECT (SELECT count(*) FROM t) AS rows, (SELECT n FROM meta) AS n'),
@@ -39,7 +29,7 @@ for (const engine of enginesHere())
         reads++;
         await new Promise((r) => setImmediate(r)); // an uncontended read never waits: let the children's events in
       }
-      assert.is(stderr, '', 'the writers failed');
+      assert.is(writers.stderr, '', 'the writers failed');
       const last = await file.read((db) => queryRow(db, 'SELECT count(*) AS rows FROM t'));
       file.close();
       assert.is(last!.rows, 2 * N);
