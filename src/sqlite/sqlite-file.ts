@@ -80,7 +80,8 @@ export class SqliteFile {
   }
 
   static async open(path: string, opts: SqliteFileOptions = {}): Promise<SqliteFile> {
-    // The native engine loads no WASM (its ~50-80 ms init stays unpaid).
+    // The native engine loads no WASM (its ~50-80 ms init stays unpaid); every call goes to `whole`, which never
+    // reaches the WASM module this object is given no instance of.
     if ((opts.engine ?? defaultEngine()) === 'native') return new SqliteFile(path, undefined as never, opts);
     const sqlite3 = await loadSqlite();
     installNodeFsVfs(sqlite3);
