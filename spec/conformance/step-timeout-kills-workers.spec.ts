@@ -55,6 +55,8 @@ test('when the step gives up (its signal aborted), every worker it started is ki
     (e: Error) => e.message,
   );
   assert.match(outcome, /SIGKILL/);
+  // SIGKILLed by the abort (or by the runner once a worker died unready): each is gone once the kernel reaps it.
+  for (let i = 0; i < 100 && pids.some(alive); i++) await new Promise((r) => setTimeout(r, 50));
   assert.equal(pids.filter(alive), [], 'no worker outlives its step');
 });
 
