@@ -104,7 +104,7 @@ export interface SqlitePeersResult {
   valueBytes: number;
   /** The frame depth the reads resolve from (each read walks the frame chain up to root scope). */
   readDepth: number;
-  /** Our SQLite engine (posix or wasm: src/sqlite/engine.ts); PROSE_STATE_SQLITE_ENGINE=wasm measures the other. */
+  /** Our default SQLite engine (src/sqlite/engine.ts), whose figures are `ours` and `ratios`. */
   engine?: string;
   sqlite3?: string;
   ours: { write: OpsTiming; read: OpsTiming };
@@ -115,6 +115,8 @@ export interface SqlitePeersResult {
   };
   /** Our per-op time / the peer's per-op time (lower is better), one key per measured peer. */
   ratios: Record<string, number>;
+  /** Every engine this Node runs (native, posix, wasm), timed in the same turns against the same peers. */
+  engines?: Record<string, { write: OpsTiming; read: OpsTiming; ratios: Record<string, number> }>;
 }
 
 export interface MemoryResult {

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BackendEnv } from '../core/backend.ts';
+import type { Backend, BackendEnv, BackendFactory } from '../core/backend.ts';
 import { resolveDecisions } from '../core/decisions.ts';
 import { RESOLVE_SQL } from '../backends/sqlite/binding-rows.ts';
-import { sqliteFactory } from '../backends/sqlite/index.ts';
+import { enginesAvailable, sqliteFactory, sqliteFactoryFor, type SqliteEngine } from '../backends/sqlite/index.ts';
 import { SqlitePaths } from '../backends/sqlite/sqlite-paths.ts';
 import { isSkipped, type OpsTiming, type PeerTiming, type Skipped, type SqlitePeersResult } from './bench-report.ts';
 import { median } from './measure.ts';
@@ -38,7 +38,22 @@ const lit = (s: string) => `'${s.replaceAll("'", "''")}'`;
 const insertSql = (name: string) =>
   `INSERT OR REPLACE INTO bindings (name, execution_id, kind, value, source_statement, updated_at) VALUES (${lit(name)}, NULL, 'let', ${lit(VALUE)}, NULL, datetime('now'))`;
 
-/** `rounds` runs, each on fresh files; every round writes `n` bindings through each writer, then resolves n/10. */
+interface EngineRun {
+  engine: SqliteEngine;
+  factory: BackendFactory;
+  env: BackendEnv;
+  backend: Backend;
+  run: string;
+  frame: number | null;
+  dbFile: string;
+  time: { write: number; read: number };
+}
+
+/**
+ * `rounds` runs, each on fresh files; every round writes `n` bindings through each of our engines (one run each) and
+ * each peer, taking turns, then resolves n/10 on each. The default engine's figures are `ours`; every engine's are in
+ * `engines`, with its own ratios to the same peers.
+ */
 export async function benchSqlitePeers(
   root: string,
   rounds: number,
@@ -48,8 +63,11 @@ export async function benchSqlitePeers(
   const reads = Math.max(10, Math.round(n / 10));
   const sqlite3 = which('sqlite3', env);
   const cliSkip = sqlite3 ? undefined : 'sqlite3 not on PATH';
-  const ourWrites: number[] = [];
-  const ourReads: number[] = [];
+  const defaultName = sqliteFactory.settings?.engine as SqliteEngine | undefined;
+  const engines = enginesAvailable();
+  const timings = new Map<SqliteEngine, { writes: number[]; reads: number[] }>(
+    engines.map((e) => [e, { writes: [], reads: [] }]),
+  );
   const perStmt: number[] = [];
   const batched: number[] = [];
   const jsonRead: number[] = [];
@@ -57,44 +75,41 @@ export async function benchSqlitePeers(
   const readDepth = 3;
   for (let r = 0; r < rounds; r++) {
     const dir = join(root, `round${r}`);
-    const benv: BackendEnv = {
-      projectDir: join(dir, 'project'),
-      homeDir: join(dir, 'home'),
-      decisions: resolveDecisions(),
-      storageKey: `bench-sqlite-peers-${process.pid}-${r}`,
-    };
-    mkdirSync(benv.projectDir, { recursive: true });
-    mkdirSync(benv.homeDir, { recursive: true });
-    let backend;
+    const ours: EngineRun[] = [];
     try {
-      backend = await sqliteFactory.open(benv);
-    } catch (err) {
-      return { skipped: `sqlite backend did not open: ${err instanceof Error ? err.message : String(err)}` };
-    }
-    let dbFile: string;
-    let frame: number | null = null;
-    try {
-      const { run } = await backend.call('createRun', { program: 'session "bench"\n' }, { role: 'vm' });
-      for (let d = 0; d < readDepth; d++) {
-        frame = (await backend.call('enterFrame', { run, block: `b${d}`, parent: frame }, { role: 'vm' })).executionId;
+      for (const engine of engines) {
+        const opened = await openEngine(
+          engine,
+          join(dir, engine),
+          `bench-sqlite-peers-${process.pid}-${r}-${engine}`,
+          readDepth,
+        );
+        if (typeof opened === 'string') return { skipped: opened };
+        ours.push(opened);
       }
-      dbFile = new SqlitePaths(benv.projectDir, benv.homeDir).runDb(run);
       // The peers start from the same file: our schema and frames, no bindings yet.
       const perStatementDb = join(dir, 'per-statement.db');
       const batchedDb = join(dir, 'batched.db');
-      copyFileSync(dbFile, perStatementDb);
-      copyFileSync(dbFile, batchedDb);
+      copyFileSync(ours[0]!.dbFile, perStatementDb);
+      copyFileSync(ours[0]!.dbFile, batchedDb);
       const peersOn = () => sqlite3 !== undefined && peerError === undefined;
       const session = sqlite3 ? Sqlite3Session.open(sqlite3, batchedDb) : undefined;
       // Writers take turns, CHUNK bindings each, so the disk's state (writeback of earlier sections, a neighbour's
       // I/O) weighs on all alike; each writer's time is the sum of its turns.
-      const time = { ours: 0, perStmt: 0, batched: 0 };
+      const time = { perStmt: 0, batched: 0 };
       for (let start = 0; start < n; start += CHUNK) {
         const names = Array.from({ length: Math.min(CHUNK, n - start) }, (_, i) => `b${start + i}`);
-        let t = performance.now();
-        for (const name of names)
-          await backend.call('bind', { run, name, kind: 'let', value: VALUE }, { role: 'subagent', binding: name });
-        time.ours += performance.now() - t;
+        let t: number;
+        for (const o of ours) {
+          t = performance.now();
+          for (const name of names)
+            await o.backend.call(
+              'bind',
+              { run: o.run, name, kind: 'let', value: VALUE },
+              { role: 'subagent', binding: name },
+            );
+          o.time.write += performance.now() - t;
+        }
         if (!peersOn()) continue;
         try {
           // (a) one process per statement, as the seed does: sqlite3 state.db "INSERT OR REPLACE INTO bindings ...".
@@ -112,7 +127,6 @@ export async function benchSqlitePeers(
       await session?.close().catch((err: unknown) => {
         peerError ??= failed(err);
       });
-      ourWrites.push(time.ours);
       if (peersOn()) {
         try {
           checkCount(sqlite3!, perStatementDb, n);
@@ -123,34 +137,40 @@ export async function benchSqlitePeers(
           peerError = failed(err);
         }
       }
-      // Resolved reads, alternating one of ours with one `sqlite3 -json` process running the same CTE on our file.
-      let oursRead = 0;
+      // Resolved reads, alternating one of each engine's with one `sqlite3 -json` process running the same CTE.
       let cliRead = 0;
       for (let i = 0; i < reads; i++) {
         const name = `b${(i * 7) % n}`;
-        let t = performance.now();
-        const res = await backend.call('resolve', { run, name, executionId: frame }, { role: 'vm' });
-        oursRead += performance.now() - t;
-        if (res.value !== VALUE) throw new Error('our sqlite backend resolved a different value');
+        let t: number;
+        for (const o of ours) {
+          t = performance.now();
+          const res = await o.backend.call('resolve', { run: o.run, name, executionId: o.frame }, { role: 'vm' });
+          o.time.read += performance.now() - t;
+          if (res.value !== VALUE) throw new Error(`our sqlite backend (${o.engine}) resolved a different value`);
+        }
         if (!peersOn()) continue;
         try {
           t = performance.now();
-          const q = RESOLVE_SQL.replace(':eid', String(frame)).replace(':name', lit(name));
-          const out = JSON.parse(cli(sqlite3!, ['-json', dbFile, q])) as { value: string }[];
+          const q = RESOLVE_SQL.replace(':eid', String(ours[0]!.frame)).replace(':name', lit(name));
+          const out = JSON.parse(cli(sqlite3!, ['-json', ours[0]!.dbFile, q])) as { value: string }[];
           cliRead += performance.now() - t;
           if (out[0]?.value !== VALUE) throw new Error('sqlite3 -json resolved a different value');
         } catch (err) {
           peerError = failed(err);
         }
       }
-      ourReads.push(oursRead);
+      for (const o of ours) {
+        timings.get(o.engine)!.writes.push(o.time.write);
+        timings.get(o.engine)!.reads.push(o.time.read);
+      }
       if (peersOn()) jsonRead.push(cliRead);
     } finally {
-      await backend.close();
-      await sqliteFactory.dispose?.(benv);
+      for (const o of ours) {
+        await o.backend.close();
+        await o.factory.dispose?.(o.env);
+      }
     }
   }
-  const ours = { write: timingOf(ourWrites, n), read: timingOf(ourReads, reads) };
   const skip = cliSkip ?? peerError;
   const peer = (runs: number[], ops: number, command: string): PeerTiming | Skipped =>
     skip ? { skipped: skip } : { ...timingOf(runs, ops), command };
@@ -167,23 +187,60 @@ export async function benchSqlitePeers(
     ),
     'cli-json-read': peer(jsonRead, reads, 'sqlite3 -json state.db "<scope resolution CTE>" (one process per read)'),
   };
-  const ratios: Record<string, number> = {};
-  for (const [k, v] of Object.entries(peers)) {
-    if (isSkipped(v)) continue;
-    ratios[k] = (k === 'cli-json-read' ? ours.read.ms : ours.write.ms) / v.ms;
+  const byEngine: NonNullable<SqlitePeersResult['engines']> = {};
+  for (const [engine, t] of timings) {
+    const write = timingOf(t.writes, n);
+    const read = timingOf(t.reads, reads);
+    const ratios: Record<string, number> = {};
+    for (const [k, v] of Object.entries(peers)) {
+      if (isSkipped(v)) continue;
+      ratios[k] = (k === 'cli-json-read' ? read.ms : write.ms) / v.ms;
+    }
+    byEngine[engine] = { write, read, ratios };
   }
-  const engine = sqliteFactory.settings?.engine;
+  const mine = byEngine[defaultName ?? engines[0]!]!;
   return {
     bindings: n,
     reads,
     valueBytes: Buffer.byteLength(VALUE),
     readDepth,
-    ...(engine ? { engine } : {}),
+    ...(defaultName ? { engine: defaultName } : {}),
     ...(sqlite3 ? { sqlite3 } : {}),
-    ours,
+    ours: { write: mine.write, read: mine.read },
     peers,
-    ratios,
+    ratios: mine.ratios,
+    engines: byEngine,
   };
+}
+
+/** Our backend on `engine` in `dir`, with a run and `depth` nested frames; a string says why it did not open. */
+async function openEngine(
+  engine: SqliteEngine,
+  dir: string,
+  storageKey: string,
+  depth: number,
+): Promise<EngineRun | string> {
+  const env: BackendEnv = {
+    projectDir: join(dir, 'project'),
+    homeDir: join(dir, 'home'),
+    decisions: resolveDecisions(),
+    storageKey,
+  };
+  mkdirSync(env.projectDir, { recursive: true });
+  mkdirSync(env.homeDir, { recursive: true });
+  const factory = sqliteFactoryFor(engine);
+  let backend: Backend;
+  try {
+    backend = await factory.open(env);
+  } catch (err) {
+    return `sqlite backend (${engine}) did not open: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  const { run } = await backend.call('createRun', { program: 'session "bench"\n' }, { role: 'vm' });
+  let frame: number | null = null;
+  for (let d = 0; d < depth; d++)
+    frame = (await backend.call('enterFrame', { run, block: `b${d}`, parent: frame }, { role: 'vm' })).executionId;
+  const dbFile = new SqlitePaths(env.projectDir, env.homeDir).runDb(run);
+  return { engine, factory, env, backend, run, frame, dbFile, time: { write: 0, read: 0 } };
 }
 
 function cli(sqlite3: string, args: string[], input?: Buffer): string {
@@ -204,8 +261,11 @@ function checkCount(sqlite3: string, db: string, n: number): void {
   if (got !== n) throw new Error(`sqlite3 wrote ${got} bindings, expected ${n}`);
 }
 
-/** The flat-map keys of these ratios (what `--compare` gates). */
+/** The flat-map keys of these ratios (what `--compare` gates): the default engine's, then each engine's. */
 export function sqlitePeerRatios(r: SqlitePeersResult | Skipped | undefined): Record<string, number> {
   if (!r || isSkipped(r)) return {};
-  return Object.fromEntries(Object.entries(r.ratios).map(([k, v]) => [`sqlite.peer.${k}`, v]));
+  const out = Object.fromEntries(Object.entries(r.ratios).map(([k, v]) => [`sqlite.peer.${k}`, v]));
+  for (const [engine, e] of Object.entries(r.engines ?? {}))
+    for (const [k, v] of Object.entries(e.ratios)) out[`sqlite.engine.${engine}.${k}`] = v;
+  return out;
 }

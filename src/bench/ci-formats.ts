@@ -38,6 +38,10 @@ export function msFigures(r: BenchReport): MsFigure[] {
     add('sqlite.ours.write', sp.ours.write);
     add('sqlite.ours.read', sp.ours.read);
     for (const [p, t] of Object.entries(sp.peers)) if (!isSkipped(t)) add(`sqlite.peer.${p}`, t);
+    for (const [e, t] of Object.entries(sp.engines ?? {})) {
+      add(`sqlite.engine.${e}.write`, t.write);
+      add(`sqlite.engine.${e}.read`, t.read);
+    }
   }
   if (!isSkipped(r.startup)) {
     add('startup.binary', { ms: r.startup.binaryMs, samples: r.startup.runs });

@@ -165,6 +165,26 @@ function formatSqlitePeers(sp: NonNullable<BenchReport['sqlitePeers']>): string[
     ),
     '',
   );
+  const engines = Object.entries(sp.engines ?? {});
+  if (engines.length > 1) {
+    const x = (v: number | undefined) => (v === undefined ? '-' : `${f2(v)}x`);
+    out.push(
+      "each engine in the same turns (ratio = that engine's time / the peer's):",
+      '',
+      table(
+        ['engine', 'writes/s', 'vs batched', 'vs per INSERT', 'reads/s', 'vs -json'],
+        engines.map(([name, e]) => [
+          name === sp.engine ? `${name} (default)` : name,
+          f1(e.write.opsPerSec),
+          x(e.ratios['cli-batched']),
+          x(e.ratios['cli-per-statement']),
+          f1(e.read.opsPerSec),
+          x(e.ratios['cli-json-read']),
+        ]),
+      ),
+      '',
+    );
+  }
   return out;
 }
 

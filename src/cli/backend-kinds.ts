@@ -29,7 +29,8 @@ const KINDS: readonly BackendKind[] = [
     open: async () => (await import('../backends/filesystem/index.ts')).filesystemFactory,
   },
   { name: 'sqlite', embedded: true, open: async () => (await import('../backends/sqlite/index.ts')).sqliteFactory },
-  // The same backend on one SQLite engine (src/sqlite/engine.ts); plain `sqlite` picks posix where node:sqlite exists.
+  // The same backend on one SQLite engine (src/sqlite/engine.ts); plain `sqlite` picks its default (decision sqlite-engine).
+  { name: 'sqlite:native', embedded: false, open: () => sqliteOn('native') },
   { name: 'sqlite:posix', embedded: false, open: () => sqliteOn('posix') },
   { name: 'sqlite:wasm', embedded: false, open: () => sqliteOn('wasm') },
   {
@@ -88,9 +89,9 @@ export async function resolveBackends(
 }
 
 /** The sqlite backend on `engine` (worker processes are handed the same backend string, so they use it too). */
-async function sqliteOn(engine: 'posix' | 'wasm'): Promise<BackendFactory> {
+async function sqliteOn(engine: 'native' | 'posix' | 'wasm'): Promise<BackendFactory> {
   const { checkEngine } = await import('../sqlite/index.ts');
-  checkEngine(engine, `--backend sqlite:${engine}`); // posix on a Node without node:sqlite: E_UNSUPPORTED, before any case
+  checkEngine(engine, `--backend sqlite:${engine}`); // native or posix on a Node without node:sqlite: E_UNSUPPORTED, before any case
   return (await import('../backends/sqlite/index.ts')).sqliteFactoryFor(engine);
 }
 

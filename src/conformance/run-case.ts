@@ -180,7 +180,9 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
         if (sqlite3 && 'skip' in sqlite3) throw new StepFailure({ status: 'skipped', reason: sqlite3.skip });
         if (!ctx.workerCommand)
           throw new ProseError('E_CASE', `${step.kind} steps need a worker command`, { location: step.pos });
+        const abort = new AbortController();
         const wctx: WorkerContext = {
+          signal: abort.signal,
           factory: ctx.factory,
           env,
           run: String(vars.run),
@@ -204,7 +206,11 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
             : step.kind === 'concurrent'
               ? runConcurrent(step, wctx)
               : runMixedWriters(step, wctx, (sqlite3 as { path: string }).path, specOf(ctx.factory));
-        const verdict = await withTimeout(running, budget, label);
+        // On timeout the step's processes are killed: left running they wrote into the next case's time and files.
+        const verdict = await withTimeout(running, budget, label).catch((err: unknown) => {
+          abort.abort();
+          throw err;
+        });
         if (!verdict.ok) {
           const replay = ctx.runSeed === undefined ? '' : ` (replay with --seed ${ctx.runSeed})`;
           throw new StepFailure({ status: 'failed', at: step.pos, step: label, message: verdict.message + replay });

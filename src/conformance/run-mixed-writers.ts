@@ -67,7 +67,10 @@ export async function runMixedWriters(
   /** One sqlite3 process; resolves with its exit and output. */
   const runCli = (args: string[]) =>
     new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(sqlite3, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(sqlite3, args, {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        ...(ctx.signal ? { signal: ctx.signal, killSignal: 'SIGKILL' as const } : {}),
+      });
       running.add(child);
       let stdout = '';
       let stderr = '';
@@ -115,6 +118,7 @@ export async function runMixedWriters(
         readyTimeoutMs: ctx.readyTimeoutMs,
         onAck: (key) => acked.add(key.slice('binding '.length)),
         waitForGo: true,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
       h.child.stdin!.end(); // go as soon as it is ready (and exit when done: an open stdin keeps a worker alive)
       running.add(h.child);

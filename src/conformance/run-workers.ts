@@ -14,6 +14,8 @@ export interface WorkerContext {
   command: readonly string[];
   seed: number;
   readyTimeoutMs: number;
+  /** Aborted when the step timed out: every process the step started is SIGKILLed (none outlives its case). */
+  signal?: AbortSignal;
   /** Closes the in-process backend (workers own the storage while they run) and reopens it. */
   reopen(): Promise<Backend>;
   close(): Promise<void>;
@@ -48,6 +50,7 @@ export async function runCrash(step: CrashStep, ctx: WorkerContext): Promise<Wor
       writer: 0,
       start: next,
       readyTimeoutMs: ctx.readyTimeoutMs,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
     // A worker that never says ready is killed, as runConcurrent does: left alive it would hold the run open.
     await w.ready.catch((err: unknown) => {
@@ -99,6 +102,7 @@ export async function runConcurrent(step: ConcurrentStep, ctx: WorkerContext): P
       count: step.each,
       waitForGo: true,
       readyTimeoutMs: ctx.readyTimeoutMs,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
     }),
   );
   try {

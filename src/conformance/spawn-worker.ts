@@ -32,6 +32,8 @@ export interface WorkerOptions {
   readyTimeoutMs: number;
   /** Called with each acknowledgement's key as it arrives (a reader must know what was acknowledged before it began). */
   onAck?: (key: string) => void;
+  /** Aborted when the step gave up (its timeout): the worker is SIGKILLed instead of outliving the case. */
+  signal?: AbortSignal;
 }
 
 /** Starts one worker process (src/cli/commands/worker.ts) and follows its acknowledgements line by line. */
@@ -53,6 +55,7 @@ export function spawnWorker(o: WorkerOptions): WorkerHandle {
   const child = spawn(o.command[0]!, args, {
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, PROSE_STATE_WORKER_BACKEND: o.backendSpec, PROSE_STATE_WORKER_ENV: JSON.stringify(o.env) },
+    ...(o.signal ? { signal: o.signal, killSignal: 'SIGKILL' as const } : {}),
   });
   const acks = new Map<string, unknown>();
   let failure: string | undefined;
@@ -91,6 +94,10 @@ export function spawnWorker(o: WorkerOptions): WorkerHandle {
         o.onAck?.(line.slice(4, tab));
       } else if (line.startsWith('fail ')) failure ??= line.slice(5).replace('\t', ': ');
     }
+  });
+  // A spawn that failed, or was aborted by the step's signal (the kill then closes it), is reported, not thrown.
+  child.on('error', (err) => {
+    stderr = `${stderr}${err.message}\n`.slice(-4000);
   });
   child.stderr!.setEncoding('utf8');
   child.stderr!.on('data', (c: string) => {

@@ -8,6 +8,7 @@ import { agentDbFile, agentDir as agentDirOf, type FixedAgentScope } from '../co
 import type { RunTarget, SessionBackend } from './run-target.ts';
 import { SUMMARY_MAX_CHARS } from './check-subagent-output.ts';
 import { shDq, shSq, shWord, sqlLit } from './shell-quote.ts';
+import { BUSY_TIMEOUT_MS } from '../sqlite/index.ts';
 
 export interface InstructionRequest {
   backend: SessionBackend;
@@ -148,7 +149,7 @@ const SQLITE_VALUE_RULE = (p: string) =>
   `replace ${p} with your text written as the inside of an SQL string: double every ' (SQL), then put a backslash before every \\, $, \` and " (the SQL sits in shell double quotes)`;
 
 function sqliteCommand(r: InstructionRequest, db: string, sql: string): string {
-  return `${r.sqlite3} -cmd ".timeout ${r.timeoutMs ?? 10000}" ${shWord(db)} "${shDq(sql)}"`;
+  return `${r.sqlite3} -cmd ".timeout ${r.timeoutMs ?? BUSY_TIMEOUT_MS}" ${shWord(db)} "${shDq(sql)}"`;
 }
 
 function sqliteBinding(r: InstructionRequest, b: NonNullable<InstructionRequest['binding']>): string {

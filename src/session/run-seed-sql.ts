@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { SqliteFile } from '../sqlite/index.ts';
+import { executeScript, SqliteFile } from '../sqlite/index.ts';
 
 /**
  * Runs SQL on a SQLite file as the seed's VM or subagent runs it (`sqlite3 DB "..."`, sqlite.md "Database
@@ -12,7 +12,7 @@ export async function runSeedSql(path: string, sql: string): Promise<void> {
   const file = await SqliteFile.open(path);
   try {
     await file.write((db) => {
-      db.exec(sql);
+      executeScript(db, sql);
     });
   } finally {
     file.close();

@@ -1,4 +1,4 @@
-import { fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { fstatSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { ProseError } from '../core/errors.ts';
 import { closeDbFd } from './native-lock.ts';
 
@@ -84,4 +84,15 @@ function walFrames(path: string): number {
   } catch {
     return 0;
   }
+}
+
+/** Removes a database a failed first write created and left empty, and its journal (nothing of anyone's is in them). */
+export function removeIfLeftEmpty(path: string): void {
+  if (statSync(path, { throwIfNoEntry: false })?.size !== 0) return;
+  for (const f of [path, `${path}-journal`])
+    try {
+      unlinkSync(f);
+    } catch {
+      /* gone */
+    }
 }

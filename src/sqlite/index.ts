@@ -1,4 +1,4 @@
-export { SqliteFile, JOURNAL_MODE, type Database, type SqliteFileOptions } from './sqlite-file.ts';
+export { SqliteFile, JOURNAL_MODE, type SqliteFileOptions } from './sqlite-file.ts';
 export { withFileLock, DEFAULT_LOCK_TIMEOUT_MS, type LockOptions } from '../io/file-lock.ts';
 export { withSharedLock } from '../io/reader-mark.ts';
 export { checkDbBytes } from './db-header.ts';
@@ -8,6 +8,10 @@ export {
   queryRow,
   queryValue,
   execute,
+  executeScript,
+  wasmDatabase,
+  type Database,
+  type WasmDatabase,
   columnText,
   type SqlRow,
   type SqlValue,
@@ -19,6 +23,8 @@ export { SCHEMA_VERSION, RUN_DDL, AGENTS_DDL, checkVersion, needsSchema, ensureS
 export {
   defaultEngine,
   checkEngine,
+  wasmSqlEngine,
+  enginesAvailable,
   SQLITE_ENGINES,
   ENGINE_ENV,
   BUSY_TIMEOUT_MS,

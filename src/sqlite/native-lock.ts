@@ -153,12 +153,12 @@ export function closeDbFd(fd: number): void {
 }
 
 /** SQLITE_BUSY or SQLITE_LOCKED (primary codes 5 and 6). */
-function isBusy(err: unknown): boolean {
+export function isBusy(err: unknown): boolean {
   const code = (err as { errcode?: unknown }).errcode;
   return typeof code === 'number' && ((code & 0xff) === 5 || (code & 0xff) === 6);
 }
 
-function nativeError(err: unknown, path: string): ProseError {
+export function nativeError(err: unknown, path: string): ProseError {
   const code = (err as { errcode?: unknown }).errcode;
   const primary = typeof code === 'number' ? code & 0xff : -1;
   const message = (err as Error).message;
@@ -169,5 +169,6 @@ function nativeError(err: unknown, path: string): ProseError {
       cause: err,
     });
   }
-  return new ProseError('E_IO', `cannot lock ${path}: ${message}`, { location: { file: path }, cause: err });
+  const what = primary === 10 ? 'I/O error on' : 'cannot lock';
+  return new ProseError('E_IO', `${what} ${path}: ${message}`, { location: { file: path }, cause: err });
 }

@@ -1,10 +1,15 @@
-import type { Database } from '@sqlite.org/sqlite-wasm';
+import { ProseError } from '../core/errors.ts';
+import type { Database as WasmDatabase } from '@sqlite.org/sqlite-wasm';
+import { NativeDatabase } from './native-db.ts';
 import { loadedSqlite, type Sqlite3Static } from './wasm.ts';
 import { decodeWtf8 } from './wtf8.ts';
 
 export type SqlValue = string | number | bigint | Uint8Array | null;
 export type SqlRow = Record<string, SqlValue>;
 export type SqlParams = readonly unknown[] | Record<string, unknown>;
+/** A connection handed to `read`/`write` callbacks: WASM SQLite's, or node:sqlite's on the native engine. */
+export type Database = WasmDatabase | NativeDatabase;
+export type { WasmDatabase };
 
 /**
  * A column's TEXT exactly as stored: the bytes sqlite3_column_blob gives, decoded here because the WASM build's own
@@ -39,6 +44,7 @@ function columnValue(sqlite3: Sqlite3Static, pStmt: number, i: number): SqlValue
 
 /** Every row of one statement, values bound as parameters, text read back byte for byte. */
 export function queryRows(db: Database, sql: string, params: SqlParams = []): SqlRow[] {
+  if (db instanceof NativeDatabase) return db.rows(sql, params);
   const sqlite3 = loadedSqlite();
   return withStatement(db, sql, params, (stmt) => {
     // getColumnNames() throws on a statement without columns (DELETE, INSERT, ...).
@@ -57,6 +63,7 @@ export function queryRows(db: Database, sql: string, params: SqlParams = []): Sq
 
 /** Runs one statement that returns no rows (an INSERT, an UPDATE, BEGIN, COMMIT), parameters bound. */
 export function execute(db: Database, sql: string, params: SqlParams = []): void {
+  if (db instanceof NativeDatabase) return db.run(sql, params);
   withStatement(db, sql, params, (stmt) => {
     while (stmt.step()) {
       /* a statement run for its effect */
@@ -64,9 +71,22 @@ export function execute(db: Database, sql: string, params: SqlParams = []): void
   });
 }
 
-type Stmt = ReturnType<Database['prepare']>;
+/** Every statement of `sql` (DDL, a seed script), without parameters. */
+export function executeScript(db: Database, sql: string): void {
+  if (db instanceof NativeDatabase) db.script(sql);
+  else db.exec(sql);
+}
+
+/** The WASM connection, for code that works below the row API (the sqlite3 shim); the native engine has none. */
+export function wasmDatabase(db: Database): WasmDatabase {
+  if (db instanceof NativeDatabase)
+    throw new ProseError('E_UNSUPPORTED', 'this needs WASM SQLite; open the file on the posix or wasm engine');
+  return db;
+}
+
+type Stmt = ReturnType<WasmDatabase['prepare']>;
 /** Prepared statements kept per connection: parsing them again was a tenth of a binding's cost. */
-const statements = new WeakMap<Database, Map<string, Stmt>>();
+const statements = new WeakMap<WasmDatabase, Map<string, Stmt>>();
 const KEPT_PER_CONNECTION = 64;
 
 /**
@@ -74,7 +94,7 @@ const KEPT_PER_CONNECTION = 64;
  * this connection (closing the connection finalizes it). A statement is taken out of the cache while in use, so a
  * nested use of the same SQL prepares its own.
  */
-function withStatement<T>(db: Database, sql: string, params: SqlParams, fn: (stmt: Stmt) => T): T {
+function withStatement<T>(db: WasmDatabase, sql: string, params: SqlParams, fn: (stmt: Stmt) => T): T {
   let kept = statements.get(db);
   if (!kept) statements.set(db, (kept = new Map()));
   const stmt = kept.get(sql) ?? db.prepare(sql);

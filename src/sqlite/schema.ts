@@ -1,5 +1,4 @@
-import { queryValue } from './rows.ts';
-import type { Database } from './sqlite-file.ts';
+import { executeScript, queryRows, queryValue, type Database } from './rows.ts';
 import { ProseError } from '../core/errors.ts';
 
 /**
@@ -124,10 +123,10 @@ export function needsSchema(db: Database): boolean {
 
 /** Creates what is missing (inside the caller's transaction) and marks the file; refuses tables of another shape. */
 export function ensureSchema(db: Database, kind: DbKind, file: string): void {
-  db.exec(kind === 'run' ? RUN_DDL + AGENTS_DDL : AGENTS_DDL);
+  executeScript(db, kind === 'run' ? RUN_DDL + AGENTS_DDL : AGENTS_DDL);
   for (const [table, cols] of Object.entries(REQUIRED)) {
     if (kind === 'agents' && table !== 'agents' && table !== 'agent_segments') continue;
-    const have = new Set(db.selectValues(`SELECT name FROM pragma_table_info('${table}')`).map(String));
+    const have = new Set(queryRows(db, 'SELECT name FROM pragma_table_info(?)', [table]).map((r) => String(r.name)));
     const missing = cols.filter((c) => !have.has(c));
     if (missing.length) {
       throw new ProseError('E_FORMAT', `${file}: table ${table} has no column ${missing.join(', ')}`, {
@@ -136,5 +135,5 @@ export function ensureSchema(db: Database, kind: DbKind, file: string): void {
       });
     }
   }
-  db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+  executeScript(db, `PRAGMA user_version = ${SCHEMA_VERSION}`);
 }

@@ -1,13 +1,14 @@
-import { statSync, unlinkSync } from 'node:fs';
-import type { Database } from '@sqlite.org/sqlite-wasm';
+import { statSync } from 'node:fs';
+import type { Database as WasmDatabase } from '@sqlite.org/sqlite-wasm';
 import { ProseError } from '../core/errors.ts';
-import { checkDbFile, checkDbFileHeader, walPending } from './db-header.ts';
+import { checkDbFile, checkDbFileHeader, removeIfLeftEmpty, walPending } from './db-header.ts';
 import { defaultBusyTimeout, defaultEngine, type SqliteEngine } from './engine.ts';
 import { DEFAULT_LOCK_TIMEOUT_MS, withFileLock } from '../io/file-lock.ts';
 import { ReaderMark, withSharedLock } from '../io/reader-mark.ts';
 import { NativeLock, type LockLevel } from './native-lock.ts';
 import { installNodeFsVfs, mainFileOf, NODE_FS_VFS, takeVfsError } from './node-fs-vfs.ts';
-import { execute } from './rows.ts';
+import { NativeFile } from './native-file.ts';
+import { execute, type Database } from './rows.ts';
 import { onSnapshot } from './snapshot.ts';
 import type { Access, Incident, VfsFile } from './vfs-file.ts';
 import { loadSqlite, type Sqlite3Static } from './wasm.ts';
@@ -15,7 +16,7 @@ import { loadSqlite, type Sqlite3Static } from './wasm.ts';
 export type { Database };
 
 export interface SqliteFileOptions {
-  /** Lock wait, in ms (the CLI's `.timeout`); by default 30 s on `wasm`, the busy timeout (10 s) on `posix`. */
+  /** Lock wait, in ms (the CLI's `.timeout`); by default 30 s on `wasm`, the busy timeout (10 s) on `native` and `posix`. */
   timeoutMs?: number;
   /** Which locks keep other processes out (engine.ts); by default `defaultEngine()`. */
   engine?: SqliteEngine;
@@ -31,7 +32,7 @@ const JOURNAL_SIZE_LIMIT = 1 << 20;
 const NEW_PAGE_SIZE = 4096;
 
 interface Connection {
-  db: Database;
+  db: WasmDatabase;
   main: VfsFile;
   ino: bigint;
   verified: boolean;
@@ -62,6 +63,8 @@ export class SqliteFile {
   readonly engine: SqliteEngine;
   /** SQLite's own locks on the file (the posix engine). */
   private readonly native: NativeLock | undefined;
+  /** The native engine does it all in node:sqlite (native-file.ts); this object only hands it on. */
+  private readonly whole: NativeFile | undefined;
 
   private constructor(
     readonly path: string,
@@ -70,12 +73,16 @@ export class SqliteFile {
   ) {
     this.lockPath = `${path}.lock`;
     this.engine = opts.engine ?? defaultEngine();
-    this.timeoutMs = opts.timeoutMs ?? (this.engine === 'posix' ? defaultBusyTimeout() : DEFAULT_LOCK_TIMEOUT_MS);
+    this.timeoutMs = opts.timeoutMs ?? (this.engine === 'wasm' ? DEFAULT_LOCK_TIMEOUT_MS : defaultBusyTimeout());
     this.mark = new ReaderMark(this.lockPath);
     this.native = this.engine === 'posix' ? new NativeLock(path) : undefined;
+    this.whole = this.engine === 'native' ? new NativeFile(path, this.timeoutMs, opts.validate) : undefined;
   }
 
   static async open(path: string, opts: SqliteFileOptions = {}): Promise<SqliteFile> {
+    // The native engine loads no WASM (its ~50-80 ms init stays unpaid); every call goes to `whole`, which never
+    // reaches the WASM module this object is given no instance of.
+    if ((opts.engine ?? defaultEngine()) === 'native') return new SqliteFile(path, undefined as never, opts);
     const sqlite3 = await loadSqlite();
     installNodeFsVfs(sqlite3);
     return new SqliteFile(path, sqlite3, opts);
@@ -88,6 +95,7 @@ export class SqliteFile {
   /** Runs `fn` on the latest committed state, under the shared lock. Nothing `fn` changes is kept. */
   async read<T>(fn: (db: Database) => T): Promise<T> {
     this.assertOpen();
+    if (this.whole) return this.whole.read(fn);
     const deadline = Date.now() + this.timeoutMs;
     for (;;) {
       const out = await withSharedLock(
@@ -114,6 +122,7 @@ export class SqliteFile {
    */
   async write<T>(fn: (db: Database) => T, opts: { transaction?: boolean } = {}): Promise<T> {
     this.assertOpen();
+    if (this.whole) return this.whole.write(fn, opts);
     const tx = opts.transaction !== false;
     const deadline = Date.now() + this.timeoutMs;
     for (let redo = 0; ;) {
@@ -149,6 +158,7 @@ export class SqliteFile {
   close(): void {
     this.drop();
     this.native?.close();
+    this.whole?.close();
     this.mark.close();
     this.closed = true;
   }
@@ -206,14 +216,9 @@ export class SqliteFile {
       tx,
     );
     // A database this write created and left empty (its first transaction failed) is not left behind.
-    if (!existed && !('ok' in out && out.ok) && statSync(this.path, { throwIfNoEntry: false })?.size === 0) {
+    if (!existed && !('ok' in out && out.ok)) {
       this.drop();
-      for (const f of [this.path, `${this.path}-journal`])
-        try {
-          unlinkSync(f);
-        } catch {
-          /* gone */
-        }
+      removeIfLeftEmpty(this.path);
     }
     return out;
   }

@@ -66,7 +66,24 @@ export function spawnFixture(script: string, args: string[]) {
   });
 }
 
-/** The SQLite engines this Node can run (posix needs node:sqlite: Node 24 here, not the Node 20 on PATH). */
+/** The SQLite engines this Node can run (native and posix need node:sqlite: Node 24 here, not the Node 20 on PATH). */
 export function enginesHere(): SqliteEngine[] {
-  return nativeSqlite() ? ['posix', 'wasm'] : ['wasm'];
+  return nativeSqlite() ? ['native', 'posix', 'wasm'] : ['wasm'];
+}
+
+/** The engines that take SQLite's own POSIX locks (node:sqlite): none on Node 20. */
+export function lockingEnginesHere(): SqliteEngine[] {
+  return enginesHere().filter((e) => e !== 'wasm');
+}
+
+/** `commit-loop.ts` children, one per engine named, each committing `n` times to `path`; how many still run, and their stderr. */
+export function commitLoops(path: string, n: number, engines: readonly string[]) {
+  const state = { running: engines.length, stderr: '' };
+  for (const e of engines) {
+    const w = spawnFixture('commit-loop.ts', [path, String(n), e]);
+    w.stdout.resume();
+    w.stderr.on('data', (d) => (state.stderr += d));
+    w.on('close', () => state.running--);
+  }
+  return state;
 }

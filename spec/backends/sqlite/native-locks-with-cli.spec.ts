@@ -1,5 +1,6 @@
-// The posix engine against the real /usr/bin/sqlite3: its locks and ours are the same POSIX locks. Registered only
-// where node:sqlite exists (Node 24); the Node 20 on PATH runs the wasm engine, whose limits docs/sqlite.md lists.
+// The native and posix engines against the real /usr/bin/sqlite3: its locks and ours are the same POSIX locks.
+// Registered only where node:sqlite exists (Node 24); the Node 20 on PATH runs the wasm engine, whose limits
+// docs/sqlite.md lists.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ProseError } from '../../../src/core/errors.ts';
 import { queryRows, queryValue, SqliteFile } from '../../../src/sqlite/index.ts';
-import { cli, enginesHere, SQLITE3, tempEnv } from './helpers.ts';
+import { cli, lockingEnginesHere, SQLITE3, tempEnv } from './helpers.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const JOURNAL_MAGIC = Buffer.from([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]);
@@ -27,13 +28,13 @@ async function heldCli(path: string, sql: string, marker: string) {
   return child;
 }
 
-if (enginesHere().includes('posix')) {
-  test('posix: a sqlite3 holding BEGIN EXCLUSIVE is waited for by our reads and writes, which then succeed', async () => {
+for (const engine of lockingEnginesHere()) {
+  test(`${engine}: a sqlite3 holding BEGIN EXCLUSIVE is waited for by our reads and writes, which then succeed`, async () => {
     const env = tempEnv('cli-exclusive');
     try {
       const path = join(env.dir, 'x.db');
       assert.is(cli([path, "CREATE TABLE t (who TEXT); INSERT INTO t VALUES ('before')"]).status, 0);
-      const file = await SqliteFile.open(path, { engine: 'posix', timeoutMs: 10_000 });
+      const file = await SqliteFile.open(path, { engine, timeoutMs: 10_000 });
       const native = await heldCli(path, "BEGIN EXCLUSIVE;\nINSERT INTO t VALUES ('cli');", 'in');
       let read = false;
       let wrote = false;
@@ -60,12 +61,12 @@ if (enginesHere().includes('posix')) {
     }
   });
 
-  test('posix: past the busy timeout a write held off by sqlite3 fails with E_CONFLICT "database is locked", the file untouched', async () => {
+  test(`${engine}: past the busy timeout a write held off by sqlite3 fails with E_CONFLICT "database is locked", the file untouched`, async () => {
     const env = tempEnv('cli-timeout');
     try {
       const path = join(env.dir, 'x.db');
       assert.is(cli([path, "CREATE TABLE t (who TEXT); INSERT INTO t VALUES ('before')"]).status, 0);
-      const file = await SqliteFile.open(path, { engine: 'posix', timeoutMs: 300 });
+      const file = await SqliteFile.open(path, { engine, timeoutMs: 300 });
       const native = await heldCli(path, 'BEGIN EXCLUSIVE;', 'in');
       const started = Date.now();
       try {
@@ -86,18 +87,24 @@ if (enginesHere().includes('posix')) {
     }
   });
 
-  test('posix: while our write holds the file, a sqlite3 without a busy timeout is told "database is locked"', async () => {
+  test(`${engine}: while our write holds the file, a sqlite3 writer without a busy timeout is told "database is locked"`, async () => {
     const env = tempEnv('cli-sees-ours');
     try {
       const path = join(env.dir, 'x.db');
       assert.is(cli([path, 'CREATE TABLE t (who TEXT)']).status, 0);
-      const file = await SqliteFile.open(path, { engine: 'posix' });
-      const inside = await file.write((db) => {
+      const file = await SqliteFile.open(path, { engine });
+      const [writer, reader] = await file.write((db) => {
         db.exec("INSERT INTO t VALUES ('ours')");
-        return spawnSync(SQLITE3, [path, 'SELECT count(*) FROM t'], { encoding: 'utf8' });
+        return [
+          spawnSync(SQLITE3, [path, "INSERT INTO t VALUES ('cli')"], { encoding: 'utf8' }),
+          spawnSync(SQLITE3, [path, 'SELECT count(*) FROM t'], { encoding: 'utf8' }),
+        ];
       });
-      assert.is.not(inside.status, 0);
-      assert.match(inside.stderr, /database is locked/);
+      assert.is.not(writer!.status, 0);
+      assert.match(writer!.stderr, /database is locked/);
+      // native holds RESERVED until its COMMIT, as the CLI does: a reader reads the last commit; posix holds EXCLUSIVE.
+      if (engine === 'native') assert.is(reader!.stdout, '0\n', reader!.stderr);
+      else assert.match(reader!.stderr, /database is locked/);
       file.close();
       assert.is(cli([path, 'SELECT who FROM t']).stdout, 'ours\n');
     } finally {
@@ -105,7 +112,7 @@ if (enginesHere().includes('posix')) {
     }
   });
 
-  test('posix: the hot journal of a sqlite3 SIGKILLed with pages of its transaction written in place is rolled back when we open', async () => {
+  test(`${engine}: the hot journal of a sqlite3 SIGKILLed with pages of its transaction written in place is rolled back when we open`, async () => {
     const env = tempEnv('cli-killed');
     try {
       const path = join(env.dir, 'x.db');
@@ -128,7 +135,7 @@ if (enginesHere().includes('posix')) {
         readFileSync(`${path}-journal`).subarray(0, 8).equals(JOURNAL_MAGIC),
         'the dead sqlite3 left a hot journal',
       );
-      const file = await SqliteFile.open(path, { engine: 'posix' });
+      const file = await SqliteFile.open(path, { engine });
       assert.is(await file.read((db) => queryValue(db, "SELECT count(*) FROM t WHERE v LIKE 'old%'")), 200);
       file.close();
       assert.is(cli([path, "PRAGMA integrity_check; SELECT count(*) FROM t WHERE v LIKE 'new%'"]).stdout, 'ok\n0\n');

@@ -1,11 +1,11 @@
-// Cases named posix are registered only where node:sqlite exists (Node 24); Node 20 runs the wasm ones.
+// Cases named native or posix are registered only where node:sqlite exists (Node 24); Node 20 runs the wasm ones.
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SqliteFile, queryValue } from '../../../src/sqlite/index.ts';
 import { ProseError } from '../../../src/core/errors.ts';
-import { cli, enginesHere, tempEnv } from './helpers.ts';
+import { cli, enginesHere, lockingEnginesHere, tempEnv } from './helpers.ts';
 
 /** A WAL database whose last commit is only in its -wal: copied while the CLI still had it open (unchecked). */
 function walWithFrames(dir: string): string {
@@ -67,12 +67,12 @@ test('wasm: a read of a WAL database with un-checkpointed changes in its -wal is
   }
 });
 
-if (enginesHere().includes('posix'))
-  test('posix: a read of a WAL database with un-checkpointed changes checkpoints them first, as the CLI does on close', async () => {
+for (const engine of lockingEnginesHere())
+  test(`${engine}: a read of a WAL database with un-checkpointed changes checkpoints them first, as the CLI does on close`, async () => {
     const env = tempEnv('wal-read-posix');
     try {
       const db = walWithFrames(env.dir);
-      const file = await SqliteFile.open(db, { engine: 'posix' });
+      const file = await SqliteFile.open(db, { engine });
       assert.is(await file.read((d) => queryValue(d, 'SELECT a FROM t')), 'cli');
       file.close();
       assert.is(cli([db, 'PRAGMA journal_mode; PRAGMA integrity_check; SELECT a FROM t']).stdout, 'wal\nok\ncli\n');
@@ -81,12 +81,12 @@ if (enginesHere().includes('posix'))
     }
   });
 
-if (enginesHere().includes('posix'))
-  test('posix: a write to a WAL database with un-checkpointed changes checkpoints them first (as the CLI leaving WAL mode does): nothing lost', async () => {
+for (const engine of lockingEnginesHere())
+  test(`${engine}: a write to a WAL database with un-checkpointed changes checkpoints them first (as the CLI leaving WAL mode does): nothing lost`, async () => {
     const env = tempEnv('wal-write');
     try {
       const db = walWithFrames(env.dir);
-      const file = await SqliteFile.open(db, { engine: 'posix' });
+      const file = await SqliteFile.open(db, { engine });
       await file.write((d) => d.exec("INSERT INTO t VALUES ('ours')"));
       file.close();
       assert.not.ok(existsSync(`${db}-wal`));

@@ -20,30 +20,48 @@ export const SQLITE_CAPABILITIES: readonly Capability[] = [
   'receipts',
 ];
 
+const ENGINES: Record<SqliteEngine, { sql: string; locks: string; about: string }> = {
+  native: {
+    sql: 'node:sqlite',
+    locks: 'posix (node:sqlite)',
+    about: "node:sqlite (SQLite's own pager, journal and POSIX locks, waited for up to the busy timeout)",
+  },
+  posix: {
+    sql: '@sqlite.org/sqlite-wasm',
+    locks: 'posix (node:sqlite) + lock file',
+    about:
+      "WASM SQLite (pages in place over a node:fs VFS, rollback journal) under SQLite's own POSIX locks through node:sqlite, waited for up to the busy timeout, plus our lock file",
+  },
+  wasm: {
+    sql: '@sqlite.org/sqlite-wasm',
+    locks: 'lock file (+ /proc/locks)',
+    about:
+      "WASM SQLite (pages in place over a node:fs VFS, rollback journal) under our lock file, a native sqlite3's locks read from /proc/locks",
+  },
+};
+
 /**
- * sqlite.md on WASM SQLite: real state.db files the sqlite3 CLI can open, each commit writing its pages in place.
- * `engine` says how other processes are kept off those pages (src/sqlite/engine.ts; sqlite-engine in the decisions table).
+ * sqlite.md: real state.db files the sqlite3 CLI can open, each commit writing its pages in place behind a rollback
+ * journal. `engine` says what runs the SQL and keeps other processes off those pages (src/sqlite/engine.ts;
+ * sqlite-engine in the decisions table).
  */
 export function sqliteFactoryFor(engine: SqliteEngine, name = `sqlite:${engine}`): BackendFactory {
-  const locks =
-    engine === 'posix'
-      ? "SQLite's own POSIX locks through node:sqlite, waited for up to the busy timeout, plus our lock file"
-      : "our lock file, a native sqlite3's locks read from /proc/locks";
+  const e = ENGINES[engine];
   // Only SQLite's own locks keep a real sqlite3 off our pages: the wasm engine's damage beside it is in docs/sqlite.md.
   const capabilities: readonly Capability[] =
-    engine === 'posix' ? [...SQLITE_CAPABILITIES, 'native-sqlite3-beside'] : SQLITE_CAPABILITIES;
+    engine === 'wasm' ? SQLITE_CAPABILITIES : [...SQLITE_CAPABILITIES, 'native-sqlite3-beside'];
   return {
     name,
     kind: 'sqlite',
     capabilities,
-    description: `sqlite.md: .prose/runs/{id}/state.db through WASM SQLite (pages in place over a node:fs VFS, rollback journal), engine ${engine}: ${locks}`,
+    description: `sqlite.md: .prose/runs/{id}/state.db, engine ${engine}: ${e.about}`,
     settings: {
       engine,
-      sql: '@sqlite.org/sqlite-wasm',
-      locks: engine === 'posix' ? 'posix (node:sqlite) + lock file' : 'lock file (+ /proc/locks)',
+      sql: e.sql,
+      locks: e.locks,
       persistence: 'pages-in-place',
       journalMode: JOURNAL_MODE,
-      synchronous: 'full (fdatasync)',
+      synchronous: engine === 'native' ? 'full' : 'full (fdatasync)',
       schemaVersion: 'PRAGMA user_version = 1',
     },
     async open(env) {
@@ -59,4 +77,4 @@ const DEFAULT: SqliteEngine = defaultEngine();
 export const sqliteFactory: BackendFactory = sqliteFactoryFor(DEFAULT, 'sqlite');
 
 export { SqliteStore } from './sqlite-store.ts';
-export { SqliteFile, provideWasmBinary, loadSqlite } from '../../sqlite/index.ts';
+export { SqliteFile, provideWasmBinary, loadSqlite, enginesAvailable, type SqliteEngine } from '../../sqlite/index.ts';

@@ -97,10 +97,11 @@ export class SqliteStore implements StateStore {
       }
       // Under the lock and after the check, so a losing racer never overwrites the winner's program.
       writeFileAtomic(join(dir, 'program.prose'), encodeWtf8(rec.program));
-      db.exec({
-        sql: 'INSERT INTO run (id, program_path, program_source, started_at, updated_at, status) VALUES (?, ?, CAST(? AS TEXT), ?, ?, ?)',
-        bind: [rec.runId, rec.programPath ?? null, encodeWtf8(rec.program), rec.startedAt, rec.startedAt, rec.status],
-      });
+      execute(
+        db,
+        'INSERT INTO run (id, program_path, program_source, started_at, updated_at, status) VALUES (?, ?, CAST(? AS TEXT), ?, ?, ?)',
+        [rec.runId, rec.programPath ?? null, encodeWtf8(rec.program), rec.startedAt, rec.startedAt, rec.status],
+      );
     });
   }
 
@@ -235,11 +236,12 @@ export class SqliteStore implements StateStore {
   async writeMemory(loc: AgentLocation, memory: string): Promise<{ location: string }> {
     const file = await this.agentFile(loc, true);
     await writeWithSchema(file, kindOf(loc), (db) => {
-      db.exec({
-        sql: `INSERT INTO agents (name, scope, memory) VALUES (?, ?, CAST(? AS TEXT))
+      execute(
+        db,
+        `INSERT INTO agents (name, scope, memory) VALUES (?, ?, CAST(? AS TEXT))
               ON CONFLICT (name) DO UPDATE SET scope = excluded.scope, memory = excluded.memory, updated_at = datetime('now')`,
-        bind: [loc.agent, loc.scope, encodeWtf8(memory)],
-      });
+        [loc.agent, loc.scope, encodeWtf8(memory)],
+      );
     });
     return { location: `${this.paths.display(file.path)} (agents table, name=${sqlLiteral(loc.agent)})` };
   }
@@ -261,10 +263,11 @@ export class SqliteStore implements StateStore {
           loc.agent,
         ]),
       );
-      db.exec({
-        sql: 'INSERT INTO agent_segments (agent_name, segment_number, timestamp, prompt, summary) VALUES (?, ?, ?, CAST(? AS TEXT), CAST(? AS TEXT))',
-        bind: [loc.agent, n, seg.timestamp, encodeWtf8(seg.prompt), encodeWtf8(seg.summary)],
-      });
+      execute(
+        db,
+        'INSERT INTO agent_segments (agent_name, segment_number, timestamp, prompt, summary) VALUES (?, ?, ?, CAST(? AS TEXT), CAST(? AS TEXT))',
+        [loc.agent, n, seg.timestamp, encodeWtf8(seg.prompt), encodeWtf8(seg.summary)],
+      );
       return n;
     });
     return { number, file: segmentFileName(loc.agent, number, this.decisions.segmentWidth), ...seg };

@@ -5,7 +5,7 @@ import type { RunRef } from '../../core/model.ts';
 import type { WorldModelStore } from '../../core/store.ts';
 import { canonicalJson } from '../../canon/canonical-json.ts';
 import { writeFileAtomic } from '../../io/atomic-write.ts';
-import { queryRows, queryValue, type Database, type SqliteFile } from '../../sqlite/index.ts';
+import { execute, executeScript, queryRows, queryValue, type Database, type SqliteFile } from '../../sqlite/index.ts';
 
 /**
  * sqlite.md's canonical tables, corrected (decision wm-sql-keys): versions keyed (node, version), the published
@@ -85,7 +85,7 @@ export class SqliteWorldModelStore implements WorldModelStore {
 
   private async write<T>(run: RunRef, fn: (db: Database) => T): Promise<T> {
     return (await this.runFile(run)).write((db) => {
-      db.exec(WORLD_MODEL_SQLITE_DDL);
+      executeScript(db, WORLD_MODEL_SQLITE_DDL);
       return fn(db);
     });
   }
@@ -96,10 +96,11 @@ export class SqliteWorldModelStore implements WorldModelStore {
 
   async writeVersion(run: RunRef, node: string, address: string, bytes: Uint8Array): Promise<void> {
     await this.write(run, (db) =>
-      db.exec({
-        sql: 'INSERT OR IGNORE INTO world_model_version (node, version, artifact) VALUES (?, ?, ?)',
-        bind: [node, address, bytes],
-      }),
+      execute(db, 'INSERT OR IGNORE INTO world_model_version (node, version, artifact) VALUES (?, ?, ?)', [
+        node,
+        address,
+        bytes,
+      ]),
     );
   }
 
@@ -120,10 +121,11 @@ export class SqliteWorldModelStore implements WorldModelStore {
       ) {
         throw new ProseError('E_STATE', `version ${address} of ${node} is not stored; write it before publishing`);
       }
-      db.exec({
-        sql: 'INSERT INTO world_model_published (node, version) VALUES (?, ?) ON CONFLICT (node) DO UPDATE SET version = excluded.version',
-        bind: [node, address],
-      });
+      execute(
+        db,
+        'INSERT INTO world_model_published (node, version) VALUES (?, ?) ON CONFLICT (node) DO UPDATE SET version = excluded.version',
+        [node, address],
+      );
     });
   }
 
@@ -137,10 +139,11 @@ export class SqliteWorldModelStore implements WorldModelStore {
   async appendReceipt(run: RunRef, _node: string, receiptJson: string): Promise<void> {
     const values = rowOfEnvelope(receiptJson);
     await this.write(run, (db) =>
-      db.exec({
-        sql: `INSERT INTO receipt (${RECEIPT_COLUMNS.join(', ')}) VALUES (${RECEIPT_COLUMNS.map(() => '?').join(', ')})`,
-        bind: values as never,
-      }),
+      execute(
+        db,
+        `INSERT INTO receipt (${RECEIPT_COLUMNS.join(', ')}) VALUES (${RECEIPT_COLUMNS.map(() => '?').join(', ')})`,
+        values as never,
+      ),
     );
   }
 
@@ -153,10 +156,7 @@ export class SqliteWorldModelStore implements WorldModelStore {
 
   async writeWorkspace(run: RunRef, node: string, bytes: Uint8Array): Promise<void> {
     await this.write(run, (db) =>
-      db.exec({
-        sql: 'INSERT OR REPLACE INTO x_world_model_workspace (node, artifact) VALUES (?, ?)',
-        bind: [node, bytes],
-      }),
+      execute(db, 'INSERT OR REPLACE INTO x_world_model_workspace (node, artifact) VALUES (?, ?)', [node, bytes]),
     );
   }
 

@@ -1,6 +1,13 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { SqliteFile, loadSqlite, type Database, type Sqlite3Static } from '../../sqlite/index.ts';
+import {
+  SqliteFile,
+  loadSqlite,
+  wasmDatabase,
+  wasmSqlEngine,
+  type Database,
+  type Sqlite3Static,
+} from '../../sqlite/index.ts';
 import { isReadOnlySql, runSql, type RunSqlOptions } from '../../backends/sqlite/shim/run-sql.ts';
 import { parseShellArgs, type ShellArgs } from '../../backends/sqlite/shim/shell-args.ts';
 import { ProseError } from '../../core/errors.ts';
@@ -82,12 +89,13 @@ async function runAll(
       out += t;
     },
   };
-  const file = await SqliteFile.open(path, { timeoutMs });
+  // WASM SQLite for the CLI's exact messages and error offsets (prepare_v3 tails): posix where native is the default.
+  const file = await SqliteFile.open(path, { timeoutMs, engine: wasmSqlEngine() });
   const session = (db: Database): { stderr: string; code: number } => {
     out = ''; // a read is tried again when a native sqlite3 held the file: print only the last try
     for (const step of steps) {
       if ('error' in step) return { stderr: step.error, code: 1 };
-      const failure = runSql(sqlite3, db, step.sql, opts);
+      const failure = runSql(sqlite3, wasmDatabase(db), step.sql, opts);
       if (failure) return { stderr: `Error: ${failure.message}\n`, code: failure.exitCode };
     }
     return { stderr: '', code: 0 };
@@ -95,7 +103,9 @@ async function runAll(
   try {
     // Like the CLI, opening a missing file creates it empty; reads then need no lock.
     if (!existsSync(path)) writeFileSync(path, '', { flag: 'wx' });
-    const readOnly = await file.read((db) => steps.every((s) => 'error' in s || isReadOnlySql(sqlite3, db, s.sql)));
+    const readOnly = await file.read((db) =>
+      steps.every((s) => 'error' in s || isReadOnlySql(sqlite3, wasmDatabase(db), s.sql)),
+    );
     const result = readOnly ? await file.read(session) : await file.write(session, { transaction: false });
     io.stdout.write(out);
     io.stderr.write(result.stderr);

@@ -1,4 +1,4 @@
-import { columnText, type Database, type Sqlite3Static } from '../../../sqlite/index.ts';
+import { columnText, type WasmDatabase as Database, type Sqlite3Static } from '../../../sqlite/index.ts';
 import { formatReal20 } from './format-real.ts';
 
 export type OutputMode = 'list' | 'json';
