@@ -40,8 +40,27 @@ export interface WorkloadResult {
   peers: Record<string, (Timing & { command: string }) | Skipped>;
   /** `limit` and one entry per measured peer: fingerprint time / reference time. */
   ratios: Record<string, number>;
+  /**
+   * Issue 20's all-cores figures (absent in reports from before them): the parallel limit (every core reading, one
+   * hashing, threads started beforehand), our fingerprint forced onto the parallel reader (`allCores`), and ratios:
+   * `ours.parallelLimit` (ours / parallel limit), `allCores.limit`, `allCores.parallelLimit`.
+   */
+  parallel?: ParallelFigures;
   /** `--candidate` implementations, by name (absent when none was given). */
   candidates?: Record<string, CandidateResult>;
+}
+
+export interface ParallelFigures {
+  limit: Timing & { threads: number };
+  allCores: ThroughputTiming & {
+    /** Reader threads besides the hashing one, and the cap on bytes read ahead (`ParallelStats`, last sample). */
+    workers: number;
+    capBytes: number;
+    batches: number;
+    workerBatches: number;
+    stolen: number;
+  };
+  ratios: { 'ours.parallelLimit': number; 'allCores.limit': number; 'allCores.parallelLimit': number };
 }
 
 /**

@@ -6,6 +6,7 @@ export function flattenRatios(r: BenchReport): Record<string, number> {
   for (const w of r.workloads) {
     for (const [k, v] of Object.entries(w.ratios))
       out[k === 'limit' ? `fingerprint.${w.name}.limit` : `fingerprint.${w.name}.peer.${k}`] = v;
+    for (const [k, v] of Object.entries(w.parallel?.ratios ?? {})) out[`fingerprint.${w.name}.${k}`] = v;
     for (const [name, c] of Object.entries(w.candidates ?? {}))
       if (c.verdict === 'ok') {
         out[`fingerprint.${w.name}.candidate.${name}.limit`] = c.ratios.limit;
