@@ -36,6 +36,7 @@ export function msFigures(r: BenchReport): MsFigure[] {
     if (!isSkipped(b)) {
       add(`backend.${b.name}.write`, b.write);
       add(`backend.${b.name}.read`, b.read);
+      if (b.commit) add(`backend.${b.name}.commit`, b.commit);
     }
   const sp = r.sqlitePeers;
   if (sp && !isSkipped(sp)) {

@@ -91,25 +91,41 @@ export function formatText(r: BenchReport): string {
     );
   }
   if (r.backends.length === 0) out.push('Backends: none measured', '');
-  else out.push('Backends (one binding of 1.1 KB; floor = atomic fsync write / readFileSync)', '');
+  else
+    out.push(
+      "Backends (one binding of 1.1 KB; a commit is a new two-file world-model version; floor = atomic fsync write / readFileSync; vs filesystem = that time / our filesystem backend's, same run)",
+      '',
+    );
+  const x = (n: number | undefined) => (n === undefined ? '-' : `${f2(n)}x`);
   if (r.backends.length > 0)
     out.push(
       table(
-        ['backend', 'bind ops/s', 'resolve ops/s', 'write vs floor', 'read vs floor'],
+        [
+          ...['backend', 'bind ops/s', 'resolve ops/s', 'commit ops/s', 'write vs floor', 'read vs floor'],
+          ...['commit vs floor', 'write vs filesystem', 'read vs filesystem', 'commit vs filesystem'],
+        ],
         r.backends.map((b) =>
           isSkipped(b)
-            ? [b.name, 'skipped', '', '', b.skipped.slice(0, 60)]
+            ? [b.name, b.failed ? 'FAILED' : 'skipped', '', '', '', '', '', '', '', '']
             : [
                 b.name,
                 int(b.write.opsPerSec),
                 int(b.read.opsPerSec),
-                `${f2(b.ratios.write)}x`,
-                `${f2(b.ratios.read)}x`,
+                b.commit ? int(b.commit.opsPerSec) : '-',
+                x(b.ratios.write),
+                x(b.ratios.read),
+                x(b.ratios.commit),
+                x(b.vsFilesystem?.write),
+                x(b.vsFilesystem?.read),
+                x(b.vsFilesystem?.commit),
               ],
         ),
       ),
       '',
     );
+  for (const b of r.backends)
+    if (isSkipped(b)) out.push(`backend ${b.name} ${b.failed ? 'FAILED' : 'skipped'}: ${b.skipped}`);
+  if (r.backends.some(isSkipped)) out.push('');
   if (r.sqlitePeers !== undefined) out.push(...formatSqlitePeers(r.sqlitePeers));
   if (isSkipped(r.memory)) out.push(`Peak memory: skipped: ${r.memory.skipped}`, '');
   else {

@@ -33,6 +33,8 @@ export interface BenchOptions {
   candidateTimeoutMs?: number;
   /** Only the fingerprint workloads (the other sections are reported as skipped with this reason). */
   onlyFingerprint?: boolean;
+  /** Only the backends section (plugin backends against ours); the others are reported as skipped. */
+  onlyBackends?: boolean;
   /** Progress lines (stderr), so a long run shows where it is. */
   log: (line: string) => void;
 }
@@ -78,6 +80,15 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   const root = mkdtempSync(join(opts.env.PROSE_STATE_BENCH_TMP || tmpdir(), 'prose-state-bench-'));
   try {
     const environment = describeEnvironment(opts.env, opts.inBinary);
+    if (opts.onlyBackends) {
+      const skipped = { skipped: 'not run (--only backends)' };
+      opts.log('bench: backends');
+      const backends = await benchBackends(join(root, 'backends'), effort, opts.backends, opts.openBackend);
+      return finish({
+        ...{ environment, workloads: [], receipts: skipped, backends, sqlitePeers: skipped },
+        ...{ memory: skipped, startup: skipped },
+      });
+    }
     const specs = WORKLOADS[opts.profile];
     const dirs = specs.map((s) => {
       opts.log(`bench: generating ${s.name} (${s.description})`);
@@ -129,6 +140,14 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
           files: fileCount(s),
           bytes: fileCount(s) * s.fileBytes,
         })),
+        // The parallel reader holds up to its ring's cap read ahead: the many-file tree, read that way.
+        {
+          name: `${small.name}.allCores`,
+          dir: dirs[0]!,
+          files: fileCount(small),
+          bytes: fileCount(small) * small.fileBytes,
+          parallel: true,
+        },
       ],
       empty,
       opts.self,
