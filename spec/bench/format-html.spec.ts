@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,21 +6,25 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { REPO, runCli } from './cli.ts';
 
-// ONE quick fingerprint run with a candidate (our own CLI, right by construction) saved as JSON, then drawn as a
-// page through --results. No assertion looks at a time: the page's markup and that it carries every ratio.
+// ONE quick fingerprint run with a candidate saved as JSON, then drawn as a page through --results. The candidate
+// is the independent Python OPWM1 writer (spec/canon/fixtures, another language, written from docs/canon.md), so
+// the run also checks our addresses against code that is not ours; without python3 it is our own CLI. No
+// assertion looks at a time: the verdicts, the page's markup and that it carries every ratio.
 const dir = mkdtempSync(join(tmpdir(), 'bench-html-spec-'));
+const python = spawnSync('python3', ['--version']).status === 0;
+const candidate = python
+  ? `py=python3 ${REPO}spec/canon/fixtures/independent_canon.py --dir {}`
+  : `py="${process.execPath}" "${REPO}bin/prose-state.js" fingerprint {}`;
 const saved = join(dir, 'run.json');
 let report: Record<string, any> = {};
 let page = '';
 
 test.before(() => {
   const run = runCli(
-    [
-      ...['bench', '--quick', '--only', 'fingerprint', '--format', 'json'],
-      ...['--candidate', `cli="${process.execPath}" "${REPO}bin/prose-state.js" fingerprint {}`],
-    ],
+    [...['bench', '--quick', '--only', 'fingerprint', '--format', 'json'], ...['--candidate', candidate]],
     { env: { ...process.env, PROSE_STATE_BENCH_TMP: dir } },
   );
+  assert.is(run.code, 0, run.stderr.slice(-2000));
   report = JSON.parse(run.stdout);
   writeFileSync(saved, run.stdout);
   const html = runCli(['bench', '--results', saved, '--format', 'html']);
@@ -63,10 +68,20 @@ test('it draws one SVG chart per workload, with ours, both limits, the peers and
   assert.is(svgs.length, report.workloads.length, 'one per workload (no backends in this run)');
   for (const w of report.workloads) {
     assert.ok(page.includes(`${w.description} (${w.name})`), w.name);
-    for (const label of ['ours', 'limit (read, then hash)', 'parallel limit (all cores read)', 'candidate cli'])
+    for (const label of ['ours', 'limit (read, then hash)', 'parallel limit (all cores read)', 'candidate py'])
       assert.ok(page.includes(`<title>${label}:`), `${w.name}: ${label}`);
     for (const [p, v] of Object.entries<any>(w.peers))
       if (!('skipped' in v)) assert.ok(page.includes(`<title>peer ${p}:`), `${w.name}: ${p}`);
+  }
+});
+
+test('the independent Python serializer prints our address on every workload (or python3 is missing)', () => {
+  if (!python) console.log('  python3 not on PATH: the candidate was our own CLI, the independent check did not run');
+  for (const w of report.workloads) {
+    const c = w.candidates.py;
+    assert.is(c.verdict, 'ok', `${w.name}: ${JSON.stringify(c)}`);
+    assert.is(c.address, w.fingerprint.address);
+    assert.ok(c.ratios.limit > 0 && c.ratios.ours > 0);
   }
 });
 
