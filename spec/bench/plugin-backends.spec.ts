@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { runCli } from './cli.ts';
+import { runCliJson } from './cli.ts';
 
 // ONE quick run of the backends section with the reference plugins (stdio and module) and a plugin that dies at
 // its handshake. No assertion looks at a time: what was measured, the ratios' presence, the failure and the exit.
@@ -22,16 +22,11 @@ const args = [
   '--backend',
   `exec:"${process.execPath}" -e "process.exit(3)"`,
 ];
-let run: ReturnType<typeof runCli>;
+let run: ReturnType<typeof runCliJson>['run'];
 let report: Record<string, any> = {};
 
 test.before(() => {
-  run = runCli(args, { env: { ...process.env, PROSE_STATE_BENCH_TMP: dir } });
-  try {
-    report = JSON.parse(run.stdout);
-  } catch {
-    // asserted below, with the output
-  }
+  ({ run, report } = runCliJson(args, { env: { ...process.env, PROSE_STATE_BENCH_TMP: dir } }));
 });
 
 test.after(() => rmSync(dir, { recursive: true, force: true }));

@@ -206,8 +206,10 @@ export async function* artifactChunksParallel(
       const end = Math.min(n, first + batchFiles);
       let from = 0;
       let pos = 0;
-      for (let i = first; i < end; i++) {
-        const len = table[i - first]!;
+      // Runs of frames in the slot go out as one chunk each; a file left to this thread (-1) ends a run. The
+      // pass at i === end hands on the last run.
+      for (let i = first; i <= end; i++) {
+        const len = i < end ? table[i - first]! : -1;
         if (len >= 0) {
           pos += len;
           continue;
@@ -218,22 +220,12 @@ export async function* artifactChunksParallel(
           yield slot.subarray(from, pos);
         }
         from = pos;
-        // A file left to this thread: the checked sequential path, through the stage.
+        if (i === end) break;
+        // The checked sequential path, through the stage.
         const entry = planned[i]!;
         const full = stage.flushFor(8 + entry.pathBytes.length);
         if (full) yield full;
-        const handle = access.open(entry.file);
-        try {
-          const ov = stage.stageFile(access, handle, entry, i);
-          if (ov) yield* stage.streamRest(access, handle, entry, ov);
-        } finally {
-          access.close(handle);
-        }
-      }
-      if (pos > from) {
-        if (stage.pos > 0) yield stage.take();
-        stats.bytes += pos - from;
-        yield slot.subarray(from, pos);
+        yield* stage.stageWhole(access, entry, i);
       }
       Atomics.store(ctrl, CONSUMED, h + 1);
       Atomics.notify(ctrl, CONSUMED);
