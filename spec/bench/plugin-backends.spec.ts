@@ -20,7 +20,8 @@ const args = [
   '--backend',
   'module:conformance/plugins/reference-module/index.js',
   '--backend',
-  `exec:"${process.execPath}" -e "process.exit(3)"`,
+  // A secret on its command line must not reach the report.
+  `exec:API_TOKEN=hunter2 "${process.execPath}" -e "process.exit(3)"`,
 ];
 let run: ReturnType<typeof runCliJson>['run'];
 let report: Record<string, any> = {};
@@ -61,7 +62,8 @@ test('a plugin that fails is reported with its error, the rest goes on, and the 
   assert.ok(dead?.failed, JSON.stringify(report.backends.map((b: any) => b.name)));
   assert.match(dead.skipped, 'exited with code 3');
   assert.is(run.code, 1);
-  assert.match(run.stderr, /bench: backend exec:.* failed: errored: plugin exited with code 3/);
+  assert.match(run.stderr, /bench: backend exec:API_TOKEN=\*\*\* .* failed: errored: plugin exited with code 3/);
+  assert.not.ok(`${run.stdout}${run.stderr}`.includes('hunter2'), 'the secret was printed');
 });
 
 test.run();

@@ -32,6 +32,8 @@ export async function benchBackends(
   effort: Effort,
   names: readonly string[],
   open: OpenBackend,
+  /** How a backend string may be shown: the CLI masks secrets (a URL's password, API_TOKEN=...). */
+  shown: (spec: string) => string = (spec) => spec,
 ): Promise<BackendOutcome[]> {
   const out: BackendOutcome[] = [];
   const floorDir = join(root, 'floor');
@@ -56,12 +58,12 @@ export async function benchBackends(
   );
   for (const name of names) {
     try {
-      out.push(await benchOne(root, name, open, effort, { write: floor.get('write')!, read: floor.get('read')! }));
+      const floors = { write: floor.get('write')!, read: floor.get('read')! };
+      out.push(await benchOne(root, name, open, effort, floors, shown));
     } catch (err) {
-      // A plugin's name is its string here (it may not have answered one); a command's secrets are not ours to
-      // print, but the string is what the user typed on this command line.
+      // A plugin's name is its string here (it may not have answered one), with its secrets masked.
       out.push({
-        name,
+        name: shown(name),
         skipped: `errored: ${err instanceof Error ? err.message : String(err)}`,
         ...(isPluginSpec(name) ? { failed: true } : {}),
       });
@@ -83,6 +85,7 @@ async function benchOne(
   open: OpenBackend,
   effort: Effort,
   floor: BackendResult['floor'],
+  shown: (spec: string) => string,
 ): Promise<BackendResult> {
   const factory = await open(name);
   const env: BackendEnv = {
@@ -129,7 +132,7 @@ async function benchOne(
     const commit = t.get('commit');
     return {
       name: isPluginSpec(name) ? `${name.slice(0, name.indexOf(':'))}:${factory.name}` : factory.name,
-      ...(isPluginSpec(name) ? { spec: name } : {}),
+      ...(isPluginSpec(name) ? { spec: shown(name) } : {}),
       write: { ...write, opsPerSec: 1000 / write.ms },
       read: { ...read, opsPerSec: 1000 / read.ms },
       ...(commit ? { commit: { ...commit, opsPerSec: 1000 / commit.ms } } : {}),

@@ -27,6 +27,8 @@ export interface BenchOptions {
   /** Backends to measure, and how to open one by name. */
   backends: readonly string[];
   openBackend: OpenBackend;
+  /** A backend string as it may be printed (secrets masked); as given when absent. */
+  showBackend?: (spec: string) => string;
   inBinary: boolean;
   /** Other implementations to check and time on each fingerprint workload, and how long one run may take. */
   candidates?: readonly Candidate[];
@@ -83,7 +85,13 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     if (opts.onlyBackends) {
       const skipped = { skipped: 'not run (--only backends)' };
       opts.log('bench: backends');
-      const backends = await benchBackends(join(root, 'backends'), effort, opts.backends, opts.openBackend);
+      const backends = await benchBackends(
+        join(root, 'backends'),
+        effort,
+        opts.backends,
+        opts.openBackend,
+        opts.showBackend,
+      );
       return finish({
         ...{ environment, workloads: [], receipts: skipped, backends, sqlitePeers: skipped },
         ...{ memory: skipped, startup: skipped },
@@ -114,7 +122,13 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     opts.log('bench: receipts');
     const receipts = benchReceipts(opts.vectorsDir, effort);
     opts.log('bench: backends');
-    const backends = await benchBackends(join(root, 'backends'), effort, opts.backends, opts.openBackend);
+    const backends = await benchBackends(
+      join(root, 'backends'),
+      effort,
+      opts.backends,
+      opts.openBackend,
+      opts.showBackend,
+    );
     opts.log(`bench: sqlite backend vs the sqlite3 CLI (${SQLITE_PEER_BINDINGS[opts.profile]} bindings)`);
     const sqlitePeers = await benchSqlitePeers(
       join(root, 'sqlite-peers'),

@@ -162,14 +162,20 @@ export async function* artifactChunksParallel(
   const pathBytes = planned.map((p) => p.pathBytes);
   const slotView = (s: number): Uint8Array => new Uint8Array(data, s * slotBytes, slotBytes);
   const tableView = (s: number): Int32Array => new Int32Array(tables, s * batchFiles * 4, batchFiles);
-  const workerCount = opts.workers ?? defaultReaderThreads();
-  for (let w = 0; w < workerCount; w++) {
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { ctrl: ctrlBuf, data, tables, refs, paths, sizes, batches, batchFiles, slots, slotBytes },
-    });
+  let workerCount = 0;
+  for (let w = 0; w < (opts.workers ?? defaultReaderThreads()); w++) {
+    let worker: Worker;
+    try {
+      worker = new Worker(WORKER_SOURCE, {
+        eval: true,
+        workerData: { ctrl: ctrlBuf, data, tables, refs, paths, sizes, batches, batchFiles, slots, slotBytes },
+      });
+    } catch {
+      break; // no thread to be had (a resource limit): this thread reads what the others would have
+    }
     worker.on('error', ignore); // a dead reader's batches are read here, as a late one's are
     worker.unref();
+    workerCount++;
   }
   const ps = out ?? { workers: 0, capBytes: 0, batches: 0, workerBatches: 0, stolen: 0 };
   Object.assign(ps, { workers: workerCount, capBytes: 2 * slots * slotBytes, batches, workerBatches: 0, stolen: 0 });
@@ -235,5 +241,6 @@ export async function* artifactChunksParallel(
     // Done or stopped early: readers still waiting for a slot or about to claim one leave.
     Atomics.store(ctrl, ABORT, 1);
     Atomics.notify(ctrl, CONSUMED);
+    for (let k = 0; k < slots; k++) Atomics.notify(ctrl, READY + slots + k);
   }
 }

@@ -13,6 +13,7 @@ import { isPluginSpec } from '../../bench/bench-backends.ts';
 import { which } from '../../bench/which.ts';
 import { loadSuite } from '../../conformance/load-suite.ts';
 import { defaultSuiteDir } from '../suite-dir.ts';
+import { redactCommand } from '../../plugin/redact-command.ts';
 import { ProseError } from '../../core/errors.ts';
 import { parseOptions } from '../args.ts';
 import { builtInNames, resolveBackends } from '../backend-kinds.ts';
@@ -145,6 +146,7 @@ export const benchCommand: Command = {
                 const suiteVersion = isPluginSpec(name) ? loadSuite(defaultSuiteDir(io.env)).version : undefined;
                 return (await resolveBackends(name, { env: io.env, cwd: io.cwd, suiteVersion }))[0]!;
               },
+              showBackend: redactCommand,
               inBinary: inSea(),
               candidates,
               candidateTimeoutMs,
