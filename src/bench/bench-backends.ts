@@ -3,9 +3,8 @@ import { join } from 'node:path';
 import type { BackendEnv, BackendFactory } from '../core/backend.ts';
 import { resolveDecisions } from '../core/decisions.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
-import { isSkipped, type BackendResult } from './bench-report.ts';
+import { isSkipped, type BackendOutcome, type BackendResult } from './bench-report.ts';
 import type { Effort } from './bench-workload.ts';
-import type { BackendOutcome } from './bench-report.ts';
 import { measureInterleavedAsync } from './measure.ts';
 
 /** Opens a backend by its string (`filesystem`, `sqlite`, `exec:COMMAND`, `module:PATH`, ...): the CLI's table. */
@@ -108,7 +107,7 @@ async function benchOne(
     await bind();
     const resolve = async () => {
       const r = await backend.call('resolve', { run, name: `b${readAt++ % written}` }, { role: 'vm' });
-      if (r.value !== VALUE) throw new Error(`${name} resolved a different value`);
+      if (r.value !== VALUE) throw new Error(`${shown(name)} resolved a different value`);
     };
     const budget = effort.rounds > 1 ? 300 : 50;
     const tasks = [
@@ -122,7 +121,7 @@ async function benchOne(
         // A new version each call (a skipped commit would not serialize a new artifact).
         const files = { 'truth.json': JSON.stringify({ version: version++ }), 'notes.md': VALUE };
         const r = await backend.call('commitWorldModel', { run, node: 'bench', contract: 'c', files }, { role: 'vm' });
-        if (r.status !== 'rendered') throw new Error(`${name} answered ${String(r.status)} to a changed commit`);
+        if (r.status !== 'rendered') throw new Error(`${shown(name)} answered ${String(r.status)} to a changed commit`);
       };
       tasks.push({ name: 'commit', fn: commit, iterations: effort.inProcess * 2, time: budget });
     }
