@@ -79,19 +79,15 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     report.durationMs = performance.now() - started;
     return report;
   };
+  const backendsIn = (root: string) =>
+    benchBackends(join(root, 'backends'), effort, opts.backends, opts.openBackend, opts.showBackend);
   const root = mkdtempSync(join(opts.env.PROSE_STATE_BENCH_TMP || tmpdir(), 'prose-state-bench-'));
   try {
     const environment = describeEnvironment(opts.env, opts.inBinary);
     if (opts.onlyBackends) {
       const skipped = { skipped: 'not run (--only backends)' };
       opts.log('bench: backends');
-      const backends = await benchBackends(
-        join(root, 'backends'),
-        effort,
-        opts.backends,
-        opts.openBackend,
-        opts.showBackend,
-      );
+      const backends = await backendsIn(root);
       return finish({
         ...{ environment, workloads: [], receipts: skipped, backends, sqlitePeers: skipped },
         ...{ memory: skipped, startup: skipped },
@@ -122,13 +118,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     opts.log('bench: receipts');
     const receipts = benchReceipts(opts.vectorsDir, effort);
     opts.log('bench: backends');
-    const backends = await benchBackends(
-      join(root, 'backends'),
-      effort,
-      opts.backends,
-      opts.openBackend,
-      opts.showBackend,
-    );
+    const backends = await backendsIn(root);
     opts.log(`bench: sqlite backend vs the sqlite3 CLI (${SQLITE_PEER_BINDINGS[opts.profile]} bindings)`);
     const sqlitePeers = await benchSqlitePeers(
       join(root, 'sqlite-peers'),
