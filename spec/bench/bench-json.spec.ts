@@ -81,6 +81,23 @@ test('each workload has our figures, both halves of the limit, and a ratio per m
   }
 });
 
+test('each workload has the parallel limit, our fingerprint on all cores and their ratios (issue 20)', () => {
+  for (const w of report.workloads) {
+    const p = w.parallel;
+    assert.ok(p.limit.ms > 0 && p.limit.threads >= 1, `${w.name} parallel limit`);
+    assert.ok(p.allCores.ms > 0 && p.allCores.capBytes > 0, `${w.name} all cores`);
+    assert.ok(p.allCores.workerBatches <= p.allCores.batches, `${w.name} batches`);
+    for (const k of ['ours.parallelLimit', 'allCores.limit', 'allCores.parallelLimit'])
+      assert.is(report.ratios[`fingerprint.${w.name}.${k}`], p.ratios[k], `${w.name} ${k}`);
+    assert.ok(
+      report.targets.some((t: any) => t.id === `fingerprint-${w.name}-all-cores`),
+      w.name,
+    );
+  }
+  // The parallel reader's peak memory is probed too (its read-ahead ring is what it adds).
+  assert.ok(report.memory.trees.some((t: any) => t.tree === 'small.allCores'));
+});
+
 test('receipts, backends, memory, startup and environment are figures or skipped with a reason', () => {
   // The vectors are in the checkout (vectors/reactor): from it the receipt figures are never skipped, and paths inside
   // it are saved relative to it. The single binary (PROSE_STATE_CLI=dist/prose-state) carries none and says so.

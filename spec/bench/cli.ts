@@ -23,3 +23,13 @@ export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.Proces
   if (r.error) throw r.error;
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+
+/** `runCli` of a run printing JSON, and that JSON (empty when stdout is not JSON: a spec asserts on `run` then). */
+export function runCliJson(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  const run = runCli(args, opts);
+  try {
+    return { run, report: JSON.parse(run.stdout) as Record<string, any> };
+  } catch {
+    return { run, report: {} as Record<string, any> };
+  }
+}

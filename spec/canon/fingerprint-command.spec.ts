@@ -64,4 +64,21 @@ test('an unknown option is refused by name with exit 2; a missing path is exit 2
     assert.is((await cli(['.', '--format', 'xml'], dir)).code, 2);
   }));
 
+test('--threads on reads on reader threads too, with the same address, and reports them in --format json', () =>
+  withTree(async (dir) => {
+    const off = await cli(['.', '--threads', 'off', '--format', 'json'], dir);
+    const on = await cli(['.', '--threads', 'on', '--format', 'json'], dir);
+    assert.is(off.code, 0, off.stderr);
+    assert.is(on.code, 0, on.stderr);
+    const a = JSON.parse(off.stdout);
+    const b = JSON.parse(on.stdout);
+    assert.is(a.address, TRUTH);
+    assert.is(b.address, TRUTH);
+    assert.is(a.parallel, undefined);
+    assert.equal([b.parallel.batches, b.parallel.capBytes], [1, 4 << 20]);
+    const bad = await cli(['.', '--threads', 'many'], dir);
+    assert.is(bad.code, 2);
+    assert.match(bad.stderr, '--threads must be auto, on or off');
+  }));
+
 test.run();

@@ -11,8 +11,8 @@ export interface RssProbe {
 }
 
 /** Body of the hidden `bench --rss-probe DIR`: fingerprint DIR (as the bench times it) in a fresh process and report the peak RSS. */
-export async function rssProbe(dir: string): Promise<RssProbe> {
-  const { address, files } = await fingerprintDirectoryAsync(dir);
+export async function rssProbe(dir: string, parallel = false): Promise<RssProbe> {
+  const { address, files } = await fingerprintDirectoryAsync(dir, parallel ? { parallel: true } : {});
   return { address, files, maxRssKiB: peakRssKiB() };
 }
 
@@ -38,6 +38,8 @@ export interface MemoryTree {
   dir: string;
   files: number;
   bytes: number;
+  /** Fingerprint with the parallel reader forced (its ring of read-ahead is what grows). */
+  parallel?: boolean;
 }
 
 /**
@@ -51,12 +53,16 @@ export function benchMemory(
   env: Record<string, string | undefined>,
 ): { trees: MemoryResult[]; boundMiB: number; bounded: boolean } | Skipped {
   if (!self) return { skipped: 'cannot start a child of this CLI (unknown entry point)' };
-  const probe = (dir: string): RssProbe => {
-    const r = spawnSync(self[0]!, [...self.slice(1), 'bench', '--rss-probe', dir], {
-      env,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+  const probe = (dir: string, parallel = false): RssProbe => {
+    const r = spawnSync(
+      self[0]!,
+      [...self.slice(1), 'bench', '--rss-probe', dir, ...(parallel ? ['--rss-parallel'] : [])],
+      {
+        env,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     if (r.status !== 0)
       throw new Error(`rss probe on ${dir} exited ${r.status}: ${r.stderr.trim() || r.error?.message}`);
     return JSON.parse(r.stdout) as RssProbe;
@@ -65,7 +71,7 @@ export function benchMemory(
   probe(emptyDir);
   const base = probe(emptyDir).maxRssKiB;
   const results: MemoryResult[] = trees.map((t) => {
-    const peak = probe(t.dir).maxRssKiB;
+    const peak = probe(t.dir, t.parallel).maxRssKiB;
     return {
       tree: t.name,
       files: t.files,

@@ -40,8 +40,27 @@ export interface WorkloadResult {
   peers: Record<string, (Timing & { command: string }) | Skipped>;
   /** `limit` and one entry per measured peer: fingerprint time / reference time. */
   ratios: Record<string, number>;
+  /**
+   * Issue 20's all-cores figures (absent in reports from before them): the parallel limit (every core reading, one
+   * hashing, threads started beforehand), our fingerprint forced onto the parallel reader (`allCores`), and ratios:
+   * `ours.parallelLimit` (ours / parallel limit), `allCores.limit`, `allCores.parallelLimit`.
+   */
+  parallel?: ParallelFigures;
   /** `--candidate` implementations, by name (absent when none was given). */
   candidates?: Record<string, CandidateResult>;
+}
+
+export interface ParallelFigures {
+  limit: Timing & { threads: number };
+  allCores: ThroughputTiming & {
+    /** Reader threads besides the hashing one, and the cap on bytes read ahead (`ParallelStats`, last sample). */
+    workers: number;
+    capBytes: number;
+    batches: number;
+    workerBatches: number;
+    stolen: number;
+  };
+  ratios: { 'ours.parallelLimit': number; 'allCores.limit': number; 'allCores.parallelLimit': number };
 }
 
 /**
@@ -80,13 +99,24 @@ export interface ReceiptsResult {
 }
 
 export interface BackendResult {
+  /** A built-in backend's name, or `exec:NAME` / `module:NAME` with the name a plugin gave itself. */
   name: string;
+  /** A plugin's backend string, as given to --backend. */
+  spec?: string;
   write: Timing & { opsPerSec: number };
   read: Timing & { opsPerSec: number };
+  /** World-model commits (a new two-file version each), when the backend has the world-model capability. */
+  commit?: Timing & { opsPerSec: number };
   /** writeFileAtomic (temp, fsync, rename, dir fsync) and readFileSync of the same value. */
   floor: { write: Timing; read: Timing };
-  ratios: { write: number; read: number };
+  /** Over the floor (a commit over one atomic write of the floor's value). */
+  ratios: { write: number; read: number; commit?: number };
+  /** Over our filesystem backend's time in the same run (every backend but that one, when it was measured). */
+  vsFilesystem?: { write: number; read: number; commit?: number };
 }
+
+/** A backend that could not be measured: a built-in one skipped (postgres unreachable), or a plugin that failed. */
+export type BackendOutcome = BackendResult | ({ name: string; failed?: true } & Skipped);
 
 export type OpsTiming = Timing & { opsPerSec: number };
 export type PeerTiming = OpsTiming & { command: string };
@@ -159,7 +189,7 @@ export interface BenchReport {
   environment: Record<string, string | number | boolean>;
   workloads: WorkloadResult[];
   receipts: ReceiptsResult | Skipped;
-  backends: (BackendResult | ({ name: string } & Skipped))[];
+  backends: BackendOutcome[];
   /** Issue 3: our sqlite backend against the sqlite3 CLI (absent in reports from before it was measured). */
   sqlitePeers?: SqlitePeersResult | Skipped;
   memory: { trees: MemoryResult[]; boundMiB: number; bounded: boolean } | Skipped;

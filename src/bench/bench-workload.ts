@@ -1,7 +1,8 @@
-import { fingerprintDirectoryAsync } from '../canon/index.ts';
+import { availableParallelism } from 'node:os';
+import { fingerprintDirectoryAsync, type ParallelStats } from '../canon/index.ts';
 import { checkCandidate, candidateSource, failedResult, timedRun, type Candidate } from './candidates.ts';
 import type { ThroughputTiming, Timing, WorkloadResult } from './bench-report.ts';
-import { loadTree, rawHash, readOnlyWalk } from './limit-tasks.ts';
+import { loadTree, rawHash, readOnlyWalk, startParallelLimit } from './limit-tasks.ts';
 import { measureInterleavedAsync, type MeasureTask } from './measure.ts';
 import { PEERS, preparePeer } from './peers.ts';
 import { fileCount, type WorkloadSpec } from './workloads.ts';
@@ -15,7 +16,8 @@ export interface Effort {
 }
 
 /**
- * Our fingerprint, the two halves of the limit and every available peer, on the same bytes in the same run.
+ * Our fingerprint, the two halves of the limit, the parallel limit, our fingerprint forced onto all cores and every
+ * available peer, on the same bytes in the same run.
  * The raw-hash data is loaded only for the duration of this workload. "Ours" is `fingerprintDirectoryAsync`
  * (reads overlap hashing, so it can beat the limit, a sum); every task runs through the same async harness.
  */
@@ -32,12 +34,24 @@ export async function benchWorkload(
   const walkBuffer = new Uint8Array(1 << 20);
   const address = (await fingerprintDirectoryAsync(dir)).address;
   const peers = PEERS.map((p) => preparePeer(p, dir, env));
+  const parallelLimit = await startParallelLimit(dir, availableParallelism());
+  let allCoresStats: ParallelStats | undefined;
   // The three in-process tasks alternate sample by sample (one per round), so a neighbour's burst of load falls
   // on ours and on the limit alike instead of on one batch; peers keep their samples per (rounds / inProcess).
   const tasks: MeasureTask<Promise<unknown>>[] = [
     { name: 'fingerprint', fn: () => fingerprintDirectoryAsync(dir), iterations: 1 },
     { name: 'walk', fn: async () => readOnlyWalk(dir, walkBuffer), iterations: 1 },
     { name: 'rawHash', fn: async () => rawHash(buffers), iterations: 1 },
+    { name: 'parallelLimit', fn: () => parallelLimit.run(buffers), iterations: 1 },
+    {
+      name: 'allCores',
+      fn: async () => {
+        const fp = await fingerprintDirectoryAsync(dir, { parallel: true });
+        if (fp.address !== address) throw new Error(`the parallel reader gave ${fp.address}, not ${address}`);
+        allCoresStats = fp.parallel;
+      },
+      iterations: 1,
+    },
   ];
   for (const p of peers)
     if ('run' in p)
@@ -61,7 +75,12 @@ export async function benchWorkload(
         every: c.kind === 'command' ? effort.inProcess : 1,
       });
   }
-  const t = await measureInterleavedAsync(tasks, effort.rounds * effort.inProcess);
+  let t;
+  try {
+    t = await measureInterleavedAsync(tasks, effort.rounds * effort.inProcess);
+  } finally {
+    await parallelLimit.close();
+  }
   const through = (timing: Timing): ThroughputTiming => ({
     ...timing,
     filesPerSec: files / (timing.ms / 1000),
@@ -80,6 +99,17 @@ export async function benchWorkload(
     limitMs,
     peers: {},
     ratios: { limit: fingerprint.ms / limitMs },
+  };
+  const pl = t.get('parallelLimit')!;
+  const all = t.get('allCores')!;
+  result.parallel = {
+    limit: { ...pl, threads: parallelLimit.threads },
+    allCores: { ...through(all), ...allCoresStats! },
+    ratios: {
+      'ours.parallelLimit': fingerprint.ms / pl.ms,
+      'allCores.limit': all.ms / limitMs,
+      'allCores.parallelLimit': all.ms / pl.ms,
+    },
   };
   for (const p of peers) {
     if ('skipped' in p) {

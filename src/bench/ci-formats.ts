@@ -22,6 +22,10 @@ export function msFigures(r: BenchReport): MsFigure[] {
     add(`${k}.walk`, w.walk);
     add(`${k}.rawHash`, w.rawHash);
     add(`${k}.limit`, { ms: w.limitMs });
+    if (w.parallel) {
+      add(`${k}.parallelLimit`, w.parallel.limit);
+      add(`${k}.allCores`, w.parallel.allCores);
+    }
     for (const [p, t] of Object.entries(w.peers)) if (!isSkipped(t)) add(`${k}.peer.${p}`, t);
     for (const [c, t] of Object.entries(w.candidates ?? {}))
       if (t.verdict === 'ok') add(`${k}.candidate.${c}`, t.timing);
@@ -32,6 +36,7 @@ export function msFigures(r: BenchReport): MsFigure[] {
     if (!isSkipped(b)) {
       add(`backend.${b.name}.write`, b.write);
       add(`backend.${b.name}.read`, b.read);
+      if (b.commit) add(`backend.${b.name}.commit`, b.commit);
     }
   const sp = r.sqlitePeers;
   if (sp && !isSkipped(sp)) {

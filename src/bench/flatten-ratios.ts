@@ -6,6 +6,7 @@ export function flattenRatios(r: BenchReport): Record<string, number> {
   for (const w of r.workloads) {
     for (const [k, v] of Object.entries(w.ratios))
       out[k === 'limit' ? `fingerprint.${w.name}.limit` : `fingerprint.${w.name}.peer.${k}`] = v;
+    for (const [k, v] of Object.entries(w.parallel?.ratios ?? {})) out[`fingerprint.${w.name}.${k}`] = v;
     for (const [name, c] of Object.entries(w.candidates ?? {}))
       if (c.verdict === 'ok') {
         out[`fingerprint.${w.name}.candidate.${name}.limit`] = c.ratios.limit;
@@ -20,6 +21,8 @@ export function flattenRatios(r: BenchReport): Record<string, number> {
     if (isSkipped(b)) continue;
     out[`backend.${b.name}.write`] = b.ratios.write;
     out[`backend.${b.name}.read`] = b.ratios.read;
+    if (b.ratios.commit !== undefined) out[`backend.${b.name}.commit`] = b.ratios.commit;
+    for (const [k, v] of Object.entries(b.vsFilesystem ?? {})) out[`backend.${b.name}.vsFilesystem.${k}`] = v;
   }
   if (!isSkipped(r.memory)) {
     const base = r.memory.trees.find((t) => t.tree === 'empty')!.peakRssMiB;

@@ -62,6 +62,7 @@ export function formatText(r: BenchReport): string {
   for (const w of r.workloads)
     for (const [p, v] of Object.entries(w.peers))
       if (isSkipped(v)) out.push(`peer ${p} skipped on ${w.name}: ${v.skipped}`);
+  out.push(...formatAllCores(r));
   if (candidateNames.length > 0)
     out.push('', "Candidates: ms is the candidate's median; its ratios are its time / the limit and / ours", '');
   for (const w of r.workloads)
@@ -90,25 +91,41 @@ export function formatText(r: BenchReport): string {
     );
   }
   if (r.backends.length === 0) out.push('Backends: none measured', '');
-  else out.push('Backends (one binding of 1.1 KB; floor = atomic fsync write / readFileSync)', '');
+  else
+    out.push(
+      "Backends (one binding of 1.1 KB; a commit is a new two-file world-model version; floor = atomic fsync write / readFileSync; vs filesystem = that time / our filesystem backend's, same run)",
+      '',
+    );
+  const x = (n: number | undefined) => (n === undefined ? '-' : `${f2(n)}x`);
   if (r.backends.length > 0)
     out.push(
       table(
-        ['backend', 'bind ops/s', 'resolve ops/s', 'write vs floor', 'read vs floor'],
+        [
+          ...['backend', 'bind ops/s', 'resolve ops/s', 'commit ops/s', 'write vs floor', 'read vs floor'],
+          ...['commit vs floor', 'write vs filesystem', 'read vs filesystem', 'commit vs filesystem'],
+        ],
         r.backends.map((b) =>
           isSkipped(b)
-            ? [b.name, 'skipped', '', '', b.skipped.slice(0, 60)]
+            ? [b.name, b.failed ? 'FAILED' : 'skipped', '', '', '', '', '', '', '', '']
             : [
                 b.name,
                 int(b.write.opsPerSec),
                 int(b.read.opsPerSec),
-                `${f2(b.ratios.write)}x`,
-                `${f2(b.ratios.read)}x`,
+                b.commit ? int(b.commit.opsPerSec) : '-',
+                x(b.ratios.write),
+                x(b.ratios.read),
+                x(b.ratios.commit),
+                x(b.vsFilesystem?.write),
+                x(b.vsFilesystem?.read),
+                x(b.vsFilesystem?.commit),
               ],
         ),
       ),
       '',
     );
+  for (const b of r.backends)
+    if (isSkipped(b)) out.push(`backend ${b.name} ${b.failed ? 'FAILED' : 'skipped'}: ${b.skipped}`);
+  if (r.backends.some(isSkipped)) out.push('');
   if (r.sqlitePeers !== undefined) out.push(...formatSqlitePeers(r.sqlitePeers));
   if (isSkipped(r.memory)) out.push(`Peak memory: skipped: ${r.memory.skipped}`, '');
   else {
@@ -135,6 +152,40 @@ export function formatText(r: BenchReport): string {
     ),
   );
   return `${out.join('\n')}\n`;
+}
+
+/** Issue 20: the parallel limit beside the single-thread one, and our fingerprint forced onto all cores. */
+function formatAllCores(r: BenchReport): string[] {
+  const rows = r.workloads.filter((w) => w.parallel);
+  if (rows.length === 0) return [];
+  const threads = rows[0]!.parallel!.limit.threads;
+  return [
+    '',
+    `All cores (parallel limit = ${threads} threads reading their share while one hashes the bytes in memory, threads started beforehand; all cores = our fingerprint with the parallel reader forced; lower is better)`,
+    '',
+    table(
+      [
+        ...['workload', 'limit ms', 'parallel limit ms', 'ours vs limit', 'ours vs parallel limit'],
+        ...['all cores ms', 'all cores vs limit', 'vs parallel limit', 'batches by readers', 'read-ahead cap'],
+      ],
+      rows.map((w) => {
+        const p = w.parallel!;
+        return [
+          w.description,
+          f1(w.limitMs),
+          f1(p.limit.ms),
+          `${f2(w.ratios.limit!)}x`,
+          `${f2(p.ratios['ours.parallelLimit'])}x`,
+          f1(p.allCores.ms),
+          `${f2(p.ratios['allCores.limit'])}x`,
+          `${f2(p.ratios['allCores.parallelLimit'])}x`,
+          `${p.allCores.workerBatches}/${p.allCores.batches}${p.allCores.stolen ? ` (${p.allCores.stolen} re-read)` : ''}`,
+          `${f1(p.allCores.capBytes / 1048576)} MiB`,
+        ];
+      }),
+    ),
+    '',
+  ];
 }
 
 function formatSqlitePeers(sp: NonNullable<BenchReport['sqlitePeers']>): string[] {

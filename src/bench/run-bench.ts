@@ -27,12 +27,16 @@ export interface BenchOptions {
   /** Backends to measure, and how to open one by name. */
   backends: readonly string[];
   openBackend: OpenBackend;
+  /** A backend string as it may be printed (secrets masked); as given when absent. */
+  showBackend?: (spec: string) => string;
   inBinary: boolean;
   /** Other implementations to check and time on each fingerprint workload, and how long one run may take. */
   candidates?: readonly Candidate[];
   candidateTimeoutMs?: number;
   /** Only the fingerprint workloads (the other sections are reported as skipped with this reason). */
   onlyFingerprint?: boolean;
+  /** Only the backends section (plugin backends against ours); the others are reported as skipped. */
+  onlyBackends?: boolean;
   /** Progress lines (stderr), so a long run shows where it is. */
   log: (line: string) => void;
 }
@@ -75,9 +79,20 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     report.durationMs = performance.now() - started;
     return report;
   };
+  const backendsIn = (root: string) =>
+    benchBackends(join(root, 'backends'), effort, opts.backends, opts.openBackend, opts.showBackend);
   const root = mkdtempSync(join(opts.env.PROSE_STATE_BENCH_TMP || tmpdir(), 'prose-state-bench-'));
   try {
     const environment = describeEnvironment(opts.env, opts.inBinary);
+    if (opts.onlyBackends) {
+      const skipped = { skipped: 'not run (--only backends)' };
+      opts.log('bench: backends');
+      const backends = await backendsIn(root);
+      return finish({
+        ...{ environment, workloads: [], receipts: skipped, backends, sqlitePeers: skipped },
+        ...{ memory: skipped, startup: skipped },
+      });
+    }
     const specs = WORKLOADS[opts.profile];
     const dirs = specs.map((s) => {
       opts.log(`bench: generating ${s.name} (${s.description})`);
@@ -103,7 +118,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     opts.log('bench: receipts');
     const receipts = benchReceipts(opts.vectorsDir, effort);
     opts.log('bench: backends');
-    const backends = await benchBackends(join(root, 'backends'), effort, opts.backends, opts.openBackend);
+    const backends = await backendsIn(root);
     opts.log(`bench: sqlite backend vs the sqlite3 CLI (${SQLITE_PEER_BINDINGS[opts.profile]} bindings)`);
     const sqlitePeers = await benchSqlitePeers(
       join(root, 'sqlite-peers'),
@@ -129,6 +144,14 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
           files: fileCount(s),
           bytes: fileCount(s) * s.fileBytes,
         })),
+        // The parallel reader holds up to its ring's cap read ahead: the many-file tree, read that way.
+        {
+          name: `${small.name}.allCores`,
+          dir: dirs[0]!,
+          files: fileCount(small),
+          bytes: fileCount(small) * small.fileBytes,
+          parallel: true,
+        },
       ],
       empty,
       opts.self,

@@ -96,6 +96,17 @@ export class ArtifactStage {
     return { size, read: got, out };
   }
 
+  /** One whole file through the stage: opened, staged if it fits, else streamed after what is staged; closed. */
+  *stageWhole(access: TreeFileAccess, entry: Planned, i: number): Generator<Uint8Array> {
+    const handle = access.open(entry.file);
+    try {
+      const ov = this.stageFile(access, handle, entry, i);
+      if (ov) yield* this.streamRest(access, handle, entry, ov);
+    } finally {
+      access.close(handle);
+    }
+  }
+
   /** The rest of an overflowing file, read through the whole buffer on this thread; checked against its size. */
   *streamRest(access: TreeFileAccess, handle: number, entry: Planned, ov: Overflow): Generator<Uint8Array> {
     yield* ov.out;

@@ -99,13 +99,7 @@ export function* artifactChunks(
       yield* genericFile(reader, stage, entry, i);
       continue;
     }
-    const handle = access.open(entry.file);
-    try {
-      const ov = stage.stageFile(access, handle, entry, i);
-      if (ov) yield* stage.streamRest(access, handle, entry, ov);
-    } finally {
-      access.close(handle);
-    }
+    yield* stage.stageWhole(access, entry, i);
   }
   if (stage.pos > 0) yield stage.take();
 }

@@ -1,16 +1,33 @@
 import { createHash } from 'node:crypto';
+import { availableParallelism, loadavg } from 'node:os';
 import { addressFromHex, type ContentAddress } from './content-address.ts';
 import { artifactChunks, planTree, type StreamStats, type TreeOptions } from './artifact-stream.ts';
 import { artifactChunksAsync } from './artifact-stream-async.ts';
 import { fsTreeReader } from './fs-tree-reader.ts';
+import {
+  artifactChunksParallel,
+  PARALLEL_FROM_FILES,
+  type ParallelOptions,
+  type ParallelStats,
+} from './parallel-tree-read.ts';
+import type { Planned } from './artifact-stage.ts';
 import type { TreeReader } from './tree-reader.ts';
 
 export interface DirectoryFingerprint extends StreamStats {
   address: ContentAddress;
+  /** Present when the tree was read by several threads (`artifactChunksParallel`). */
+  parallel?: ParallelStats;
 }
 
 export interface FingerprintOptions extends TreeOptions {
   reader?: TreeReader;
+  /**
+   * The async forms only: read a tree of many files on several threads. 'auto' (default): from
+   * `PARALLEL_FROM_FILES` files up, for the fs reader, when a core is free (more than one, and the 1-minute load
+   * average below cores - 0.5); true forces it (fs reader only).
+   */
+  parallel?: boolean | 'auto';
+  parallelOptions?: ParallelOptions;
 }
 
 /**
@@ -27,21 +44,58 @@ export function fingerprintDirectory(path: string, opts: FingerprintOptions = {}
 }
 
 /**
- * `fingerprintDirectory`, faster on large files: their next part is read on the thread pool while this thread
- * hashes the part before, so the time is about the hash time alone rather than read + hash (a quiet 2-core
- * machine: 0.91x of read + hash on 1 x 100 MiB, against 1.01x sync). The same address, two buffers of memory.
- * It needs a free core to gain: on a saturated machine the thread hop can cost what the overlap saves.
+ * `fingerprintDirectory`, faster: a large file's next part is read on the thread pool while this thread hashes
+ * the part before, so the time is about the hash time alone rather than read + hash (a quiet 2-core machine:
+ * 0.91x of read + hash on 1 x 100 MiB, against 1.01x sync); a tree of many files is read by reader threads as
+ * well as this one, in batches hashed in path order (`artifactChunksParallel`). The same address either way, and
+ * bounded memory (two buffers; plus the ring's cap, 4 MiB by default, when parallel). Both need a free core to
+ * gain: on a saturated machine the thread hops can cost what the overlap saves.
  */
 export async function fingerprintDirectoryAsync(
   path: string,
   opts: FingerprintOptions = {},
 ): Promise<DirectoryFingerprint> {
-  const reader = opts.reader ?? fsTreeReader;
   const stats: StreamStats = { files: 0, bytes: 0 };
   const hash = createHash('sha256');
-  for await (const chunk of artifactChunksAsync(reader, planTree(reader, path, opts), stats, opts.bufferBytes))
-    hash.update(chunk);
-  return { address: addressFromHex(hash.digest('hex')), ...stats };
+  const source = chunkSource(path, opts, stats);
+  for await (const chunk of source.chunks) hash.update(chunk);
+  return { address: addressFromHex(hash.digest('hex')), ...stats, ...source.extra };
+}
+
+/**
+ * More than one core, and the last minute's load leaves one free: reader threads only pay with a core to run on
+ * (on a saturated machine their start and their reads take CPU from the hashing thread instead).
+ */
+function spareCore(): boolean {
+  const cores = availableParallelism();
+  return cores > 1 && loadavg()[0]! < cores - 0.5;
+}
+
+/**
+ * The async stream for a tree: read by several threads when it has many files (and the reader is the real file
+ * system, which the other threads open themselves), else double-buffered on this thread.
+ */
+function chunkSource(
+  path: string,
+  opts: FingerprintOptions,
+  stats: StreamStats,
+): { chunks: AsyncIterable<Uint8Array>; extra: { parallel?: ParallelStats } } {
+  const reader = opts.reader ?? fsTreeReader;
+  const planned: Planned[] = planTree(reader, path, opts);
+  const mode = opts.parallel ?? 'auto';
+  const parallel =
+    reader === fsTreeReader &&
+    (mode === true || (mode === 'auto' && planned.length >= PARALLEL_FROM_FILES && spareCore()));
+  if (!parallel) return { chunks: artifactChunksAsync(reader, planned, stats, opts.bufferBytes), extra: {} };
+  const ps: ParallelStats = { workers: 0, capBytes: 0, batches: 0, workerBatches: 0, stolen: 0 };
+  const chunks = artifactChunksParallel(
+    reader,
+    planned,
+    stats,
+    { bufferBytes: opts.bufferBytes, ...opts.parallelOptions },
+    ps,
+  );
+  return { chunks, extra: { parallel: ps } };
 }
 
 /** A byte sink: a Node Writable (backpressure honoured through `drain`) or anything with a `write`. */
@@ -59,13 +113,13 @@ export async function serializeDirectoryTo(
   sink: ByteSink,
   opts: FingerprintOptions = {},
 ): Promise<DirectoryFingerprint> {
-  const reader = opts.reader ?? fsTreeReader;
   const stats: StreamStats = { files: 0, bytes: 0 };
   const hash = createHash('sha256');
-  for await (const chunk of artifactChunksAsync(reader, planTree(reader, path, opts), stats, opts.bufferBytes)) {
+  const source = chunkSource(path, opts, stats);
+  for await (const chunk of source.chunks) {
     hash.update(chunk);
     const ok = sink.write(Buffer.from(chunk));
     if (ok === false && sink.once) await new Promise<void>((resolve) => sink.once!('drain', resolve));
   }
-  return { address: addressFromHex(hash.digest('hex')), ...stats };
+  return { address: addressFromHex(hash.digest('hex')), ...stats, ...source.extra };
 }

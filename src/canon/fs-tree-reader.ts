@@ -6,7 +6,8 @@ import type { TreeFile, TreeFileAccess, TreeKind, TreeReader } from './tree-read
 /**
  * The one file of src/canon that touches the disk. Sync calls on purpose: on many small files sync fs is 3-7x
  * faster than fs/promises here, and the walk is the hot path of a fingerprint. The one async
- * call, `readIntoAsync`, serves large files, where a read can overlap the hashing of the part before it.
+ * call, `readIntoAsync`, serves large files, where a read can overlap the hashing of the part before it. Many
+ * small files are read by other threads with these same sync calls (`parallel-tree-read.ts`).
  */
 const UTF8_STRICT = new TextDecoder('utf-8', { fatal: true });
 
@@ -28,6 +29,15 @@ const access: TreeFileAccess = {
   size: (fd) => fstatSync(fd).size,
   close: (fd) => closeSync(fd),
 };
+
+/** The sync calls a batch reader needs (`parallel-tree-read.ts` passes them in; its reader threads use their own). */
+export interface SyncFsCalls {
+  openSync(path: string, flags: 'r'): number;
+  readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: null): number;
+  closeSync(fd: number): void;
+}
+
+export const fsSyncCalls: SyncFsCalls = { openSync, readSync, closeSync };
 
 export const fsTreeReader: TreeReader = {
   kind(path: string): TreeKind {

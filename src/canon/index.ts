@@ -12,4 +12,5 @@ export * from './tree-reader.ts';
 export * from './artifact-stream.ts';
 export * from './artifact-stream-async.ts';
 export * from './fingerprint-directory.ts';
+export * from './parallel-tree-read.ts';
 export { fsTreeReader } from './fs-tree-reader.ts';

@@ -1,0 +1,157 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import {
+  commit,
+  fingerprintDirectory,
+  fingerprintDirectoryAsync,
+  parseArtifact,
+  serializeArtifact,
+  serializeDirectoryTo,
+  type ParallelOptions,
+} from '../../src/canon/index.ts';
+import { allBins } from './vectors.ts';
+
+/** A seeded generator, so a failing tree can be made again from its seed. */
+function rng(seed: number): () => number {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 0x1_0000_0000;
+  };
+}
+
+const SLOT = 4096;
+
+/**
+ * A random tree: nested names (some long, some non-ASCII, so byte order differs from insertion order), sizes from
+ * empty to several slots (a file that does not fit its slot goes down the hashing thread's checked path).
+ */
+function randomTree(seed: number): Record<string, Uint8Array> {
+  const r = rng(seed);
+  const files: Record<string, Uint8Array> = {};
+  const count = 1 + Math.floor(r() * 90);
+  const sizes = [0, 1, 7, 100, SLOT - 40, SLOT, SLOT + 1, 3 * SLOT + 5, 70_000];
+  for (let i = 0; i < count; i++) {
+    const dir = ['', 'a/', 'b/c/', 'é/', 'Z/'][Math.floor(r() * 5)]!;
+    const name = `${dir}f${Math.floor(r() * 1e6)}${r() < 0.1 ? 'x'.repeat(200) : ''}${r() < 0.2 ? 'ü' : ''}.bin`;
+    const size = r() < 0.7 ? Math.floor(r() * 300) : sizes[Math.floor(r() * sizes.length)]!;
+    const bytes = new Uint8Array(size);
+    for (let k = 0; k < size; k++) bytes[k] = Math.floor(r() * 256);
+    files[name] = bytes;
+  }
+  return files;
+}
+
+function writeTree(dir: string, files: Record<string, Uint8Array>): void {
+  for (const [p, c] of Object.entries(files)) {
+    mkdirSync(join(dir, p, '..'), { recursive: true });
+    writeFileSync(join(dir, p), c);
+  }
+}
+
+const SMALL: ParallelOptions = { batchFiles: 3, slotBytes: SLOT, slots: 2 };
+
+test('property: the parallel reader gives the sequential address and bytes on random trees, with 0-2 readers', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'canon-par-'));
+  try {
+    for (let seed = 1; seed <= 24; seed++) {
+      const dir = join(root, `t${seed}`);
+      const files = randomTree(seed);
+      writeTree(dir, files);
+      const want = commit(files);
+      assert.is(fingerprintDirectory(dir).address, want.address, `seed ${seed}: sync`);
+      // Readers start once per fingerprint (tens of ms): every seed without, every fourth with one and two.
+      for (const workers of seed % 4 === 0 ? [0, 1, 2] : [0]) {
+        const fp = await fingerprintDirectoryAsync(dir, { parallel: true, parallelOptions: { ...SMALL, workers } });
+        const label = `seed ${seed}, ${workers} reader(s)`;
+        assert.is(fp.address, want.address, label);
+        assert.equal([fp.files, fp.bytes], [Object.keys(files).length, want.bytes.length], label);
+        assert.is(fp.parallel?.workers, workers, label);
+        assert.is(fp.parallel?.capBytes, 2 * SMALL.slots! * SLOT, label);
+        assert.ok(fp.parallel!.workerBatches <= fp.parallel!.batches, label);
+      }
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('the parallel reader streams the same OPWM1 bytes through serializeDirectoryTo', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'canon-par-ser-'));
+  try {
+    const files = randomTree(99);
+    writeTree(dir, files);
+    const chunks: Buffer[] = [];
+    const fp = await serializeDirectoryTo(
+      dir,
+      { write: (c: Uint8Array) => chunks.push(Buffer.from(c)) },
+      { parallel: true, parallelOptions: { ...SMALL, workers: 1 } },
+    );
+    assert.ok(Buffer.concat(chunks).equals(serializeArtifact(files)));
+    assert.is(fp.address, commit(files).address);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a tree of 3,000 files read with the default batches and one reader gives the sequential address', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'canon-par-many-'));
+  try {
+    for (let d = 0; d < 3; d++) {
+      mkdirSync(join(dir, `d${d}`));
+      for (let f = 0; f < 1000; f++) writeFileSync(join(dir, `d${d}`, `f${f}.txt`), `${d}/${f}\n`.repeat(f % 50));
+    }
+    const fp = await fingerprintDirectoryAsync(dir, { parallel: true, parallelOptions: { workers: 1 } });
+    assert.is(fp.address, fingerprintDirectory(dir).address);
+    assert.is(fp.files, 3000);
+    assert.is(fp.parallel?.capBytes, 4 << 20, 'the default cap: 2 rings of 8 slots of 256 KiB');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("OPWM1 vectors: trees rebuilt from the reference's version files hash to their names in parallel", async () => {
+  const bins = allBins();
+  const root = mkdtempSync(join(tmpdir(), 'canon-par-vec-'));
+  try {
+    // Every bin without a reader thread (the batch format), and every 25th with one as well.
+    for (const [k, bin] of bins.entries()) {
+      const entries = parseArtifact(new Uint8Array(readFileSync(bin)));
+      const dir = join(root, `v${k}`);
+      mkdirSync(dir);
+      for (const e of entries) {
+        mkdirSync(join(dir, e.path, '..'), { recursive: true });
+        writeFileSync(join(dir, e.path), e.content);
+      }
+      const want = basename(bin, '.bin').replace('_', ':');
+      for (const workers of k % 25 === 0 ? [0, 1] : [0]) {
+        const fp = await fingerprintDirectoryAsync(dir, { parallel: true, parallelOptions: { ...SMALL, workers } });
+        assert.is(fp.address, want, `${bin}, ${workers} reader(s)`);
+      }
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('OPWM1 vectors: every version file of the reference in one tree, read in parallel, as commit() of the same files', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'canon-par-all-'));
+  try {
+    const files: Record<string, Uint8Array> = {};
+    for (const [k, bin] of allBins().entries())
+      for (const e of parseArtifact(new Uint8Array(readFileSync(bin)))) files[`v${k}/${e.path}`] = e.content;
+    writeTree(root, files);
+    const fp = await fingerprintDirectoryAsync(root, { parallel: true, parallelOptions: { ...SMALL, workers: 1 } });
+    assert.is(fp.address, commit(files).address);
+    assert.is(fp.files, Object.keys(files).length);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test.run();
