@@ -93,6 +93,12 @@ export interface CrashStep {
   kills: number;
   /** The longest wait, in ms, between the writer being ready and the kill. */
   maxDelayMs: number;
+  /**
+   * `in-process: true`: no writer process; the runner writes, then drops the backend without closing it at each
+   * seeded point and opens a fresh instance on the same storage (a simulated crash), so `durable` is checked on
+   * backends that cannot run in a second process.
+   */
+  inProcess: boolean;
 }
 
 /** `writers` processes write `each` items at once, then nothing may be lost or doubled (the concurrency area). */

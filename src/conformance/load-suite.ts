@@ -175,7 +175,7 @@ function loadWorkerStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos)
   const key = crash ? 'crash' : 'concurrent';
   checkKeys(p, node, new Set([key]), field);
   const body = toJs(p, node.get(key, true) as Node) as Record<string, unknown>;
-  const allowed = crash ? ['workload', 'kills', 'max-delay-ms'] : ['workload', 'writers', 'each'];
+  const allowed = crash ? ['workload', 'kills', 'max-delay-ms', 'in-process'] : ['workload', 'writers', 'each'];
   for (const k of Object.keys(body ?? {}))
     if (!allowed.includes(k))
       throw caseError(p.file, pos.line, `unknown field "${k}"; allowed: ${allowed.join(', ')}`, `${field}.${key}.${k}`);
@@ -187,6 +187,9 @@ function loadWorkerStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos)
       throw caseError(p.file, pos.line, `"${k}" must be a positive whole number`, `${field}.${key}.${k}`);
     return v as number;
   };
+  const inProcess = body['in-process'] ?? false;
+  if (typeof inProcess !== 'boolean')
+    throw caseError(p.file, pos.line, '"in-process" must be true or false', `${field}.${key}.in-process`);
   return crash
     ? {
         kind: 'crash',
@@ -194,6 +197,7 @@ function loadWorkerStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos)
         workload: body.workload as Workload,
         kills: int('kills'),
         maxDelayMs: int('max-delay-ms', 40),
+        inProcess,
       }
     : { kind: 'concurrent', pos, workload: body.workload as Workload, writers: int('writers'), each: int('each') };
 }
@@ -206,7 +210,9 @@ function loadWorkerStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos)
 function impliedCapabilities(steps: Step[]): [Capability, string][] {
   const out: [Capability, string][] = [];
   if (containsKind(steps, 'restart')) out.push(['durable', 'restart']);
-  if (containsKind(steps, 'crash')) out.push(['durable', 'crash'], ['multi-process', 'crash']);
+  if (containsKind(steps, 'crash')) out.push(['durable', 'crash']);
+  // A crash simulated in the runner's process needs no second process; a killed writer process does.
+  if (containsStep(steps, (s) => s.kind === 'crash' && !s.inProcess)) out.push(['multi-process', 'crash']);
   if (containsKind(steps, 'concurrent'))
     out.push(['multi-process', 'concurrent'], ['concurrent-writers', 'concurrent']);
   if (containsKind(steps, 'mixed-writers')) {
@@ -252,7 +258,11 @@ function loadMixedWritersStep(p: Parsed, node: YAMLMap, field: string, pos: Sour
 }
 
 function containsKind(steps: Step[], kind: Step['kind']): boolean {
-  return steps.some((s) => s.kind === kind || (s.kind === 'repeat' && containsKind(s.steps, kind)));
+  return containsStep(steps, (s) => s.kind === kind);
+}
+
+function containsStep(steps: Step[], is: (s: Step) => boolean): boolean {
+  return steps.some((s) => is(s) || (s.kind === 'repeat' && containsStep(s.steps, is)));
 }
 
 const SUBAGENT_FIELDS = new Set([
