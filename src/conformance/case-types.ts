@@ -101,6 +101,19 @@ export interface CrashStep {
   inProcess: boolean;
 }
 
+/**
+ * One writer runs `count` items of the workload (from item `start`) under a system-call recorder; every crash state
+ * its file operations allow is built and checked, at most `maxStates` of them (a seeded sample beyond).
+ */
+export interface CrashStatesStep {
+  kind: 'crash-states';
+  pos: SourcePos;
+  workload: Workload;
+  start: number;
+  count: number;
+  maxStates: number;
+}
+
 /** `writers` processes write `each` items at once, then nothing may be lost or doubled (the concurrency area). */
 export interface ConcurrentStep {
   kind: 'concurrent';
@@ -179,6 +192,7 @@ export type Step =
   | RepeatStep
   | LayoutStep
   | CrashStep
+  | CrashStatesStep
   | ConcurrentStep
   | MixedWritersStep
   | SubagentStep

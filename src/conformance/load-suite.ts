@@ -213,6 +213,7 @@ function impliedCapabilities(steps: Step[]): [Capability, string][] {
   if (containsKind(steps, 'crash')) out.push(['durable', 'crash']);
   // A crash simulated in the runner's process needs no second process; a killed writer process does.
   if (containsStep(steps, (s) => s.kind === 'crash' && !s.inProcess)) out.push(['multi-process', 'crash']);
+  if (containsKind(steps, 'crash-states')) out.push(['durable', 'crash-states'], ['multi-process', 'crash-states']);
   if (containsKind(steps, 'concurrent'))
     out.push(['multi-process', 'concurrent'], ['concurrent-writers', 'concurrent']);
   if (containsKind(steps, 'mixed-writers')) {
@@ -221,6 +222,46 @@ function impliedCapabilities(steps: Step[]): [Capability, string][] {
   }
   if (containsKind(steps, 'subagent')) out.push(['subagent-writes', 'subagent']);
   return out;
+}
+
+function loadCrashStatesStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos): Step {
+  checkKeys(p, node, new Set(['crash-states']), field);
+  const body = (toJs(p, node.get('crash-states', true) as Node) ?? {}) as Record<string, unknown>;
+  const allowed = ['workload', 'start', 'count', 'max-states'];
+  for (const k of Object.keys(body))
+    if (!allowed.includes(k))
+      throw caseError(
+        p.file,
+        pos.line,
+        `unknown field "${k}"; allowed: ${allowed.join(', ')}`,
+        `${field}.crash-states.${k}`,
+      );
+  if (!WORKLOADS.includes(body.workload as never))
+    throw caseError(
+      p.file,
+      pos.line,
+      `workload must be one of ${WORKLOADS.join(', ')}`,
+      `${field}.crash-states.workload`,
+    );
+  const int = (k: string, min: number, d?: number): number => {
+    const v = body[k] ?? d;
+    if (!Number.isSafeInteger(v) || (v as number) < min)
+      throw caseError(
+        p.file,
+        pos.line,
+        `"${k}" must be a whole number of at least ${min}`,
+        `${field}.crash-states.${k}`,
+      );
+    return v as number;
+  };
+  return {
+    kind: 'crash-states',
+    pos,
+    workload: body.workload as Workload,
+    start: int('start', 0, 0),
+    count: int('count', 1),
+    maxStates: int('max-states', 1, 200),
+  };
 }
 
 function loadMixedWritersStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos): Step {
@@ -438,7 +479,7 @@ function loadStep(p: Parsed, aliased: Node, field: string): Step {
     throw caseError(
       p.file,
       line,
-      'a step is a mapping (op:, layout:, plant:, repeat:, crash:, concurrent:, mixed-writers:, subagent:) or the word restart',
+      'a step is a mapping (op:, layout:, plant:, repeat:, crash:, crash-states:, concurrent:, mixed-writers:, subagent:) or the word restart',
       field,
     );
   if (node.has('restart')) {
@@ -470,6 +511,7 @@ function loadStep(p: Parsed, aliased: Node, field: string): Step {
   }
   if (node.has('crash') || node.has('concurrent')) return loadWorkerStep(p, node, field, pos);
   if (node.has('mixed-writers')) return loadMixedWritersStep(p, node, field, pos);
+  if (node.has('crash-states')) return loadCrashStatesStep(p, node, field, pos);
   if (node.has('subagent')) return loadSubagentStep(p, node, field, pos);
   if (node.has('plant')) return loadPlantStep(p, node, field, pos);
   if (node.has('layout')) {

@@ -12,6 +12,7 @@ import { plantStorages, runPlant } from './plant.ts';
 import type { Outcome } from './outcome.ts';
 import { runSubagent, type FindingsFilter } from './run-subagent.ts';
 import { findSqlite3, runMixedWriters } from './run-mixed-writers.ts';
+import { runCrashStates } from './run-crash-states.ts';
 import { runCrashInProcess, type InProcessCrashContext } from './run-crash-in-process.ts';
 import { runConcurrent, runCrash, specOf } from './run-workers.ts';
 import { interpolate, type Vars } from './template.ts';
@@ -174,6 +175,7 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
         if (step.error) state.metrics['bad inputs refused'] = (state.metrics['bad inputs refused'] ?? 0) + 1;
         break;
       case 'crash':
+      case 'crash-states':
       case 'concurrent':
       case 'mixed-writers': {
         // The mixed-writers area needs the real sqlite3; where there is none the case is skipped, saying so.
@@ -205,6 +207,16 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
           step.kind === 'mixed-writers'
             ? 'mixed-writers'
             : `${step.kind}${inProcess ? ' in-process' : ''} ${step.workload}`;
+        if (step.kind === 'crash-states') {
+          const states = await withTimeout(runCrashStates(step, wctx), ctx.stepTimeoutMs * 10, label);
+          if ('skip' in states) throw new StepFailure({ status: 'skipped', reason: states.skip });
+          if (!states.ok) {
+            const replay = ctx.runSeed === undefined ? '' : ` (replay with --seed ${ctx.runSeed})`;
+            throw new StepFailure({ status: 'failed', at: step.pos, step: label, message: states.message + replay });
+          }
+          for (const [k, v] of Object.entries(states.metrics)) state.metrics[k] = (state.metrics[k] ?? 0) + v;
+          break;
+        }
         const budget =
           ctx.stepTimeoutMs *
           (step.kind === 'crash' ? step.kills : step.kind === 'concurrent' ? step.writers : step.ours + step.cli);
