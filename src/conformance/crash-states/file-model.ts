@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, lstatSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, lstatSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 
 /**
@@ -139,9 +139,13 @@ export class FileModel {
     }
   }
 
-  /** Writes this state over the roots on disk (everything there before is removed). */
+  /**
+   * Writes this state over the roots on disk (everything there before is removed). Files are dated a minute back:
+   * a crash is followed by a restart, and a lock file a dead writer left must look as old as it would then.
+   */
   materialize(): void {
     for (const r of this.roots) rmSync(r, { recursive: true, force: true });
+    const past = new Date(Date.now() - 60_000);
     const paths = [...this.names.keys()].sort();
     for (const p of paths) {
       const e = this.names.get(p)!;
@@ -149,6 +153,7 @@ export class FileModel {
       else {
         mkdirSync(dirname(p), { recursive: true });
         writeFileSync(p, this.inodes.get(e.ino) ?? Buffer.alloc(0));
+        utimesSync(p, past, past);
       }
     }
   }
