@@ -79,10 +79,10 @@ export function buildCrashStates(initial: FileModel, log: LoggedOp[], max: numbe
     const had = into.get(key) ?? out.get(key);
     if (!had || had.acks.size < acks.size) into.set(key, { ...s, acks });
   };
-  // A crash point is just before a mutating operation (or at the end): between two of them only acks and syncs
-  // happen, which change nothing on disk, so the latest point owes the most.
+  // A crash point is just before a mutating operation or a sync (or at the end): between two of them only acks
+  // happen, which change nothing on disk, so the latest point owes the most. A sync ends what may still be lost.
   const points: number[] = [];
-  for (let k = 0; k < log.length; k++) if (MUTATING.has(log[k]!.op.t)) points.push(k);
+  for (let k = 0; k < log.length; k++) if (MUTATING.has(log[k]!.op.t) || log[k]!.op.t === 'sync') points.push(k);
   points.push(log.length);
   // Where each operation became durable: the first sync after it that covers it (log.length: never).
   const durableAt = log.map((l, j) => {
