@@ -46,7 +46,7 @@ function covers(sync: FileOp, op: FileOp): boolean {
 export interface BuiltStates {
   /** The states to check, prefixes and torn writes first. */
   states: CrashState[];
-  /** How many distinct crash states the log allows under the model (omissions counted before deduplication). */
+  /** How many distinct crash states the log allows: exact when every one was built, else an upper bound. */
   candidates: number;
 }
 
@@ -107,14 +107,20 @@ export function buildCrashStates(initial: FileModel, log: LoggedOp[], max: numbe
   const ordered = shuffle([...out.values()], random);
   const kept = ordered.slice(0, max);
   const extra = new Map<string, CrashState>();
-  for (const [k, j] of shuffle(omissions, random)) {
-    if (kept.length + extra.size >= max) break;
+  let complete = ordered.length <= max;
+  for (const [n, [k, j]] of shuffle(omissions, random).entries()) {
+    if (kept.length + extra.size >= max) {
+      complete = n === omissions.length;
+      break;
+    }
     const m = initial.clone();
     for (let i = 0; i < k; i++) if (i !== j) m.apply(log[i]!.op);
     add({ kind: 'omit', upTo: k, omit: j, model: m }, extra);
   }
   kept.push(...extra.values());
-  return { states: kept.sort((a, b) => a.upTo - b.upTo), candidates: out.size + omissions.length };
+  // Every state built: the distinct ones are all there are; sampled: an upper bound (omissions not deduplicated).
+  const states = kept.sort((a, b) => a.upTo - b.upTo);
+  return { states, candidates: complete ? states.length : out.size + omissions.length };
 }
 
 /** A seeded Fisher-Yates shuffle (a copy). */
