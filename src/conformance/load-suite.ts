@@ -225,17 +225,7 @@ function impliedCapabilities(steps: Step[]): [Capability, string][] {
 }
 
 function loadCrashStatesStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos): Step {
-  checkKeys(p, node, new Set(['crash-states']), field);
-  const body = (toJs(p, node.get('crash-states', true) as Node) ?? {}) as Record<string, unknown>;
-  const allowed = ['workload', 'start', 'count', 'max-states'];
-  for (const k of Object.keys(body))
-    if (!allowed.includes(k))
-      throw caseError(
-        p.file,
-        pos.line,
-        `unknown field "${k}"; allowed: ${allowed.join(', ')}`,
-        `${field}.crash-states.${k}`,
-      );
+  const { body, int } = stepFields(p, node, 'crash-states', field, pos, ['workload', 'start', 'count', 'max-states']);
   if (!WORKLOADS.includes(body.workload as never))
     throw caseError(
       p.file,
@@ -243,17 +233,6 @@ function loadCrashStatesStep(p: Parsed, node: YAMLMap, field: string, pos: Sourc
       `workload must be one of ${WORKLOADS.join(', ')}`,
       `${field}.crash-states.workload`,
     );
-  const int = (k: string, min: number, d?: number): number => {
-    const v = body[k] ?? d;
-    if (!Number.isSafeInteger(v) || (v as number) < min)
-      throw caseError(
-        p.file,
-        pos.line,
-        `"${k}" must be a whole number of at least ${min}`,
-        `${field}.crash-states.${k}`,
-      );
-    return v as number;
-  };
   return {
     kind: 'crash-states',
     pos,
@@ -265,28 +244,7 @@ function loadCrashStatesStep(p: Parsed, node: YAMLMap, field: string, pos: Sourc
 }
 
 function loadMixedWritersStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos): Step {
-  checkKeys(p, node, new Set(['mixed-writers']), field);
-  const body = (toJs(p, node.get('mixed-writers', true) as Node) ?? {}) as Record<string, unknown>;
-  const allowed = ['ours', 'cli', 'each', 'readers', 'kills'];
-  for (const k of Object.keys(body))
-    if (!allowed.includes(k))
-      throw caseError(
-        p.file,
-        pos.line,
-        `unknown field "${k}"; allowed: ${allowed.join(', ')}`,
-        `${field}.mixed-writers.${k}`,
-      );
-  const int = (k: string, min: number, d?: number): number => {
-    const v = body[k] ?? d;
-    if (!Number.isSafeInteger(v) || (v as number) < min)
-      throw caseError(
-        p.file,
-        pos.line,
-        `"${k}" must be a whole number of at least ${min}`,
-        `${field}.mixed-writers.${k}`,
-      );
-    return v as number;
-  };
+  const { int } = stepFields(p, node, 'mixed-writers', field, pos, ['ours', 'cli', 'each', 'readers', 'kills']);
   return {
     kind: 'mixed-writers',
     pos,
@@ -296,6 +254,22 @@ function loadMixedWritersStep(p: Parsed, node: YAMLMap, field: string, pos: Sour
     readers: int('readers', 0, 0),
     kills: int('kills', 0, 0),
   };
+}
+
+/** A step's mapping under `key`, its fields checked against `allowed`, and a reader of its whole numbers. */
+function stepFields(p: Parsed, node: YAMLMap, key: string, field: string, pos: SourcePos, allowed: string[]) {
+  checkKeys(p, node, new Set([key]), field);
+  const body = (toJs(p, node.get(key, true) as Node) ?? {}) as Record<string, unknown>;
+  for (const k of Object.keys(body))
+    if (!allowed.includes(k))
+      throw caseError(p.file, pos.line, `unknown field "${k}"; allowed: ${allowed.join(', ')}`, `${field}.${key}.${k}`);
+  const int = (k: string, min: number, d?: number): number => {
+    const v = body[k] ?? d;
+    if (!Number.isSafeInteger(v) || (v as number) < min)
+      throw caseError(p.file, pos.line, `"${k}" must be a whole number of at least ${min}`, `${field}.${key}.${k}`);
+    return v as number;
+  };
+  return { body, int };
 }
 
 function containsKind(steps: Step[], kind: Step['kind']): boolean {
