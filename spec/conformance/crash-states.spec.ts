@@ -120,9 +120,28 @@ test('a write in place leaves states with the name present and its content empty
       return e?.kind === 'file' ? s.model.inodes.get(e.ino)!.toString() : null;
     });
     assert.ok(contents.includes(''), 'the state between the truncating open and the write');
-    assert.ok(contents.includes('hello'), 'the write torn in half');
+    assert.not.ok(contents.includes('hello'), 'a write within one block never tears');
     // Nothing fsyncs: the write may be lost while the ack was printed.
     assert.ok(states.some((s) => s.acks.has('binding a') && s.kind === 'omit'));
+  });
+});
+
+test('a write across block boundaries tears at one of them', () => {
+  withRoot((root) => {
+    const model = FileModel.load([root]);
+    const initial = model.clone();
+    const big = 'z'.repeat(10_000);
+    const text = [
+      `7 10:00:00.000001 openat(AT_FDCWD, ${x(`${root}/a`)}, O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3`,
+      `7 10:00:00.000002 write(3, ${x(big)}, 10000) = 10000`,
+      '',
+    ].join('\n');
+    const log = resolveOps(parseStraceLog(text), model, '/');
+    const { states } = buildCrashStates(initial, log, 100, seededRandom(1));
+    const torn = states.find((s) => s.kind === 'torn')!;
+    const e = torn.model.names.get(`${root}/a`);
+    assert.ok(e?.kind === 'file');
+    if (e?.kind === 'file') assert.is(torn.model.inodes.get(e.ino)!.length, 4096);
   });
 });
 

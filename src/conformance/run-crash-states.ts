@@ -115,7 +115,7 @@ function describe(s: CrashState, log: LoggedOp[]): string {
     .map(([, i]) => at(i))
     .join('; ');
   const where = `crash after operation ${s.upTo} of ${log.length}${last ? ` (last: ${last})` : ''}`;
-  if (s.kind === 'torn') return `${where}, with ${at(s.torn!)} torn in half`;
+  if (s.kind === 'torn') return `${where}, with ${at(s.torn!)} torn at a block boundary`;
   if (s.kind === 'omit') return `${where}, with ${at(s.omit!)} not yet on disk (no fsync had made it durable)`;
   return where;
 }

@@ -10,7 +10,7 @@ export interface CrashState {
   upTo: number;
   /** Index of an operation issued but not yet on disk (the file system had not made it durable). */
   omit?: number;
-  /** Index of a write of which only the first half reached the disk (the operation at upTo). */
+  /** Index of a write of which only its first blocks reached the disk (the operation at upTo). */
   torn?: number;
   model: FileModel;
   /** What was acknowledged before the crash: key -> result. */
@@ -52,7 +52,7 @@ export interface BuiltStates {
 
 /**
  * The crash states of the log under the weak model (decision crash-state-model): each prefix of the operations
- * (what a killed process leaves), each prefix whose next write is torn in half, and each prefix with one earlier
+ * (what a killed process leaves), each prefix whose next write is torn at a block boundary, and each prefix with one earlier
  * operation left out that no fsync before the crash had made durable (what a power cut may drop). States that
  * look the same on disk are built once, keeping the one that owes the most acknowledgements. Beyond `max` states,
  * a sample drawn with `random` is kept: prefixes and torn writes before omissions.
@@ -97,9 +97,10 @@ export function buildCrashStates(initial: FileModel, log: LoggedOp[], max: numbe
     for (; applied < k; applied++) prefix.apply(log[applied]!.op);
     add({ kind: 'prefix', upTo: k, model: prefix.clone() }, out);
     const next = log[k]?.op;
-    if (next?.t === 'write' && next.data.length > 1) {
+    const cut = next?.t === 'write' ? tearAt(next.off, next.data.length) : undefined;
+    if (next?.t === 'write' && cut !== undefined) {
       const torn = prefix.clone();
-      torn.apply({ ...next, data: next.data.subarray(0, Math.floor(next.data.length / 2)) });
+      torn.apply({ ...next, data: next.data.subarray(0, cut) });
       add({ kind: 'torn', upTo: k, torn: k, model: torn }, out);
     }
     for (let j = 0; j < k; j++) if (MUTATING.has(log[j]!.op.t) && durableAt[j]! >= k) omissions.push([k, j]);
@@ -121,6 +122,17 @@ export function buildCrashStates(initial: FileModel, log: LoggedOp[], max: numbe
   // Every state built: the distinct ones are all there are; sampled: an upper bound (omissions not deduplicated).
   const states = kept.sort((a, b) => a.upTo - b.upTo);
   return { states, candidates: complete ? states.length : out.size + omissions.length };
+}
+
+/** Page-cache writeback and disks keep a block whole: a write tears only at a block boundary inside it. */
+const BLOCK = 4096;
+
+/** How many bytes of a write at `off` reach the disk when it tears: up to its middle-most block boundary. */
+function tearAt(off: number, length: number): number | undefined {
+  const first = Math.floor(off / BLOCK) * BLOCK + BLOCK;
+  if (first >= off + length) return undefined;
+  const middle = Math.floor((off + length / 2) / BLOCK) * BLOCK;
+  return Math.max(first, middle) - off;
 }
 
 /** A seeded Fisher-Yates shuffle (a copy). */

@@ -140,7 +140,7 @@ export class FileModel {
   }
 
   /**
-   * Writes this state over the roots on disk (everything there before is removed). Files are dated a minute back:
+   * Writes this state over the roots on disk (everything there before is removed). Everything is dated a minute back:
    * a crash is followed by a restart, and a lock file a dead writer left must look as old as it would then.
    */
   materialize(): void {
@@ -156,6 +156,8 @@ export class FileModel {
         utimesSync(p, past, past);
       }
     }
+    // Directories last, deepest first: writing a file dated the directory holding it.
+    for (const p of paths.reverse()) if (this.names.get(p)!.kind === 'dir') utimesSync(p, past, past);
   }
 
   /** A digest of the visible state (names and contents), to build each distinct crash state once. */
