@@ -13,7 +13,14 @@ function crashUntilError(
   ctx: Pick<WorkerContext, 'command' | 'readyTimeoutMs'>,
 ): Promise<Error | undefined> {
   return runCrash(
-    { kind: 'crash', pos: { file: 'crash.yaml', line: 1 }, workload: 'bindings', kills, maxDelayMs: 1 },
+    {
+      kind: 'crash',
+      pos: { file: 'crash.yaml', line: 1 },
+      workload: 'bindings',
+      kills,
+      maxDelayMs: 1,
+      inProcess: false,
+    },
     {
       factory: { ...filesystemFactory, spec: 'filesystem' },
       env: { root: '/nonexistent', decisions: DEFAULT_DECISIONS } as never,

@@ -51,6 +51,19 @@ test('a step needing a capability the case does not list is E_CASE naming the ca
     withStep('concurrent: { workload: bindings, writers: 2, each: 2 }', '    requires: [multi-process]\n'),
   );
   assert.match(e3.message, /concurrent step, which needs capability concurrent-writers/);
+  const e4 = loadError(withStep('crash-states: { workload: bindings, count: 2 }', '    requires: [durable]\n'));
+  assert.match(e4.message, /crash-states step, which needs capability multi-process/);
+  const e5 = loadError(
+    withStep('crash-states: { workload: bindings, count: 0 }', '    requires: [durable, multi-process]\n'),
+  );
+  assert.match(e5.message, /"count" must be a whole number of at least 1/);
+  // A crash in one process needs no second one: durable alone loads.
+  const dir = tempSuite({
+    'a.yaml': withStep('crash: { workload: bindings, kills: 2, in-process: true }', '    requires: [durable]\n'),
+  });
+  const requires = loadSuite(dir).cases[0]!.requires.join();
+  rmSync(dir, { recursive: true, force: true });
+  assert.is(requires, 'durable');
 });
 
 test('restart: {project: NAME} loads as a project switch; other shapes are refused by field', () => {

@@ -93,6 +93,25 @@ export interface CrashStep {
   kills: number;
   /** The longest wait, in ms, between the writer being ready and the kill. */
   maxDelayMs: number;
+  /**
+   * `in-process: true`: no writer process; the runner writes, then drops the backend without closing it at each
+   * seeded point and opens a fresh instance on the same storage (a simulated crash), so `durable` is checked on
+   * backends that cannot run in a second process.
+   */
+  inProcess: boolean;
+}
+
+/**
+ * One writer runs `count` items of the workload (from item `start`) under a system-call recorder; every crash state
+ * its file operations allow is built and checked, at most `maxStates` of them (a seeded sample beyond).
+ */
+export interface CrashStatesStep {
+  kind: 'crash-states';
+  pos: SourcePos;
+  workload: Workload;
+  start: number;
+  count: number;
+  maxStates: number;
 }
 
 /** `writers` processes write `each` items at once, then nothing may be lost or doubled (the concurrency area). */
@@ -173,6 +192,7 @@ export type Step =
   | RepeatStep
   | LayoutStep
   | CrashStep
+  | CrashStatesStep
   | ConcurrentStep
   | MixedWritersStep
   | SubagentStep

@@ -56,7 +56,11 @@ function describeStep(step: Step, vars: Vars): string {
       return `\nstep ${at}: layout ${step.storage}: read ${what} directly (no message; run only where layout:${step.storage} is declared)`;
     }
     case 'crash':
-      return `\nstep ${at}: crash: a worker process writes the ${step.workload} workload and is killed ${step.kills} times (its messages are not shown)`;
+      return step.inProcess
+        ? `\nstep ${at}: crash in-process: the runner writes the ${step.workload} workload and drops the backend unclosed ${step.kills} times, opening a fresh instance each time`
+        : `\nstep ${at}: crash: a worker process writes the ${step.workload} workload and is killed ${step.kills} times (its messages are not shown)`;
+    case 'crash-states':
+      return `\nstep ${at}: crash-states: a worker process writes ${step.count} ${step.workload} items under strace; up to ${step.maxStates} crash states built from its file operations are opened and checked (messages not shown)`;
     case 'concurrent':
       return `\nstep ${at}: concurrent: ${step.writers} worker processes write ${step.each} ${step.workload} items each (their messages are not shown)`;
     case 'subagent':

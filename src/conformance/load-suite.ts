@@ -175,7 +175,7 @@ function loadWorkerStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos)
   const key = crash ? 'crash' : 'concurrent';
   checkKeys(p, node, new Set([key]), field);
   const body = toJs(p, node.get(key, true) as Node) as Record<string, unknown>;
-  const allowed = crash ? ['workload', 'kills', 'max-delay-ms'] : ['workload', 'writers', 'each'];
+  const allowed = crash ? ['workload', 'kills', 'max-delay-ms', 'in-process'] : ['workload', 'writers', 'each'];
   for (const k of Object.keys(body ?? {}))
     if (!allowed.includes(k))
       throw caseError(p.file, pos.line, `unknown field "${k}"; allowed: ${allowed.join(', ')}`, `${field}.${key}.${k}`);
@@ -187,6 +187,9 @@ function loadWorkerStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos)
       throw caseError(p.file, pos.line, `"${k}" must be a positive whole number`, `${field}.${key}.${k}`);
     return v as number;
   };
+  const inProcess = body['in-process'] ?? false;
+  if (typeof inProcess !== 'boolean')
+    throw caseError(p.file, pos.line, '"in-process" must be true or false', `${field}.${key}.in-process`);
   return crash
     ? {
         kind: 'crash',
@@ -194,6 +197,7 @@ function loadWorkerStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos)
         workload: body.workload as Workload,
         kills: int('kills'),
         maxDelayMs: int('max-delay-ms', 40),
+        inProcess,
       }
     : { kind: 'concurrent', pos, workload: body.workload as Workload, writers: int('writers'), each: int('each') };
 }
@@ -206,7 +210,10 @@ function loadWorkerStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos)
 function impliedCapabilities(steps: Step[]): [Capability, string][] {
   const out: [Capability, string][] = [];
   if (containsKind(steps, 'restart')) out.push(['durable', 'restart']);
-  if (containsKind(steps, 'crash')) out.push(['durable', 'crash'], ['multi-process', 'crash']);
+  if (containsKind(steps, 'crash')) out.push(['durable', 'crash']);
+  // A crash simulated in the runner's process needs no second process; a killed writer process does.
+  if (containsStep(steps, (s) => s.kind === 'crash' && !s.inProcess)) out.push(['multi-process', 'crash']);
+  if (containsKind(steps, 'crash-states')) out.push(['durable', 'crash-states'], ['multi-process', 'crash-states']);
   if (containsKind(steps, 'concurrent'))
     out.push(['multi-process', 'concurrent'], ['concurrent-writers', 'concurrent']);
   if (containsKind(steps, 'mixed-writers')) {
@@ -217,29 +224,27 @@ function impliedCapabilities(steps: Step[]): [Capability, string][] {
   return out;
 }
 
-function loadMixedWritersStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos): Step {
-  checkKeys(p, node, new Set(['mixed-writers']), field);
-  const body = (toJs(p, node.get('mixed-writers', true) as Node) ?? {}) as Record<string, unknown>;
-  const allowed = ['ours', 'cli', 'each', 'readers', 'kills'];
-  for (const k of Object.keys(body))
-    if (!allowed.includes(k))
-      throw caseError(
-        p.file,
-        pos.line,
-        `unknown field "${k}"; allowed: ${allowed.join(', ')}`,
-        `${field}.mixed-writers.${k}`,
-      );
-  const int = (k: string, min: number, d?: number): number => {
-    const v = body[k] ?? d;
-    if (!Number.isSafeInteger(v) || (v as number) < min)
-      throw caseError(
-        p.file,
-        pos.line,
-        `"${k}" must be a whole number of at least ${min}`,
-        `${field}.mixed-writers.${k}`,
-      );
-    return v as number;
+function loadCrashStatesStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos): Step {
+  const { body, int } = stepFields(p, node, 'crash-states', field, pos, ['workload', 'start', 'count', 'max-states']);
+  if (!WORKLOADS.includes(body.workload as never))
+    throw caseError(
+      p.file,
+      pos.line,
+      `workload must be one of ${WORKLOADS.join(', ')}`,
+      `${field}.crash-states.workload`,
+    );
+  return {
+    kind: 'crash-states',
+    pos,
+    workload: body.workload as Workload,
+    start: int('start', 0, 0),
+    count: int('count', 1),
+    maxStates: int('max-states', 1, 200),
   };
+}
+
+function loadMixedWritersStep(p: Parsed, node: YAMLMap, field: string, pos: SourcePos): Step {
+  const { int } = stepFields(p, node, 'mixed-writers', field, pos, ['ours', 'cli', 'each', 'readers', 'kills']);
   return {
     kind: 'mixed-writers',
     pos,
@@ -251,8 +256,28 @@ function loadMixedWritersStep(p: Parsed, node: YAMLMap, field: string, pos: Sour
   };
 }
 
+/** A step's mapping under `key`, its fields checked against `allowed`, and a reader of its whole numbers. */
+function stepFields(p: Parsed, node: YAMLMap, key: string, field: string, pos: SourcePos, allowed: string[]) {
+  checkKeys(p, node, new Set([key]), field);
+  const body = (toJs(p, node.get(key, true) as Node) ?? {}) as Record<string, unknown>;
+  for (const k of Object.keys(body))
+    if (!allowed.includes(k))
+      throw caseError(p.file, pos.line, `unknown field "${k}"; allowed: ${allowed.join(', ')}`, `${field}.${key}.${k}`);
+  const int = (k: string, min: number, d?: number): number => {
+    const v = body[k] ?? d;
+    if (!Number.isSafeInteger(v) || (v as number) < min)
+      throw caseError(p.file, pos.line, `"${k}" must be a whole number of at least ${min}`, `${field}.${key}.${k}`);
+    return v as number;
+  };
+  return { body, int };
+}
+
 function containsKind(steps: Step[], kind: Step['kind']): boolean {
-  return steps.some((s) => s.kind === kind || (s.kind === 'repeat' && containsKind(s.steps, kind)));
+  return containsStep(steps, (s) => s.kind === kind);
+}
+
+function containsStep(steps: Step[], is: (s: Step) => boolean): boolean {
+  return steps.some((s) => is(s) || (s.kind === 'repeat' && containsStep(s.steps, is)));
 }
 
 const SUBAGENT_FIELDS = new Set([
@@ -428,7 +453,7 @@ function loadStep(p: Parsed, aliased: Node, field: string): Step {
     throw caseError(
       p.file,
       line,
-      'a step is a mapping (op:, layout:, plant:, repeat:, crash:, concurrent:, mixed-writers:, subagent:) or the word restart',
+      'a step is a mapping (op:, layout:, plant:, repeat:, crash:, crash-states:, concurrent:, mixed-writers:, subagent:) or the word restart',
       field,
     );
   if (node.has('restart')) {
@@ -460,6 +485,7 @@ function loadStep(p: Parsed, aliased: Node, field: string): Step {
   }
   if (node.has('crash') || node.has('concurrent')) return loadWorkerStep(p, node, field, pos);
   if (node.has('mixed-writers')) return loadMixedWritersStep(p, node, field, pos);
+  if (node.has('crash-states')) return loadCrashStatesStep(p, node, field, pos);
   if (node.has('subagent')) return loadSubagentStep(p, node, field, pos);
   if (node.has('plant')) return loadPlantStep(p, node, field, pos);
   if (node.has('layout')) {

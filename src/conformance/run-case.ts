@@ -12,7 +12,9 @@ import { plantStorages, runPlant } from './plant.ts';
 import type { Outcome } from './outcome.ts';
 import { runSubagent, type FindingsFilter } from './run-subagent.ts';
 import { findSqlite3, runMixedWriters } from './run-mixed-writers.ts';
-import { runConcurrent, runCrash, specOf, type WorkerContext } from './run-workers.ts';
+import { runCrashStates } from './run-crash-states.ts';
+import { runCrashInProcess, type InProcessCrashContext } from './run-crash-in-process.ts';
+import { runConcurrent, runCrash, specOf } from './run-workers.ts';
 import { interpolate, type Vars } from './template.ts';
 import { withTimeout } from './with-timeout.ts';
 
@@ -173,20 +175,22 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
         if (step.error) state.metrics['bad inputs refused'] = (state.metrics['bad inputs refused'] ?? 0) + 1;
         break;
       case 'crash':
+      case 'crash-states':
       case 'concurrent':
       case 'mixed-writers': {
         // The mixed-writers area needs the real sqlite3; where there is none the case is skipped, saying so.
         const sqlite3 = step.kind === 'mixed-writers' ? findSqlite3() : undefined;
         if (sqlite3 && 'skip' in sqlite3) throw new StepFailure({ status: 'skipped', reason: sqlite3.skip });
-        if (!ctx.workerCommand)
+        const inProcess = step.kind === 'crash' && step.inProcess;
+        if (!ctx.workerCommand && !inProcess)
           throw new ProseError('E_CASE', `${step.kind} steps need a worker command`, { location: step.pos });
         const abort = new AbortController();
-        const wctx: WorkerContext = {
+        const wctx: InProcessCrashContext = {
           signal: abort.signal,
           factory: ctx.factory,
           env,
           run: String(vars.run),
-          command: ctx.workerCommand,
+          command: ctx.workerCommand ?? [],
           seed: ctx.seed,
           readyTimeoutMs: ctx.stepTimeoutMs,
           reopen: async () => (state.backend ??= await ctx.factory.open(env)),
@@ -194,15 +198,40 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
             await state.backend?.close();
             state.backend = undefined;
           },
+          abandon: () => {
+            const b = state.backend;
+            state.backend = undefined;
+            return b;
+          },
         };
         // Bounded like any step, scaled by its work: a writer or a check that hangs errors the case, never the run.
-        const label = step.kind === 'mixed-writers' ? 'mixed-writers' : `${step.kind} ${step.workload}`;
+        const label =
+          step.kind === 'mixed-writers'
+            ? 'mixed-writers'
+            : `${step.kind}${inProcess ? ' in-process' : ''} ${step.workload}`;
+        if (step.kind === 'crash-states') {
+          const states = await withTimeout(runCrashStates(step, wctx), ctx.stepTimeoutMs * 10, label).catch(
+            (err: unknown) => {
+              abort.abort();
+              throw err;
+            },
+          );
+          if ('skip' in states) throw new StepFailure({ status: 'skipped', reason: states.skip });
+          if (!states.ok) {
+            const replay = ctx.runSeed === undefined ? '' : ` (replay with --seed ${ctx.runSeed})`;
+            throw new StepFailure({ status: 'failed', at: step.pos, step: label, message: states.message + replay });
+          }
+          for (const [k, v] of Object.entries(states.metrics)) state.metrics[k] = (state.metrics[k] ?? 0) + v;
+          break;
+        }
         const budget =
           ctx.stepTimeoutMs *
           (step.kind === 'crash' ? step.kills : step.kind === 'concurrent' ? step.writers : step.ours + step.cli);
         const running =
           step.kind === 'crash'
-            ? runCrash(step, wctx)
+            ? step.inProcess
+              ? runCrashInProcess(step, wctx)
+              : runCrash(step, wctx)
             : step.kind === 'concurrent'
               ? runConcurrent(step, wctx)
               : runMixedWriters(step, wctx, (sqlite3 as { path: string }).path, specOf(ctx.factory));

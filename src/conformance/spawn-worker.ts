@@ -30,6 +30,10 @@ export interface WorkerOptions {
   /** Hold the writes until stdin closes, so several workers start together. */
   waitForGo?: boolean;
   readyTimeoutMs: number;
+  /** A command the worker runs under (a system-call recorder), argv before the worker's own. */
+  wrap?: readonly string[];
+  /** Variables added to the worker's environment. */
+  extraEnv?: Record<string, string>;
   /** Called with each acknowledgement's key as it arrives (a reader must know what was acknowledged before it began). */
   onAck?: (key: string) => void;
   /** Aborted when the step gave up (its timeout): the worker is SIGKILLed instead of outliving the case. */
@@ -52,9 +56,15 @@ export function spawnWorker(o: WorkerOptions): WorkerHandle {
   ];
   if (o.count !== undefined) args.push('--count', String(o.count));
   if (o.waitForGo) args.push('--wait-go');
-  const child = spawn(o.command[0]!, args, {
+  const argv = [...(o.wrap ?? []), o.command[0]!, ...args];
+  const child = spawn(argv[0]!, argv.slice(1), {
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, PROSE_STATE_WORKER_BACKEND: o.backendSpec, PROSE_STATE_WORKER_ENV: JSON.stringify(o.env) },
+    env: {
+      ...process.env,
+      ...o.extraEnv,
+      PROSE_STATE_WORKER_BACKEND: o.backendSpec,
+      PROSE_STATE_WORKER_ENV: JSON.stringify(o.env),
+    },
     ...(o.signal ? { signal: o.signal, killSignal: 'SIGKILL' as const } : {}),
   });
   const acks = new Map<string, unknown>();

@@ -6,7 +6,7 @@ import type { OpName } from '../core/ops.ts';
  * The write workloads of the crash and concurrency areas. Item `i` of writer `w` is the same call in the worker
  * process that makes it and in the checker that looks for it afterwards, so "acknowledged" can be checked exactly.
  */
-export const WORKLOADS = ['bindings', 'segments', 'anon', 'events', 'mixed'] as const;
+export const WORKLOADS = ['bindings', 'segments', 'anon', 'events', 'world-model', 'mixed'] as const;
 export type Workload = (typeof WORKLOADS)[number];
 
 export interface WorkItem {

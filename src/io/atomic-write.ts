@@ -35,8 +35,22 @@ export function createFileExclusive(path: string, data: string | Uint8Array): bo
   return true;
 }
 
+/**
+ * Creates `dir` and its missing parents, each made durable in its parent directory: a new name survives a power
+ * cut only once the directory holding it is fsynced (POSIX), and a file renamed into a directory that is lost is
+ * lost with it.
+ */
+export function mkdirDurable(dir: string): void {
+  const first = mkdirSync(dir, { recursive: true });
+  if (first === undefined) return;
+  for (let d = dir; ; d = dirname(d)) {
+    syncDir(dirname(d));
+    if (d === first || dirname(d) === d) break;
+  }
+}
+
 function writeTemp(path: string, data: string | Uint8Array): string {
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirDurable(dirname(path));
   const tmp = join(dirname(path), `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
   const fd = openSync(tmp, 'wx', 0o644);
   try {

@@ -1,5 +1,6 @@
 import type { Actor } from '../core/actor.ts';
 import type { Backend, BackendEnv, BackendFactory } from '../core/backend.ts';
+import type { Capability } from '../core/capabilities.ts';
 import type { Decisions } from '../core/decisions.ts';
 import type { OpArgs, OpName, OpResults } from '../core/ops.ts';
 import type { StateStore } from '../core/store.ts';
@@ -44,6 +45,8 @@ export interface Mutation {
   decisions?: (d: Decisions) => Decisions;
   /** A checker bug (the backend is unmutated): filters the findings of every subagent step. */
   checker?: FindingsFilter;
+  /** The capabilities the buggy backend declares instead of the filesystem backend's. */
+  capabilities?: (caps: readonly Capability[]) => readonly Capability[];
 }
 
 /** Builds a mutant of the filesystem backend: same storage, same capabilities, one bug. */
@@ -53,6 +56,7 @@ export function mutant(name: string, bug: string, m: Mutation): Mutant {
     name: `mutant:${name}`,
     spec: `mutant:${name}`,
     description: `the filesystem backend with one bug: ${bug}`,
+    ...(m.capabilities ? { capabilities: m.capabilities(filesystemFactory.capabilities) } : {}),
     async open(env) {
       const decisions = m.decisions ? m.decisions(env.decisions) : env.decisions;
       const base = new FsStore(env.projectDir, env.homeDir, decisions);

@@ -111,7 +111,9 @@ async function verdictOf(
  */
 function fastFirst(suite: Suite): Suite {
   const cost = (c: Suite['cases'][number]) =>
-    c.steps.some((s) => s.kind === 'crash' || s.kind === 'concurrent' || s.kind === 'mixed-writers')
+    c.steps.some(
+      (s) => s.kind === 'crash' || s.kind === 'crash-states' || s.kind === 'concurrent' || s.kind === 'mixed-writers',
+    )
       ? 2
       : c.steps.some((s) => s.kind === 'repeat')
         ? 1

@@ -1,8 +1,9 @@
-// Where the reference plugin keeps state: one JSON document per directory, rewritten atomically (temp file, then
-// rename) before every answer, so whatever was answered survives a restart. Attachments are files of the seed
+// Where the reference plugin keeps state: one JSON document per directory, rewritten atomically and durably (temp
+// file, fsync, rename, fsync of the directory) before every answer, so whatever was answered survives a restart. Attachments are files of the seed
 // layout (seed-layout.js), which also shows this state as the seed's .prose/ tree.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileDurable } from './durable-file.js';
 import { fail } from './errors.js';
 
 const DIR = '.prose-reference';
@@ -20,10 +21,7 @@ class JsonDoc {
   }
 
   save() {
-    mkdirSync(this.dir, { recursive: true });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.data));
-    renameSync(tmp, this.file);
+    writeFileDurable(this.file, JSON.stringify(this.data));
   }
 }
 

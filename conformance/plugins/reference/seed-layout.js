@@ -1,17 +1,13 @@
 // The seed's `.prose/` tree (filesystem.md), written as a projection of the JSON state after every commit, so
 // the layout can be checked file by file. Attachments live only here: a binding's large value is its file.
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { mkdirDurable, writeFileDurable } from './durable-file.js';
 import { fail } from './errors.js';
 
 const pad = (n, width) => String(n).padStart(width, '0');
 
-export function writeAtomic(file, text) {
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
-}
+export const writeAtomic = writeFileDurable;
 
 /** `{name}.md` at root, `{name}__{execution_id}.md` in a frame. */
 export const bindingFile = (name, executionId) => (executionId === null ? `${name}.md` : `${name}__${executionId}.md`);
@@ -63,7 +59,7 @@ export class SeedLayout {
   }
 
   writeRun(ref, run) {
-    mkdirSync(join(this.runDir(ref), 'bindings'), { recursive: true });
+    mkdirDurable(join(this.runDir(ref), 'bindings'));
     writeAtomic(join(this.runDir(ref), 'program.prose'), run.program);
   }
 

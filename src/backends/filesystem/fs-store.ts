@@ -18,7 +18,7 @@ import type {
 import { parseSegmentFileName, segmentFileName } from '../../core/numbering.ts';
 import type { StateStore, WorldModelStore } from '../../core/store.ts';
 import { isoSeconds } from '../../core/time-format.ts';
-import { createFileExclusive, writeFileAtomic } from '../../io/atomic-write.ts';
+import { createFileExclusive, mkdirDurable, syncDir, writeFileAtomic } from '../../io/atomic-write.ts';
 import { withFileLock } from '../../io/file-lock.ts';
 import { FileMemo } from './file-memo.ts';
 import { RunPaths } from './run-paths.ts';
@@ -77,7 +77,7 @@ export class FsStore implements StateStore {
   }
 
   private makeRunDir(dir: string, rec: RunRecord): void {
-    mkdirSync(join(dir, '..'), { recursive: true });
+    mkdirDurable(join(dir, '..'));
     try {
       mkdirSync(dir);
     } catch (err) {
@@ -85,6 +85,8 @@ export class FsStore implements StateStore {
         throw new ProseError('E_CONFLICT', `run directory ${this.rel(dir)} already exists`);
       throw err;
     }
+    syncDir(join(dir, '..'));
+    // bindings/ is made durable by the fsync of the run directory that writing program.prose ends with.
     mkdirSync(join(dir, 'bindings'));
     writeFileAtomic(join(dir, 'program.prose'), rec.program);
     const doc: StateDoc = {
@@ -312,7 +314,7 @@ export class FsStore implements StateStore {
 
   async appendSegment(loc: AgentLocation, seg: Omit<Segment, 'number' | 'file'>): Promise<Segment> {
     const dir = this.paths.agentDir(loc);
-    mkdirSync(dir, { recursive: true });
+    mkdirDurable(dir);
     let n = this.segmentNumbers(dir, loc.agent).at(-1) ?? 0;
     // Another process may take the number first: exclusive creation tells, and we move on to the next one.
     for (;;) {

@@ -36,9 +36,16 @@ export function prettyReporter(write: Write, opts: { verbose?: boolean } = {}): 
     result: (r) => {
       const o = r.outcome;
       switch (o.status) {
-        case 'passed':
+        case 'passed': {
           if (opts.verbose) write(`  pass  ${r.id}\n`);
+          // Crash states are a budget per case: each case says how much of what was possible it covered.
+          const m = o.metrics;
+          if (m?.['crash states checked'] !== undefined)
+            write(
+              `  states ${r.id}: ${m['crash states checked'] === m['crash states possible'] ? `all ${m['crash states checked']}` : `${m['crash states checked']} of at most ${m['crash states possible']} (a seeded sample)`} crash states checked, ${m['file operations recorded']} file operations recorded, ${m['crash-state ms']} ms\n`,
+            );
           return;
+        }
         case 'skipped':
           if (opts.verbose) write(`  skip  ${r.id}: ${o.reason}\n`);
           return;

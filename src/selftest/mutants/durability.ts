@@ -1,5 +1,8 @@
 import { closeSync, mkdirSync, openSync, readdirSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
+import type { BackendEnv } from '../../core/backend.ts';
+import type { StateStore } from '../../core/store.ts';
+import { FsStore } from '../../backends/filesystem/fs-store.ts';
 import { RunPaths } from '../../backends/filesystem/run-paths.ts';
 import { formatBindingFile } from '../../core/formats/binding-file.ts';
 import { formatSegmentFile } from '../../core/formats/segment-file.ts';
@@ -38,6 +41,15 @@ export const DURABILITY_MUTANTS: Mutant[] = [
       }),
     },
   ),
+  mutant(
+    'acks-before-writing-in-process',
+    'a binding is answered at once and written a second later (or on close); the backend declares durable but not multi-process',
+    {
+      store: (base, env) => writeBehind(base, env),
+      capabilities: (caps) =>
+        caps.filter((c) => c !== 'multi-process' && c !== 'concurrent-writers' && c !== 'layout:directory'),
+    },
+  ),
   mutant('segments-without-lock', 'the next segment number is read, then the file is written over whatever is there', {
     store: (_base, env) => ({
       appendSegment: async (loc, seg) => {
@@ -57,3 +69,42 @@ export const DURABILITY_MUTANTS: Mutant[] = [
     }),
   }),
 ];
+
+/**
+ * A write-behind store: writeBinding queues the write and answers; every other call (close among them) writes the
+ * queue first, so the backend reads its own writes and a clean close loses nothing. Only a crash, an instance
+ * dropped without close, shows that an answered binding was never written.
+ */
+function writeBehind(base: FsStore, env: BackendEnv): Partial<StateStore> {
+  let queue: (() => Promise<unknown>)[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const flush = async () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const pending = queue;
+    queue = [];
+    for (const write of pending) await write();
+  };
+  const out: Record<string, unknown> = {};
+  for (const key of Object.getOwnPropertyNames(FsStore.prototype)) {
+    const fn = (base as unknown as Record<string, unknown>)[key];
+    if (key === 'constructor' || typeof fn !== 'function' || fn.constructor.name !== 'AsyncFunction') continue;
+    out[key] = async (...args: unknown[]) => {
+      await flush();
+      return (fn as (...a: unknown[]) => unknown).apply(base, args);
+    };
+  }
+  const writeBinding: StateStore['writeBinding'] = async (run, b, attach) => {
+    queue.push(() => base.writeBinding(run, b, attach));
+    // A dropped instance's late write lands after the runner's check; its failure (storage gone) is nobody's.
+    timer ??= setTimeout(() => void flush().catch(() => undefined), 1000);
+    timer.unref();
+    const file = join(
+      new RunPaths(env.projectDir, env.homeDir).runDir(run),
+      'bindings',
+      RunPaths.bindingFile(b.name, b.executionId),
+    );
+    return { location: relative(env.projectDir, file).split(sep).join('/') };
+  };
+  return { ...out, writeBinding } as Partial<StateStore>;
+}

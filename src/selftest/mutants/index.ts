@@ -2,6 +2,7 @@ import { mutant, type Mutant } from '../mutant.ts';
 import { AGENT_MUTANTS } from './agents.ts';
 import { BINDING_MUTANTS } from './bindings.ts';
 import { CLEAN_ROOM_MUTANTS } from './clean-room.ts';
+import { CRASH_ORDERING_MUTANTS } from './crash-ordering.ts';
 import { DURABILITY_MUTANTS } from './durability.ts';
 import { EXECUTION_MUTANTS, ROLE_MUTANTS } from './execution.ts';
 import { EXECUTION_ID_MUTANTS } from './execution-ids.ts';
@@ -22,6 +23,7 @@ export const MUTANTS: readonly Mutant[] = [
   ...ROLE_MUTANTS,
   ...AGENT_MUTANTS,
   ...DURABILITY_MUTANTS,
+  ...CRASH_ORDERING_MUTANTS,
   ...SESSION_MUTANTS,
   ...WORLD_MODEL_MUTANTS,
   ...FINGERPRINT_MUTANTS,
