@@ -251,7 +251,7 @@ function loadMixedWritersStep(p: Parsed, node: YAMLMap, field: string, pos: Sour
   };
 }
 
-function containsKind(steps: Step[], kind: Step['kind']): boolean {
+export function containsKind(steps: Step[], kind: Step['kind']): boolean {
   return steps.some((s) => s.kind === kind || (s.kind === 'repeat' && containsKind(s.steps, kind)));
 }
 

@@ -4,10 +4,13 @@ import { join } from 'node:path';
 import type { BackendFactory } from '../core/backend.ts';
 import type { Decisions } from '../core/decisions.ts';
 import type { Case, Suite } from './case-types.ts';
+import { containsKind } from './load-suite.ts';
 import type { CapabilityReport } from './probes/capability-report.ts';
 import { applyExpectation, expectationFor, type Expectations } from './expectations.ts';
 import { countOutcomes, sumMetrics, type CaseResult, type Counts } from './outcome.ts';
 import { runCase, type StepObserver } from './run-case.ts';
+import type { ProgressSink } from './progress.ts';
+import type { QuickCounts } from './quick.ts';
 import type { FindingsFilter } from './run-subagent.ts';
 import { probeBackend } from './probes/run-probes.ts';
 
@@ -26,6 +29,8 @@ export interface RunHeader {
   seed: number;
   /** Whether the capability claims are probed in this run (`skipped`: --no-probe, or a caller without a prober). */
   probes: 'run' | 'skipped';
+  /** Present in a quick run (test --quick): the worker steps ran with these smaller counts, so it is no full run. */
+  quick?: QuickCounts;
 }
 
 /** Receives results as they happen, so a JSON Lines report streams and a cut-off run has no footer. */
@@ -57,6 +62,14 @@ export interface RunOptions {
   onStep?: StepObserver;
   /** selftest only: a checker bug applied to every subagent step's findings. */
   checkerBug?: FindingsFilter;
+  /** How many cases may run at once (test --jobs); 1, the default, runs them one after another. */
+  jobs?: number;
+  /** Stop the whole run at the first failed or errored case (test --bail); the last footer says how many did not run. */
+  bail?: boolean;
+  /** The counts a quick run (test --quick) scaled the suite's worker steps to; named in every header. */
+  quick?: QuickCounts;
+  /** Told the crash and worker areas' progress (test's TTY progress line). */
+  progress?: ProgressSink;
 }
 
 export function selectCases(suite: Suite, filter: RunOptions['filter']): Case[] {
@@ -71,73 +84,190 @@ export function selectCases(suite: Suite, filter: RunOptions['filter']): Case[] 
 /** Runs the selected cases on every factory, one fresh temp directory per case. Returns all results. */
 export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
   const cases = selectCases(opts.suite, opts.filter);
-  const all: CaseResult[] = [];
   const root = mkdtempSync(join(tmpdir(), 'prose-state-'));
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const jobs = Math.max(1, opts.jobs ?? 1);
+  const slots = new Slots(jobs);
+  // A plugin's backend runs one case at a time: an exec plugin is one session (one child process, one pipe) per
+  // backend and a module plugin shares its process's state; neither promises that two cases may run at once.
+  const lanes = opts.factories.map((f) => (isPlugin(f) ? new Slots(1) : undefined));
+  const all: CaseResult[] = [];
+  // The first failed or errored case in sequential order, of the run (--bail) and of each backend (selftest's
+  // stopAtFirstFailure): cases after it are not started, so --jobs 1 runs exactly what the sequential loop ran.
+  let firstBad = Infinity;
+  const firstBadOf = new Map<number, number>();
+  const skipped = (f: number, n: number) =>
+    (opts.bail && f * cases.length + n > firstBad) || (opts.stopAtFirstFailure && n > (firstBadOf.get(f) ?? Infinity));
+  const inFlight: Promise<unknown>[] = [];
+  /** Starts `work` when slots are free (in the order queued, so --jobs 1 is the sequential run). */
+  const start = <T>(f: number, n: number, weight: number, work: () => Promise<T>): Promise<T | undefined> => {
+    const p = (async () => {
+      const lane = lanes[f];
+      await lane?.take(1);
+      await slots.take(Math.min(weight, jobs));
+      try {
+        if (skipped(f, n)) return undefined;
+        const r = await work();
+        const status = (r as { outcome?: CaseResult['outcome'] }).outcome?.status;
+        if (status === 'failed' || status === 'errored') {
+          firstBad = Math.min(firstBad, f * cases.length + n);
+          firstBadOf.set(f, Math.min(firstBadOf.get(f) ?? Infinity, n));
+        }
+        return r;
+      } finally {
+        slots.give(Math.min(weight, jobs));
+        lane?.give(1);
+      }
+    })();
+    inFlight.push(p);
+    return p;
+  };
   try {
-    for (const [f, factory] of opts.factories.entries()) {
+    // Every unit is queued at once (the slots let `jobs` of them run); results are told in the sequential order.
+    const units = opts.factories.map((factory, f) => ({
+      factory,
+      probe: opts.probe
+        ? start(f, -0.5, 1, () =>
+            probeBackend(factory, opts.decisions, join(root, `${f}-probes`), opts.stepTimeoutMs ?? 30_000),
+          )
+        : undefined,
+      cases: cases.map((c, n) =>
+        start(f, n, weightOf(c, jobs), () => runOne(opts, factory, c, join(root, `${f}-${n}`), seed)),
+      ),
+    }));
+    let told = 0;
+    let stopped = false;
+    for (const unit of units) {
+      if (stopped) break;
       opts.listener.header({
         suite: { name: opts.suite.name, version: opts.suite.version },
         backend: {
-          name: factory.name,
-          kind: factory.kind,
-          capabilities: factory.capabilities,
-          description: factory.description,
-          ...(factory.settings ? { settings: factory.settings } : {}),
+          name: unit.factory.name,
+          kind: unit.factory.kind,
+          capabilities: unit.factory.capabilities,
+          description: unit.factory.description,
+          ...(unit.factory.settings ? { settings: unit.factory.settings } : {}),
         },
         decisions: opts.decisions,
         cases: cases.length,
         seed,
         probes: opts.probe ? 'run' : 'skipped',
+        ...(opts.quick ? { quick: opts.quick } : {}),
       });
-      if (opts.probe)
-        opts.listener.capabilities?.(
-          await probeBackend(factory, opts.decisions, join(root, `${f}-probes`), opts.stepTimeoutMs ?? 30_000),
-        );
+      const report = await unit.probe;
+      if (report) opts.listener.capabilities?.(report);
       const results: CaseResult[] = [];
-      for (const [n, c] of cases.entries()) {
-        const started = performance.now();
-        // A skip expectation means the case is not run at all (it may hang or harm the backend).
-        const skip = expectationFor(opts.expectations, factory.name, c.id)?.outcome === 'skip';
-        const raw = skip
-          ? undefined
-          : await runCase(c, {
-              factory,
-              decisions: opts.decisions,
-              dir: join(root, `${f}-${n}`),
-              stepTimeoutMs: opts.stepTimeoutMs ?? 30_000,
-              workerCommand: opts.workerCommand,
-              seed: caseSeed(seed, c.id),
-              runSeed: seed,
-              ...(opts.onStep ? { onStep: opts.onStep } : {}),
-              ...(opts.checkerBug ? { checkerBug: opts.checkerBug } : {}),
-            });
-        const outcome = applyExpectation(
-          opts.expectations,
-          factory.name,
-          c.id,
-          raw ?? { status: 'skipped', reason: '' },
-        );
-        const r: CaseResult = {
-          backend: factory.name,
-          id: c.id,
-          area: c.area,
-          title: c.title,
-          spec: c.spec,
-          durationMs: Math.round(performance.now() - started),
-          outcome,
-        };
+      for (const pending of unit.cases) {
+        const r = await pending;
+        if (!r) break;
         results.push(r);
+        told++;
         opts.listener.result(r);
-        if (opts.stopAtFirstFailure && (outcome.status === 'failed' || outcome.status === 'errored')) break;
+        if (r.outcome.status === 'failed' || r.outcome.status === 'errored') {
+          stopped = !!opts.bail;
+          if (stopped || opts.stopAtFirstFailure) break;
+        }
       }
-      opts.listener.footer(factory.name, countOutcomes(results), sumMetrics(results));
+      opts.listener.footer(unit.factory.name, countOutcomes(results), {
+        ...sumMetrics(results),
+        ...(stopped ? { cutShort: { by: 'bail', notRun: opts.factories.length * cases.length - told } } : {}),
+      });
       all.push(...results);
     }
   } finally {
+    firstBad = -Infinity; // a run that stops early (an error thrown) starts nothing more
+    // Cases still running when a run stops (--bail) finish before their storage is removed.
+    await Promise.allSettled(inFlight);
     rmSync(root, { recursive: true, force: true });
   }
   return all;
+}
+
+async function runOne(
+  opts: RunOptions,
+  factory: BackendFactory,
+  c: Case,
+  dir: string,
+  seed: number,
+): Promise<CaseResult> {
+  const started = performance.now();
+  // A skip expectation means the case is not run at all (it may hang or harm the backend).
+  const skip = expectationFor(opts.expectations, factory.name, c.id)?.outcome === 'skip';
+  const raw = skip
+    ? undefined
+    : await runCase(c, {
+        factory,
+        decisions: opts.decisions,
+        dir,
+        stepTimeoutMs: opts.stepTimeoutMs ?? 30_000,
+        workerCommand: opts.workerCommand,
+        seed: caseSeed(seed, c.id),
+        runSeed: seed,
+        ...(opts.onStep ? { onStep: opts.onStep } : {}),
+        ...(opts.checkerBug ? { checkerBug: opts.checkerBug } : {}),
+        ...(opts.progress ? { progress: opts.progress, caseId: c.id } : {}),
+      });
+  const outcome = applyExpectation(opts.expectations, factory.name, c.id, raw ?? { status: 'skipped', reason: '' });
+  return {
+    backend: factory.name,
+    id: c.id,
+    area: c.area,
+    title: c.title,
+    spec: c.spec,
+    durationMs: Math.round(performance.now() - started),
+    outcome,
+  };
+}
+
+/**
+ * How much of the machine a case takes: one slot for a case run in this process, or a crash case (one writer at a
+ * time, the next one loading beside it); a concurrency or mixed-writers case starts its writers at once, so it
+ * takes as many slots as it starts processes (at most all of them).
+ */
+function weightOf(c: Case, jobs: number): number {
+  let w = 1;
+  const visit = (steps: Case['steps']) => {
+    for (const s of steps) {
+      if (s.kind === 'repeat') visit(s.steps);
+      else if (s.kind === 'concurrent') w = Math.max(w, s.writers);
+      else if (s.kind === 'mixed-writers') w = Math.max(w, s.ours + s.cli + s.readers);
+    }
+  };
+  visit(c.steps);
+  return Math.min(w, jobs);
+}
+
+/** Whether a case starts worker processes of the CLI (crash, concurrent, mixed-writers or subagent steps). */
+export function usesWorkerProcesses(c: Case): boolean {
+  return (['crash', 'concurrent', 'mixed-writers', 'subagent'] as const).some((k) => containsKind(c.steps, k));
+}
+
+function isPlugin(f: BackendFactory): boolean {
+  return !!f.spec && /^(exec|module):/.test(f.spec);
+}
+
+/** A counting semaphore: `take(n)` waits until n slots are free; waiters are served in the order they came. */
+class Slots {
+  private free: number;
+  private readonly queue: { n: number; go: () => void }[] = [];
+  constructor(size: number) {
+    this.free = size;
+  }
+  async take(n: number): Promise<void> {
+    if (this.queue.length === 0 && this.free >= n) {
+      this.free -= n;
+      return;
+    }
+    await new Promise<void>((go) => this.queue.push({ n, go }));
+  }
+  give(n: number): void {
+    this.free += n;
+    while (this.queue.length && this.free >= this.queue[0]!.n) {
+      const next = this.queue.shift()!;
+      this.free -= next.n;
+      next.go();
+    }
+  }
 }
 
 /** Each case gets its own seed from the run's, so cases do not share kill points but all replay from one number. */

@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { resolveBackends } from '../backend-kinds.ts';
 import type { BackendFactory } from '../../core/backend.ts';
@@ -8,11 +9,14 @@ import { exitCodeForClaims, worstExit, type CapabilityReport } from '../../confo
 import { loadExpectations } from '../../conformance/expectations.ts';
 import { loadSuite } from '../../conformance/load-suite.ts';
 import { countOutcomes, exitCodeFor } from '../../conformance/outcome.ts';
-import { runSuite, selectCases } from '../../conformance/run-suite.ts';
+import { QUICK, quickSuite } from '../../conformance/quick.ts';
+import { runSuite, selectCases, usesWorkerProcesses } from '../../conformance/run-suite.ts';
 import { createReporters, REPORTERS } from '../../conformance/reporters/create-reporters.ts';
 import { parseOptions } from '../args.ts';
 import type { Command } from '../io.ts';
+import { progressLine } from '../progress-line.ts';
 import { defaultSuiteDir } from '../suite-dir.ts';
+import { workerCommandFor } from '../worker-bundle.ts';
 import { explainCase } from './explain.ts';
 
 const HELP = `Usage: prose-state test [options]
@@ -31,6 +35,11 @@ Options:
   --decision K=V      override a pinned decision, e.g. attachmentThresholdBytes=100000 (repeatable)
   --timeout MS        per-step timeout in milliseconds (default 30000)
   --seed N            seed of the crash area's kill points (default random, printed in the header)  [PROSE_STATE_SEED]
+  --jobs N            run up to N cases at once (default: this machine's cores); 1 runs them one after another.
+                      The report is the same whatever N, in the same order (apart from durations)  [PROSE_STATE_JOBS]
+  --quick             cap the crash, concurrency and mixed-writers steps at ${QUICK.kills} kills and ${QUICK.writers} writers of ${QUICK.each}
+                      (every other case as is); every report header says so: a quick run is not a full one
+  --bail              stop at the first failed or errored case; the report says how many cases did not run
   --no-probe          do not probe the capability claims (faster; the report header says so)  [PROSE_STATE_NO_PROBE]
   --verbose           list passed and skipped cases too
   --explain CASE      run one case on one backend and print each step, every protocol message sent and the reply
@@ -60,6 +69,9 @@ export const testCommand: Command = {
         timeout: { type: 'string' },
         seed: { type: 'string', env: 'PROSE_STATE_SEED' },
         'no-probe': { type: 'boolean', env: 'PROSE_STATE_NO_PROBE' },
+        jobs: { type: 'string', env: 'PROSE_STATE_JOBS' },
+        quick: { type: 'boolean' },
+        bail: { type: 'boolean' },
         verbose: { type: 'boolean' },
         explain: { type: 'string' },
       },
@@ -100,7 +112,16 @@ export const testCommand: Command = {
     if (timeout !== undefined && !(Number.isSafeInteger(timeout) && timeout > 0))
       throw new ProseError('E_USAGE', '--timeout takes a positive number of milliseconds');
     const expectations = values.expect ? loadExpectations(values.expect as string) : undefined;
-    const reporter = createReporters((values.reporter as string | undefined) ?? 'pretty', (s) => io.stdout.write(s), {
+    const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
+    if (!(Number.isSafeInteger(jobs) && jobs > 0))
+      throw new ProseError('E_USAGE', '--jobs takes a whole number above 0');
+    const selected = selectCases(suite, filter);
+    const progress = progressLine(io.stderr, selected.length * factories.length);
+    const out = (s: string) => {
+      progress.clear(); // the progress line is redrawn below what a reporter writes, never inside it
+      io.stdout.write(s);
+    };
+    const reporter = createReporters((values.reporter as string | undefined) ?? 'pretty', out, {
       verbose: !!values.verbose,
     });
     const files = values['report-dir'] ? createFileReports(values['report-dir'] as string) : undefined;
@@ -110,7 +131,7 @@ export const testCommand: Command = {
       capabilities: (r: CapabilityReport) => {
         claims.push(r);
       },
-      result() {},
+      result: () => progress.caseDone(),
       footer() {},
       finish() {},
     };
@@ -119,8 +140,9 @@ export const testCommand: Command = {
     if (seed !== undefined && !(Number.isSafeInteger(seed) && seed >= 0))
       throw new ProseError('E_USAGE', '--seed takes a whole number');
     const probe = !values['no-probe'];
+    const workers = await workerCommandFor(selected.some(usesWorkerProcesses) ? io.self : undefined);
     const all = await runSuite({
-      suite,
+      suite: values.quick ? quickSuite(suite) : suite,
       factories,
       decisions,
       filter,
@@ -128,8 +150,15 @@ export const testCommand: Command = {
       expectations,
       stepTimeoutMs: timeout,
       seed,
-      workerCommand: io.self,
+      workerCommand: workers.command ?? io.self,
       probe,
+      jobs,
+      bail: !!values.bail,
+      ...(values.quick ? { quick: QUICK } : {}),
+      ...(progress.sink ? { progress: progress.sink } : {}),
+    }).finally(() => {
+      progress.clear();
+      workers.dispose();
     });
     reporter.finish(all);
     files?.reporter.finish(all);

@@ -4,6 +4,7 @@ import type { CaseResult } from '../outcome.ts';
 import { CLAIM_LEGEND, claimCell, claimLine, claimsTable, needsAttention } from './claims.ts';
 import { buildMatrix, cellText } from './matrix.ts';
 import type { Reporter, Write } from './reporter.ts';
+import { quickNote } from './run-notes.ts';
 
 /** The compliance matrix as Markdown: each cell links to that area's failures on that backend, with expected vs seen. */
 export function markdownReporter(write: Write): Reporter {
@@ -16,7 +17,9 @@ export function markdownReporter(write: Write): Reporter {
           h.decisions,
         )
           .map(([k, v]) => `${k}=${v}`)
-          .join(', ')}${h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : ''}`,
+          .join(
+            ', ',
+          )}${h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : ''}${quickNote(h) ? `; **${quickNote(h)}**` : ''}`,
       ),
     capabilities: (r) => claims.push(r),
     result: () => undefined,

@@ -1,0 +1,13 @@
+const t0 = performance.now(); const c0 = process.cpuUsage();
+const lap = (l) => process.stdout.write(`${l} ${Math.round(performance.now() - t0)}ms/${Math.round((process.cpuUsage(c0).user+process.cpuUsage(c0).system)/1000)}cpu  `);
+lap('boot');
+const { register } = await import('tsx/esm/api'); register(); lap('tsx');
+await import('../src/cli/main.ts'); lap('main');
+const { resolveBackends } = await import('../src/cli/backend-kinds.ts');
+const [f] = await resolveBackends('sqlite'); lap('sqlite-mod');
+const { loadSqlite } = await import('../src/sqlite/wasm.ts');
+await loadSqlite(); lap('wasm');
+const env = JSON.parse(process.env.ENVJ);
+const b = await f.open(env);
+await b.call('getRun', { run: process.env.RUN }, { role: 'vm' }); lap('open+getRun');
+console.log();

@@ -1,0 +1,12 @@
+import v8 from 'node:v8';
+if (process.env.FLAGS) v8.setFlagsFromString(process.env.FLAGS);
+const t0 = performance.now(); const c0 = process.cpuUsage();
+const cpu = () => { const u = process.cpuUsage(c0); return Math.round((u.user + u.system) / 1000); };
+const lap = (l) => process.stdout.write(`${l} ${Math.round(performance.now() - t0)}ms/${cpu()}cpu  `);
+const { readFileSync } = await import('node:fs');
+const wasmBinary = readFileSync('node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm'); lap('read');
+const mod = await import('@sqlite.org/sqlite-wasm'); lap('import-js');
+const s = await mod.default({ wasmBinary, print() {}, printErr() {} }); lap('init');
+const db = new s.oo1.DB(':memory:'); db.exec('create table t(a); insert into t values (1)'); lap('query');
+await new Promise(r => setTimeout(r, 300)); lap('idle300');
+console.log();
