@@ -3,6 +3,7 @@
  * concurrent or mixed-writers step when its writes are checked. `key` names the case on its backend.
  */
 export interface ProgressSink {
-  kill(key: string, done: number, total: number): void;
+  /** `delayMs`: the seeded wait between the writer's ready and its kill (the kill point; the same whatever --jobs). */
+  kill(key: string, done: number, total: number, delayMs: number): void;
   writesChecked(key: string, writes: number): void;
 }

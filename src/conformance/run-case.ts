@@ -192,7 +192,9 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
           command: ctx.workerCommand,
           seed: ctx.seed,
           readyTimeoutMs: ctx.stepTimeoutMs,
-          ...(ctx.progress ? { onKill: (k: number, of: number) => ctx.progress!.kill(progressKey(ctx), k, of) } : {}),
+          ...(ctx.progress
+            ? { onKill: (k: number, of: number, ms: number) => ctx.progress!.kill(progressKey(ctx), k, of, ms) }
+            : {}),
           reopen: async () => (state.backend ??= await ctx.factory.open(env)),
           close: async () => {
             await state.backend?.close();

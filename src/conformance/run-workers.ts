@@ -14,8 +14,8 @@ export interface WorkerContext {
   command: readonly string[];
   seed: number;
   readyTimeoutMs: number;
-  /** Told after each kill of a crash step was checked (test's progress line). */
-  onKill?(done: number, total: number): void;
+  /** Told after each kill of a crash step was checked, with the seeded wait before it (test's progress line). */
+  onKill?(done: number, total: number, delayMs: number): void;
   /** Closes the in-process backend (workers own the storage while they run) and reopens it. */
   reopen(): Promise<Backend>;
   close(): Promise<void>;
@@ -65,7 +65,8 @@ export async function runCrash(step: CrashStep, ctx: WorkerContext): Promise<Wor
         throw err;
       });
       // Kill points spread over the first writes, where a write is most often mid-flight; some land before any.
-      await new Promise((r) => setTimeout(r, Math.floor(random() * step.maxDelayMs)));
+      const delayMs = Math.floor(random() * step.maxDelayMs);
+      await new Promise((r) => setTimeout(r, delayMs));
       w.child.kill('SIGKILL');
       const done = await w.done;
       if (done.failure)
@@ -89,7 +90,7 @@ export async function runCrash(step: CrashStep, ctx: WorkerContext): Promise<Wor
           message: `kill ${k} of ${step.kills} (after ${done.acks.size} acknowledged writes): ${problem}`,
         };
       await ctx.close();
-      ctx.onKill?.(k, step.kills);
+      ctx.onKill?.(k, step.kills, delayMs);
     }
   } finally {
     // The last worker ahead goes unused when the loop ends early; it never touched the storage.
