@@ -100,11 +100,17 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
     (opts.bail && f * cases.length + n > firstBad) || (opts.stopAtFirstFailure && n > (firstBadOf.get(f) ?? Infinity));
   const inFlight: Promise<unknown>[] = [];
   /** Starts `work` when slots are free (in the order queued, so --jobs 1 is the sequential run). */
-  const start = <T>(f: number, n: number, weight: number, work: () => Promise<T>): Promise<T | undefined> => {
+  const start = <T>(
+    f: number,
+    n: number,
+    weight: number,
+    kind: UnitKind,
+    work: () => Promise<T>,
+  ): Promise<T | undefined> => {
     const p = (async () => {
       const lane = lanes[f];
       await lane?.take(1);
-      await slots.take(Math.min(weight, jobs));
+      await slots.take(Math.min(weight, jobs), kind);
       try {
         if (skipped(f, n)) return undefined;
         const r = await work();
@@ -115,7 +121,7 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
         }
         return r;
       } finally {
-        slots.give(Math.min(weight, jobs));
+        slots.give(Math.min(weight, jobs), kind);
         lane?.give(1);
       }
     })();
@@ -126,16 +132,26 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
   };
   try {
     // Every unit is queued at once (the slots let `jobs` of them run); results are told in the sequential order.
+    // With more than one job the cases that time worker processes of every backend are queued first, so they run
+    // side by side (they are most of a full run, and may not share the loop with in-process cases); with one job
+    // the queue is the sequential order itself.
+    const queued = opts.factories.map(() => new Map<number, Promise<CaseResult | undefined>>());
+    const queue = (f: number, n: number) =>
+      queued[f]!.set(
+        n,
+        start(f, n, weightOf(cases[n]!, jobs), kindOf(cases[n]!), () =>
+          runOne(opts, opts.factories[f]!, cases[n]!, join(root, `${f}-${n}`), seed),
+        ),
+      );
+    if (jobs > 1) opts.factories.forEach((_, f) => cases.forEach((c, n) => kindOf(c) === 'timed' && queue(f, n)));
     const units = opts.factories.map((factory, f) => ({
       factory,
       probe: opts.probe
-        ? start(f, -0.5, 1, () =>
+        ? start(f, -0.5, 1, 'in-process', () =>
             probeBackend(factory, opts.decisions, join(root, `${f}-probes`), opts.stepTimeoutMs ?? 30_000),
           )
         : undefined,
-      cases: cases.map((c, n) =>
-        start(f, n, weightOf(c, jobs), () => runOne(opts, factory, c, join(root, `${f}-${n}`), seed)),
-      ),
+      cases: cases.map((_, n) => (queued[f]!.has(n) ? queued[f]! : queue(f, n)).get(n)!),
     }));
     let told = 0;
     let stopped = false;
@@ -248,28 +264,49 @@ function isPlugin(f: BackendFactory): boolean {
   return !!f.spec && /^(exec|module):/.test(f.spec);
 }
 
-/** A counting semaphore: `take(n)` waits until n slots are free; waiters are served in the order they came. */
+/**
+ * A counting semaphore: `take(n, kind)` waits until n slots are free and no unit of the other kind runs; waiters
+ * are served in the order they came. Kinds keep cases that time worker processes (a kill's seeded wait, a writer's
+ * ready timeout, both measured on this process's event loop) from sharing that loop with cases that compute in it
+ * (hashing, parsing, WASM SQLite): under load such a case held the loop for long enough that a crash worker's ready
+ * timed out. Worker cases still run beside each other: their own work here is a few milliseconds per kill.
+ */
 class Slots {
   private free: number;
-  private readonly queue: { n: number; go: () => void }[] = [];
+  private readonly running = { timed: 0, 'in-process': 0 };
+  private readonly queue: { n: number; kind: UnitKind; go: () => void }[] = [];
   constructor(size: number) {
     this.free = size;
   }
-  async take(n: number): Promise<void> {
-    if (this.queue.length === 0 && this.free >= n) {
-      this.free -= n;
-      return;
-    }
-    await new Promise<void>((go) => this.queue.push({ n, go }));
+  async take(n: number, kind: UnitKind = 'in-process'): Promise<void> {
+    if (this.queue.length === 0 && this.fits(n, kind)) return this.enter(n, kind);
+    await new Promise<void>((go) => this.queue.push({ n, kind, go }));
   }
-  give(n: number): void {
+  give(n: number, kind: UnitKind = 'in-process'): void {
     this.free += n;
-    while (this.queue.length && this.free >= this.queue[0]!.n) {
+    this.running[kind] -= 1;
+    while (this.queue.length && this.fits(this.queue[0]!.n, this.queue[0]!.kind)) {
       const next = this.queue.shift()!;
-      this.free -= next.n;
+      this.enter(next.n, next.kind);
       next.go();
     }
   }
+  private fits(n: number, kind: UnitKind): boolean {
+    return this.free >= n && this.running[kind === 'timed' ? 'in-process' : 'timed'] === 0;
+  }
+  private enter(n: number, kind: UnitKind): void {
+    this.free -= n;
+    this.running[kind] += 1;
+  }
+}
+
+type UnitKind = 'timed' | 'in-process';
+
+/** Cases whose steps time worker processes: crash, concurrent and mixed-writers steps. */
+function kindOf(c: Case): UnitKind {
+  return (['crash', 'concurrent', 'mixed-writers'] as const).some((k) => containsKind(c.steps, k))
+    ? 'timed'
+    : 'in-process';
 }
 
 /** Each case gets its own seed from the run's, so cases do not share kill points but all replay from one number. */
