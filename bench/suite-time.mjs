@@ -57,6 +57,14 @@ for (let r = 1; r <= rounds; r++) {
     const t0 = performance.now();
     const p = spawnSync(node, argv, { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28 });
     const wall = (performance.now() - t0) / 1000;
+    // A run that did not pass names what did not: a bench figure of a failing run is no figure.
+    const notPassed = p.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{"type":"case"') && /"status":"(failed|errored|xpassed)"/.test(l))
+      .map((l) => {
+        const c = JSON.parse(l);
+        return `${c.backend} ${c.id} ${c.status}: ${(c.message ?? c.error?.message ?? '').slice(0, 300)}`;
+      });
     const footers = p.stdout
       .split('\n')
       .filter((l) => l.startsWith('{"type":"footer"'))
@@ -70,6 +78,7 @@ for (let r = 1; r <= rounds; r++) {
       exit: p.status,
       cases: footers.reduce((a, f) => a + f.counts.total, 0),
       passed: footers.reduce((a, f) => a + f.counts.passed, 0),
+      ...(notPassed.length ? { notPassed } : {}),
     };
     runs.push(run);
     process.stderr.write(`${JSON.stringify(run)}\n`);
