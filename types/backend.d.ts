@@ -46,6 +46,11 @@ export interface BackendFactory {
      * CLI's table of backend kinds (src/cli/backend-kinds.ts). The crash and concurrency areas pass it to their worker processes through the environment.
      */
     spec?: string;
+    /**
+     * Loads what `open` would load lazily (an engine such as WASM SQLite), touching no storage: a crash worker
+     * started ahead of its kill does this while the previous kill is checked.
+     */
+    prepare?(): Promise<void>;
     /** Removes what `open` created outside `projectDir`/`homeDir` (a database schema, say). */
     dispose?(env: BackendEnv): Promise<void>;
 }

@@ -272,7 +272,7 @@ function stepFields(p: Parsed, node: YAMLMap, key: string, field: string, pos: S
   return { body, int };
 }
 
-function containsKind(steps: Step[], kind: Step['kind']): boolean {
+export function containsKind(steps: Step[], kind: Step['kind']): boolean {
   return containsStep(steps, (s) => s.kind === kind);
 }
 

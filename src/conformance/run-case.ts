@@ -10,6 +10,7 @@ import { checkLayout } from './check-layout.ts';
 import { match, show } from './match.ts';
 import { plantStorages, runPlant } from './plant.ts';
 import type { Outcome } from './outcome.ts';
+import type { ProgressSink } from './progress.ts';
 import { runSubagent, type FindingsFilter } from './run-subagent.ts';
 import { findSqlite3, runMixedWriters } from './run-mixed-writers.ts';
 import { runCrashStates } from './run-crash-states.ts';
@@ -35,6 +36,10 @@ export interface CaseContext {
   onStep?: StepObserver;
   /** selftest only: a checker bug applied to each subagent step's findings. */
   checkerBug?: FindingsFilter;
+  /** Told each kill of a crash step and the writes a worker step checked (test's progress line). */
+  progress?: ProgressSink;
+  /** Names the case in progress reports. */
+  caseId?: string;
 }
 
 /** Sees the case unfold: `note` for what the runner does on its own, `step` before each step of the case. */
@@ -193,6 +198,9 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
           command: ctx.workerCommand ?? [],
           seed: ctx.seed,
           readyTimeoutMs: ctx.stepTimeoutMs,
+          ...(ctx.progress
+            ? { onKill: (k: number, of: number, ms: number) => ctx.progress!.kill(progressKey(ctx), k, of, ms) }
+            : {}),
           reopen: async () => (state.backend ??= await ctx.factory.open(env)),
           close: async () => {
             await state.backend?.close();
@@ -245,6 +253,11 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
           throw new StepFailure({ status: 'failed', at: step.pos, step: label, message: verdict.message + replay });
         }
         for (const [k, v] of Object.entries(verdict.metrics)) state.metrics[k] = (state.metrics[k] ?? 0) + v;
+        // What the step wrote, for later steps' expectations (`$length: "${writes}"`): a quick run writes fewer.
+        if (step.kind !== 'crash') {
+          vars.writes = step.kind === 'concurrent' ? step.writers * step.each : (step.ours + step.cli) * step.each;
+          ctx.progress?.writesChecked(progressKey(ctx), vars.writes as number);
+        }
         break;
       }
       case 'subagent': {
@@ -357,6 +370,10 @@ function toActor(step: OpStep, args: Record<string, unknown>, vars: Vars): Actor
   if (step.actor === 'vm') return { role: 'vm' };
   const a = interpolate(step.actor, vars) as { binding?: string; agent?: string; executionId?: number | null };
   return { role: 'subagent', ...a };
+}
+
+function progressKey(ctx: CaseContext): string {
+  return `${ctx.factory.name} ${ctx.caseId ?? ''}`.trimEnd();
 }
 
 function assertNever(x: never): never {

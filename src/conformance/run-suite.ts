@@ -4,10 +4,13 @@ import { join } from 'node:path';
 import type { BackendFactory } from '../core/backend.ts';
 import type { Decisions } from '../core/decisions.ts';
 import type { Case, Suite } from './case-types.ts';
+import { containsKind } from './load-suite.ts';
 import type { CapabilityReport } from './probes/capability-report.ts';
 import { applyExpectation, expectationFor, type Expectations } from './expectations.ts';
 import { countOutcomes, sumMetrics, type CaseResult, type Counts } from './outcome.ts';
 import { runCase, type StepObserver } from './run-case.ts';
+import type { ProgressSink } from './progress.ts';
+import type { QuickCounts } from './quick.ts';
 import type { FindingsFilter } from './run-subagent.ts';
 import { probeBackend } from './probes/run-probes.ts';
 import { shardCases, type Shard } from './shard.ts';
@@ -29,6 +32,8 @@ export interface RunHeader {
   probes: 'run' | 'skipped';
   /** Present when the run took one share of the cases (test --shard); `report merge` joins the shares. */
   shard?: Shard;
+  /** Present in a quick run (test --quick): the worker steps ran with these smaller counts, so it is no full run. */
+  quick?: QuickCounts;
 }
 
 /** Receives results as they happen, so a JSON Lines report streams and a cut-off run has no footer. */
@@ -63,6 +68,14 @@ export interface RunOptions {
   /** Run only this shard's share of the selected cases (balanced by `durations`, ms per case id, when given). */
   shard?: Shard;
   durations?: ReadonlyMap<string, number>;
+  /** How many cases may run at once (test --jobs); 1, the default, runs them one after another. */
+  jobs?: number;
+  /** Stop the whole run at the first failed or errored case (test --bail); the last footer says how many did not run. */
+  bail?: boolean;
+  /** The counts a quick run (test --quick) scaled the suite's worker steps to; named in every header. */
+  quick?: QuickCounts;
+  /** Told the crash and worker areas' progress (test's TTY progress line). */
+  progress?: ProgressSink;
 }
 
 export function selectCases(suite: Suite, filter: RunOptions['filter']): Case[] {
@@ -78,74 +91,232 @@ export function selectCases(suite: Suite, filter: RunOptions['filter']): Case[] 
 export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
   const selected = selectCases(opts.suite, opts.filter);
   const cases = opts.shard ? shardCases(selected, opts.shard, opts.durations) : selected;
-  const all: CaseResult[] = [];
   const root = mkdtempSync(join(tmpdir(), 'prose-state-'));
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const jobs = Math.max(1, opts.jobs ?? 1);
+  const slots = new Slots(jobs);
+  // A plugin's backend runs one case at a time: an exec plugin is one session (one child process, one pipe) per
+  // backend and a module plugin shares its process's state; neither promises that two cases may run at once.
+  const lanes = opts.factories.map((f) => (isPlugin(f) ? new Slots(1) : undefined));
+  const all: CaseResult[] = [];
+  // The first failed or errored case in sequential order, of the run (--bail) and of each backend (selftest's
+  // stopAtFirstFailure): cases after it are not started, so --jobs 1 runs exactly what the sequential loop ran.
+  let firstBad = Infinity;
+  const firstBadOf = new Map<number, number>();
+  const skipped = (f: number, n: number) =>
+    (opts.bail && f * cases.length + n > firstBad) || (opts.stopAtFirstFailure && n > (firstBadOf.get(f) ?? Infinity));
+  const inFlight: Promise<unknown>[] = [];
+  /** Starts `work` when slots are free (in the order queued, so --jobs 1 is the sequential run). */
+  const start = <T>(
+    f: number,
+    n: number,
+    weight: number,
+    kind: UnitKind,
+    work: () => Promise<T>,
+  ): Promise<T | undefined> => {
+    const p = (async () => {
+      const lane = lanes[f];
+      await lane?.take(1);
+      await slots.take(Math.min(weight, jobs), kind);
+      try {
+        if (skipped(f, n)) return undefined;
+        const r = await work();
+        const status = (r as { outcome?: CaseResult['outcome'] }).outcome?.status;
+        if (status === 'failed' || status === 'errored') {
+          firstBad = Math.min(firstBad, f * cases.length + n);
+          firstBadOf.set(f, Math.min(firstBadOf.get(f) ?? Infinity, n));
+        }
+        return r;
+      } finally {
+        slots.give(Math.min(weight, jobs), kind);
+        lane?.give(1);
+      }
+    })();
+    // Told in order later; until then a rejection (a probe that throws) must not count as unhandled.
+    p.catch(() => undefined);
+    inFlight.push(p);
+    return p;
+  };
   try {
-    for (const [f, factory] of opts.factories.entries()) {
+    // Every unit is queued at once (the slots let `jobs` of them run); results are told in the sequential order.
+    // With more than one job the cases that time worker processes of every backend are queued first, so they run
+    // side by side (they are most of a full run, and may not share the loop with in-process cases); with one job
+    // the queue is the sequential order itself.
+    const queued = opts.factories.map(() => new Map<number, Promise<CaseResult | undefined>>());
+    const queue = (f: number, n: number) =>
+      queued[f]!.set(
+        n,
+        start(f, n, weightOf(cases[n]!, jobs), kindOf(cases[n]!), () =>
+          runOne(opts, opts.factories[f]!, cases[n]!, join(root, `${f}-${n}`), seed),
+        ),
+      );
+    if (jobs > 1) opts.factories.forEach((_, f) => cases.forEach((c, n) => kindOf(c) === 'timed' && queue(f, n)));
+    const units = opts.factories.map((factory, f) => ({
+      factory,
+      probe: opts.probe
+        ? start(f, -0.5, 1, 'in-process', () =>
+            probeBackend(factory, opts.decisions, join(root, `${f}-probes`), opts.stepTimeoutMs ?? 30_000),
+          )
+        : undefined,
+      cases: cases.map((_, n) => (queued[f]!.has(n) ? queued[f]! : queue(f, n)).get(n)!),
+    }));
+    let told = 0;
+    let stopped = false;
+    for (const unit of units) {
+      if (stopped) break;
       opts.listener.header({
         suite: { name: opts.suite.name, version: opts.suite.version },
         backend: {
-          name: factory.name,
-          kind: factory.kind,
-          capabilities: factory.capabilities,
-          description: factory.description,
-          ...(factory.settings ? { settings: factory.settings } : {}),
+          name: unit.factory.name,
+          kind: unit.factory.kind,
+          capabilities: unit.factory.capabilities,
+          description: unit.factory.description,
+          ...(unit.factory.settings ? { settings: unit.factory.settings } : {}),
         },
         decisions: opts.decisions,
         cases: cases.length,
         seed,
         probes: opts.probe ? 'run' : 'skipped',
         ...(opts.shard ? { shard: opts.shard } : {}),
+        ...(opts.quick ? { quick: opts.quick } : {}),
       });
-      if (opts.probe)
-        opts.listener.capabilities?.(
-          await probeBackend(factory, opts.decisions, join(root, `${f}-probes`), opts.stepTimeoutMs ?? 30_000),
-        );
+      const report = await unit.probe;
+      if (report) opts.listener.capabilities?.(report);
       const results: CaseResult[] = [];
-      for (const [n, c] of cases.entries()) {
-        const started = performance.now();
-        // A skip expectation means the case is not run at all (it may hang or harm the backend).
-        const skip = expectationFor(opts.expectations, factory.name, c.id)?.outcome === 'skip';
-        const raw = skip
-          ? undefined
-          : await runCase(c, {
-              factory,
-              decisions: opts.decisions,
-              dir: join(root, `${f}-${n}`),
-              stepTimeoutMs: opts.stepTimeoutMs ?? 30_000,
-              workerCommand: opts.workerCommand,
-              seed: caseSeed(seed, c.id),
-              runSeed: seed,
-              ...(opts.onStep ? { onStep: opts.onStep } : {}),
-              ...(opts.checkerBug ? { checkerBug: opts.checkerBug } : {}),
-            });
-        const outcome = applyExpectation(
-          opts.expectations,
-          factory.name,
-          c.id,
-          raw ?? { status: 'skipped', reason: '' },
-        );
-        const r: CaseResult = {
-          backend: factory.name,
-          id: c.id,
-          area: c.area,
-          title: c.title,
-          spec: c.spec,
-          durationMs: Math.round(performance.now() - started),
-          outcome,
-        };
+      for (const pending of unit.cases) {
+        const r = await pending;
+        if (!r) break;
         results.push(r);
+        told++;
         opts.listener.result(r);
-        if (opts.stopAtFirstFailure && (outcome.status === 'failed' || outcome.status === 'errored')) break;
+        if (r.outcome.status === 'failed' || r.outcome.status === 'errored') {
+          stopped = !!opts.bail;
+          if (stopped || opts.stopAtFirstFailure) break;
+        }
       }
-      opts.listener.footer(factory.name, countOutcomes(results), sumMetrics(results));
+      opts.listener.footer(unit.factory.name, countOutcomes(results), {
+        ...sumMetrics(results),
+        ...(stopped ? { cutShort: { by: 'bail', notRun: opts.factories.length * cases.length - told } } : {}),
+      });
       all.push(...results);
     }
   } finally {
+    firstBad = -Infinity; // a run that stops early (an error thrown) starts nothing more
+    // Cases still running when a run stops (--bail) finish before their storage is removed.
+    await Promise.allSettled(inFlight);
     rmSync(root, { recursive: true, force: true });
   }
   return all;
+}
+
+async function runOne(
+  opts: RunOptions,
+  factory: BackendFactory,
+  c: Case,
+  dir: string,
+  seed: number,
+): Promise<CaseResult> {
+  const started = performance.now();
+  // A skip expectation means the case is not run at all (it may hang or harm the backend).
+  const skip = expectationFor(opts.expectations, factory.name, c.id)?.outcome === 'skip';
+  const raw = skip
+    ? undefined
+    : await runCase(c, {
+        factory,
+        decisions: opts.decisions,
+        dir,
+        stepTimeoutMs: opts.stepTimeoutMs ?? 30_000,
+        workerCommand: opts.workerCommand,
+        seed: caseSeed(seed, c.id),
+        runSeed: seed,
+        ...(opts.onStep ? { onStep: opts.onStep } : {}),
+        ...(opts.checkerBug ? { checkerBug: opts.checkerBug } : {}),
+        ...(opts.progress ? { progress: opts.progress, caseId: c.id } : {}),
+      });
+  const outcome = applyExpectation(opts.expectations, factory.name, c.id, raw ?? { status: 'skipped', reason: '' });
+  return {
+    backend: factory.name,
+    id: c.id,
+    area: c.area,
+    title: c.title,
+    spec: c.spec,
+    durationMs: Math.round(performance.now() - started),
+    outcome,
+  };
+}
+
+/**
+ * How much of the machine a case takes: one slot for a case run in this process, or a crash case (one writer at a
+ * time, the next one loading beside it); a concurrency or mixed-writers case starts its writers at once, so it
+ * takes as many slots as it starts processes (at most all of them).
+ */
+function weightOf(c: Case, jobs: number): number {
+  let w = 1;
+  const visit = (steps: Case['steps']) => {
+    for (const s of steps) {
+      if (s.kind === 'repeat') visit(s.steps);
+      else if (s.kind === 'concurrent') w = Math.max(w, s.writers);
+      else if (s.kind === 'mixed-writers') w = Math.max(w, s.ours + s.cli + s.readers);
+    }
+  };
+  visit(c.steps);
+  return Math.min(w, jobs);
+}
+
+/** Whether a case starts worker processes of the CLI (crash, crash-states, concurrent, mixed-writers or subagent steps). */
+export function usesWorkerProcesses(c: Case): boolean {
+  return (['crash', 'crash-states', 'concurrent', 'mixed-writers', 'subagent'] as const).some((k) =>
+    containsKind(c.steps, k),
+  );
+}
+
+function isPlugin(f: BackendFactory): boolean {
+  return !!f.spec && /^(exec|module):/.test(f.spec);
+}
+
+/**
+ * A counting semaphore: `take(n, kind)` waits until n slots are free and no unit of the other kind runs; waiters
+ * are served in the order they came. Kinds keep cases that time worker processes (a kill's seeded wait, a writer's
+ * ready timeout, both measured on this process's event loop) from sharing that loop with cases that compute in it
+ * (hashing, parsing, WASM SQLite): under load such a case held the loop for long enough that a crash worker's ready
+ * timed out. Worker cases still run beside each other: their own work here is a few milliseconds per kill.
+ */
+class Slots {
+  private free: number;
+  private readonly running = { timed: 0, 'in-process': 0 };
+  private readonly queue: { n: number; kind: UnitKind; go: () => void }[] = [];
+  constructor(size: number) {
+    this.free = size;
+  }
+  async take(n: number, kind: UnitKind = 'in-process'): Promise<void> {
+    if (this.queue.length === 0 && this.fits(n, kind)) return this.enter(n, kind);
+    await new Promise<void>((go) => this.queue.push({ n, kind, go }));
+  }
+  give(n: number, kind: UnitKind = 'in-process'): void {
+    this.free += n;
+    this.running[kind] -= 1;
+    while (this.queue.length && this.fits(this.queue[0]!.n, this.queue[0]!.kind)) {
+      const next = this.queue.shift()!;
+      this.enter(next.n, next.kind);
+      next.go();
+    }
+  }
+  private fits(n: number, kind: UnitKind): boolean {
+    return this.free >= n && this.running[kind === 'timed' ? 'in-process' : 'timed'] === 0;
+  }
+  private enter(n: number, kind: UnitKind): void {
+    this.free -= n;
+    this.running[kind] += 1;
+  }
+}
+
+type UnitKind = 'timed' | 'in-process';
+
+/** Cases whose steps time worker processes: crash, concurrent and mixed-writers steps. */
+function kindOf(c: Case): UnitKind {
+  return (['crash', 'crash-states', 'concurrent', 'mixed-writers'] as const).some((k) => containsKind(c.steps, k))
+    ? 'timed'
+    : 'in-process';
 }
 
 /** Each case gets its own seed from the run's, so cases do not share kill points but all replay from one number. */

@@ -16,6 +16,8 @@ export interface WorkerContext {
   readyTimeoutMs: number;
   /** Aborted when the step timed out: every process the step started is SIGKILLed (none outlives its case). */
   signal?: AbortSignal;
+  /** Told after each kill of a crash step was checked, with the seeded wait before it (test's progress line). */
+  onKill?(done: number, total: number, delayMs: number): void;
   /** Closes the in-process backend (workers own the storage while they run) and reopens it. */
   reopen(): Promise<Backend>;
   close(): Promise<void>;
@@ -40,48 +42,62 @@ export async function runCrash(step: CrashStep, ctx: WorkerContext): Promise<Wor
   const acks = new Map<string, unknown>();
   let next = 0;
   await ctx.close();
-  for (let k = 1; k <= step.kills; k++) {
-    const w = spawnWorker({
+  // Each kill's worker is started one kill ahead: it loads its engine (module loading, WASM SQLite) while the
+  // previous worker writes and its kill is checked, and opens the storage only when told where to start.
+  const spawnAhead = () =>
+    spawnWorker({
       command: ctx.command,
       backendSpec: specOf(ctx.factory),
       env: ctx.env,
       workload: step.workload,
       run: ctx.run,
       writer: 0,
-      start: next,
+      start: 'later',
       readyTimeoutMs: ctx.readyTimeoutMs,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
-    // A worker that never says ready is killed, as runConcurrent does: left alive it would hold the run open.
-    await w.ready.catch((err: unknown) => {
+  let ahead = spawnAhead();
+  try {
+    for (let k = 1; k <= step.kills; k++) {
+      const w = ahead;
+      w.startAt(next);
+      if (k < step.kills) ahead = spawnAhead();
+      // A worker that never says ready is killed, as runConcurrent does: left alive it would hold the run open.
+      await w.ready.catch((err: unknown) => {
+        w.child.kill('SIGKILL');
+        throw err;
+      });
+      // Kill points spread over the first writes, where a write is most often mid-flight; some land before any.
+      const delayMs = Math.floor(random() * step.maxDelayMs);
+      await new Promise((r) => setTimeout(r, delayMs));
       w.child.kill('SIGKILL');
-      throw err;
-    });
-    // Kill points spread over the first writes, where a write is most often mid-flight; some land before any.
-    await new Promise((r) => setTimeout(r, Math.floor(random() * step.maxDelayMs)));
-    w.child.kill('SIGKILL');
-    const done = await w.done;
-    if (done.failure)
-      return { ok: false, message: `kill ${k}: the writer was refused before the kill: ${done.failure}` };
-    for (const [key, r] of done.acks) acks.set(key, r);
-    next += done.acks.size;
-    // Each kill's reopen and check is bounded on its own: a backend wedged by a kill (a lock its dead owner never
-    // frees) errors within a minute, instead of holding the run for the whole step's budget (kills x step timeout).
-    const problem = await withTimeout(
-      ctx
-        .reopen()
-        .then((backend) =>
-          checkWritten(backend, ctx.factory, ctx.run, acks, ctx.env.decisions.attachmentThresholdBytes),
-        ),
-      2 * ctx.readyTimeoutMs,
-      `kill ${k} of ${step.kills}: reopening the storage and reading back ${acks.size} acknowledged writes`,
-    );
-    if (problem)
-      return {
-        ok: false,
-        message: `kill ${k} of ${step.kills} (after ${done.acks.size} acknowledged writes): ${problem}`,
-      };
-    await ctx.close();
+      const done = await w.done;
+      if (done.failure)
+        return { ok: false, message: `kill ${k}: the writer was refused before the kill: ${done.failure}` };
+      for (const [key, r] of done.acks) acks.set(key, r);
+      next += done.acks.size;
+      // Each kill's reopen and check is bounded on its own: a backend wedged by a kill (a lock its dead owner never
+      // frees) errors within a minute, instead of holding the run for the whole step's budget (kills x step timeout).
+      const problem = await withTimeout(
+        ctx
+          .reopen()
+          .then((backend) =>
+            checkWritten(backend, ctx.factory, ctx.run, acks, ctx.env.decisions.attachmentThresholdBytes),
+          ),
+        2 * ctx.readyTimeoutMs,
+        `kill ${k} of ${step.kills}: reopening the storage and reading back ${acks.size} acknowledged writes`,
+      );
+      if (problem)
+        return {
+          ok: false,
+          message: `kill ${k} of ${step.kills} (after ${done.acks.size} acknowledged writes): ${problem}`,
+        };
+      await ctx.close();
+      ctx.onKill?.(k, step.kills, delayMs);
+    }
+  } finally {
+    // The last worker ahead goes unused when the loop ends early; it never touched the storage.
+    if (ahead.child.exitCode === null && ahead.child.signalCode === null) ahead.child.kill('SIGKILL');
   }
   await ctx.reopen();
   return { ok: true, metrics: { kills: step.kills, 'crash writes': acks.size } };

@@ -5,6 +5,8 @@ import type { Workload } from './workload.ts';
 
 export interface WorkerHandle {
   child: ChildProcess;
+  /** Tells a worker spawned with `start: 'later'` where to start; it opens the backend only then. */
+  startAt(index: number): void;
   /** Resolves when the worker has opened the backend and printed `ready`. */
   ready: Promise<void>;
   /** Resolves when the process has exited, with everything it acknowledged. */
@@ -25,7 +27,8 @@ export interface WorkerOptions {
   workload: Workload;
   run: string;
   writer: number;
-  start: number;
+  /** The first item to write, or `later`: the worker loads its engine and waits for the index on stdin (`startAt`). */
+  start: number | 'later';
   count?: number;
   /** Hold the writes until stdin closes, so several workers start together. */
   waitForGo?: boolean;
@@ -51,8 +54,7 @@ export function spawnWorker(o: WorkerOptions): WorkerHandle {
     o.run,
     '--writer',
     String(o.writer),
-    '--start',
-    String(o.start),
+    ...(o.start === 'later' ? ['--start-from-stdin'] : ['--start', String(o.start)]),
   ];
   if (o.count !== undefined) args.push('--count', String(o.count));
   if (o.waitForGo) args.push('--wait-go');
@@ -77,15 +79,19 @@ export function spawnWorker(o: WorkerOptions): WorkerHandle {
     onReady = resolve;
     onNotReady = reject;
   });
-  const timer = setTimeout(
-    () =>
-      onNotReady(
-        new ProseError('E_BACKEND', `worker did not open the backend within ${o.readyTimeoutMs} ms`, {
-          hint: stderr.slice(-500),
-        }),
-      ),
-    o.readyTimeoutMs,
-  );
+  // A worker started ahead of its turn is timed from its start index, not from its spawn.
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () =>
+    (timer = setTimeout(
+      () =>
+        onNotReady(
+          new ProseError('E_BACKEND', `worker did not open the backend within ${o.readyTimeoutMs} ms`, {
+            hint: stderr.slice(-500),
+          }),
+        ),
+      o.readyTimeoutMs,
+    ));
+  if (o.start !== 'later') arm();
   child.stdout!.setEncoding('utf8');
   child.stdout!.on('data', (chunk: string) => {
     buffer += chunk;
@@ -126,5 +132,13 @@ export function spawnWorker(o: WorkerOptions): WorkerHandle {
   });
   // A ready promise nobody awaits must not crash the process when the worker dies first.
   ready.catch(() => undefined);
-  return { child, ready, done };
+  return {
+    child,
+    ready,
+    done,
+    startAt: (index) => {
+      arm();
+      child.stdin!.write(`${index}\n`);
+    },
+  };
 }

@@ -2,7 +2,7 @@ import type { BackendFactory } from '../../core/backend.ts';
 import type { Capability } from '../../core/capabilities.ts';
 import { worldModelHandlers } from '../../canon/world-model-ops.ts';
 import { createBackend } from '../../core/semantics.ts';
-import { checkEngine, defaultEngine, JOURNAL_MODE, type SqliteEngine } from '../../sqlite/index.ts';
+import { checkEngine, defaultEngine, JOURNAL_MODE, loadSqlite, type SqliteEngine } from '../../sqlite/index.ts';
 import { SqliteStore } from './sqlite-store.ts';
 
 export const SQLITE_CAPABILITIES: readonly Capability[] = [
@@ -63,6 +63,9 @@ export function sqliteFactoryFor(engine: SqliteEngine, name = `sqlite:${engine}`
       journalMode: JOURNAL_MODE,
       synchronous: engine === 'native' ? 'full' : 'full (fdatasync)',
       schemaVersion: 'PRAGMA user_version = 1',
+    },
+    async prepare() {
+      await loadSqlite();
     },
     async open(env) {
       checkEngine(engine, `--backend ${name}`); // posix where node:sqlite is missing: E_UNSUPPORTED, saying why

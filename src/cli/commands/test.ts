@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolveBackends } from '../backend-kinds.ts';
 import type { BackendFactory } from '../../core/backend.ts';
 import { resolveDecisions } from '../../core/decisions.ts';
@@ -6,17 +7,20 @@ import { exitCodeForClaims, worstExit, type CapabilityReport } from '../../confo
 import { loadExpectations } from '../../conformance/expectations.ts';
 import { loadSuite } from '../../conformance/load-suite.ts';
 import { countOutcomes, exitCodeFor } from '../../conformance/outcome.ts';
-import { runSuite, selectCases } from '../../conformance/run-suite.ts';
+import { QUICK, quickSuite } from '../../conformance/quick.ts';
+import { runSuite, selectCases, usesWorkerProcesses } from '../../conformance/run-suite.ts';
 import { createReporters, REPORTERS } from '../../conformance/reporters/create-reporters.ts';
 import { caseSources } from '../../conformance/case-source.ts';
 import { readReport } from '../../conformance/report-file/read-report.ts';
 import { rerunPlan } from '../../conformance/report-file/failed-cases.ts';
-import { parseShard } from '../../conformance/shard.ts';
+import { parseShard, shardCases } from '../../conformance/shard.ts';
 import type { CaseResult } from '../../conformance/outcome.ts';
 import { createFileReports, teeListener } from '../report-files.ts';
 import { parseOptions } from '../args.ts';
 import type { Command } from '../io.ts';
+import { progressLine } from '../progress-line.ts';
 import { defaultSuiteDir } from '../suite-dir.ts';
+import { workerCommandFor } from '../worker-bundle.ts';
 import { explainCase } from './explain.ts';
 
 const HELP = `Usage: prose-state test [options]
@@ -40,6 +44,11 @@ Options:
   --durations REPORT  with --shard: balance the shares by the case durations of an earlier JSON Lines report
   --rerun-failed REPORT  run only the cases that failed, errored or passed unexpectedly in a saved JSON Lines report,
                       on the backends they failed on (or on --backend), with its seed and decisions
+  --jobs N            run up to N cases at once (default: this machine's cores); 1 runs them one after another.
+                      The report is the same whatever N, in the same order (apart from durations)  [PROSE_STATE_JOBS]
+  --quick             cap the crash, concurrency and mixed-writers steps at ${QUICK.kills} kills and ${QUICK.writers} writers of ${QUICK.each},
+                      crash-states at ${QUICK.states} states (every other case as is); every report header says so: a quick run is not a full one
+  --bail              stop at the first failed or errored case; the report says how many cases did not run
   --no-probe          do not probe the capability claims (faster; the report header says so)  [PROSE_STATE_NO_PROBE]
   --verbose           list passed and skipped cases too
   --explain CASE      run one case on one backend and print each step, every protocol message sent and the reply
@@ -69,6 +78,9 @@ export const testCommand: Command = {
         timeout: { type: 'string' },
         seed: { type: 'string', env: 'PROSE_STATE_SEED' },
         'no-probe': { type: 'boolean', env: 'PROSE_STATE_NO_PROBE' },
+        jobs: { type: 'string', env: 'PROSE_STATE_JOBS' },
+        quick: { type: 'boolean' },
+        bail: { type: 'boolean' },
         verbose: { type: 'boolean' },
         explain: { type: 'string' },
         shard: { type: 'string' },
@@ -129,7 +141,17 @@ export const testCommand: Command = {
       throw new ProseError('E_USAGE', '--timeout takes a positive number of milliseconds');
     const expectations = values.expect ? loadExpectations(values.expect as string) : undefined;
     const sources = caseSources(suite);
-    const reporter = createReporters((values.reporter as string | undefined) ?? 'pretty', (s) => io.stdout.write(s), {
+    const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
+    if (!(Number.isSafeInteger(jobs) && jobs > 0))
+      throw new ProseError('E_USAGE', '--jobs takes a whole number above 0');
+    const selected = selectCases(suite, filter);
+    const share = shard ? shardCases(selected, shard, durations) : selected;
+    const progress = progressLine(io.stderr, share.length * factories.length);
+    const out = (s: string) => {
+      progress.clear(); // the progress line is redrawn below what a reporter writes, never inside it
+      io.stdout.write(s);
+    };
+    const reporter = createReporters((values.reporter as string | undefined) ?? 'pretty', out, {
       verbose: !!values.verbose,
       sources,
     });
@@ -140,7 +162,7 @@ export const testCommand: Command = {
       capabilities: (r: CapabilityReport) => {
         claims.push(r);
       },
-      result() {},
+      result: () => progress.caseDone(),
       footer() {},
       finish() {},
     };
@@ -153,9 +175,10 @@ export const testCommand: Command = {
         'note: --shard without --seed: this shard draws its own seed, and report merge refuses shards of different seeds; give every shard the same --seed\n',
       );
     const probe = !values['no-probe'];
+    const workers = await workerCommandFor(share.some(usesWorkerProcesses) ? io.self : undefined);
     const run = (f: BackendFactory[], ids: string[]) =>
       runSuite({
-        suite,
+        suite: values.quick ? quickSuite(suite) : suite,
         factories: f,
         decisions,
         filter: { ...filter, ids },
@@ -163,24 +186,33 @@ export const testCommand: Command = {
         expectations,
         stepTimeoutMs: timeout,
         seed,
-        workerCommand: io.self,
+        workerCommand: workers.command ?? io.self,
         probe,
+        jobs,
+        bail: !!values.bail,
+        ...(values.quick ? { quick: QUICK } : {}),
+        ...(progress.sink ? { progress: progress.sink } : {}),
         ...(shard ? { shard } : {}),
         ...(durations ? { durations } : {}),
       });
     const all: CaseResult[] = [];
-    // A rerun on the report's own backends runs on each only what failed there.
-    if (rerun && !values.backend && !values.case)
-      for (const f of factories) {
-        const ids = rerun.failed.get(f.name);
-        // An empty id list would select every case: a backend that opens under another name is named, not run whole.
-        if (!ids)
-          throw new ProseError('E_USAGE', `backend ${f.name} is not one the report's failures were seen on`, {
-            hint: 'pass --backend NAME for each backend to rerun on',
-          });
-        all.push(...(await run([f], ids)));
-      }
-    else all.push(...(await run(factories, filter.ids)));
+    try {
+      // A rerun on the report's own backends runs on each only what failed there.
+      if (rerun && !values.backend && !values.case)
+        for (const f of factories) {
+          const ids = rerun.failed.get(f.name);
+          // An empty id list would select every case: a backend that opens under another name is named, not run whole.
+          if (!ids)
+            throw new ProseError('E_USAGE', `backend ${f.name} is not one the report's failures were seen on`, {
+              hint: 'pass --backend NAME for each backend to rerun on',
+            });
+          all.push(...(await run([f], ids)));
+        }
+      else all.push(...(await run(factories, filter.ids)));
+    } finally {
+      progress.clear();
+      workers.dispose();
+    }
     reporter.finish(all);
     files?.reporter.finish(all);
     files?.flush();

@@ -107,6 +107,8 @@ function fingerprint(r: SavedReport) {
     backends: r.runs.map((x) => x.header.backend.name).join(', '),
     'shard count': String(h.shard?.count ?? 1),
     probes: h.probes,
+    // A quick shard beside a full one would pass a capped run off as a full one.
+    quick: h.quick ? sorted(h.quick) : 'full run',
     // Every backend of a report must agree too: a hand-joined file is refused like a mixed set.
     'suite versions of its backends': [...new Set(r.runs.map((x) => x.header.suite.version))].join(', '),
     'seeds of its backends': [...new Set(r.runs.map((x) => x.header.seed))].join(', '),

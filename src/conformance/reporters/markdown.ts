@@ -4,6 +4,7 @@ import type { CaseResult } from '../outcome.ts';
 import { CLAIM_LEGEND, claimCell, claimLine, claimsTable, needsAttention } from './claims.ts';
 import { buildMatrix, cellText } from './matrix.ts';
 import type { Reporter, Write } from './reporter.ts';
+import { quickNote } from './run-notes.ts';
 
 /** The compliance matrix as Markdown: each cell links to that area's failures on that backend, with expected vs seen. */
 export function markdownReporter(write: Write): Reporter {
@@ -18,7 +19,7 @@ export function markdownReporter(write: Write): Reporter {
           .map(([k, v]) => `${k}=${v}`)
           .join(
             ', ',
-          )}${h.shard ? `; shard ${h.shard.index}/${h.shard.count}` : ''}${h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : ''}`,
+          )}${h.shard ? `; shard ${h.shard.index}/${h.shard.count}` : ''}${h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : ''}${quickNote(h) ? `; **${quickNote(h)}**` : ''}`,
       ),
     capabilities: (r) => claims.push(r),
     result: () => undefined,

@@ -3,6 +3,7 @@ import { countOutcomes, type CaseResult } from '../outcome.ts';
 import { buildMatrix, cellText } from './matrix.ts';
 import { prettyClaims, prettyClaimsTotal } from './pretty-claims.ts';
 import type { Reporter, Write } from './reporter.ts';
+import { cutShortNote, measuredOf, quickNote } from './run-notes.ts';
 
 /**
  * For people: a line per backend as it starts, every case that needs attention with where and why, then the
@@ -27,6 +28,8 @@ export function prettyReporter(write: Write, opts: { verbose?: boolean } = {}): 
           .join(', ')}\n  seed: ${h.seed}${h.shard ? `; shard ${h.shard.index}/${h.shard.count}` : ''}\n`,
       );
       if (h.probes === 'skipped') write('  capability probes: skipped (--no-probe)\n');
+      const quick = quickNote(h);
+      if (quick) write(`  ${quick}\n`);
       probesSkipped ||= h.probes === 'skipped';
     },
     capabilities: (r) => {
@@ -71,12 +74,14 @@ export function prettyReporter(write: Write, opts: { verbose?: boolean } = {}): 
       }
     },
     footer: (backend, c, extra) => {
-      const measured = Object.entries(extra)
+      const measured = measuredOf(extra)
         .map(([k, v]) => `${v} ${k}`)
         .join(', ');
       write(
         `  ${backend}: ${c.passed} passed, ${c.failed} failed, ${c.errored} errored, ${c.skipped} skipped, ${c.xfailed} xfailed, ${c.xpassed} xpassed${measured ? `; survived: ${measured}` : ''}\n`,
       );
+      const cut = cutShortNote(extra);
+      if (cut) write(`  ${cut}\n`);
     },
     finish: (all) => write(prettySummary(all, claims, probesSkipped)),
   };

@@ -2,6 +2,7 @@ import type { CapabilityVerdict } from '../probes/capability-verdict.ts';
 import type { Outcome } from '../outcome.ts';
 import { isFailure, notExercised } from './claims.ts';
 import type { Reporter, Write } from './reporter.ts';
+import { cutShortNote, quickNote } from './run-notes.ts';
 
 /**
  * TAP 14. Expected failures are `# TODO`; an unexpected pass is `not ok`, since it needs a person's attention.
@@ -14,7 +15,7 @@ export function tapReporter(write: Write): Reporter {
   return {
     header: (h) =>
       write(
-        `# backend ${h.backend.name}: ${h.cases} cases, suite ${h.suite.name} ${h.suite.version}${h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : ''}\n`,
+        `# backend ${h.backend.name}: ${h.cases} cases, suite ${h.suite.name} ${h.suite.version}${h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : ''}\n${quickNote(h) ? `# ${quickNote(h)}\n` : ''}`,
       ),
     capabilities: (r) => {
       for (const v of r.verdicts) {
@@ -27,9 +28,9 @@ export function tapReporter(write: Write): Reporter {
       const name = `${r.backend} ${r.id}`;
       write(tapLine(n, name, r.outcome));
     },
-    footer: (backend, c) =>
+    footer: (backend, c, extra) =>
       write(
-        `# ${backend}: ${c.passed} passed, ${c.failed} failed, ${c.errored} errored, ${c.skipped} skipped, ${c.xfailed} xfailed, ${c.xpassed} xpassed\n`,
+        `# ${backend}: ${c.passed} passed, ${c.failed} failed, ${c.errored} errored, ${c.skipped} skipped, ${c.xfailed} xfailed, ${c.xpassed} xpassed\n${cutShortNote(extra) ? `# ${cutShortNote(extra)}\n` : ''}`,
       ),
     finish: () => write(`1..${n}\n`),
   };
