@@ -16,12 +16,13 @@ import { captureIo, PASS_FAIL_SKIP_CASES, tempSuite } from '../helpers/temp-suit
 const SUITE = fileURLToPath(new URL('../../conformance', import.meta.url));
 const idleWorker = fileURLToPath(new URL('./fixtures/ready-then-idle-worker.js', import.meta.url));
 
-/** Durations are the one thing a parallel run may change (JSON durationMs, JUnit time="...", "probed in N ms"). */
+/** Durations are the one thing a parallel run may change (JSON durationMs, JUnit time="...", "probed in N ms", the HTML case table ms column). */
 const withoutDurations = (text: string) =>
   text
     .replace(/"durationMs":\d+/g, '"durationMs":0')
     .replace(/time="[\d.]+"/g, 'time="0"')
-    .replace(/probed in \d+ ms/g, 'probed in 0 ms');
+    .replace(/probed in \d+ ms/g, 'probed in 0 ms')
+    .replace(/<td class="ms">\d+<\/td>/g, '<td class="ms">0</td>');
 
 async function runTest(jobs: number, reportDir: string, reporter = 'json') {
   const c = captureIo();

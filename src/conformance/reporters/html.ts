@@ -63,7 +63,7 @@ export function htmlReport(
     const o = r.outcome;
     const note = o.status === 'skipped' || o.status === 'xfailed' || o.status === 'xpassed' ? o.reason : '';
     const id = NEEDS_ATTENTION.includes(o.status) ? `<a href="#${caseId(r)}">${esc(r.id)}</a>` : esc(r.id);
-    return `<tr id="${rowId(r)}" class="case-row" data-filter data-area="${esc(r.area)}" data-backend="${esc(r.backend)}" data-status="${o.status}"><td>${esc(r.backend)}</td><td>${esc(r.area)}</td><td>${id}</td><td>${o.status}</td><td>${r.durationMs}</td><td>${esc(note)}</td></tr>`;
+    return `<tr id="${rowId(r)}" class="case-row" data-filter data-area="${esc(r.area)}" data-backend="${esc(r.backend)}" data-status="${o.status}"><td>${esc(r.backend)}</td><td>${esc(r.area)}</td><td>${id}</td><td>${o.status}</td><td class="ms">${r.durationMs}</td><td>${esc(note)}</td></tr>`;
   });
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>prose-state compliance</title>
