@@ -10,6 +10,7 @@ import { WORLD_MODEL_DECISIONS } from './world-model.ts';
 import { SESSION_DECISIONS } from './session.ts';
 import { IN_CONTEXT_DECISIONS } from './in-context.ts';
 import { PLUGIN_DECISIONS } from './plugin.ts';
+import { PLATFORM_DECISIONS } from './platforms.ts';
 
 /** Every row of the decisions table, in the order docs/decisions.md shows them. One file per area. */
 export const DECISION_ROWS: readonly DecisionRow[] = [
@@ -24,6 +25,7 @@ export const DECISION_ROWS: readonly DecisionRow[] = [
   ...SESSION_DECISIONS,
   ...IN_CONTEXT_DECISIONS,
   ...PLUGIN_DECISIONS,
+  ...PLATFORM_DECISIONS,
 ];
 
 export type { DecisionRow };
