@@ -139,7 +139,7 @@ for (const { target, out, version } of built) {
   const [cmd, ...pre] = emu.run.length ? emu.run : [out];
   const probe = spawnSync(cmd, emu.run.length ? [...pre, out, '--version'] : ['--version'], {
     encoding: 'utf8',
-    env: target === 'win-x64' ? { ...process.env, WINEDEBUG: '-all' } : {},
+    env: { ...emu.env },
     timeout: 120_000,
   });
   if (probe.status === 0) console.log(`build: wrote ${out} (${size}): ${probe.stdout.trim()}`);
