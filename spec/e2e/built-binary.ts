@@ -37,3 +37,13 @@ export function ensureBinary(target = 'linux-x64'): string {
     throw new Error(`npm run build -- --target ${target} failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
   return out;
 }
+
+/** The footers of a `test --reporter json` run, counts only: a footer's measured extras vary from run to run. */
+export const footers = (jsonl: string) =>
+  jsonl
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((m) => m.type === 'footer')
+    .map((m) => ({ backend: m.backend, counts: m.counts }))
+    .sort((a, b) => (a.backend < b.backend ? -1 : 1));

@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { VERSION } from '../../src/cli/version.ts';
 import { REACTOR_DIR } from '../canon/vectors.ts';
-import { ensureBinary, REPO } from './built-binary.ts';
+import { ensureBinary, footers, REPO } from './built-binary.ts';
 // @ts-expect-error: a build script in plain JavaScript, shared with the build's own probe
 import { emulatorFor } from '../../scripts/binary/emulator.mjs';
 
@@ -72,15 +72,6 @@ const host = (args: string[], cwd = data) => {
   const r = spawnSync(ensureBinary('linux-x64'), args, { cwd, env: { PATH: '/nonexistent' }, encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
-
-const footers = (jsonl: string) =>
-  jsonl
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l))
-    .filter((m) => m.type === 'footer')
-    .map((m) => ({ backend: m.backend, counts: m.counts }))
-    .sort((a, b) => (a.backend < b.backend ? -1 : 1));
 
 // Trees whose addresses must not depend on the platform: names beyond ASCII (NFC, CJK, an emoji, a combining
 // NFD twin's NFC form), CRLF and LF contents, a nested folder, an empty file.
