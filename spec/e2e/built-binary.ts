@@ -12,16 +12,38 @@ function newestMtime(path: string): number {
   return readdirSync(path).reduce((m, e) => Math.max(m, newestMtime(join(path, e))), st.mtimeMs);
 }
 
+/** Where `npm run build -- --target T` writes T's binary (linux-x64 is also dist/prose-state). */
+export function binaryPath(target: string): string {
+  return target === 'linux-x64'
+    ? BINARY
+    : join(REPO, 'dist', `prose-state-${target}${target.startsWith('win-') ? '.exe' : ''}`);
+}
+
 /**
- * The built binary, fresh: built now when it is missing or older than anything it is made of, so the e2e spec
- * never tests a stale binary and never skips (the build is offline, ~30 s).
+ * The built binary of `target`, fresh: built now when it is missing or older than anything it is made of, so the
+ * e2e specs never test a stale binary and never skip (the build is offline, ~30 s; win-x64 ~1 min more).
  */
-export function ensureBinary(): string {
+export function ensureBinary(target = 'linux-x64'): string {
+  const out = binaryPath(target);
   const inputs = ['src', 'conformance', 'scripts/build-binary.mjs', 'scripts/binary', 'package-lock.json']
     .map((p) => join(REPO, p))
     .filter(existsSync);
-  if (existsSync(BINARY) && statSync(BINARY).mtimeMs >= Math.max(...inputs.map(newestMtime))) return BINARY;
-  const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'build-binary.mjs')], { cwd: REPO, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`npm run build failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
-  return BINARY;
+  if (existsSync(out) && statSync(out).mtimeMs >= Math.max(...inputs.map(newestMtime))) return out;
+  const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'build-binary.mjs'), '--target', target], {
+    cwd: REPO,
+    encoding: 'utf8',
+  });
+  if (r.status !== 0)
+    throw new Error(`npm run build -- --target ${target} failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
+  return out;
 }
+
+/** The footers of a `test --reporter json` run, counts only: a footer's measured extras vary from run to run. */
+export const footers = (jsonl: string) =>
+  jsonl
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((m) => m.type === 'footer')
+    .map((m) => ({ backend: m.backend, counts: m.counts }))
+    .sort((a, b) => (a.backend < b.backend ? -1 : 1));

@@ -33,8 +33,9 @@ async function run(): Promise<number> {
       );
     }
   }
-  // Worker processes (crash and concurrency areas) are this same binary, or node running this bundle.
-  const self = inSea() ? [process.execPath] : [process.execPath, process.argv[1]!];
+  // Worker processes (crash and concurrency areas) are this same binary, or node running this bundle; under an
+  // emulator the kernel does not apply to the children (qemu-user without binfmt_misc), the command says how.
+  const self = selfCommand(process.env) ?? (inSea() ? [process.execPath] : [process.execPath, process.argv[1]!]);
   return main(argv, {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -43,6 +44,24 @@ async function run(): Promise<number> {
     stdin: readStdin,
     self,
   });
+}
+
+/**
+ * PROSE_STATE_SELF_COMMAND: a JSON array of strings that starts this binary again, e.g.
+ * ["/usr/bin/qemu-aarch64-static", "-L", "/usr/aarch64-linux-gnu", "/opt/prose-state"] (docs/binary.md).
+ */
+function selfCommand(env: NodeJS.ProcessEnv): string[] | undefined {
+  const raw = env.PROSE_STATE_SELF_COMMAND;
+  if (!raw) return undefined;
+  let argv: unknown;
+  try {
+    argv = JSON.parse(raw);
+  } catch {
+    argv = undefined;
+  }
+  if (!Array.isArray(argv) || argv.length === 0 || !argv.every((a) => typeof a === 'string'))
+    throw new Error('PROSE_STATE_SELF_COMMAND must be a JSON array of strings (the argv that starts this binary)');
+  return argv;
 }
 
 function readStdin(): Promise<string> {

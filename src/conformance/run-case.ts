@@ -9,6 +9,7 @@ import type { Case, OpStep, SourcePos, Step } from './case-types.ts';
 import { checkLayout } from './check-layout.ts';
 import { match, show } from './match.ts';
 import { plantStorages, runPlant } from './plant.ts';
+import { platformSkip } from './platform-skips.ts';
 import type { Outcome } from './outcome.ts';
 import type { ProgressSink } from './progress.ts';
 import { runSubagent, type FindingsFilter } from './run-subagent.ts';
@@ -40,6 +41,8 @@ export interface CaseContext {
   progress?: ProgressSink;
   /** Names the case in progress reports. */
   caseId?: string;
+  /** The platform the case runs on (default: this process's); a case that cannot hold there is skipped. */
+  platform?: NodeJS.Platform;
 }
 
 /** Sees the case unfold: `note` for what the runner does on its own, `step` before each step of the case. */
@@ -64,6 +67,8 @@ export async function runCase(c: Case, ctx: CaseContext): Promise<Outcome> {
       status: 'skipped',
       reason: `needs capability ${missing.join(', ')}, which ${ctx.factory.name} does not declare`,
     };
+  const onPlatform = platformSkip(c, ctx.factory.kind, ctx.platform ?? process.platform);
+  if (onPlatform) return { status: 'skipped', reason: onPlatform };
   const plants = plantStorages(c);
   if (plants.length && !(plants as string[]).includes(ctx.factory.kind)) {
     return {

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   const tmp = writeTemp(path, data);
   try {
-    renameSync(tmp, path);
+    replaceFile(tmp, path);
   } catch (err) {
     safeUnlink(tmp);
     throw err;
@@ -49,6 +49,29 @@ export function mkdirDurable(dir: string): void {
   }
 }
 
+const WINDOWS = process.platform === 'win32';
+/** Codes Windows answers a rename over a file another program holds open without FILE_SHARE_DELETE (decisions platform-atomic-replace). */
+const TRANSIENT_ON_WINDOWS = new Set(['EPERM', 'EACCES', 'EBUSY']);
+const RENAME_TRIES_ON_WINDOWS = 10;
+
+/**
+ * rename(2) on POSIX. On Windows, Node's rename is MoveFileEx with REPLACE_EXISTING, which fails for as long as
+ * another program (a virus scanner, an indexer) has the target open; that clears within milliseconds, so the
+ * rename is retried a few times with a growing pause (~0.5 s in all) before the error is reported.
+ */
+function replaceFile(tmp: string, path: string): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      renameSync(tmp, path);
+      return;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? '';
+      if (!WINDOWS || !TRANSIENT_ON_WINDOWS.has(code) || attempt >= RENAME_TRIES_ON_WINDOWS) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, attempt * 10);
+    }
+  }
+}
+
 function writeTemp(path: string, data: string | Uint8Array): string {
   mkdirDurable(dirname(path));
   const tmp = join(dirname(path), `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
@@ -68,6 +91,8 @@ function writeTemp(path: string, data: string | Uint8Array): string {
 }
 
 export function syncDir(dir: string): void {
+  // Windows cannot open a directory as a file (EISDIR) and has no directory fsync: NTFS journals the rename itself.
+  if (WINDOWS) return;
   let fd: number | undefined;
   try {
     fd = openSync(dir, 'r');

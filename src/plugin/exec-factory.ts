@@ -11,7 +11,7 @@ export interface ExecBackendFactory extends BackendFactory {
 }
 
 /**
- * Starts `command` once (through /bin/sh -c) to learn what it declares, then ends it; each `open` starts a fresh
+ * Starts `command` once (through /bin/sh -c; cmd.exe on Windows) to learn what it declares, then ends it; each `open` starts a fresh
  * process. A plugin that cannot be started, exits, hangs or answers a different protocol version is E_PLUGIN here.
  */
 export async function execFactory(command: string, opts: ExecOptions = {}): Promise<ExecBackendFactory> {

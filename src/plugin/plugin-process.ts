@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { StderrRing } from './stderr-ring.ts';
 
 export interface ProcessExit {
@@ -21,9 +21,12 @@ export interface ProcessEvents {
   exit(exit: ProcessExit): void;
 }
 
+const WINDOWS = process.platform === 'win32';
+
 /**
- * One plugin process started through `/bin/sh -c`, speaking lines over stdio. It runs in its own process group so
- * `kill()` also ends what the shell started. Nothing here knows the protocol.
+ * One plugin process started through `/bin/sh -c` (on Windows `cmd.exe /d /s /c`, as Node's `shell: true` runs
+ * it: decisions platform-shell), speaking lines over stdio. It runs in its own process group (on Windows: its
+ * process tree) so `kill()` also ends what the shell started. Nothing here knows the protocol.
  */
 export class PluginProcess {
   readonly stderr: StderrRing;
@@ -40,12 +43,15 @@ export class PluginProcess {
   ) {
     this.stderr = new StderrRing(opts.stderrBytes ?? 8192);
     const maxLine = opts.maxLineBytes ?? 64 * 1024 * 1024;
-    this.child = spawn('/bin/sh', ['-c', command], {
+    const how = {
       cwd: opts.cwd,
       env: opts.env as NodeJS.ProcessEnv | undefined,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true,
-    });
+      stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'],
+    };
+    // `detached` on Windows opens a console of its own rather than a process group, so it is POSIX only.
+    this.child = WINDOWS
+      ? spawn(command, { ...how, shell: true, windowsHide: true })
+      : spawn('/bin/sh', ['-c', command], { ...how, detached: true });
     let resolveExit!: (e: ProcessExit) => void;
     this.exited = new Promise((r) => {
       resolveExit = r;
@@ -112,9 +118,17 @@ export class PluginProcess {
     if (this.child.stdin!.writable) this.child.stdin!.end();
   }
 
-  /** Kills the whole process group (the shell and what it started), by the id of the process we spawned. */
+  /**
+   * Kills the whole process group (the shell and what it started), by the id of the process we spawned. Windows
+   * has no process groups to signal: `taskkill /T /F` ends the tree (TerminateProcess on each).
+   */
   kill(): void {
     if (this.exitInfo || this.child.pid === undefined) return;
+    if (WINDOWS) {
+      spawnSync('taskkill', ['/pid', String(this.child.pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
+      this.child.kill('SIGKILL');
+      return;
+    }
     try {
       process.kill(-this.child.pid, 'SIGKILL');
     } catch {

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { ProseError } from '../core/errors.ts';
 import {
   BEGIN_COMMAND,
@@ -38,6 +38,8 @@ export interface FollowOptions {
   /** postgres: runs a script on the subagent's connection, as psql would send it. */
   pgRun?: (script: string) => Promise<void>;
   env?: Record<string, string | undefined>;
+  /** The platform the commands run on (default: this process's); specs pass win32 to see the refusal. */
+  platform?: NodeJS.Platform;
   timeoutMs?: number;
 }
 
@@ -151,10 +153,18 @@ function fill(cmd: string, w: SubagentWork, esc: (s: string) => string): string 
 }
 
 async function runShellCommands(text: string, w: SubagentWork, o: FollowOptions): Promise<void> {
+  if ((o.platform ?? process.platform) === 'win32')
+    throw new ProseError(
+      'E_UNSUPPORTED',
+      "the sqlite instructions' commands are POSIX sh lines; Windows has no /bin/sh",
+      {
+        hint: 'run the scripted subagent where /bin/sh exists (decisions platform-subagent-shell)',
+      },
+    );
   const bin = o.self ? shimBinDir(o.self) : undefined;
   const base = o.env ?? process.env;
   // HOME makes the ~/ of user-scope paths the home directory the instructions were built for.
-  const env = { ...base, HOME: o.homeDir, ...(bin ? { PATH: `${bin}:${base.PATH ?? ''}` } : {}) };
+  const env = { ...base, HOME: o.homeDir, ...(bin ? { PATH: `${bin}${delimiter}${base.PATH ?? ''}` } : {}) };
   try {
     for (const cmd of blocks(text, BEGIN_COMMAND, END_COMMAND).join('\n').split('\n')) {
       await sh(fill(cmd, w, sqliteText), o.projectDir, env, o.timeoutMs ?? 30_000);

@@ -28,12 +28,19 @@ export function unpackSuite(key: string, load: () => SuiteBundle, env: Record<st
   if (existsSync(join(dir, '.complete'))) return dir;
   const base = dirname(dir);
   mkdirSync(base, { recursive: true, mode: 0o700 });
-  // In a shared /tmp another user could have planted the folder: use it only if it is ours and private.
+  // In a shared /tmp another user could have planted the folder: use it only if it is ours and private. Windows
+  // has no uid or mode bits to check (lstat reports 0 and 0o666), and its temp folder is the user's own
+  // (%LOCALAPPDATA%\Temp), so the check is POSIX only (decisions platform-cache-dir).
+  if (process.platform === 'win32') return unpackInto(dir, load);
   const st = lstatSync(base);
   const uid = typeof process.getuid === 'function' ? process.getuid() : st.uid;
   if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o022) !== 0) {
     throw new Error(`cache folder ${base} is not a private folder owned by uid ${uid}; set PROSE_STATE_CACHE_DIR`);
   }
+  return unpackInto(dir, load);
+}
+
+function unpackInto(dir: string, load: () => SuiteBundle): string {
   const bundle = load();
   const tmp = `${dir}.tmp-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });

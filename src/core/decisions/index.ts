@@ -11,6 +11,7 @@ import { SESSION_DECISIONS } from './session.ts';
 import { IN_CONTEXT_DECISIONS } from './in-context.ts';
 import { PLUGIN_DECISIONS } from './plugin.ts';
 import { DURABILITY_DECISIONS } from './durability.ts';
+import { PLATFORM_DECISIONS } from './platforms.ts';
 
 /** Every row of the decisions table, in the order docs/decisions.md shows them. One file per area. */
 export const DECISION_ROWS: readonly DecisionRow[] = [
@@ -26,6 +27,7 @@ export const DECISION_ROWS: readonly DecisionRow[] = [
   ...IN_CONTEXT_DECISIONS,
   ...PLUGIN_DECISIONS,
   ...DURABILITY_DECISIONS,
+  ...PLATFORM_DECISIONS,
 ];
 
 export type { DecisionRow };

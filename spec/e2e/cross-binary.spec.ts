@@ -1,0 +1,201 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { VERSION } from '../../src/cli/version.ts';
+import { REACTOR_DIR } from '../canon/vectors.ts';
+import { ensureBinary, footers, REPO } from './built-binary.ts';
+// @ts-expect-error: a build script in plain JavaScript, shared with the build's own probe
+import { emulatorFor } from '../../scripts/binary/emulator.mjs';
+
+// The foreign binaries (npm run build -- --target T), run here under their emulators as a user without Node gets
+// them: the binary alone, an empty environment (PATH=/nonexistent). linux-arm64 runs under qemu-user; win-x64
+// under wine. A target whose emulator is missing, or cannot start Node 24 at all, is skipped with the measured
+// reason; any other failure fails.
+interface Emulator {
+  run: string[];
+  env?: Record<string, string>;
+}
+type Plan =
+  | { target: string; binary: string; skip: string }
+  | { target: string; binary: string; emu: Emulator; skip?: undefined };
+
+// Node 24's V8 reserves its code pointer table with VirtualAlloc2(MEM_RESERVE | MEM_RESERVE_PLACEHOLDER); Debian 12's
+// wine 8.0 refuses those flags ("allocate_virtual_memory called with wrong alloc type flags (00042000)" under
+// WINEDEBUG=+virtual), so node.exe dies before running any JavaScript.
+const WINE_CANNOT_START_NODE = /Fatal process out of memory: SegmentedTable::InitializeTable \(subspace allocation\)/;
+
+const root = mkdtempSync(join(tmpdir(), 'cross-binary-e2e-'));
+const data = join(root, 'data');
+mkdirSync(data);
+
+function plan(target: string): Plan {
+  const binary = ensureBinary(target);
+  const emu = emulatorFor(target) as Emulator | { missing: string };
+  if ('missing' in emu) return { target, binary, skip: emu.missing };
+  const r = spawnSync(emu.run[0]!, [...emu.run.slice(1), binary, '--version'], {
+    env: { ...emu.env, PATH: '/nonexistent' },
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
+  const known = WINE_CANNOT_START_NODE.exec(`${r.stdout}${r.stderr}`);
+  if (r.status !== 0 && target === 'win-x64' && known) {
+    const wine = spawnSync(emu.run[0]!, ['--version'], { encoding: 'utf8' }).stdout.trim();
+    return {
+      target,
+      binary,
+      skip: `${wine} cannot start Node 24: "${known[0]}" (V8's VirtualAlloc2 with MEM_RESERVE_PLACEHOLDER is refused)`,
+    };
+  }
+  return { target, binary, emu };
+}
+
+/** Runs the target's binary (or a link to it, for the sqlite3 shim) under its emulator, from `cwd`. */
+function runOn(p: Extract<Plan, { emu: Emulator }>, file: string, args: string[], cwd = data) {
+  const self = JSON.stringify([...p.emu.run, p.binary]);
+  const r = spawnSync(p.emu.run[0] ?? file, [...p.emu.run.slice(1), ...(p.emu.run.length ? [file] : []), ...args], {
+    cwd,
+    // Workers (crash, concurrency) and the sqlite3 shim start this binary again: under qemu-user without
+    // binfmt_misc the kernel cannot, so the binary is told how (docs/binary.md).
+    env: { ...p.emu.env, PATH: '/nonexistent', PROSE_STATE_SELF_COMMAND: self },
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+    timeout: 1_800_000,
+  });
+  if (r.error) throw r.error;
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const host = (args: string[], cwd = data) => {
+  const r = spawnSync(ensureBinary('linux-x64'), args, { cwd, env: { PATH: '/nonexistent' }, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+
+// Trees whose addresses must not depend on the platform: names beyond ASCII (NFC, CJK, an emoji, a combining
+// NFD twin's NFC form), CRLF and LF contents, a nested folder, an empty file.
+const TREES: Record<string, Record<string, string>> = {
+  unicode: {
+    'café.md': 'crème brûlée\n',
+    '日本語/メモ.txt': 'こんにちは\r\n世界\r\n',
+    'emoji-😀.json': '{"ok":true}',
+    'Ωmega/ünïcödé.md': '',
+  },
+  crlf: { 'notes.md': 'line one\r\nline two\r\n', 'state.md': '# Execution State\r\n\r\nrun: x\r\n' },
+  lf: { 'notes.md': 'line one\nline two\n', 'state.md': '# Execution State\n\nrun: x\n' },
+};
+for (const [name, files] of Object.entries(TREES))
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(join(data, name, rel, '..'), { recursive: true });
+    writeFileSync(join(data, name, rel), text);
+  }
+
+// Under emulation a named subset of what binary.spec.ts runs natively, because qemu runs Node ~8x slower (names on
+// filesystem: 19.6 s vs 2.5 s native; crash and concurrency on filesystem alone: 12.7 min on this shared machine):
+// on every embedded backend the engine (bindings, names) and the canonical bytes (deterministic-fingerprints); the
+// crash area (workers killed mid-write, each worker the binary started again under qemu) on filesystem only. Not
+// run emulated: session-protocol (on sqlite it starts the binary under qemu for every command of every subagent:
+// with it this run had not finished after 23 min on this machine under load), concurrency (the same worker
+// processes as crash, 8 writers each) and the other areas. The sqlite3 shim has its own test below.
+const AREAS = ['bindings', 'names', 'deterministic-fingerprints'];
+const CRASH = ['--backend', 'filesystem', '--area', 'crash'];
+
+for (const target of ['linux-arm64', 'win-x64']) {
+  const p = plan(target);
+
+  test(`${target}: the binary is the target's executable with the SEA fuse set`, () => {
+    const head = readFileSync(p.binary).subarray(0, 4096);
+    if (target.startsWith('win-')) {
+      assert.is(head.subarray(0, 2).toString('latin1'), 'MZ');
+      const pe = head.readUInt32LE(0x3c);
+      assert.is(head.subarray(pe, pe + 4).toString('latin1'), 'PE\0\0');
+      assert.is(head.readUInt16LE(pe + 4), 0x8664, 'machine: x86-64');
+    } else {
+      assert.is(head.subarray(0, 4).toString('latin1'), '\x7fELF');
+      assert.is(head.readUInt16LE(18), 183, 'e_machine: AArch64');
+    }
+    assert.ok(readFileSync(p.binary).includes('NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2:1'), 'fuse flipped');
+  });
+
+  if (p.skip !== undefined) {
+    test.skip(`${target} under its emulator: skipped: ${p.skip}`, () => {});
+    continue;
+  }
+  const pinned = JSON.parse(readFileSync(join(REPO, 'package-lock.json'), 'utf8')).packages[
+    `node_modules/node-${target}`
+  ].version;
+
+  test(`${target}: --version, and --version --json names the target's Node`, () => {
+    const r = runOn(p, p.binary, ['--version']);
+    assert.is(r.code, 0, r.stderr);
+    assert.is(r.stdout, `prose-state ${VERSION}\n`);
+    const j = JSON.parse(runOn(p, p.binary, ['--version', '--json']).stdout);
+    assert.equal(j, {
+      version: VERSION,
+      node: `v${pinned}`,
+      platform: target.replace(/^win-/, 'win32-'),
+    });
+  });
+
+  const sameAsNative = (args: string[]) => {
+    // Steps get 10 min instead of 30 s: emulated, a session's shim commands each start Node under qemu.
+    const r = runOn(p, p.binary, [...args, '--reporter', 'json', '--seed', '7', '--timeout', '600000']);
+    assert.ok(r.code === 0 || r.code === 1, `exit ${r.code} is a harness or usage error:\n${r.stderr.slice(-3000)}`);
+    const here = footers(r.stdout);
+    assert.ok(here.length > 0, 'no footer: the run was cut off');
+    const native = host([...args, '--reporter', 'json', '--seed', '7', '--timeout', '600000']);
+    assert.equal(here, footers(native.stdout), `${target} and linux-x64 disagree on backends or counts`);
+    assert.is(r.code, native.code);
+  };
+
+  test(`${target}: test --backend all on ${AREAS.join(', ')}: the same backends and counts as linux-x64`, () => {
+    sameAsNative(['test', '--backend', 'all', ...AREAS.flatMap((a) => ['--area', a])]);
+  });
+
+  test(`${target}: test --backend filesystem --area crash (writers killed mid-write): as on linux-x64`, () => {
+    sameAsNative(['test', ...CRASH]);
+  });
+
+  test(`${target}: fingerprint gives linux-x64's addresses (names beyond ASCII, CRLF and LF contents)`, () => {
+    const addresses: Record<string, string> = {};
+    for (const name of ['empty', ...Object.keys(TREES)]) {
+      mkdirSync(join(data, name), { recursive: true });
+      const r = runOn(p, p.binary, ['fingerprint', join(data, name)]);
+      assert.is(r.code, 0, r.stderr);
+      const native = host(['fingerprint', join(data, name)]);
+      assert.is(r.stdout, native.stdout, name);
+      addresses[name] = r.stdout;
+    }
+    assert.is(addresses.empty, 'sha256:e59ed80133c208bf8e8264c96c5bbe0d36aa073fb969671ec6b752bffb7b08e6\n');
+    assert.is.not(addresses.crlf, addresses.lf, 'contents are bytes: CRLF is not LF');
+  });
+
+  test(`${target}: verify passes a Reactor vector state-dir and a seed run directory`, () => {
+    const a = runOn(p, p.binary, ['verify', join(REACTOR_DIR, 'agent-observatory')]);
+    assert.is(a.code, 0, `${a.stdout}\n${a.stderr}`);
+    const b = runOn(p, p.binary, ['verify', join(REPO, 'spec', 'fixtures', 'run-dirs', 'valid')]);
+    assert.is(b.code, 0, `${b.stdout}\n${b.stderr}`);
+  });
+
+  test(`${target}: a link named sqlite3 runs the sqlite3 shim, and the real sqlite3 format comes out`, () => {
+    const shimDir = join(root, `shim-${target}`);
+    mkdirSync(shimDir);
+    // Windows: a copy named sqlite3.exe (symlinks need a privilege there: decisions platform-sqlite3-shim).
+    const sqlite3 = join(shimDir, target.startsWith('win-') ? 'sqlite3.exe' : 'sqlite3');
+    if (target.startsWith('win-')) copyFileSync(p.binary, sqlite3);
+    else symlinkSync(p.binary, sqlite3);
+    const db = join(data, `${target}.db`);
+    const w = runOn(p, sqlite3, [db, "CREATE TABLE t(a, b); INSERT INTO t VALUES (1, 'é'), (2, 'y');"]);
+    assert.is(w.code, 0, w.stderr);
+    const r = runOn(p, sqlite3, [db, 'SELECT a, b FROM t ORDER BY a;']);
+    assert.is(r.stdout, '1|é\n2|y\n', r.stderr);
+    assert.is(readFileSync(db).subarray(0, 16).toString('latin1'), 'SQLite format 3\0');
+    // The native binary reads what the emulated one wrote.
+    const x = host(['sqlite3', db, 'SELECT count(*) FROM t;']);
+    assert.is(x.stdout, '2\n', x.stderr);
+  });
+}
+
+test.after(() => rmSync(root, { recursive: true, force: true }));
+test.run();
