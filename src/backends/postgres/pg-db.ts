@@ -29,8 +29,8 @@ export class PgDb {
   ) {}
 
   async query<R extends Row = Row>(sql: string, params: readonly SqlValue[] = []): Promise<R[]> {
-    // Bytes (version artifacts) stay bound: pg-mem takes a Buffer parameter as it is, and a literal cannot hold it.
-    const inlined = this.inline && !params.some((p) => p instanceof Uint8Array) ? inlineParams(sql, params) : undefined;
+    // Bytes never come here as a Buffer (pg-mem would read one as UTF-8 text): they go as hex through decode().
+    const inlined = this.inline ? inlineParams(sql, params) : undefined;
     try {
       const res = (
         inlined !== undefined ? await this.pool.query(inlined) : await this.pool.query(sql, params as unknown[])

@@ -1,4 +1,4 @@
-import { newDb, type IMemoryDb } from 'pg-mem';
+import { DataType, newDb, type IMemoryDb } from 'pg-mem';
 import type { BackendEnv, BackendFactory } from '../../core/backend.ts';
 import { createBackend } from '../../core/semantics.ts';
 import { worldModelHandlers } from '../../canon/world-model-ops.ts';
@@ -19,6 +19,7 @@ export function createPostgresMemFactory(): BackendFactory & { openDb(env: Backe
     if (!mem) {
       // noAstCoverageCheck: pg-mem otherwise refuses some valid DDL it only partly reads.
       mem = newDb({ noAstCoverageCheck: true });
+      registerDecode(mem);
       dbs.set(env.storageKey, mem);
     }
     return mem;
@@ -60,3 +61,20 @@ export function createPostgresMemFactory(): BackendFactory & { openDb(env: Backe
 }
 
 export const postgresMemFactory: BackendFactory = createPostgresMemFactory();
+
+/**
+ * PostgreSQL's decode(text, 'hex'), which pg-mem lacks: the world-model store sends bytes as hex through it, since
+ * pg-mem turns a bound Buffer into UTF-8 text and loses every byte that is not UTF-8.
+ */
+function registerDecode(mem: IMemoryDb): void {
+  mem.public.registerFunction({
+    name: 'decode',
+    args: [DataType.text, DataType.text],
+    returns: DataType.bytea,
+    implementation: (text: string, format: string) => {
+      if (format !== 'hex' || !/^(?:[0-9a-fA-F]{2})*$/.test(text))
+        throw new Error(`decode: only whole hex text is supported here, got format ${format}`);
+      return Buffer.from(text, 'hex');
+    },
+  });
+}

@@ -67,6 +67,14 @@ const toBytes = (v: unknown): Uint8Array | undefined => {
   throw new ProseError('E_CORRUPT', 'a BYTEA column did not read back as bytes');
 };
 
+/**
+ * Bytes go to the server as hex text through decode(), never as a bound Buffer: pg-mem reads a Buffer parameter as
+ * UTF-8 text, so every byte sequence that is not UTF-8 (an OPWM1 length of 154 has the byte 0x9a) came back as
+ * U+FFFD and the version no longer hashed to its address. pg-mem gets decode() from postgres-mem-factory.ts.
+ */
+const hexOf = (bytes: Uint8Array): string =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+
 /** The world-model store of the PostgreSQL backend (pg-mem or a real server, through PgDb). */
 export class PostgresWorldModelStore implements WorldModelStore {
   private ready: Promise<void> | undefined;
@@ -98,9 +106,10 @@ export class PostgresWorldModelStore implements WorldModelStore {
   async writeVersion(run: RunRef, node: string, address: string, bytes: Uint8Array): Promise<void> {
     // Storing the same (run, node, version) twice is a no-op, even when two connections race.
     await this.q(
-      `INSERT INTO openprose.world_model_version (run_id, node, version, artifact) VALUES ($1, $2, $3, $4)
+      `INSERT INTO openprose.world_model_version (run_id, node, version, artifact)
+      VALUES ($1, $2, $3, decode($4, 'hex'))
       ON CONFLICT (run_id, node, version) DO NOTHING`,
-      [run, node, address, Buffer.from(bytes)],
+      [run, node, address, hexOf(bytes)],
     );
   }
 
@@ -160,9 +169,9 @@ export class PostgresWorldModelStore implements WorldModelStore {
 
   async writeWorkspace(run: RunRef, node: string, bytes: Uint8Array): Promise<void> {
     await this.q(
-      `INSERT INTO openprose.x_world_model_workspace (run_id, node, artifact) VALUES ($1, $2, $3)
+      `INSERT INTO openprose.x_world_model_workspace (run_id, node, artifact) VALUES ($1, $2, decode($3, 'hex'))
       ON CONFLICT (run_id, node) DO UPDATE SET artifact = excluded.artifact`,
-      [run, node, Buffer.from(bytes)],
+      [run, node, hexOf(bytes)],
     );
   }
 
