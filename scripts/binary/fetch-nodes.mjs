@@ -4,11 +4,11 @@
 // install them here (their os/cpu do not match: EBADPLATFORM as a dependency, silently skipped as an optional one),
 // so `npm pack` fetches each at the lockfile's version and the bytes are checked against the lockfile's integrity.
 // A failure only warns: `npm ci` stays usable without the network to the registry's tarballs, and the build of that
-// target then fails naming the missing file.
+// target then fails naming the missing file. A copy inside node_modules (a dependency) fetches nothing.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TARGETS, foreignTarball, lockedNode } from './targets.mjs';
 
@@ -47,6 +47,8 @@ function fetchOne(target) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  // Installed as someone's dependency (a plugin author's types): that copy builds no binaries, so it fetches nothing.
+  if (root.split(sep).includes('node_modules')) process.exit(0);
   for (const target of Object.keys(TARGETS).filter((t) => !TARGETS[t].host)) {
     try {
       console.log(`prose-state: ${fetchOne(target)} (for npm run build -- --target ${target})`);
