@@ -95,6 +95,17 @@ test('fingerprint gives the reference addresses (empty artifact, {"truth.json":"
   assert.is(b.stdout, 'sha256:d8e15992a8d850d8120b7879866036272f46fafd568ce4c86ab241c60b3ccc85\n');
 });
 
+// The bundle's import() is a require that takes no file: URL and, in a single binary, reaches built-ins only: a
+// module plugin failed to load there ("No such built-in module: file:///...") until it got a require of its own.
+test('test --backend module:PATH loads a JavaScript module plugin, also in the crash workers it starts', () => {
+  const plugin = join(REPO, 'conformance', 'plugins', 'reference-module', 'index.js');
+  const r = bare(binary, ['test', '--backend', `module:${plugin}`, '--area', 'names', '--area', 'crash', '--quick'], {
+    cwd: data,
+  });
+  assert.is(r.code, 0, `${r.stdout.slice(-2000)}\n${r.stderr}`);
+  assert.match(r.stdout, /conformance: \d+ passed, 0 failed/);
+});
+
 test('verify passes a Reactor vector state-dir', () => {
   const r = bare(binary, ['verify', join(REACTOR_DIR, 'agent-observatory')]);
   assert.is(r.code, 0, `${r.stdout}\n${r.stderr}`);

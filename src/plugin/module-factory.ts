@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Actor } from '../core/actor.ts';
@@ -12,10 +13,9 @@ import type { OpArgs, OpName, OpResults } from '../core/ops.ts';
  * contract `code`) reach the runner as ProseErrors.
  */
 export async function moduleFactory(path: string): Promise<BackendFactory> {
-  const url = pathToFileURL(resolve(path)).href;
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(url)) as Record<string, unknown>;
+    mod = await importFile(resolve(path));
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     throw new ProseError('E_PLUGIN', `module ${path}: cannot load: ${why}`, {
@@ -33,6 +33,16 @@ export async function moduleFactory(path: string): Promise<BackendFactory> {
       'export const factory = { name, kind, capabilities, open(env) }',
     );
   return wrapFactory(checkShape(path, which, f));
+}
+
+/**
+ * `import()` of the file. Bundled (the single binary, the workers' bundle) every import() is compiled to the
+ * bundle's own require, which takes no file: URL and, in a single binary, reaches built-in modules only; there a
+ * require made for the file loads it, an ES module included (require(esm): Node 22.12 and later).
+ */
+async function importFile(file: string): Promise<Record<string, unknown>> {
+  if (typeof require === 'function') return createRequire(file)(file) as Record<string, unknown>;
+  return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
 }
 
 function shapeError(path: string, what: string, hint?: string): ProseError {

@@ -175,7 +175,9 @@ export const testCommand: Command = {
         'note: --shard without --seed: this shard draws its own seed, and report merge refuses shards of different seeds; give every shard the same --seed\n',
       );
     const probe = !values['no-probe'];
-    const workers = await workerCommandFor(share.some(usesWorkerProcesses) ? io.self : undefined);
+    // A module plugin is loaded by the worker too, and only the unbundled CLI (tsx) loads one written in TypeScript.
+    const bundle = share.some(usesWorkerProcesses) && !factories.some((f) => f.spec?.startsWith('module:'));
+    const workers = await workerCommandFor(bundle ? io.self : undefined);
     const run = (f: BackendFactory[], ids: string[]) =>
       runSuite({
         suite: values.quick ? quickSuite(suite) : suite,
