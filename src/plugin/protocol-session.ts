@@ -130,12 +130,18 @@ export class ProtocolSession {
     }
     return new Promise<PluginReply>((resolve, reject) => {
       const ms = type === 'hello' ? this.startTimeoutMs : this.timeoutMs;
+      // Timers run before I/O in each turn of the loop: after the loop was held by other work (cases side by side
+      // under --jobs) this timer fires ahead of a reply already waiting in the pipe. One poll phase first, then
+      // the verdict.
       const timer = setTimeout(
         () =>
-          this.fail(
-            `no reply to ${label} within ${ms} ms`,
-            this.proc.partialLine ? { received: this.proc.partialLine } : {},
-          ),
+          setImmediate(() => {
+            if (this.pending.has(seq))
+              this.fail(
+                `no reply to ${label} within ${ms} ms`,
+                this.proc.partialLine ? { received: this.proc.partialLine } : {},
+              );
+          }),
         ms,
       );
       this.pending.set(seq, { label, expect: type === 'hello' ? 'hello' : 'result', resolve, reject, timer });
