@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { FsStore } from '../../backends/filesystem/fs-store.ts';
 import { RunPaths } from '../../backends/filesystem/run-paths.ts';
@@ -82,6 +82,9 @@ function bindingWriter(
     write(file, text);
     syncDir(join(dir, 'bindings'));
     if (order === 'binding-first') writeAttachment();
+    // As the reference does: a value that shrank below the threshold no longer needs its old attachment. Without
+    // it the mutants failed an ordinary case (attachment-thresholds/shrinking-removes-attachment) before any crash.
+    if (!attach) rmSync(join(dir, attachmentRel), { force: true });
     return { location: relative(env.projectDir, file).split(sep).join('/') };
   };
 }
