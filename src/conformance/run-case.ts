@@ -16,7 +16,7 @@ import { runSubagent, type FindingsFilter } from './run-subagent.ts';
 import { findSqlite3, runMixedWriters } from './run-mixed-writers.ts';
 import { runCrashStates } from './run-crash-states.ts';
 import { runCrashInProcess, type InProcessCrashContext } from './run-crash-in-process.ts';
-import { runConcurrent, runCrash, specOf } from './run-workers.ts';
+import { runConcurrent, runCrash } from './run-workers.ts';
 import { interpolate, type Vars } from './template.ts';
 import { withTimeout } from './with-timeout.ts';
 
@@ -247,7 +247,7 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
               : runCrash(step, wctx)
             : step.kind === 'concurrent'
               ? runConcurrent(step, wctx)
-              : runMixedWriters(step, wctx, (sqlite3 as { path: string }).path, specOf(ctx.factory));
+              : runMixedWriters(step, wctx, (sqlite3 as { path: string }).path);
         // On timeout the step's processes are killed: left running they wrote into the next case's time and files.
         const verdict = await withTimeout(running, budget, label).catch((err: unknown) => {
           abort.abort();

@@ -3,7 +3,7 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { MixedWritersStep } from './case-types.ts';
 import { checkWritten } from './check-written.ts';
-import type { WorkerContext, WorkerVerdict } from './run-workers.ts';
+import { workerBase, type WorkerContext, type WorkerVerdict } from './run-workers.ts';
 import { spawnWorker, type WorkerHandle } from './spawn-worker.ts';
 import { seededRandom } from './workload.ts';
 
@@ -47,7 +47,6 @@ export async function runMixedWriters(
   step: MixedWritersStep,
   ctx: WorkerContext,
   sqlite3: string,
-  spec: string,
 ): Promise<WorkerVerdict> {
   const db = join(ctx.env.projectDir, '.prose', 'runs', ctx.run, 'state.db');
   const random = seededRandom(ctx.seed);
@@ -107,18 +106,13 @@ export async function runMixedWriters(
     let done = 0;
     while (done < step.each && !stopping) {
       const h: WorkerHandle = spawnWorker({
-        command: ctx.command,
-        backendSpec: spec,
-        env: ctx.env,
+        ...workerBase(ctx),
         workload: 'bindings',
-        run: ctx.run,
         writer: w,
         start: done,
         count: step.each - done,
-        readyTimeoutMs: ctx.readyTimeoutMs,
         onAck: (key) => acked.add(key.slice('binding '.length)),
         waitForGo: true,
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
       h.child.stdin!.end(); // go as soon as it is ready (and exit when done: an open stdin keeps a worker alive)
       running.add(h.child);

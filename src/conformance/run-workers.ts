@@ -25,6 +25,19 @@ export interface WorkerContext {
 
 export type WorkerVerdict = { ok: true; metrics: Record<string, number> } | { ok: false; message: string };
 
+/** What every worker process of a step shares: the command, the backend string, the storage, the run, the ready
+ * timeout, and the step's abort (a step that times out kills what it started). */
+export function workerBase(ctx: WorkerContext) {
+  return {
+    command: ctx.command,
+    backendSpec: specOf(ctx.factory),
+    env: ctx.env,
+    run: ctx.run,
+    readyTimeoutMs: ctx.readyTimeoutMs,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  };
+}
+
 export function specOf(f: BackendFactory): string {
   if (!f.spec)
     throw new ProseError('E_CASE', `${f.name} cannot be opened in another process (no backend string)`, {
@@ -44,18 +57,7 @@ export async function runCrash(step: CrashStep, ctx: WorkerContext): Promise<Wor
   await ctx.close();
   // Each kill's worker is started one kill ahead: it loads its engine (module loading, WASM SQLite) while the
   // previous worker writes and its kill is checked, and opens the storage only when told where to start.
-  const spawnAhead = () =>
-    spawnWorker({
-      command: ctx.command,
-      backendSpec: specOf(ctx.factory),
-      env: ctx.env,
-      workload: step.workload,
-      run: ctx.run,
-      writer: 0,
-      start: 'later',
-      readyTimeoutMs: ctx.readyTimeoutMs,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    });
+  const spawnAhead = () => spawnWorker({ ...workerBase(ctx), workload: step.workload, writer: 0, start: 'later' });
   let ahead = spawnAhead();
   try {
     for (let k = 1; k <= step.kills; k++) {
@@ -107,19 +109,7 @@ export async function runCrash(step: CrashStep, ctx: WorkerContext): Promise<Wor
 export async function runConcurrent(step: ConcurrentStep, ctx: WorkerContext): Promise<WorkerVerdict> {
   await ctx.close();
   const workers = Array.from({ length: step.writers }, (_, writer) =>
-    spawnWorker({
-      command: ctx.command,
-      backendSpec: specOf(ctx.factory),
-      env: ctx.env,
-      workload: step.workload,
-      run: ctx.run,
-      writer,
-      start: 0,
-      count: step.each,
-      waitForGo: true,
-      readyTimeoutMs: ctx.readyTimeoutMs,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-    }),
+    spawnWorker({ ...workerBase(ctx), workload: step.workload, writer, start: 0, count: step.each, waitForGo: true }),
   );
   try {
     await Promise.all(workers.map((w) => w.ready));
