@@ -1,10 +1,14 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
+  artifactChunksParallel,
+  closeReaderThreads,
   commit,
+  fsTreeReader,
+  planTree,
   fingerprintDirectory,
   fingerprintDirectoryAsync,
   parseArtifact,
@@ -38,7 +42,7 @@ function randomTree(seed: number): Record<string, Uint8Array> {
   const sizes = [0, 1, 7, 100, SLOT - 40, SLOT, SLOT + 1, 3 * SLOT + 5, 70_000];
   for (let i = 0; i < count; i++) {
     const dir = ['', 'a/', 'b/c/', 'é/', 'Z/'][Math.floor(r() * 5)]!;
-    const name = `${dir}f${Math.floor(r() * 1e6)}${r() < 0.1 ? 'x'.repeat(200) : ''}${r() < 0.2 ? 'ü' : ''}.bin`;
+    const name = `${dir}f${Math.floor(r() * 1e6)}${r() < 0.1 ? 'x'.repeat(200) : ''}${r() < 0.2 ? 'ü' : ''}${r() < 0.1 ? '𝄞' : ''}.bin`;
     const size = r() < 0.7 ? Math.floor(r() * 300) : sizes[Math.floor(r() * sizes.length)]!;
     const bytes = new Uint8Array(size);
     for (let k = 0; k < size; k++) bytes[k] = Math.floor(r() * 256);
@@ -151,6 +155,93 @@ test('OPWM1 vectors: every version file of the reference in one tree, read in pa
     assert.is(fp.files, Object.keys(files).length);
   } finally {
     rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('the pooled readers serve tree after tree, two trees at once, and start again after closeReaderThreads', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'canon-par-pool-'));
+  try {
+    const trees = [101, 102, 103].map((seed) => {
+      const files = randomTree(seed);
+      writeTree(join(root, `t${seed}`), files);
+      return { dir: join(root, `t${seed}`), want: commit(files).address };
+    });
+    const opts = { parallel: true, parallelOptions: { ...SMALL, workers: 2 } } as const;
+    for (let round = 0; round < 2; round++) {
+      for (const t of trees)
+        assert.is((await fingerprintDirectoryAsync(t.dir, opts)).address, t.want, `round ${round}`);
+      const both = await Promise.all(trees.map((t) => fingerprintDirectoryAsync(t.dir, opts)));
+      assert.equal(
+        both.map((fp) => fp.address),
+        trees.map((t) => t.want),
+        `round ${round}, at once`,
+      );
+      await closeReaderThreads();
+    }
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a consumer that stops early leaves the readers fit for the next tree', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'canon-par-stop-'));
+  try {
+    const files = randomTree(104);
+    writeTree(dir, files);
+    const opts = { parallel: true, parallelOptions: { ...SMALL, workers: 1 } } as const;
+    await fingerprintDirectoryAsync(dir, opts); // the reader has started
+    const failing = {
+      write(): never {
+        throw new Error('sink full');
+      },
+    };
+    await serializeDirectoryTo(dir, failing, opts).then(
+      () => assert.unreachable('the sink threw'),
+      (e: Error) => assert.is(e.message, 'sink full'),
+    );
+    assert.is((await fingerprintDirectoryAsync(dir, opts)).address, commit(files).address);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a file gone between the walk and its read is E_NOT_FOUND naming it, whoever reads it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'canon-par-gone-'));
+  try {
+    for (let f = 0; f < 40; f++) writeFileSync(join(dir, `f${String(f).padStart(2, '0')}.txt`), `file ${f}\n`);
+    const planned = planTree(fsTreeReader, dir);
+    unlinkSync(join(dir, 'f29.txt'));
+    for (const workers of [0, 1]) {
+      const stats = { files: 0, bytes: 0 };
+      const chunks = artifactChunksParallel(fsTreeReader, planned, stats, { ...SMALL, workers });
+      const err = await (async () => {
+        for await (const _ of chunks);
+      })().then(
+        () => undefined,
+        (e: { code?: string; message: string }) => e,
+      );
+      assert.is(err?.code, 'E_NOT_FOUND', `${workers} reader(s)`);
+      assert.ok(err!.message.includes('f29.txt'), err!.message);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a symlink inside the tree is refused with the parallel reader as without it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'canon-par-link-'));
+  try {
+    for (let f = 0; f < 10; f++) writeFileSync(join(dir, `f${f}.txt`), `${f}`);
+    symlinkSync('f1.txt', join(dir, 'link.txt'));
+    await fingerprintDirectoryAsync(dir, { parallel: true, parallelOptions: SMALL }).then(
+      () => assert.unreachable('a symlink was hashed'),
+      (e: { code?: string; message: string }) => {
+        assert.is(e.code, 'E_FORMAT');
+        assert.ok(e.message.includes('link.txt') && e.message.includes('symlink'), e.message);
+      },
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

@@ -7,6 +7,8 @@ import { fsTreeReader } from './fs-tree-reader.ts';
 import {
   artifactChunksParallel,
   PARALLEL_FROM_FILES,
+  PARALLEL_WARM_FROM_FILES,
+  readyReaderThreads,
   type ParallelOptions,
   type ParallelStats,
 } from './parallel-tree-read.ts';
@@ -22,9 +24,10 @@ export interface DirectoryFingerprint extends StreamStats {
 export interface FingerprintOptions extends TreeOptions {
   reader?: TreeReader;
   /**
-   * The async forms only: read a tree of many files on several threads. 'auto' (default): from
-   * `PARALLEL_FROM_FILES` files up, for the fs reader, when a core is free (more than one, and the 1-minute load
-   * average below cores - 0.5); true forces it (fs reader only).
+   * The async forms only: read a tree of many files on several threads. 'auto' (default): for the fs reader,
+   * when a core is free (more than one, and the 1-minute load average below cores - 0.5), from
+   * `PARALLEL_FROM_FILES` files up, or from `PARALLEL_WARM_FROM_FILES` once the reader threads have started;
+   * true forces it (fs reader only).
    */
   parallel?: boolean | 'auto';
   parallelOptions?: ParallelOptions;
@@ -71,6 +74,11 @@ function spareCore(): boolean {
   return cores > 1 && loadavg()[0]! < cores - 0.5;
 }
 
+/** Fewer files pay for the reader threads once they have started (the first parallel tree starts them). */
+function autoFromFiles(): number {
+  return readyReaderThreads() > 0 ? PARALLEL_WARM_FROM_FILES : PARALLEL_FROM_FILES;
+}
+
 /**
  * The async stream for a tree: read by several threads when it has many files (and the reader is the real file
  * system, which the other threads open themselves), else double-buffered on this thread.
@@ -84,8 +92,7 @@ function chunkSource(
   const planned: Planned[] = planTree(reader, path, opts);
   const mode = opts.parallel ?? 'auto';
   const parallel =
-    reader === fsTreeReader &&
-    (mode === true || (mode === 'auto' && planned.length >= PARALLEL_FROM_FILES && spareCore()));
+    reader === fsTreeReader && (mode === true || (mode === 'auto' && planned.length >= autoFromFiles() && spareCore()));
   if (!parallel) return { chunks: artifactChunksAsync(reader, planned, stats, opts.bufferBytes), extra: {} };
   const ps: ParallelStats = { workers: 0, capBytes: 0, batches: 0, workerBatches: 0, stolen: 0 };
   const chunks = artifactChunksParallel(
