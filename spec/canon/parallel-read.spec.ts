@@ -158,6 +158,24 @@ test('OPWM1 vectors: every version file of the reference in one tree, read in pa
   }
 });
 
+test('a slot filled to its last bytes leaves the rest of its batch to the hashing thread, in a reused slot', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'canon-par-full-'));
+  try {
+    // Batches of 3 in 2 slots: batch 2 reuses batch 0's slot. "2a" fills it to 4 bytes short of its end (8 bytes
+    // of lengths, 2 of path, 4082 of content), so "2b" and "2c" must be read by the hashing thread.
+    const files: Record<string, Uint8Array> = {};
+    for (const name of ['0a', '0b', '0c', '1a', '1b', '1c', '2b', '2c']) files[name] = new TextEncoder().encode(name);
+    files['2a'] = new Uint8Array(SLOT - 4 - 10).fill(7);
+    writeTree(dir, files);
+    for (const workers of [0, 1]) {
+      const fp = await fingerprintDirectoryAsync(dir, { parallel: true, parallelOptions: { ...SMALL, workers } });
+      assert.is(fp.address, commit(files).address, `${workers} reader(s)`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('the pooled readers serve tree after tree, two trees at once, and start again after closeReaderThreads', async () => {
   const root = mkdtempSync(join(tmpdir(), 'canon-par-pool-'));
   try {

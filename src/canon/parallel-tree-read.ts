@@ -88,7 +88,7 @@ function fillBatch(
   let pos = 0;
   for (let i = first; i < end; i++) {
     table[i - first] = -1;
-    if (slot.length - pos <= 8) break;
+    if (slot.length - pos <= 8) continue; // every later file of the batch is marked too
     const pl = slot.write(paths[i]!, pos + 4, 'utf8');
     const at = pos + 8 + pl;
     const room = slot.length - at;
