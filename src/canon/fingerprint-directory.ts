@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { availableParallelism, loadavg } from 'node:os';
 import { addressFromHex, type ContentAddress } from './content-address.ts';
 import { artifactChunks, planTree, type StreamStats, type TreeOptions } from './artifact-stream.ts';
 import { artifactChunksAsync } from './artifact-stream-async.ts';
@@ -13,6 +12,7 @@ import {
   type ParallelStats,
 } from './parallel-tree-read.ts';
 import type { Planned } from './artifact-stage.ts';
+import { spareCore } from './spare-core.ts';
 import type { TreeReader } from './tree-reader.ts';
 
 export interface DirectoryFingerprint extends StreamStats {
@@ -25,7 +25,7 @@ export interface FingerprintOptions extends TreeOptions {
   reader?: TreeReader;
   /**
    * The async forms only: read a tree of many files on several threads. 'auto' (default): for the fs reader,
-   * when a core is free (more than one, and the 1-minute load average below cores - 0.5), from
+   * when a core is free (`spareCore`: the other processes leave one), from
    * `PARALLEL_FROM_FILES` files up, or from `PARALLEL_WARM_FROM_FILES` once the reader threads have started;
    * true forces it (fs reader only).
    */
@@ -63,15 +63,6 @@ export async function fingerprintDirectoryAsync(
   const source = chunkSource(path, opts, stats);
   for await (const chunk of source.chunks) hash.update(chunk);
   return { address: addressFromHex(hash.digest('hex')), ...stats, ...source.extra };
-}
-
-/**
- * More than one core, and the last minute's load leaves one free: reader threads only pay with a core to run on
- * (on a saturated machine their start and their reads take CPU from the hashing thread instead).
- */
-function spareCore(): boolean {
-  const cores = availableParallelism();
-  return cores > 1 && loadavg()[0]! < cores - 0.5;
 }
 
 /** Fewer files pay for the reader threads once they have started (the first parallel tree starts them). */
