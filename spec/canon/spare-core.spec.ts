@@ -4,7 +4,7 @@ import { spareBetween, spareCore } from '../../src/canon/spare-core.ts';
 
 const at = (t: number, busyMs: number, oursMs: number) => ({ at: t, busyMs, oursMs });
 
-test("between two samples, only the others' CPU time counts, not this process's or its children's", () => {
+test("between two samples, only the others' CPU time counts, not this process's", () => {
   // 1 s on 2 cores: 1.9 core-seconds busy, 1.8 of them ours (a parallel read): the others used 0.1 core.
   assert.ok(spareBetween(at(0, 0, 0), at(1000, 1900, 1800), 2, 9));
   // The same busy time, 0.4 core-seconds ours: the others used 1.5 cores, none is left.

@@ -1,12 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 
 /**
  * Whether a core is free for reader threads. The 1-minute load average counts this process too: a program that
  * fingerprints often (a store, the bench) keeps it near 1-2 on its own, and on 2 cores that read as "no core free"
  * on an idle machine. So between two calls (0.1-10 s apart) the question is asked of the others' CPU time only:
- * all cores' busy time (os.cpus) less this process's and its waited-for children's (/proc/self/stat, Linux).
- * Without a window (the first call, or /proc missing) the load average decides.
+ * all cores' busy time (os.cpus) less this process's, all its threads (process.cpuUsage). Child processes count
+ * as others. Without a window (the first call) the load average decides.
  */
 export function spareCore(): boolean {
   const cores = availableParallelism();
@@ -35,27 +34,17 @@ export interface Sample {
   at: number;
   /** CPU time of all cores not idle, ms. */
   busyMs: number;
-  /** This process's CPU time and its reaped children's, ms. */
+  /** This process's CPU time, ms. */
   oursMs: number;
 }
 
 let last: Sample | undefined;
 
-/** USER_HZ: /proc/<pid>/stat counts in its ticks, 100 per second on every Linux build Node supports. */
-const TICK_MS = 10;
-
 function sample(): Sample | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync('/proc/self/stat', 'utf8');
-  } catch {
-    return undefined;
-  }
-  // Fields after the command name's ")": state is field 3, utime 14, stime 15, cutime 16, cstime 17.
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
   let busyMs = 0;
   for (const c of cpus()) busyMs += c.times.user + c.times.nice + c.times.sys + c.times.irq;
-  if (!Number.isFinite(ticks) || !Number.isFinite(busyMs)) return undefined;
-  return { at: performance.now(), busyMs, oursMs: ticks * TICK_MS };
+  const ours = process.cpuUsage();
+  // os.cpus() reports no times on some platforms (all zero): no window then.
+  if (!(busyMs > 0)) return undefined;
+  return { at: performance.now(), busyMs, oursMs: (ours.user + ours.system) / 1000 };
 }
