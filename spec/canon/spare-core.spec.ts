@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spareBetween, spareCore } from '../../src/canon/spare-core.ts';
+import { spareBetween, spareCore, SpareCoreJudge } from '../../src/canon/spare-core.ts';
 
 const at = (t: number, busyMs: number, oursMs: number) => ({ at: t, busyMs, oursMs });
 
@@ -24,6 +24,17 @@ test('without a usable window the 1-minute load average decides (it counts this 
     assert.not.ok(spareBetween(prev, now, 2, 1.6));
   }
   assert.not.ok(spareBetween(undefined, undefined, 2, 1.6));
+});
+
+test('asked again within 100 ms, the last answer stands and the window grows from its start', () => {
+  const judge = new SpareCoreJudge();
+  assert.ok(judge.ask(at(0, 0, 0), 2, 1.0), 'no window yet: the load average');
+  // 500 ms later the others used a full core: no core is free.
+  assert.not.ok(judge.ask(at(500, 600, 100), 2, 1.0));
+  // 60 ms later (a warm-up call just before): the same answer, though the load average says free.
+  assert.not.ok(judge.ask(at(560, 620, 160), 2, 1.0));
+  // 300 ms after the window's start, the others were idle since: measured from 500 ms, free again.
+  assert.ok(judge.ask(at(800, 900, 400), 2, 9));
 });
 
 test('spareCore answers from the live machine and never throws', () => {
