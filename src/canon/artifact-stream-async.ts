@@ -1,6 +1,6 @@
 import { ArtifactStage, changedSize, type Overflow, type Planned, type StreamStats } from './artifact-stage.ts';
 import { artifactChunks, DEFAULT_BUFFER_BYTES } from './artifact-stream.ts';
-import type { TreeReader } from './tree-reader.ts';
+import type { TreeFileAccess, TreeReader } from './tree-reader.ts';
 
 /**
  * A file longer than this has the rest read off the main thread. Below it the thread-pool hop (tens of
@@ -28,35 +28,54 @@ export async function* artifactChunksAsync(
     return;
   }
   const stage = new ArtifactStage(planned.length, stats, bufferBytes);
-  let spare: Uint8Array | undefined;
+  const spare: Spare = {};
   for (let i = 0; i < planned.length; i++) {
     const entry = planned[i]!;
     const full = stage.flushFor(8 + entry.pathBytes.length);
     if (full) yield full;
-    const handle = access.open(entry.file);
-    let inflight: Promise<number> | undefined;
-    try {
-      const ov = stage.stageFile(access, handle, entry, i, ASYNC_FROM_BYTES);
-      if (ov === undefined) continue;
-      spare ??= new Uint8Array(stage.buf.length);
-      for (;;) {
-        inflight = access.readIntoAsync(handle, spare, 0, spare.length);
-        inflight.catch(ignore); // awaited below; not an unhandled rejection while the consumer holds a chunk
-        for (const chunk of ov.out) yield chunk;
-        const n = await inflight;
-        inflight = undefined;
-        // The part just read is now the stage; the buffer the consumer is done with is the next spare.
-        [stage.buf, spare] = [spare, stage.buf];
-        if (!nextPart(stage, ov, entry, n)) break;
-      }
-      stage.finish(entry, ov.size, ov.read);
-    } finally {
-      // Never close a descriptor a pool thread is still reading (the consumer may stop early).
-      if (inflight) await inflight.catch(ignore);
-      access.close(handle);
-    }
+    yield* stageWholeAsync(access, stage, entry, i, spare);
   }
   if (stage.pos > 0) yield stage.take();
+}
+
+/** The second buffer, allocated by the first file that needs it and kept for the next. */
+export interface Spare {
+  buf?: Uint8Array;
+}
+
+/**
+ * One whole file through the stage: opened, staged if it ends within `ASYNC_FROM_BYTES`, else its rest read on
+ * the thread pool into `spare` while the part before is handed on (the two buffers then swap); closed.
+ */
+export async function* stageWholeAsync(
+  access: TreeFileAccess,
+  stage: ArtifactStage,
+  entry: Planned,
+  i: number,
+  spare: Spare,
+): AsyncGenerator<Uint8Array> {
+  const handle = access.open(entry.file);
+  let inflight: Promise<number> | undefined;
+  try {
+    const ov = stage.stageFile(access, handle, entry, i, ASYNC_FROM_BYTES);
+    if (ov === undefined) return;
+    for (;;) {
+      const into = (spare.buf ??= new Uint8Array(stage.buf.length));
+      inflight = access.readIntoAsync!(handle, into, 0, into.length);
+      inflight.catch(ignore); // awaited below; not an unhandled rejection while the consumer holds a chunk
+      for (const chunk of ov.out) yield chunk;
+      const n = await inflight;
+      inflight = undefined;
+      // The part just read is now the stage; the buffer the consumer is done with is the next spare.
+      [stage.buf, spare.buf] = [into, stage.buf];
+      if (!nextPart(stage, ov, entry, n)) break;
+    }
+    stage.finish(entry, ov.size, ov.read);
+  } finally {
+    // Never close a descriptor a pool thread is still reading (the consumer may stop early).
+    if (inflight) await inflight.catch(ignore);
+    access.close(handle);
+  }
 }
 
 /**

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ArtifactStage, type Planned, type StreamStats } from './artifact-stage.ts';
 import { DEFAULT_BUFFER_BYTES } from './artifact-stream.ts';
+import { stageWholeAsync, type Spare } from './artifact-stream-async.ts';
 import { fsSyncCalls, type SyncFsCalls } from './fs-tree-reader.ts';
 import type { TreeReader } from './tree-reader.ts';
 
@@ -271,6 +272,7 @@ export async function* artifactChunksParallel(
   const waitMs = opts.waitMs ?? DEFAULTS.waitMs;
   let waiting = workerCount > 0 && waitMs > 0;
   let claimed = 0;
+  const spare: Spare = {};
   try {
     for (let h = 0; h < batches; h++) {
       const s = h % slots;
@@ -318,11 +320,13 @@ export async function* artifactChunksParallel(
         }
         from = pos;
         if (i === end) break;
-        // The checked sequential path, through the stage.
+        // The checked sequential path, through the stage (a large file's rest read on the thread pool while the
+        // part before is hashed, as in `artifactChunksAsync`).
         const entry = planned[i]!;
         const full = stage.flushFor(8 + entry.pathBytes.length);
         if (full) yield full;
-        yield* stage.stageWhole(access, entry, i);
+        if (access.readIntoAsync) yield* stageWholeAsync(access, stage, entry, i, spare);
+        else yield* stage.stageWhole(access, entry, i);
       }
       Atomics.store(ctrl, CONSUMED, h + 1);
       Atomics.notify(ctrl, CONSUMED);
