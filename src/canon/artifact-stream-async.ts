@@ -33,7 +33,8 @@ export async function* artifactChunksAsync(
     const entry = planned[i]!;
     const full = stage.flushFor(8 + entry.pathBytes.length);
     if (full) yield full;
-    yield* stageWholeAsync(access, stage, entry, i, spare);
+    const open = stageStart(access, stage, entry, i);
+    if (open) yield* streamRestAsync(access, stage, entry, open, spare);
   }
   if (stage.pos > 0) yield stage.take();
 }
@@ -43,22 +44,45 @@ export interface Spare {
   buf?: Uint8Array;
 }
 
+/** A file open past its first `ASYNC_FROM_BYTES`: its handle and where its reading stands. */
+export interface OpenRest {
+  handle: number;
+  ov: Overflow;
+}
+
 /**
- * One whole file through the stage: opened, staged if it ends within `ASYNC_FROM_BYTES`, else its rest read on
- * the thread pool into `spare` while the part before is handed on (the two buffers then swap); closed.
+ * Opens a file and stages it if it ends within `ASYNC_FROM_BYTES` (closed then: undefined), else returns it open
+ * for `streamRestAsync`. Sync, so a small file costs no generator and no promise.
  */
-export async function* stageWholeAsync(
+export function stageStart(
   access: TreeFileAccess,
   stage: ArtifactStage,
   entry: Planned,
   i: number,
+): OpenRest | undefined {
+  const handle = access.open(entry.file);
+  let ov: Overflow | undefined;
+  try {
+    ov = stage.stageFile(access, handle, entry, i, ASYNC_FROM_BYTES);
+  } finally {
+    if (ov === undefined) access.close(handle);
+  }
+  return ov && { handle, ov };
+}
+
+/**
+ * The rest of a file `stageStart` left open, read on the thread pool into `spare` while the part before is handed
+ * on (the two buffers then swap); checked against its size; closed.
+ */
+export async function* streamRestAsync(
+  access: TreeFileAccess,
+  stage: ArtifactStage,
+  entry: Planned,
+  { handle, ov }: OpenRest,
   spare: Spare,
 ): AsyncGenerator<Uint8Array> {
-  const handle = access.open(entry.file);
   let inflight: Promise<number> | undefined;
   try {
-    const ov = stage.stageFile(access, handle, entry, i, ASYNC_FROM_BYTES);
-    if (ov === undefined) return;
     for (;;) {
       const into = (spare.buf ??= new Uint8Array(stage.buf.length));
       inflight = access.readIntoAsync!(handle, into, 0, into.length);

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ArtifactStage, type Planned, type StreamStats } from './artifact-stage.ts';
 import { DEFAULT_BUFFER_BYTES } from './artifact-stream.ts';
-import { stageWholeAsync, type Spare } from './artifact-stream-async.ts';
+import { stageStart, streamRestAsync, type Spare } from './artifact-stream-async.ts';
 import { fsSyncCalls, type SyncFsCalls } from './fs-tree-reader.ts';
 import type { TreeReader } from './tree-reader.ts';
 
@@ -325,8 +325,10 @@ export async function* artifactChunksParallel(
         const entry = planned[i]!;
         const full = stage.flushFor(8 + entry.pathBytes.length);
         if (full) yield full;
-        if (access.readIntoAsync) yield* stageWholeAsync(access, stage, entry, i, spare);
-        else yield* stage.stageWhole(access, entry, i);
+        if (access.readIntoAsync) {
+          const open = stageStart(access, stage, entry, i);
+          if (open) yield* streamRestAsync(access, stage, entry, open, spare);
+        } else yield* stage.stageWhole(access, entry, i);
       }
       Atomics.store(ctrl, CONSUMED, h + 1);
       Atomics.notify(ctrl, CONSUMED);
