@@ -158,9 +158,18 @@ test('OPWM1 vectors: every version file of the reference in one tree, read in pa
   }
 });
 
-test('a slot filled to its last bytes leaves the rest of its batch to the hashing thread, in a reused slot', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'canon-par-full-'));
+/** Runs `fn` in a fresh temp dir, removed after. */
+async function inTempDir(prefix: string, fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   try {
+    await fn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('a slot filled to its last bytes leaves the rest of its batch to the hashing thread, in a reused slot', () =>
+  inTempDir('canon-par-full-', async (dir) => {
     // Batches of 3 in 2 slots: batch 2 reuses batch 0's slot. "2a" fills it to 4 bytes short of its end (8 bytes
     // of lengths, 2 of path, 4082 of content), so "2b" and "2c" must be read by the hashing thread.
     const files: Record<string, Uint8Array> = {};
@@ -171,14 +180,10 @@ test('a slot filled to its last bytes leaves the rest of its batch to the hashin
       const fp = await fingerprintDirectoryAsync(dir, { parallel: true, parallelOptions: { ...SMALL, workers } });
       assert.is(fp.address, commit(files).address, `${workers} reader(s)`);
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('the pooled readers serve tree after tree, two trees at once, and start again after closeReaderThreads', async () => {
-  const root = mkdtempSync(join(tmpdir(), 'canon-par-pool-'));
-  try {
+test('the pooled readers serve tree after tree, two trees at once, and start again after closeReaderThreads', () =>
+  inTempDir('canon-par-pool-', async (root) => {
     const trees = [101, 102, 103].map((seed) => {
       const files = randomTree(seed);
       writeTree(join(root, `t${seed}`), files);
@@ -196,14 +201,10 @@ test('the pooled readers serve tree after tree, two trees at once, and start aga
       );
       await closeReaderThreads();
     }
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('a consumer that stops early leaves the readers fit for the next tree', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'canon-par-stop-'));
-  try {
+test('a consumer that stops early leaves the readers fit for the next tree', () =>
+  inTempDir('canon-par-stop-', async (dir) => {
     const files = randomTree(104);
     writeTree(dir, files);
     const opts = { parallel: true, parallelOptions: { ...SMALL, workers: 1 } } as const;
@@ -218,14 +219,10 @@ test('a consumer that stops early leaves the readers fit for the next tree', asy
       (e: Error) => assert.is(e.message, 'sink full'),
     );
     assert.is((await fingerprintDirectoryAsync(dir, opts)).address, commit(files).address);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('a file gone between the walk and its read is E_NOT_FOUND naming it, whoever reads it', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'canon-par-gone-'));
-  try {
+test('a file gone between the walk and its read is E_NOT_FOUND naming it, whoever reads it', () =>
+  inTempDir('canon-par-gone-', async (dir) => {
     for (let f = 0; f < 40; f++) writeFileSync(join(dir, `f${String(f).padStart(2, '0')}.txt`), `file ${f}\n`);
     const planned = planTree(fsTreeReader, dir);
     unlinkSync(join(dir, 'f29.txt'));
@@ -241,14 +238,10 @@ test('a file gone between the walk and its read is E_NOT_FOUND naming it, whoeve
       assert.is(err?.code, 'E_NOT_FOUND', `${workers} reader(s)`);
       assert.ok(err!.message.includes('f29.txt'), err!.message);
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('a symlink inside the tree is refused with the parallel reader as without it', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'canon-par-link-'));
-  try {
+test('a symlink inside the tree is refused with the parallel reader as without it', () =>
+  inTempDir('canon-par-link-', async (dir) => {
     for (let f = 0; f < 10; f++) writeFileSync(join(dir, `f${f}.txt`), `${f}`);
     symlinkSync('f1.txt', join(dir, 'link.txt'));
     await fingerprintDirectoryAsync(dir, { parallel: true, parallelOptions: SMALL }).then(
@@ -258,9 +251,6 @@ test('a symlink inside the tree is refused with the parallel reader as without i
         assert.ok(e.message.includes('link.txt') && e.message.includes('symlink'), e.message);
       },
     );
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
 test.run();
