@@ -1,10 +1,14 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import {
+  artifactChunksParallel,
+  closeReaderThreads,
   commit,
+  fsTreeReader,
+  planTree,
   fingerprintDirectory,
   fingerprintDirectoryAsync,
   parseArtifact,
@@ -38,7 +42,7 @@ function randomTree(seed: number): Record<string, Uint8Array> {
   const sizes = [0, 1, 7, 100, SLOT - 40, SLOT, SLOT + 1, 3 * SLOT + 5, 70_000];
   for (let i = 0; i < count; i++) {
     const dir = ['', 'a/', 'b/c/', 'é/', 'Z/'][Math.floor(r() * 5)]!;
-    const name = `${dir}f${Math.floor(r() * 1e6)}${r() < 0.1 ? 'x'.repeat(200) : ''}${r() < 0.2 ? 'ü' : ''}.bin`;
+    const name = `${dir}f${Math.floor(r() * 1e6)}${r() < 0.1 ? 'x'.repeat(200) : ''}${r() < 0.2 ? 'ü' : ''}${r() < 0.1 ? '𝄞' : ''}.bin`;
     const size = r() < 0.7 ? Math.floor(r() * 300) : sizes[Math.floor(r() * sizes.length)]!;
     const bytes = new Uint8Array(size);
     for (let k = 0; k < size; k++) bytes[k] = Math.floor(r() * 256);
@@ -153,5 +157,100 @@ test('OPWM1 vectors: every version file of the reference in one tree, read in pa
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+/** Runs `fn` in a fresh temp dir, removed after. */
+async function inTempDir(prefix: string, fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  try {
+    await fn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('a slot filled to its last bytes leaves the rest of its batch to the hashing thread, in a reused slot', () =>
+  inTempDir('canon-par-full-', async (dir) => {
+    // Batches of 3 in 2 slots: batch 2 reuses batch 0's slot. "2a" fills it to 4 bytes short of its end (8 bytes
+    // of lengths, 2 of path, 4082 of content), so "2b" and "2c" must be read by the hashing thread.
+    const files: Record<string, Uint8Array> = {};
+    for (const name of ['0a', '0b', '0c', '1a', '1b', '1c', '2b', '2c']) files[name] = new TextEncoder().encode(name);
+    files['2a'] = new Uint8Array(SLOT - 4 - 10).fill(7);
+    writeTree(dir, files);
+    for (const workers of [0, 1]) {
+      const fp = await fingerprintDirectoryAsync(dir, { parallel: true, parallelOptions: { ...SMALL, workers } });
+      assert.is(fp.address, commit(files).address, `${workers} reader(s)`);
+    }
+  }));
+
+test('the pooled readers serve tree after tree, two trees at once, and start again after closeReaderThreads', () =>
+  inTempDir('canon-par-pool-', async (root) => {
+    const trees = [101, 102, 103].map((seed) => {
+      const files = randomTree(seed);
+      writeTree(join(root, `t${seed}`), files);
+      return { dir: join(root, `t${seed}`), want: commit(files).address };
+    });
+    const opts = { parallel: true, parallelOptions: { ...SMALL, workers: 2 } } as const;
+    for (let round = 0; round < 2; round++) {
+      for (const t of trees)
+        assert.is((await fingerprintDirectoryAsync(t.dir, opts)).address, t.want, `round ${round}`);
+      const both = await Promise.all(trees.map((t) => fingerprintDirectoryAsync(t.dir, opts)));
+      assert.equal(
+        both.map((fp) => fp.address),
+        trees.map((t) => t.want),
+        `round ${round}, at once`,
+      );
+      await closeReaderThreads();
+    }
+  }));
+
+test('a consumer that stops early leaves the readers fit for the next tree', () =>
+  inTempDir('canon-par-stop-', async (dir) => {
+    const files = randomTree(104);
+    writeTree(dir, files);
+    const opts = { parallel: true, parallelOptions: { ...SMALL, workers: 1 } } as const;
+    await fingerprintDirectoryAsync(dir, opts); // the reader has started
+    const failing = {
+      write(): never {
+        throw new Error('sink full');
+      },
+    };
+    await serializeDirectoryTo(dir, failing, opts).then(
+      () => assert.unreachable('the sink threw'),
+      (e: Error) => assert.is(e.message, 'sink full'),
+    );
+    assert.is((await fingerprintDirectoryAsync(dir, opts)).address, commit(files).address);
+  }));
+
+test('a file gone between the walk and its read is E_NOT_FOUND naming it, whoever reads it', () =>
+  inTempDir('canon-par-gone-', async (dir) => {
+    for (let f = 0; f < 40; f++) writeFileSync(join(dir, `f${String(f).padStart(2, '0')}.txt`), `file ${f}\n`);
+    const planned = planTree(fsTreeReader, dir);
+    unlinkSync(join(dir, 'f29.txt'));
+    for (const workers of [0, 1]) {
+      const stats = { files: 0, bytes: 0 };
+      const chunks = artifactChunksParallel(fsTreeReader, planned, stats, { ...SMALL, workers });
+      const err = await (async () => {
+        for await (const _ of chunks);
+      })().then(
+        () => undefined,
+        (e: { code?: string; message: string }) => e,
+      );
+      assert.is(err?.code, 'E_NOT_FOUND', `${workers} reader(s)`);
+      assert.ok(err!.message.includes('f29.txt'), err!.message);
+    }
+  }));
+
+test('a symlink inside the tree is refused with the parallel reader as without it', () =>
+  inTempDir('canon-par-link-', async (dir) => {
+    for (let f = 0; f < 10; f++) writeFileSync(join(dir, `f${f}.txt`), `${f}`);
+    symlinkSync('f1.txt', join(dir, 'link.txt'));
+    await fingerprintDirectoryAsync(dir, { parallel: true, parallelOptions: SMALL }).then(
+      () => assert.unreachable('a symlink was hashed'),
+      (e: { code?: string; message: string }) => {
+        assert.is(e.code, 'E_FORMAT');
+        assert.ok(e.message.includes('link.txt') && e.message.includes('symlink'), e.message);
+      },
+    );
+  }));
 
 test.run();

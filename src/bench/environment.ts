@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { cpus, release } from 'node:os';
+import { cpus, loadavg, release } from 'node:os';
 import { which } from './which.ts';
 
 /** What a reader needs to judge the figures: CPU, SHA extensions, runtime and the peer tools' versions. */
@@ -24,6 +24,8 @@ export function describeEnvironment(
     openssl: process.versions.openssl ?? 'unknown',
     v8: process.versions.v8,
     singleBinary: inBinary,
+    // Others' work on the machine when the run began (the run adds loadAverageEnd): 1, 5 and 15 minutes.
+    loadAverageStart: loadAverage(),
   };
   const glibc = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header
     ?.glibcVersionRuntime;
@@ -41,4 +43,11 @@ export function describeEnvironment(
       : 'absent';
   }
   return out;
+}
+
+/** The 1, 5 and 15 minute load averages, as "0.42 0.90 1.20". */
+export function loadAverage(): string {
+  return loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 }

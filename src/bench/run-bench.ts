@@ -9,7 +9,7 @@ import { benchSqlitePeers, sqlitePeerRatios } from './bench-sqlite-peers.ts';
 import { benchStartup } from './bench-startup.ts';
 import { benchWorkload, type Effort } from './bench-workload.ts';
 import type { Candidate } from './candidates.ts';
-import { describeEnvironment } from './environment.ts';
+import { describeEnvironment, loadAverage } from './environment.ts';
 import { flattenRatios } from './flatten-ratios.ts';
 import { evaluateTargets } from './targets.ts';
 import { fileCount, generateWorkload, WORKLOADS } from './workloads.ts';
@@ -71,6 +71,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
       startedAt,
       durationMs: 0,
       ...sections,
+      environment: { ...sections.environment, loadAverageEnd: loadAverage() },
       targets: [],
       ratios: {},
     };

@@ -1,6 +1,6 @@
 import { ArtifactStage, changedSize, type Overflow, type Planned, type StreamStats } from './artifact-stage.ts';
 import { artifactChunks, DEFAULT_BUFFER_BYTES } from './artifact-stream.ts';
-import type { TreeReader } from './tree-reader.ts';
+import type { TreeFileAccess, TreeReader } from './tree-reader.ts';
 
 /**
  * A file longer than this has the rest read off the main thread. Below it the thread-pool hop (tens of
@@ -28,35 +28,78 @@ export async function* artifactChunksAsync(
     return;
   }
   const stage = new ArtifactStage(planned.length, stats, bufferBytes);
-  let spare: Uint8Array | undefined;
+  const spare: Spare = {};
   for (let i = 0; i < planned.length; i++) {
     const entry = planned[i]!;
     const full = stage.flushFor(8 + entry.pathBytes.length);
     if (full) yield full;
-    const handle = access.open(entry.file);
-    let inflight: Promise<number> | undefined;
-    try {
-      const ov = stage.stageFile(access, handle, entry, i, ASYNC_FROM_BYTES);
-      if (ov === undefined) continue;
-      spare ??= new Uint8Array(stage.buf.length);
-      for (;;) {
-        inflight = access.readIntoAsync(handle, spare, 0, spare.length);
-        inflight.catch(ignore); // awaited below; not an unhandled rejection while the consumer holds a chunk
-        for (const chunk of ov.out) yield chunk;
-        const n = await inflight;
-        inflight = undefined;
-        // The part just read is now the stage; the buffer the consumer is done with is the next spare.
-        [stage.buf, spare] = [spare, stage.buf];
-        if (!nextPart(stage, ov, entry, n)) break;
-      }
-      stage.finish(entry, ov.size, ov.read);
-    } finally {
-      // Never close a descriptor a pool thread is still reading (the consumer may stop early).
-      if (inflight) await inflight.catch(ignore);
-      access.close(handle);
-    }
+    const open = stageStart(access, stage, entry, i);
+    if (open) yield* streamRestAsync(access, stage, entry, open, spare);
   }
   if (stage.pos > 0) yield stage.take();
+}
+
+/** The second buffer, allocated by the first file that needs it and kept for the next. */
+export interface Spare {
+  buf?: Uint8Array;
+}
+
+/** A file open past its first `ASYNC_FROM_BYTES`: its handle and where its reading stands. */
+export interface OpenRest {
+  handle: number;
+  ov: Overflow;
+}
+
+/**
+ * Opens a file and stages it if it ends within `ASYNC_FROM_BYTES` (closed then: undefined), else returns it open
+ * for `streamRestAsync`. Sync, so a small file costs no generator and no promise.
+ */
+export function stageStart(
+  access: TreeFileAccess,
+  stage: ArtifactStage,
+  entry: Planned,
+  i: number,
+): OpenRest | undefined {
+  const handle = access.open(entry.file);
+  let ov: Overflow | undefined;
+  try {
+    ov = stage.stageFile(access, handle, entry, i, ASYNC_FROM_BYTES);
+  } finally {
+    if (ov === undefined) access.close(handle);
+  }
+  return ov && { handle, ov };
+}
+
+/**
+ * The rest of a file `stageStart` left open, read on the thread pool into `spare` while the part before is handed
+ * on (the two buffers then swap); checked against its size; closed.
+ */
+export async function* streamRestAsync(
+  access: TreeFileAccess,
+  stage: ArtifactStage,
+  entry: Planned,
+  { handle, ov }: OpenRest,
+  spare: Spare,
+): AsyncGenerator<Uint8Array> {
+  let inflight: Promise<number> | undefined;
+  try {
+    for (;;) {
+      const into = (spare.buf ??= new Uint8Array(stage.buf.length));
+      inflight = access.readIntoAsync!(handle, into, 0, into.length);
+      inflight.catch(ignore); // awaited below; not an unhandled rejection while the consumer holds a chunk
+      for (const chunk of ov.out) yield chunk;
+      const n = await inflight;
+      inflight = undefined;
+      // The part just read is now the stage; the buffer the consumer is done with is the next spare.
+      [stage.buf, spare.buf] = [into, stage.buf];
+      if (!nextPart(stage, ov, entry, n)) break;
+    }
+    stage.finish(entry, ov.size, ov.read);
+  } finally {
+    // Never close a descriptor a pool thread is still reading (the consumer may stop early).
+    if (inflight) await inflight.catch(ignore);
+    access.close(handle);
+  }
 }
 
 /**

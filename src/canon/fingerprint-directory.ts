@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { availableParallelism, loadavg } from 'node:os';
 import { addressFromHex, type ContentAddress } from './content-address.ts';
 import { artifactChunks, planTree, type StreamStats, type TreeOptions } from './artifact-stream.ts';
 import { artifactChunksAsync } from './artifact-stream-async.ts';
@@ -7,10 +6,13 @@ import { fsTreeReader } from './fs-tree-reader.ts';
 import {
   artifactChunksParallel,
   PARALLEL_FROM_FILES,
+  PARALLEL_WARM_FROM_FILES,
+  readyReaderThreads,
   type ParallelOptions,
   type ParallelStats,
 } from './parallel-tree-read.ts';
 import type { Planned } from './artifact-stage.ts';
+import { spareCore } from './spare-core.ts';
 import type { TreeReader } from './tree-reader.ts';
 
 export interface DirectoryFingerprint extends StreamStats {
@@ -22,9 +24,10 @@ export interface DirectoryFingerprint extends StreamStats {
 export interface FingerprintOptions extends TreeOptions {
   reader?: TreeReader;
   /**
-   * The async forms only: read a tree of many files on several threads. 'auto' (default): from
-   * `PARALLEL_FROM_FILES` files up, for the fs reader, when a core is free (more than one, and the 1-minute load
-   * average below cores - 0.5); true forces it (fs reader only).
+   * The async forms only: read a tree of many files on several threads. 'auto' (default): for the fs reader,
+   * when a core is free (`spareCore`: the other processes leave one), from
+   * `PARALLEL_FROM_FILES` files up, or from `PARALLEL_WARM_FROM_FILES` once the reader threads have started;
+   * true forces it (fs reader only).
    */
   parallel?: boolean | 'auto';
   parallelOptions?: ParallelOptions;
@@ -62,13 +65,9 @@ export async function fingerprintDirectoryAsync(
   return { address: addressFromHex(hash.digest('hex')), ...stats, ...source.extra };
 }
 
-/**
- * More than one core, and the last minute's load leaves one free: reader threads only pay with a core to run on
- * (on a saturated machine their start and their reads take CPU from the hashing thread instead).
- */
-function spareCore(): boolean {
-  const cores = availableParallelism();
-  return cores > 1 && loadavg()[0]! < cores - 0.5;
+/** Fewer files pay for the reader threads once they have started (the first parallel tree starts them). */
+function autoFromFiles(): number {
+  return readyReaderThreads() > 0 ? PARALLEL_WARM_FROM_FILES : PARALLEL_FROM_FILES;
 }
 
 /**
@@ -84,8 +83,7 @@ function chunkSource(
   const planned: Planned[] = planTree(reader, path, opts);
   const mode = opts.parallel ?? 'auto';
   const parallel =
-    reader === fsTreeReader &&
-    (mode === true || (mode === 'auto' && planned.length >= PARALLEL_FROM_FILES && spareCore()));
+    reader === fsTreeReader && (mode === true || (mode === 'auto' && planned.length >= autoFromFiles() && spareCore()));
   if (!parallel) return { chunks: artifactChunksAsync(reader, planned, stats, opts.bufferBytes), extra: {} };
   const ps: ParallelStats = { workers: 0, capBytes: 0, batches: 0, workerBatches: 0, stolen: 0 };
   const chunks = artifactChunksParallel(

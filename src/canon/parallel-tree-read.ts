@@ -2,14 +2,23 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ArtifactStage, type Planned, type StreamStats } from './artifact-stage.ts';
 import { DEFAULT_BUFFER_BYTES } from './artifact-stream.ts';
+import { stageStart, streamRestAsync, type Spare } from './artifact-stream-async.ts';
 import { fsSyncCalls, type SyncFsCalls } from './fs-tree-reader.ts';
 import type { TreeReader } from './tree-reader.ts';
 
 /**
- * Below this many files a tree is read on one thread: a reader thread takes 15-90 ms to start (more under load),
- * about what 2,000 small files cost to read alone, so a smaller tree would finish before the helper joins.
+ * Below this many files a tree is read on one thread while no reader thread has started: one takes 15-90 ms to
+ * start (more under load), about what 2,000 small files cost to read alone, so a smaller tree would finish before
+ * the helper joins. The threads stay once started.
  */
 export const PARALLEL_FROM_FILES = 2048;
+
+/**
+ * With reader threads started, from this many files. Below it the gain is under a millisecond (by CPU time, on
+ * 512 x 1 KiB: 4.2 ms on the hashing thread against 4.7 ms alone), which a late hand-over (the message a reader
+ * wakes for takes 0.05-1 ms, more on a busy machine) can eat.
+ */
+export const PARALLEL_WARM_FROM_FILES = 1024;
 
 export interface ParallelOptions {
   /** Files per batch (a unit of work one thread claims). */
@@ -22,6 +31,11 @@ export interface ParallelOptions {
   /** Reader threads besides the hashing one (default: one per further core, at most 3). */
   workers?: number;
   bufferBytes?: number;
+  /** Batches this thread reads per batch the readers supply while they keep up (it also plans the tree and
+   * hashes every batch, so less than 1 evens the two threads' work). */
+  mainShare?: number;
+  /** How long this thread waits for a reader's batch; after one wait that long it waits no more in this tree. */
+  waitMs?: number;
 }
 
 /** What the parallel read did: how much it may hold at once, and how the batches were shared. */
@@ -32,61 +46,64 @@ export interface ParallelStats {
   batches: number;
   /** Batches a reader thread read and the hash used (the rest the hashing thread read itself). */
   workerBatches: number;
-  /** Batches a reader held too long, read again by the hashing thread instead of waiting (its copy unused). */
+  /** Batches a reader still held when nothing was left to claim, read again by the hashing thread instead of
+   * waiting (its copy unused). */
   stolen: number;
 }
 
-const DEFAULTS = { batchFiles: 64, slotBytes: 256 * 1024, slots: 8 };
+const DEFAULTS = { batchFiles: 64, slotBytes: 256 * 1024, slots: 8, mainShare: 0.5, waitMs: 4 };
 
 export function defaultReaderThreads(): number {
   return Math.max(1, Math.min(3, availableParallelism() - 1));
 }
 
-// Control words in a shared Int32Array: the next batch to claim, how many batches are hashed, an abort flag; then
-// per slot of the readers' ring (batch j goes to slot j % slots) the (batch index + 1) whose bytes it holds once
+// Control words in a shared Int32Array: the next batch to claim, how many batches are hashed, an abort flag, how
+// many readers are inside the job (-1: closed); then per slot of the readers' ring (batch j goes to slot j % slots) the (batch index + 1) whose bytes it holds once
 // complete; then per slot a busy flag held while a reader writes it (a reader whose batch the hashing thread read
 // again may still be writing when the slot's next batch comes up: that batch's reader waits for it).
 const NEXT = 0;
 const CONSUMED = 1;
 const ABORT = 2;
-const READY = 3;
+const ACTIVE = 3;
+const READY = 4;
 
 /**
  * Reads files [first, end) into `slot` as OPWM1 frames (path length, path, content length, content, lengths LE)
  * and records each frame's length in `table`, or -1 for a file left to the hashing thread: one that does not fit
  * the room left, whose size differs from a listed one, or that could not be opened or read (the hashing thread
- * then reads it itself and raises the error with its path). Self-contained on purpose: the reader thread runs
- * its source text (`fillBatch.toString()`), so it may use nothing from outside its parameters.
+ * then reads it itself and raises the error with its path). The path is encoded straight into the slot (planned
+ * paths are well-formed, so `write` gives `Buffer.from`'s bytes; a path cut short by the slot's end leaves under 4
+ * bytes, so no room). Self-contained on purpose: the reader thread runs its source text (`fillBatch.toString()`),
+ * so it may use nothing from outside its parameters.
  */
 function fillBatch(
   fs: SyncFsCalls,
   refs: readonly string[],
-  pathBytes: readonly Uint8Array[],
-  sizes: readonly number[],
+  paths: readonly string[],
+  sizes: Float64Array | undefined,
   first: number,
   end: number,
-  slot: Uint8Array,
+  slot: Buffer,
   table: Int32Array,
 ): void {
   let pos = 0;
   for (let i = first; i < end; i++) {
-    const pb = pathBytes[i]!;
-    const at = pos + 8 + pb.length;
-    const room = slot.length - at;
     table[i - first] = -1;
+    if (slot.length - pos <= 8) continue; // every later file of the batch is marked too
+    const pl = slot.write(paths[i]!, pos + 4, 'utf8');
+    const at = pos + 8 + pl;
+    const room = slot.length - at;
     if (room <= 0) continue;
     let fd = -1;
     try {
       fd = fs.openSync(refs[i]!, 'r');
       const n = fs.readSync(fd, slot, at, room, null);
       // A full room may hide more bytes; a listed size must match: both are left to the checked path.
-      if (n >= room || (sizes[i]! >= 0 && n !== sizes[i])) continue;
-      const pl = pb.length;
+      if (n >= room || (sizes !== undefined && sizes[i]! >= 0 && n !== sizes[i])) continue;
       slot[pos] = pl & 255;
       slot[pos + 1] = (pl >>> 8) & 255;
       slot[pos + 2] = (pl >>> 16) & 255;
       slot[pos + 3] = (pl >>> 24) & 255;
-      slot.set(pb, pos + 4);
       const c = pos + 4 + pl;
       slot[c] = n & 255;
       slot[c + 1] = (n >>> 8) & 255;
@@ -102,42 +119,103 @@ function fillBatch(
   }
 }
 
-/** The reader thread: claims batches in order, waits for a free slot (the cap), fills it, marks it ready. */
+/**
+ * A reader thread: started once and kept (unref'd, so it never holds the process open), it serves one job per
+ * message. A job is one tree: its shared control words and ring, and its files' refs and paths joined by NUL (one
+ * string clones faster than 10,000). The thread enters a job only while the job is open (ACTIVE >= 0), so a
+ * message that arrives after the job ended is dropped; it claims batches in order, waits for a free slot (the
+ * cap), fills it, marks it ready.
+ */
 const WORKER_SOURCE = `
-const { workerData: d } = require('node:worker_threads');
+const { parentPort } = require('node:worker_threads');
 const fs = require('node:fs');
 const fillBatch = ${fillBatch.toString()};
-const ctrl = new Int32Array(d.ctrl);
-const BUSY = ${READY} + d.slots;
-const pathBytes = d.paths.map((p) => Buffer.from(p, 'utf8'));
-for (;;) {
-  if (Atomics.load(ctrl, ${ABORT})) break;
-  const j = Atomics.add(ctrl, ${NEXT}, 1);
-  if (j >= d.batches) break;
-  const s = j % d.slots;
-  let c;
-  while (!Atomics.load(ctrl, ${ABORT}) && j >= (c = Atomics.load(ctrl, ${CONSUMED})) + d.slots) Atomics.wait(ctrl, ${CONSUMED}, c, 1000);
-  while (!Atomics.load(ctrl, ${ABORT}) && Atomics.compareExchange(ctrl, BUSY + s, 0, 1) !== 0) Atomics.wait(ctrl, BUSY + s, 1, 1000);
-  if (Atomics.load(ctrl, ${ABORT})) break;
-  fillBatch(fs, d.refs, pathBytes, d.sizes, j * d.batchFiles, Math.min(d.refs.length, (j + 1) * d.batchFiles),
-    new Uint8Array(d.data, s * d.slotBytes, d.slotBytes), new Int32Array(d.tables, s * d.batchFiles * 4, d.batchFiles));
-  Atomics.store(ctrl, ${READY} + s, j + 1);
-  Atomics.store(ctrl, BUSY + s, 0);
-  Atomics.notify(ctrl, BUSY + s);
-}
+parentPort.on('message', (d) => {
+  const ctrl = new Int32Array(d.ctrl);
+  for (;;) {
+    const a = Atomics.load(ctrl, ${ACTIVE});
+    if (a < 0) return;
+    if (Atomics.compareExchange(ctrl, ${ACTIVE}, a, a + 1) === a) break;
+  }
+  try {
+    const refs = d.refs.split('\\0');
+    const paths = d.paths.split('\\0');
+    const BUSY = ${READY} + d.slots;
+    for (;;) {
+      if (Atomics.load(ctrl, ${ABORT})) break;
+      const j = Atomics.add(ctrl, ${NEXT}, 1);
+      if (j >= d.batches) break;
+      const s = j % d.slots;
+      let c;
+      while (!Atomics.load(ctrl, ${ABORT}) && j >= (c = Atomics.load(ctrl, ${CONSUMED})) + d.slots) Atomics.wait(ctrl, ${CONSUMED}, c, 1000);
+      while (!Atomics.load(ctrl, ${ABORT}) && Atomics.compareExchange(ctrl, BUSY + s, 0, 1) !== 0) Atomics.wait(ctrl, BUSY + s, 1, 1000);
+      if (Atomics.load(ctrl, ${ABORT})) break;
+      fillBatch(fs, refs, paths, d.sizes, j * d.batchFiles, Math.min(refs.length, (j + 1) * d.batchFiles),
+        Buffer.from(d.data, s * d.slotBytes, d.slotBytes), new Int32Array(d.tables, s * d.batchFiles * 4, d.batchFiles));
+      Atomics.store(ctrl, ${READY} + s, j + 1);
+      Atomics.notify(ctrl, ${READY} + s);
+      Atomics.store(ctrl, BUSY + s, 0);
+      Atomics.notify(ctrl, BUSY + s);
+    }
+  } finally {
+    Atomics.sub(ctrl, ${ACTIVE}, 1);
+  }
+});
+parentPort.postMessage('ready');
 `;
 
-const ignore = (): void => {};
+/** The reader threads, started on first use and kept for the next trees (a thread costs 30-40 ms of CPU to start). */
+const pool: { worker: Worker; ready: boolean }[] = [];
 
 /**
- * The OPWM1 stream of `artifactChunks` for a tree of many files, read by several threads: reader threads claim
- * batches of files in path order and read each into a slot of a shared ring as finished frames; this thread
- * hashes the batches strictly in order, so the bytes and the address are those of the sequential stream. It never
- * waits for a reader: while the next batch is not ready it reads the next unclaimed one into a ring of its own,
- * and with none left to claim it reads the late batch itself (a reader descheduled on a busy machine would
- * otherwise stall the hash). A reader waits for a free slot, so at most 2 x `slots x slotBytes` bytes are held
- * read ahead. This thread starts reading at once and the readers join once started, so a slow start costs the
- * start's CPU and nothing more. Only for the fs reader (the threads open the real files).
+ * `count` reader threads from the pool, started as needed (a thread that cannot be had, a resource limit, leaves
+ * fewer: this thread reads what the others would have). A thread that dies leaves the pool; its batches are read
+ * here, as a late one's are.
+ */
+function readerThreads(count: number): Worker[] {
+  while (pool.length < count) {
+    let worker: Worker;
+    try {
+      worker = new Worker(WORKER_SOURCE, { eval: true });
+    } catch {
+      break;
+    }
+    const entry = { worker, ready: false };
+    const leave = (): void => {
+      const k = pool.indexOf(entry);
+      if (k >= 0) pool.splice(k, 1);
+    };
+    worker.once('message', () => (entry.ready = true));
+    worker.on('error', leave);
+    worker.on('exit', leave);
+    worker.unref();
+    pool.push(entry);
+  }
+  return pool.slice(0, count).map((e) => e.worker);
+}
+
+/** Pooled reader threads that have started (a tree read now has them from its first batch). */
+export function readyReaderThreads(): number {
+  return pool.filter((e) => e.ready).length;
+}
+
+/** Stops the pooled reader threads (the next parallel read starts new ones). */
+export async function closeReaderThreads(): Promise<void> {
+  await Promise.all(pool.splice(0).map((e) => e.worker.terminate()));
+}
+
+/**
+ * The OPWM1 stream of `artifactChunks` for a tree of many files, read by several threads: reader threads (pooled,
+ * started by the first such tree) claim batches of files in path order and read each into a slot of a shared ring
+ * as finished frames; this thread hashes the batches strictly in order, so the bytes and the address are those of
+ * the sequential stream. While the next batch is not ready, this thread reads the next unclaimed one into a ring
+ * of its own, up to `mainShare` batches per batch the readers supplied (it planned the tree and hashes every
+ * batch, so an equal share of the reading would leave the readers idle at the end); past its share it waits for
+ * the reader holding the batch, at most `waitMs`: a reader that late (descheduled on a busy machine) ends the
+ * waiting for the rest of the tree, and from then on this thread reads on whenever a batch is late, and with
+ * nothing left to claim reads the late batch itself. A reader waits for a free slot, so at most
+ * 2 x `slots x slotBytes` bytes are held read ahead. A thread still starting (the first tree) costs its start's
+ * CPU and nothing more: this thread reads until it joins. Only for the fs reader (the threads open the real files).
  */
 export async function* artifactChunksParallel(
   reader: TreeReader,
@@ -158,46 +236,61 @@ export async function* artifactChunksParallel(
   const tables = new SharedArrayBuffer(4 * slots * batchFiles);
   const refs = planned.map((p) => p.file.ref);
   const paths = planned.map((p) => p.file.path);
-  const sizes = planned.map((p) => p.file.size);
-  const pathBytes = planned.map((p) => p.pathBytes);
+  const sizes = planned.some((p) => p.file.size >= 0) ? Float64Array.from(planned, (p) => p.file.size) : undefined;
   const slotView = (s: number): Uint8Array => new Uint8Array(data, s * slotBytes, slotBytes);
   const tableView = (s: number): Int32Array => new Int32Array(tables, s * batchFiles * 4, batchFiles);
-  let workerCount = 0;
-  for (let w = 0; w < (opts.workers ?? defaultReaderThreads()); w++) {
-    let worker: Worker;
-    try {
-      worker = new Worker(WORKER_SOURCE, {
-        eval: true,
-        workerData: { ctrl: ctrlBuf, data, tables, refs, paths, sizes, batches, batchFiles, slots, slotBytes },
-      });
-    } catch {
-      break; // no thread to be had (a resource limit): this thread reads what the others would have
-    }
-    worker.on('error', ignore); // a dead reader's batches are read here, as a late one's are
-    worker.unref();
-    workerCount++;
+  const readers = readerThreads(opts.workers ?? defaultReaderThreads());
+  if (readers.length > 0) {
+    const job = {
+      ctrl: ctrlBuf,
+      data,
+      tables,
+      refs: refs.join('\0'),
+      paths: paths.join('\0'),
+      sizes,
+      batches,
+      batchFiles,
+      slots,
+      slotBytes,
+    };
+    for (const w of readers) w.postMessage(job);
   }
+  const workerCount = readers.length;
   const ps = out ?? { workers: 0, capBytes: 0, batches: 0, workerBatches: 0, stolen: 0 };
   Object.assign(ps, { workers: workerCount, capBytes: 2 * slots * slotBytes, batches, workerBatches: 0, stolen: 0 });
   // This thread's own ring: batch j in own[j % slots], which only this thread touches.
-  const own: { batch: number; slot: Uint8Array; table: Int32Array }[] = [];
+  const own: { batch: number; slot: Buffer; table: Int32Array }[] = [];
   const fillHere = (j: number): void => {
     const k = j % slots;
-    const mine = (own[k] ??= { batch: -1, slot: new Uint8Array(slotBytes), table: new Int32Array(batchFiles) });
+    const mine = (own[k] ??= { batch: -1, slot: Buffer.allocUnsafe(slotBytes), table: new Int32Array(batchFiles) });
     const first = j * batchFiles;
-    fillBatch(fsSyncCalls, refs, pathBytes, sizes, first, Math.min(n, first + batchFiles), mine.slot, mine.table);
+    fillBatch(fsSyncCalls, refs, paths, sizes, first, Math.min(n, first + batchFiles), mine.slot, mine.table);
     mine.batch = j;
   };
   const stage = new ArtifactStage(n, stats, opts.bufferBytes ?? DEFAULT_BUFFER_BYTES);
+  const share = opts.mainShare ?? DEFAULTS.mainShare;
+  const waitMs = opts.waitMs ?? DEFAULTS.waitMs;
+  let waiting = workerCount > 0 && waitMs > 0;
+  let claimed = 0;
+  const spare: Spare = {};
   try {
     for (let h = 0; h < batches; h++) {
       const s = h % slots;
       for (;;) {
-        if (own[s]?.batch === h || Atomics.load(ctrl, READY + s) === h + 1) break;
+        const ready = Atomics.load(ctrl, READY + s);
+        if (own[s]?.batch === h || ready === h + 1) break;
         const j = Atomics.load(ctrl, NEXT);
-        // Batch h is not ready: read the next unclaimed batch here meanwhile (h itself when nobody claimed it) ...
-        if (j < batches && j < h + slots) {
-          if (Atomics.compareExchange(ctrl, NEXT, j, j + 1) === j) fillHere(j);
+        // Batch h is not ready. Nobody claimed it: read it here. A reader holds it: read the next unclaimed batch
+        // here meanwhile while this thread's share allows, else wait for the reader ...
+        if (j < batches && j < h + slots && (j === h || !waiting || claimed < share * (ps.workerBatches + 1))) {
+          if (Atomics.compareExchange(ctrl, NEXT, j, j + 1) === j) {
+            fillHere(j);
+            claimed++;
+          }
+          continue;
+        }
+        if (waiting) {
+          if (Atomics.wait(ctrl, READY + s, ready, waitMs) === 'timed-out') waiting = false;
           continue;
         }
         // ... and with nothing left to claim, read h again rather than wait for the reader holding it.
@@ -227,19 +320,25 @@ export async function* artifactChunksParallel(
         }
         from = pos;
         if (i === end) break;
-        // The checked sequential path, through the stage.
+        // The checked sequential path, through the stage (a large file's rest read on the thread pool while the
+        // part before is hashed, as in `artifactChunksAsync`).
         const entry = planned[i]!;
         const full = stage.flushFor(8 + entry.pathBytes.length);
         if (full) yield full;
-        yield* stage.stageWhole(access, entry, i);
+        if (access.readIntoAsync) {
+          const open = stageStart(access, stage, entry, i);
+          if (open) yield* streamRestAsync(access, stage, entry, open, spare);
+        } else yield* stage.stageWhole(access, entry, i);
       }
       Atomics.store(ctrl, CONSUMED, h + 1);
       Atomics.notify(ctrl, CONSUMED);
     }
     if (stage.pos > 0) yield stage.take();
   } finally {
-    // Done or stopped early: readers still waiting for a slot or about to claim one leave.
+    // Done or stopped early: readers still waiting for a slot or about to claim one leave; a reader whose message
+    // is still queued finds the job closed when no reader is inside it.
     Atomics.store(ctrl, ABORT, 1);
+    Atomics.compareExchange(ctrl, ACTIVE, 0, -1);
     Atomics.notify(ctrl, CONSUMED);
     for (let k = 0; k < slots; k++) Atomics.notify(ctrl, READY + slots + k);
   }
