@@ -150,18 +150,43 @@ test('--quick caps the worker steps and every header says the run is quick', asy
   const j = captureIo();
   await main(['test', '--backend', 'filesystem', '--suite', dir, '--reporter', 'json', '--quick', '--no-probe'], j.io);
   assert.equal(JSON.parse(j.out().split('\n')[0]!).quick, QUICK);
-  for (const reporter of ['pretty', 'tap', 'md']) {
+  for (const reporter of ['pretty', 'tap', 'md', 'junit', 'html']) {
     const c = captureIo();
     await main(
-      ['test', '--backend', 'filesystem', '--suite', dir, '--reporter', reporter, '--quick', '--no-probe'],
+      [
+        'test',
+        '--backend',
+        'filesystem',
+        '--suite',
+        dir,
+        '--reporter',
+        reporter,
+        '--quick',
+        '--no-probe',
+        '--seed',
+        '7',
+      ],
       c.io,
     );
     assert.match(c.out(), /QUICK run \(--quick\)/, reporter);
+    // JUnit: the header's words as the backend's testsuite properties, the seed and the skipped probes too.
+    if (reporter === 'junit') {
+      assert.match(
+        c.out(),
+        /<property name="quick" value="QUICK run \(--quick\): crash and mixed-writers steps capped at 3 kills/,
+      );
+      assert.match(c.out(), /<property name="seed" value="7"\/>/);
+      assert.match(c.out(), /<property name="capability-probes" value="skipped \(--no-probe\)"\/>/);
+    }
+    if (reporter === 'html')
+      assert.match(c.out(), /<td>quick \(--quick\); capability probes skipped \(--no-probe\)<\/td>/);
   }
-  // A full run says nothing of the kind.
-  const full = captureIo();
-  await main(['test', '--backend', 'filesystem', '--suite', dir, '--no-probe'], full.io);
-  assert.not.match(full.out(), /QUICK/);
+  // A full run says nothing of the kind, in any format.
+  for (const reporter of ['pretty', 'junit', 'html']) {
+    const full = captureIo();
+    await main(['test', '--backend', 'filesystem', '--suite', dir, '--no-probe', '--reporter', reporter], full.io);
+    assert.not.match(full.out(), /QUICK|quick \(--quick\)/, reporter);
+  }
 });
 
 test('progress goes to stderr only when it is a terminal', async () => {
