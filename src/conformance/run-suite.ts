@@ -152,28 +152,20 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
   try {
     // Every unit is queued at once (the slots let `jobs` of them run); results are told in the sequential order.
     // With more than one job the cases that time worker processes of every backend are queued first, so they run
-    // side by side (they are most of a full run, and may not share the loop with in-process cases); with one job
-    // the queue is the sequential order itself.
+    // side by side (they are most of a full run, and may not share the loop with in-process cases), and the cases
+    // that compute follow, in case workers beside them when there is a pool; with one job the queue is the
+    // sequential order itself.
     const queued = opts.factories.map(() => new Map<number, Promise<CaseResult | undefined>>());
-    const queue = (f: number, n: number) =>
+    const queue = (f: number, n: number) => {
+      const there = elsewhere(opts.factories[f]!, cases[n]!);
       queued[f]!.set(
         n,
-        start(
-          f,
-          n,
-          weightOf(cases[n]!, jobs),
-          elsewhere(opts.factories[f]!, cases[n]!) ? 'elsewhere' : kindOf(cases[n]!),
-          () =>
-            runOne(
-              opts,
-              opts.factories[f]!,
-              cases[n]!,
-              join(root, `${f}-${n}`),
-              seed,
-              elsewhere(opts.factories[f]!, cases[n]!) ? pool : undefined,
-            ),
+        start(f, n, weightOf(cases[n]!, jobs), there ? 'elsewhere' : kindOf(cases[n]!), () =>
+          runOne(opts, opts.factories[f]!, cases[n]!, join(root, `${f}-${n}`), seed, there ? pool : undefined),
         ),
       );
+      return queued[f]!;
+    };
     if (jobs > 1) opts.factories.forEach((_, f) => cases.forEach((c, n) => kindOf(c) === 'timed' && queue(f, n)));
     const units = opts.factories.map((factory, f) => ({
       factory,
@@ -313,11 +305,13 @@ function isPlugin(f: BackendFactory): boolean {
 
 /**
  * A counting semaphore: `take(n, kind)` waits until n slots are free and no unit of a conflicting kind runs; waiters
- * are served in the order they came, except that a waiter held back only by its kind lets those behind it pass (with
- * one job that never happens: a held-back waiter means the one slot is taken). Kinds keep cases that time worker processes (a kill's seeded wait, a writer's
- * ready timeout, both measured on this process's event loop) from sharing that loop with cases that compute in it
- * (hashing, parsing, WASM SQLite): under load such a case held the loop for long enough that a crash worker's ready
- * timed out. Worker cases still run beside each other: their own work here is a few milliseconds per kill.
+ * are served in the order they came, except that a waiter held back only by its kind lets those behind it pass
+ * (with one job that never happens: a held-back waiter means the one slot is taken). Kinds keep cases that time
+ * worker processes (a kill's seeded wait, a writer's ready timeout, both measured on this process's event loop) from
+ * sharing that loop with cases that compute in it (hashing, parsing, WASM SQLite): under load such a case held the
+ * loop for long enough that a crash worker's ready timed out. Worker cases still run beside each other: their own
+ * work here is a few milliseconds per kill. Cases run in a case worker (`elsewhere`) compute there and conflict with
+ * neither kind.
  */
 class Slots {
   private free: number;
