@@ -5,7 +5,7 @@
 // ratio. Prints one JSON document: each run's wall and CPU seconds (this process's waited-for children, from
 // /proc/self/stat), the 1-minute load average when it started, its exit code and case counts, and the ratios of the
 // medians. No figure here is a pass or a fail: docs/running.md says what was measured and under what load.
-// --before DIR times the quick runs in that checkout too, each beside ours in the same round. --suite DIR points
+// --before DIR times the quick runs in that checkout too, each just before ours in the same round. --suite DIR points
 // this checkout's full runs at another suite directory (the older checkout's conformance/, for the same cases).
 //
 //   node bench/suite-time.mjs [--rounds N] [--only full|quick] [--before DIR] [--suite DIR] [--out FILE]
