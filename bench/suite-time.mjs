@@ -5,8 +5,10 @@
 // ratio. Prints one JSON document: each run's wall and CPU seconds (this process's waited-for children, from
 // /proc/self/stat), the 1-minute load average when it started, its exit code and case counts, and the ratios of the
 // medians. No figure here is a pass or a fail: docs/running.md says what was measured and under what load.
+// --before DIR times the quick runs in that checkout too, each just before ours in the same round. --suite DIR points
+// this checkout's full runs at another suite directory (the older checkout's conformance/, for the same cases).
 //
-//   node bench/suite-time.mjs [--rounds N] [--only full|quick] [--before DIR] [--out FILE]
+//   node bench/suite-time.mjs [--rounds N] [--only full|quick] [--before DIR] [--suite DIR] [--out FILE]
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -20,6 +22,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '2' },
     only: { type: 'string' },
     before: { type: 'string' },
+    suite: { type: 'string' },
     out: { type: 'string' },
   },
 });
@@ -32,15 +35,17 @@ const cli = (dir, ...args) => ({
   argv: [join(dir, 'bin', 'prose-state.js'), 'test', '--reporter', 'json', ...args],
 });
 const seed = ['--seed', '1'];
+const suite = values.suite ? ['--suite', resolve(values.suite)] : [];
+const before = values.before ? resolve(values.before) : undefined;
 const full = [
-  ...(values.before ? [['full, before', cli(resolve(values.before), '--backend', 'all', ...seed)]] : []),
-  ['full --jobs 1', cli(here, '--backend', 'all', '--jobs', '1', ...seed)],
-  [`full (default --jobs ${availableParallelism()})`, cli(here, '--backend', 'all', ...seed)],
+  ...(before ? [['full, before', cli(before, '--backend', 'all', ...seed)]] : []),
+  ['full --jobs 1', cli(here, '--backend', 'all', '--jobs', '1', ...suite, ...seed)],
+  [`full (default --jobs ${availableParallelism()})`, cli(here, '--backend', 'all', ...suite, ...seed)],
 ];
-const quick = [
-  ['quick filesystem', cli(here, '--quick', '--backend', 'filesystem', ...seed)],
-  ['quick sqlite', cli(here, '--quick', '--backend', 'sqlite', ...seed)],
-];
+const quick = ['filesystem', 'sqlite'].flatMap((b) => [
+  ...(before ? [[`quick ${b}, before`, cli(before, '--quick', '--backend', b, ...seed)]] : []),
+  [`quick ${b}`, cli(here, '--quick', '--backend', b, ...seed)],
+]);
 const workloads = values.only === 'full' ? full : values.only === 'quick' ? quick : [...full, ...quick];
 
 /** CPU seconds of every waited-for child of this process so far (cutime + cstime, in clock ticks). */
@@ -103,7 +108,13 @@ const doc = {
   medians,
   ratios: {
     'full --jobs 1 / default': ratio('full --jobs 1', dflt),
-    ...(values.before ? { 'full before / default': ratio('full, before', dflt) } : {}),
+    ...(before
+      ? {
+          'full before / default': ratio('full, before', dflt),
+          'quick filesystem before / after': ratio('quick filesystem, before', 'quick filesystem'),
+          'quick sqlite before / after': ratio('quick sqlite, before', 'quick sqlite'),
+        }
+      : {}),
   },
 };
 const text = JSON.stringify(doc, null, 2) + '\n';

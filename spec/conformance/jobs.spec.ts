@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,19 +10,12 @@ import { DEFAULT_DECISIONS } from '../../src/core/decisions.ts';
 import { loadSuite } from '../../src/conformance/load-suite.ts';
 import { QUICK, quickSuite } from '../../src/conformance/quick.ts';
 import { runSuite } from '../../src/conformance/run-suite.ts';
+import { assertSameReportDirs, withoutDurations } from '../helpers/same-reports.ts';
 import { captureIo, PASS_FAIL_SKIP_CASES, tempSuite } from '../helpers/temp-suite.ts';
 
 // test --jobs: the report of a parallel run is the sequential run's, in the same order, apart from durations.
 const SUITE = fileURLToPath(new URL('../../conformance', import.meta.url));
 const idleWorker = fileURLToPath(new URL('./fixtures/ready-then-idle-worker.js', import.meta.url));
-
-/** Durations are the one thing a parallel run may change (JSON durationMs, JUnit time="...", "probed in N ms", the HTML case table ms column). */
-const withoutDurations = (text: string) =>
-  text
-    .replace(/"durationMs":\d+/g, '"durationMs":0')
-    .replace(/time="[\d.]+"/g, 'time="0"')
-    .replace(/probed in \d+ ms/g, 'probed in 0 ms')
-    .replace(/<td class="ms">\d+<\/td>/g, '<td class="ms">0</td>');
 
 async function runTest(jobs: number, reportDir: string, reporter = 'json') {
   const c = captureIo();
@@ -48,15 +41,7 @@ test('--jobs 3 writes every report (JSON Lines, TAP, JUnit, Markdown, HTML) as -
     assert.is(lines.filter((l) => l.includes('"type":"header"')).length, 2);
     assert.ok(lines.filter((l) => l.includes('"type":"case"')).length > 20);
     assert.is(withoutDurations(three.out), withoutDurations(one.out));
-    const files = readdirSync(dirs[0]!).sort();
-    assert.equal(readdirSync(dirs[1]!).sort(), files);
-    assert.ok(files.length >= 5, files.join(', '));
-    for (const f of files)
-      assert.is(
-        withoutDurations(readFileSync(join(dirs[1]!, f), 'utf8')),
-        withoutDurations(readFileSync(join(dirs[0]!, f), 'utf8')),
-        f,
-      );
+    assertSameReportDirs(dirs[1]!, dirs[0]!);
   } finally {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   }
@@ -150,18 +135,43 @@ test('--quick caps the worker steps and every header says the run is quick', asy
   const j = captureIo();
   await main(['test', '--backend', 'filesystem', '--suite', dir, '--reporter', 'json', '--quick', '--no-probe'], j.io);
   assert.equal(JSON.parse(j.out().split('\n')[0]!).quick, QUICK);
-  for (const reporter of ['pretty', 'tap', 'md']) {
+  for (const reporter of ['pretty', 'tap', 'md', 'junit', 'html']) {
     const c = captureIo();
     await main(
-      ['test', '--backend', 'filesystem', '--suite', dir, '--reporter', reporter, '--quick', '--no-probe'],
+      [
+        'test',
+        '--backend',
+        'filesystem',
+        '--suite',
+        dir,
+        '--reporter',
+        reporter,
+        '--quick',
+        '--no-probe',
+        '--seed',
+        '7',
+      ],
       c.io,
     );
     assert.match(c.out(), /QUICK run \(--quick\)/, reporter);
+    // JUnit: the header's words as the backend's testsuite properties, the seed and the skipped probes too.
+    if (reporter === 'junit') {
+      assert.match(
+        c.out(),
+        /<property name="quick" value="QUICK run \(--quick\): crash and mixed-writers steps capped at 3 kills/,
+      );
+      assert.match(c.out(), /<property name="seed" value="7"\/>/);
+      assert.match(c.out(), /<property name="capability-probes" value="skipped \(--no-probe\)"\/>/);
+    }
+    if (reporter === 'html')
+      assert.match(c.out(), /<td>quick \(--quick\); capability probes skipped \(--no-probe\)<\/td>/);
   }
-  // A full run says nothing of the kind.
-  const full = captureIo();
-  await main(['test', '--backend', 'filesystem', '--suite', dir, '--no-probe'], full.io);
-  assert.not.match(full.out(), /QUICK/);
+  // A full run says nothing of the kind, in any format.
+  for (const reporter of ['pretty', 'junit', 'html']) {
+    const full = captureIo();
+    await main(['test', '--backend', 'filesystem', '--suite', dir, '--no-probe', '--reporter', reporter], full.io);
+    assert.not.match(full.out(), /QUICK|quick \(--quick\)/, reporter);
+  }
 });
 
 test('progress goes to stderr only when it is a terminal', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { BackendFactory } from '../core/backend.ts';
 import type { Decisions } from '../core/decisions.ts';
 import type { Case, Suite } from './case-types.ts';
+import { CaseWorkers } from './case-workers.ts';
 import { containsKind } from './load-suite.ts';
 import type { CapabilityReport } from './probes/capability-report.ts';
 import { applyExpectation, expectationFor, type Expectations } from './expectations.ts';
@@ -76,6 +77,12 @@ export interface RunOptions {
   quick?: QuickCounts;
   /** Told the crash and worker areas' progress (test's TTY progress line). */
   progress?: ProgressSink;
+  /**
+   * With more than one job: run the cases that would compute in this process in child processes of `workerCommand`
+   * instead (`prose-state case-worker`), beside the cases that time worker processes. Only for backends a backend
+   * string recreates (not plugins), and not with `onStep` or `checkerBug`, which live in this process.
+   */
+  caseWorkers?: boolean;
 }
 
 export function selectCases(suite: Suite, filter: RunOptions['filter']): Case[] {
@@ -98,6 +105,11 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
   // A plugin's backend runs one case at a time: an exec plugin is one session (one child process, one pipe) per
   // backend and a module plugin shares its process's state; neither promises that two cases may run at once.
   const lanes = opts.factories.map((f) => (isPlugin(f) ? new Slots(1) : undefined));
+  const pool =
+    jobs > 1 && opts.caseWorkers && opts.workerCommand && !opts.onStep && !opts.checkerBug
+      ? new CaseWorkers(opts.workerCommand)
+      : undefined;
+  const elsewhere = (f: BackendFactory, c: Case) => !!pool && !isPlugin(f) && !!f.spec && kindOf(c) === 'in-process';
   const all: CaseResult[] = [];
   // The first failed or errored case in sequential order, of the run (--bail) and of each backend (selftest's
   // stopAtFirstFailure): cases after it are not started, so --jobs 1 runs exactly what the sequential loop ran.
@@ -140,16 +152,20 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
   try {
     // Every unit is queued at once (the slots let `jobs` of them run); results are told in the sequential order.
     // With more than one job the cases that time worker processes of every backend are queued first, so they run
-    // side by side (they are most of a full run, and may not share the loop with in-process cases); with one job
-    // the queue is the sequential order itself.
+    // side by side (they are most of a full run, and may not share the loop with in-process cases), and the cases
+    // that compute follow, in case workers beside them when there is a pool; with one job the queue is the
+    // sequential order itself.
     const queued = opts.factories.map(() => new Map<number, Promise<CaseResult | undefined>>());
-    const queue = (f: number, n: number) =>
+    const queue = (f: number, n: number) => {
+      const there = elsewhere(opts.factories[f]!, cases[n]!);
       queued[f]!.set(
         n,
-        start(f, n, weightOf(cases[n]!, jobs), kindOf(cases[n]!), () =>
-          runOne(opts, opts.factories[f]!, cases[n]!, join(root, `${f}-${n}`), seed),
+        start(f, n, weightOf(cases[n]!, jobs), there ? 'elsewhere' : kindOf(cases[n]!), () =>
+          runOne(opts, opts.factories[f]!, cases[n]!, join(root, `${f}-${n}`), seed, there ? pool : undefined),
         ),
       );
+      return queued[f]!;
+    };
     if (jobs > 1) opts.factories.forEach((_, f) => cases.forEach((c, n) => kindOf(c) === 'timed' && queue(f, n)));
     const units = opts.factories.map((factory, f) => ({
       factory,
@@ -204,6 +220,7 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
     firstBad = -Infinity; // a run that stops early (an error thrown) starts nothing more
     // Cases still running when a run stops (--bail) finish before their storage is removed.
     await Promise.allSettled(inFlight);
+    pool?.close();
     rmSync(root, { recursive: true, force: true });
   }
   return all;
@@ -215,24 +232,36 @@ async function runOne(
   c: Case,
   dir: string,
   seed: number,
+  pool: CaseWorkers | undefined,
 ): Promise<CaseResult> {
   const started = performance.now();
   // A skip expectation means the case is not run at all (it may hang or harm the backend).
   const skip = expectationFor(opts.expectations, factory.name, c.id)?.outcome === 'skip';
   const raw = skip
     ? undefined
-    : await runCase(c, {
-        factory,
-        decisions: opts.decisions,
-        dir,
-        stepTimeoutMs: opts.stepTimeoutMs ?? 30_000,
-        workerCommand: opts.workerCommand,
-        seed: caseSeed(seed, c.id),
-        runSeed: seed,
-        ...(opts.onStep ? { onStep: opts.onStep } : {}),
-        ...(opts.checkerBug ? { checkerBug: opts.checkerBug } : {}),
-        ...(opts.progress ? { progress: opts.progress, caseId: c.id } : {}),
-      });
+    : pool
+      ? await pool.run({
+          spec: factory.spec!,
+          case: c,
+          dir,
+          seed: caseSeed(seed, c.id),
+          runSeed: seed,
+          decisions: opts.decisions,
+          stepTimeoutMs: opts.stepTimeoutMs ?? 30_000,
+          ...(opts.workerCommand ? { workerCommand: opts.workerCommand } : {}),
+        })
+      : await runCase(c, {
+          factory,
+          decisions: opts.decisions,
+          dir,
+          stepTimeoutMs: opts.stepTimeoutMs ?? 30_000,
+          workerCommand: opts.workerCommand,
+          seed: caseSeed(seed, c.id),
+          runSeed: seed,
+          ...(opts.onStep ? { onStep: opts.onStep } : {}),
+          ...(opts.checkerBug ? { checkerBug: opts.checkerBug } : {}),
+          ...(opts.progress ? { progress: opts.progress, caseId: c.id } : {}),
+        });
   const outcome = applyExpectation(opts.expectations, factory.name, c.id, raw ?? { status: 'skipped', reason: '' });
   return {
     backend: factory.name,
@@ -275,15 +304,18 @@ function isPlugin(f: BackendFactory): boolean {
 }
 
 /**
- * A counting semaphore: `take(n, kind)` waits until n slots are free and no unit of the other kind runs; waiters
- * are served in the order they came. Kinds keep cases that time worker processes (a kill's seeded wait, a writer's
- * ready timeout, both measured on this process's event loop) from sharing that loop with cases that compute in it
- * (hashing, parsing, WASM SQLite): under load such a case held the loop for long enough that a crash worker's ready
- * timed out. Worker cases still run beside each other: their own work here is a few milliseconds per kill.
+ * A counting semaphore: `take(n, kind)` waits until n slots are free and no unit of a conflicting kind runs; waiters
+ * are served in the order they came, except that a waiter held back only by its kind lets those behind it pass
+ * (with one job that never happens: a held-back waiter means the one slot is taken). Kinds keep cases that time
+ * worker processes (a kill's seeded wait, a writer's ready timeout, both measured on this process's event loop) from
+ * sharing that loop with cases that compute in it (hashing, parsing, WASM SQLite): under load such a case held the
+ * loop for long enough that a crash worker's ready timed out. Worker cases still run beside each other: their own
+ * work here is a few milliseconds per kill. Cases run in a case worker (`elsewhere`) compute there and conflict with
+ * neither kind.
  */
 class Slots {
   private free: number;
-  private readonly running = { timed: 0, 'in-process': 0 };
+  private readonly running = { timed: 0, 'in-process': 0, elsewhere: 0 };
   private readonly queue: { n: number; kind: UnitKind; go: () => void }[] = [];
   constructor(size: number) {
     this.free = size;
@@ -295,14 +327,24 @@ class Slots {
   give(n: number, kind: UnitKind = 'in-process'): void {
     this.free += n;
     this.running[kind] -= 1;
-    while (this.queue.length && this.fits(this.queue[0]!.n, this.queue[0]!.kind)) {
-      const next = this.queue.shift()!;
+    for (let i = 0; i < this.queue.length && this.free > 0;) {
+      const next = this.queue[i]!;
+      if (this.free < next.n) break; // the slots are owed to this waiter first
+      if (!this.kindFits(next.kind)) {
+        i++;
+        continue;
+      }
+      this.queue.splice(i, 1);
       this.enter(next.n, next.kind);
       next.go();
     }
   }
   private fits(n: number, kind: UnitKind): boolean {
-    return this.free >= n && this.running[kind === 'timed' ? 'in-process' : 'timed'] === 0;
+    return this.free >= n && this.kindFits(kind);
+  }
+  private kindFits(kind: UnitKind): boolean {
+    if (kind === 'elsewhere') return true;
+    return this.running[kind === 'timed' ? 'in-process' : 'timed'] === 0;
   }
   private enter(n: number, kind: UnitKind): void {
     this.free -= n;
@@ -310,7 +352,7 @@ class Slots {
   }
 }
 
-type UnitKind = 'timed' | 'in-process';
+type UnitKind = 'timed' | 'in-process' | 'elsewhere';
 
 /** Cases whose steps time worker processes: crash, concurrent and mixed-writers steps. */
 function kindOf(c: Case): UnitKind {

@@ -81,14 +81,21 @@ export function spawnWorker(o: WorkerOptions): WorkerHandle {
   });
   // A worker started ahead of its turn is timed from its start index, not from its spawn.
   let timer: NodeJS.Timeout | undefined;
+  let isReady = false;
+  // Timers run before I/O in each turn of the loop: after the loop was held (a busy machine, a case computing beside
+  // this one) the timer fires ahead of a "ready" already waiting in the pipe. One poll phase first, then the verdict
+  // (as for plugin replies, src/plugin/protocol-session.ts).
   const arm = () =>
     (timer = setTimeout(
       () =>
-        onNotReady(
-          new ProseError('E_BACKEND', `worker did not open the backend within ${o.readyTimeoutMs} ms`, {
-            hint: stderr.slice(-500),
-          }),
-        ),
+        setImmediate(() => {
+          if (!isReady)
+            onNotReady(
+              new ProseError('E_BACKEND', `worker did not open the backend within ${o.readyTimeoutMs} ms`, {
+                hint: stderr.slice(-500),
+              }),
+            );
+        }),
       o.readyTimeoutMs,
     ));
   if (o.start !== 'later') arm();
@@ -100,6 +107,7 @@ export function spawnWorker(o: WorkerOptions): WorkerHandle {
       const line = buffer.slice(0, nl);
       buffer = buffer.slice(nl + 1);
       if (line === 'ready') {
+        isReady = true;
         clearTimeout(timer);
         onReady();
         continue;

@@ -55,4 +55,9 @@ export const COMMANDS: CommandEntry[] = [
     summary: 'run a write workload on a backend (the child process of the crash and concurrency areas)',
     load: async () => (await import('./worker.ts')).workerCommand,
   },
+  {
+    name: 'case-worker',
+    summary: 'run the cases the runner sends (the child process of test --jobs N above 1)',
+    load: async () => (await import('./case-worker.ts')).caseWorkerCommand,
+  },
 ];

@@ -176,7 +176,9 @@ export const testCommand: Command = {
       );
     const probe = !values['no-probe'];
     // A module plugin is loaded by the worker too, and only the unbundled CLI (tsx) loads one written in TypeScript.
-    const bundle = share.some(usesWorkerProcesses) && !factories.some((f) => f.spec?.startsWith('module:'));
+    // With more than one job the in-process cases run in case workers too (runSuite's caseWorkers).
+    const bundle =
+      (jobs > 1 || share.some(usesWorkerProcesses)) && !factories.some((f) => f.spec?.startsWith('module:'));
     const workers = await workerCommandFor(bundle ? io.self : undefined);
     const run = (f: BackendFactory[], ids: string[]) =>
       runSuite({
@@ -191,6 +193,7 @@ export const testCommand: Command = {
         workerCommand: workers.command ?? io.self,
         probe,
         jobs,
+        caseWorkers: true,
         bail: !!values.bail,
         ...(values.quick ? { quick: QUICK } : {}),
         ...(progress.sink ? { progress: progress.sink } : {}),

@@ -7,6 +7,7 @@ import { esc, slug } from './html-escape.ts';
 import { HTML_SCRIPT, HTML_STYLE } from './html-page.ts';
 import { buildMatrix, cellText } from './matrix.ts';
 import type { Reporter, ReporterOptions, Write } from './reporter.ts';
+import { quickNote } from './run-notes.ts';
 
 /**
  * One self-contained HTML page (inline style and script, nothing fetched): the runs' headers, the matrix and every
@@ -95,13 +96,19 @@ ${rows.join('\n')}
 
 function runsTable(headers: readonly RunHeader[]): string {
   if (!headers.length) return '';
+  // A quick run is said above everything, as pretty and TAP say it first: it is no full run.
+  const quick = [...new Set(headers.map(quickNote).filter((q) => q !== undefined))];
+  const notes = (h: RunHeader) =>
+    [quickNote(h) ? 'quick (--quick)' : '', h.probes === 'skipped' ? 'capability probes skipped (--no-probe)' : '']
+      .filter(Boolean)
+      .join('; ') || '-';
   const row = (h: RunHeader) =>
-    `<tr><td>${esc(h.backend.name)}</td><td>${esc(h.backend.kind)}</td><td>${esc(`${h.suite.name} ${h.suite.version}`)}</td><td>${h.cases}</td><td>${h.seed}</td><td>${h.shard ? `${h.shard.index}/${h.shard.count}` : '-'}</td><td>${esc(
+    `<tr><td>${esc(h.backend.name)}</td><td>${esc(h.backend.kind)}</td><td>${esc(`${h.suite.name} ${h.suite.version}`)}</td><td>${h.cases}</td><td>${h.seed}</td><td>${h.shard ? `${h.shard.index}/${h.shard.count}` : '-'}</td><td>${esc(notes(h))}</td><td>${esc(
       Object.entries(h.decisions)
         .map(([k, v]) => `${k}=${v}`)
         .join(', '),
     )}</td></tr>`;
-  return `<table id="runs"><tr><th>backend</th><th>kind</th><th>suite</th><th>cases</th><th>seed</th><th>shard</th><th>decisions</th></tr>
+  return `${quick.map((q) => `<p class="quick"><strong>${esc(q)}</strong></p>\n`).join('')}<table id="runs"><tr><th>backend</th><th>kind</th><th>suite</th><th>cases</th><th>seed</th><th>shard</th><th>run</th><th>decisions</th></tr>
 ${headers.map(row).join('\n')}
 </table>`;
 }

@@ -2,31 +2,33 @@ import type { CapabilityVerdict } from '../probes/capability-verdict.ts';
 import type { CapabilityReport } from '../probes/capability-report.ts';
 import type { CaseResult } from '../outcome.ts';
 import { countOutcomes } from '../outcome.ts';
+import type { RunHeader } from '../run-suite.ts';
 import { isFailure, notExercised } from './claims.ts';
 import type { Reporter, Write } from './reporter.ts';
+import { quickNote } from './run-notes.ts';
 
 /**
  * JUnit XML for CI dashboards: one testsuite per backend, written when the run is over, and beside it one
  * "capability claims" testsuite per probed backend (a contradicted claim is a failure, an errored probe an error).
+ * Each backend's testsuite carries what its header says of the run as properties: the seed, the shard, whether it
+ * was quick (so a quick run never passes for a full one on a dashboard) and whether the claims were probed.
  */
 export function junitReporter(write: Write): Reporter {
   const claims: CapabilityReport[] = [];
-  const skipped = new Set<string>();
+  const headers = new Map<string, RunHeader>();
   return {
-    header: (h) => {
-      if (h.probes === 'skipped') skipped.add(h.backend.name);
-    },
+    header: (h) => void headers.set(h.backend.name, h),
     capabilities: (r) => claims.push(r),
     result: () => undefined,
     footer: () => undefined,
-    finish: (all) => write(junitXml(all, claims, skipped)),
+    finish: (all) => write(junitXml(all, claims, headers)),
   };
 }
 
 export function junitXml(
   all: readonly CaseResult[],
   claims: readonly CapabilityReport[] = [],
-  probesSkipped: ReadonlySet<string> = new Set(),
+  headers: ReadonlyMap<string, RunHeader> = new Map(),
 ): string {
   const backends = [...new Set(all.map((r) => r.backend))];
   const out = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites name="prose-state">'];
@@ -37,8 +39,8 @@ export function junitXml(
     out.push(
       `  <testsuite name="${esc(b)}" tests="${c.total}" failures="${c.failed + c.xpassed}" errors="${c.errored}" skipped="${c.skipped + c.xfailed}" time="${time.toFixed(3)}">`,
     );
-    if (probesSkipped.has(b))
-      out.push('    <properties><property name="capability-probes" value="skipped (--no-probe)"/></properties>');
+    const h = headers.get(b);
+    if (h) out.push(...properties(h));
     for (const r of rs) out.push(testcase(r));
     out.push('  </testsuite>');
     const probed = claims.find((x) => x.backend === b);
@@ -46,6 +48,21 @@ export function junitXml(
   }
   out.push('</testsuites>', '');
   return out.join('\n');
+}
+
+function properties(h: RunHeader): string[] {
+  const quick = quickNote(h);
+  const props: [string, string][] = [
+    ['seed', String(h.seed)],
+    ...(h.shard ? [['shard', `${h.shard.index}/${h.shard.count}`] as [string, string]] : []),
+    ...(quick ? [['quick', quick] as [string, string]] : []),
+    ...(h.probes === 'skipped' ? [['capability-probes', 'skipped (--no-probe)'] as [string, string]] : []),
+  ];
+  return [
+    '    <properties>',
+    ...props.map(([k, v]) => `      <property name="${esc(k)}" value="${esc(v)}"/>`),
+    '    </properties>',
+  ];
 }
 
 function testcase(r: CaseResult): string {
