@@ -213,7 +213,9 @@ export class NativeFile {
         'E_UNSUPPORTED',
         `the native engine needs node:sqlite (Node 22.13+), not Node ${process.versions.node}`,
       );
-    const db = new NativeDatabase(new mod.DatabaseSync(this.path, { timeout: 0 }) as unknown as NativeConnection);
+    // node:sqlite turns foreign keys on by default; the sqlite3 CLI and WASM SQLite leave them off, and so do we.
+    const raw = new mod.DatabaseSync(this.path, { timeout: 0, enableForeignKeyConstraints: false });
+    const db = new NativeDatabase(raw as unknown as NativeConnection);
     try {
       if (!st || st.size === 0n) db.script(`PRAGMA page_size = ${NEW_PAGE_SIZE}`);
       for (const sql of SETTINGS) db.script(sql);
