@@ -21,12 +21,12 @@ export const BUSY_TIMEOUT_ENV = 'PROSE_STATE_BUSY_TIMEOUT_MS';
 export const BUSY_TIMEOUT_MS = 10_000;
 
 /**
- * `posix` where node:sqlite exists, else `wasm`: native is not the default yet (sqlite-engine in the decisions table
- * says why); PROSE_STATE_SQLITE_ENGINE picks one (native or posix where node:sqlite is missing is an error).
+ * `native` where node:sqlite exists, else `wasm` (sqlite-engine in the decisions table says why);
+ * PROSE_STATE_SQLITE_ENGINE picks one (native or posix where node:sqlite is missing is an error).
  */
 export function defaultEngine(env: Record<string, string | undefined> = process.env): SqliteEngine {
   const named = env[ENGINE_ENV];
-  if (named === undefined || named === '') return nativeSqlite() ? 'posix' : 'wasm';
+  if (named === undefined || named === '') return nativeSqlite() ? 'native' : 'wasm';
   return checkEngine(named, `${ENGINE_ENV}`);
 }
 

@@ -19,6 +19,16 @@ const BUSY_PAUSES_MS = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100];
  * got in a handful of times in 600 commits. Readers cannot starve writers: a COMMIT waiting holds PENDING.
  */
 const READ_PAUSES_MS = [1, 2, 5];
+/**
+ * While other processes write the file too, each write waits a random part of this after this object's previous
+ * commit: SQLite's busy handler sleeps up to 100 ms between tries, so a process that tries again at once after its
+ * own commit takes the lock again before a waiter wakes, commit after commit (`sqlite3` writers and readers were
+ * locked out past their 10 s in the mixed-writers area). A waiting `sqlite3` holds no lock and cannot be seen, so
+ * "others write" is: another process committed (PRAGMA data_version moved), or held the lock, within OTHERS_MS.
+ * Never paid by a lone writer (the bench, the crash area).
+ */
+const YIELD_MS = 100;
+const OTHERS_MS = 1000;
 
 interface Conn {
   db: NativeDatabase;
@@ -43,6 +53,9 @@ export class NativeFile {
   /** quick_check runs on the first open only, as on the WASM engines. */
   private checked = false;
   private tail: Promise<unknown> = Promise.resolve();
+  /** When another process was last seen writing (see YIELD_MS), and when this object last committed. */
+  private othersSeenAt = -Infinity;
+  private committedAt = -Infinity;
 
   constructor(
     readonly path: string,
@@ -62,11 +75,13 @@ export class NativeFile {
       });
     }
     return this.queued(async () => {
+      await this.yieldTurn();
       const started = Date.now();
       const existed = statSync(this.path, { throwIfNoEntry: false }) !== undefined;
       try {
         const value = await this.retried(() => this.attempt(true, fn), BUSY_PAUSES_MS, started);
         await this.commit(started);
+        this.committedAt = Date.now();
         return value;
       } catch (err) {
         // A database this write created and left empty (its first transaction failed) is not left behind.
@@ -116,6 +131,14 @@ export class NativeFile {
     return out;
   }
 
+  /** The pause of YIELD_MS, while others write. */
+  private async yieldTurn(): Promise<void> {
+    const now = Date.now();
+    if (now - this.othersSeenAt > OTHERS_MS) return;
+    const pause = YIELD_MS * Math.random() - (now - this.committedAt);
+    if (pause > 0) await new Promise((r) => setTimeout(r, pause));
+  }
+
   /** Tries again on SQLITE_BUSY after `pauses` (the last one repeated), never past the busy timeout. */
   private async retried<T>(attempt: () => Outcome<T>, pauses: readonly number[], started = Date.now()): Promise<T> {
     for (let tries = 0; ; tries++) {
@@ -124,6 +147,7 @@ export class NativeFile {
         if (out.ok) return out.value;
         throw out.error;
       }
+      this.othersSeenAt = Date.now();
       const waited = Date.now() - started;
       const pause = Math.min(pauses[Math.min(tries, pauses.length - 1)]!, this.timeoutMs - waited);
       if (pause <= 0) {
@@ -189,7 +213,9 @@ export class NativeFile {
         'E_UNSUPPORTED',
         `the native engine needs node:sqlite (Node 22.13+), not Node ${process.versions.node}`,
       );
-    const db = new NativeDatabase(new mod.DatabaseSync(this.path, { timeout: 0 }) as unknown as NativeConnection);
+    // node:sqlite turns foreign keys on by default; the sqlite3 CLI and WASM SQLite leave them off, and so do we.
+    const raw = new mod.DatabaseSync(this.path, { timeout: 0, enableForeignKeyConstraints: false });
+    const db = new NativeDatabase(raw as unknown as NativeConnection);
     try {
       if (!st || st.size === 0n) db.script(`PRAGMA page_size = ${NEW_PAGE_SIZE}`);
       for (const sql of SETTINGS) db.script(sql);
@@ -216,6 +242,7 @@ export class NativeFile {
     }
     const version = Number(c.db.rows('PRAGMA data_version')[0]?.data_version);
     if (this.checked && version === c.dataVersion) return;
+    if (c.dataVersion !== undefined) this.othersSeenAt = Date.now();
     try {
       this.validate?.(c.db, this.path);
     } catch (err) {

@@ -16,7 +16,7 @@ interface NativeDb {
   readonly isTransaction: boolean;
 }
 interface NativeModule {
-  DatabaseSync: new (path: string, opts?: { timeout?: number }) => NativeDb;
+  DatabaseSync: new (path: string, opts?: { timeout?: number; enableForeignKeyConstraints?: boolean }) => NativeDb;
 }
 
 let native: NativeModule | null | undefined;

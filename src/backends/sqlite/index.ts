@@ -75,7 +75,7 @@ export function sqliteFactoryFor(engine: SqliteEngine, name = `sqlite:${engine}`
   };
 }
 
-/** The engine this process picks by itself: posix where node:sqlite exists, else wasm (PROSE_STATE_SQLITE_ENGINE overrides). */
+/** The engine this process picks by itself: native where node:sqlite exists, else wasm (PROSE_STATE_SQLITE_ENGINE overrides). */
 const DEFAULT: SqliteEngine = defaultEngine();
 export const sqliteFactory: BackendFactory = sqliteFactoryFor(DEFAULT, 'sqlite');
 

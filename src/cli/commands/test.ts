@@ -28,7 +28,7 @@ const HELP = `Usage: prose-state test [options]
 Runs the conformance suite against one or more backends and reports every case.
 
 Options:
-  --backend NAME      backend to test (repeatable): filesystem, sqlite (sqlite:posix, sqlite:wasm), postgres, postgres:URL, in-context,
+  --backend NAME      backend to test (repeatable): filesystem, sqlite (sqlite:native, sqlite:posix, sqlite:wasm), postgres, postgres:URL, in-context,
                       module:PATH, exec:COMMAND, or all (every embedded backend). Default: all.  [PROSE_STATE_BACKEND]
   --area AREA         only cases of this area (repeatable)
   --case ID           only this case id (repeatable; a trailing * matches a prefix)

@@ -50,8 +50,8 @@ export const PLATFORM_DECISIONS: DecisionRow[] = [
     area: 'platforms',
     spec: 'sqlite.md: "SQLite handles locking automatically"; filesystem.md does not say how parallel writers are kept apart.',
     choice:
-      "Our lock files (O_EXCL create, holder pid and host inside, a dead holder broken) work unchanged on Windows: process.kill(pid, 0) asks whether a pid lives there too. The sqlite posix engine takes SQLite's own locks through node:sqlite, which is SQLite's win32 VFS on Windows (LockFileEx on the same lock bytes a sqlite3.exe uses). The wasm engine's view of a native sqlite3's locks reads /proc/locks, which is Linux only: elsewhere it sees none (the binary, on Node 24, uses the posix engine).",
-    why: "The lock protocol is ours on every platform; only the native sqlite3 interop needs the kernel's locks, and the posix engine asks SQLite itself for them.",
+      "Our lock files (O_EXCL create, holder pid and host inside, a dead holder broken) work unchanged on Windows: process.kill(pid, 0) asks whether a pid lives there too. The sqlite native and posix engines take SQLite's own locks through node:sqlite, which is SQLite's win32 VFS on Windows (LockFileEx on the same lock bytes a sqlite3.exe uses). The wasm engine's view of a native sqlite3's locks reads /proc/locks, which is Linux only: elsewhere it sees none (the binary, on Node 24, uses the native engine).",
+    why: "The lock protocol is ours on every platform; only the native sqlite3 interop needs the kernel's locks, and the native and posix engines ask SQLite itself for them.",
   },
   {
     id: 'platform-line-endings',
