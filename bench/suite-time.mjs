@@ -8,7 +8,7 @@
 // --before DIR times the quick runs in that checkout too, each just before ours in the same round. --suite DIR points
 // this checkout's full runs at another suite directory (the older checkout's conformance/, for the same cases).
 //
-//   node bench/suite-time.mjs [--rounds N] [--only full|quick] [--before DIR] [--suite DIR] [--out FILE]
+//   node bench/suite-time.mjs [--rounds N] [--only full|quick] [--before DIR] [--suite DIR] [--no-sequential] [--out FILE]
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -24,6 +24,8 @@ const { values } = parseArgs({
     before: { type: 'string' },
     suite: { type: 'string' },
     out: { type: 'string' },
+    // Leaves out the --jobs 1 full run (the before/after ratio needs only the default): a quiet round costs less.
+    'no-sequential': { type: 'boolean', default: false },
   },
 });
 const rounds = Number(values.rounds);
@@ -39,7 +41,9 @@ const suite = values.suite ? ['--suite', resolve(values.suite)] : [];
 const before = values.before ? resolve(values.before) : undefined;
 const full = [
   ...(before ? [['full, before', cli(before, '--backend', 'all', ...seed)]] : []),
-  ['full --jobs 1', cli(here, '--backend', 'all', '--jobs', '1', ...suite, ...seed)],
+  ...(values['no-sequential']
+    ? []
+    : [['full --jobs 1', cli(here, '--backend', 'all', '--jobs', '1', ...suite, ...seed)]]),
   [`full (default --jobs ${availableParallelism()})`, cli(here, '--backend', 'all', ...suite, ...seed)],
 ];
 const quick = ['filesystem', 'sqlite'].flatMap((b) => [
