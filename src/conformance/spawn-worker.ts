@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { BackendEnv } from '../core/backend.ts';
 import { ProseError } from '../core/errors.ts';
+import { timeoutAfterIo } from '../core/timeout-after-io.ts';
 import type { Workload } from './workload.ts';
 
 export interface WorkerHandle {
@@ -82,22 +83,16 @@ export function spawnWorker(o: WorkerOptions): WorkerHandle {
   // A worker started ahead of its turn is timed from its start index, not from its spawn.
   let timer: NodeJS.Timeout | undefined;
   let isReady = false;
-  // Timers run before I/O in each turn of the loop: after the loop was held (a busy machine, a case computing beside
-  // this one) the timer fires ahead of a "ready" already waiting in the pipe. One poll phase first, then the verdict
-  // (as for plugin replies, src/plugin/protocol-session.ts).
+  // One poll phase before the verdict: a "ready" may be waiting in the pipe behind a held loop (timeout-after-io.ts).
   const arm = () =>
-    (timer = setTimeout(
-      () =>
-        setImmediate(() => {
-          if (!isReady)
-            onNotReady(
-              new ProseError('E_BACKEND', `worker did not open the backend within ${o.readyTimeoutMs} ms`, {
-                hint: stderr.slice(-500),
-              }),
-            );
-        }),
-      o.readyTimeoutMs,
-    ));
+    (timer = timeoutAfterIo(() => {
+      if (!isReady)
+        onNotReady(
+          new ProseError('E_BACKEND', `worker did not open the backend within ${o.readyTimeoutMs} ms`, {
+            hint: stderr.slice(-500),
+          }),
+        );
+    }, o.readyTimeoutMs));
   if (o.start !== 'later') arm();
   child.stdout!.setEncoding('utf8');
   child.stdout!.on('data', (chunk: string) => {

@@ -1,5 +1,6 @@
 import { ProseError, type ErrorCode } from '../core/errors.ts';
 import { jsonOneLine } from '../core/json-line.ts';
+import { timeoutAfterIo } from '../core/timeout-after-io.ts';
 import { PluginError, type PluginEvidence } from './plugin-error.ts';
 import { PluginProcess, type ProcessExit } from './plugin-process.ts';
 import {
@@ -130,20 +131,15 @@ export class ProtocolSession {
     }
     return new Promise<PluginReply>((resolve, reject) => {
       const ms = type === 'hello' ? this.startTimeoutMs : this.timeoutMs;
-      // Timers run before I/O in each turn of the loop: after the loop was held by other work (cases side by side
-      // under --jobs) this timer fires ahead of a reply already waiting in the pipe. One poll phase first, then
-      // the verdict.
-      const timer = setTimeout(
-        () =>
-          setImmediate(() => {
-            if (this.pending.has(seq))
-              this.fail(
-                `no reply to ${label} within ${ms} ms`,
-                this.proc.partialLine ? { received: this.proc.partialLine } : {},
-              );
-          }),
-        ms,
-      );
+      // One poll phase before the verdict: a reply may be waiting in the pipe behind a held loop (cases side by side
+      // under --jobs; timeout-after-io.ts).
+      const timer = timeoutAfterIo(() => {
+        if (this.pending.has(seq))
+          this.fail(
+            `no reply to ${label} within ${ms} ms`,
+            this.proc.partialLine ? { received: this.proc.partialLine } : {},
+          );
+      }, ms);
       this.pending.set(seq, { label, expect: type === 'hello' ? 'hello' : 'result', resolve, reject, timer });
       this.opts.wire?.('sent', line);
       this.proc.send(line);
