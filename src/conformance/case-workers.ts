@@ -1,22 +1,22 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { Decisions } from '../core/decisions.ts';
 import { ProseError, serializeError } from '../core/errors.ts';
 import type { Case } from './case-types.ts';
 import type { Outcome } from './outcome.ts';
+import type { CaseContext } from './run-case.ts';
+
+/** What a case needs besides its backend and itself: the same whether it runs here or in a case worker. */
+export type CaseSettings = Pick<
+  CaseContext,
+  'decisions' | 'dir' | 'stepTimeoutMs' | 'workerCommand' | 'seed' | 'runSeed'
+>;
 
 /** One case for a case worker (`prose-state case-worker`, src/cli/commands/case-worker.ts), sent over its IPC channel. */
-export interface CaseJob {
+export interface CaseJob extends CaseSettings {
   /** Pairs the reply with its job. */
   n: number;
   /** The backend string that recreates the factory there (`BackendFactory.spec`). */
   spec: string;
   case: Case;
-  dir: string;
-  seed: number;
-  runSeed: number;
-  decisions: Decisions;
-  stepTimeoutMs: number;
-  workerCommand?: readonly string[];
 }
 
 export interface CaseReply {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { BackendFactory } from '../core/backend.ts';
 import type { Decisions } from '../core/decisions.ts';
 import type { Case, Suite } from './case-types.ts';
-import { CaseWorkers } from './case-workers.ts';
+import { CaseWorkers, type CaseSettings } from './case-workers.ts';
 import { containsKind } from './load-suite.ts';
 import type { CapabilityReport } from './probes/capability-report.ts';
 import { applyExpectation, expectationFor, type Expectations } from './expectations.ts';
@@ -237,27 +237,21 @@ async function runOne(
   const started = performance.now();
   // A skip expectation means the case is not run at all (it may hang or harm the backend).
   const skip = expectationFor(opts.expectations, factory.name, c.id)?.outcome === 'skip';
+  const settings: CaseSettings = {
+    decisions: opts.decisions,
+    dir,
+    stepTimeoutMs: opts.stepTimeoutMs ?? 30_000,
+    seed: caseSeed(seed, c.id),
+    runSeed: seed,
+    ...(opts.workerCommand ? { workerCommand: opts.workerCommand } : {}),
+  };
   const raw = skip
     ? undefined
     : pool
-      ? await pool.run({
-          spec: factory.spec!,
-          case: c,
-          dir,
-          seed: caseSeed(seed, c.id),
-          runSeed: seed,
-          decisions: opts.decisions,
-          stepTimeoutMs: opts.stepTimeoutMs ?? 30_000,
-          ...(opts.workerCommand ? { workerCommand: opts.workerCommand } : {}),
-        })
+      ? await pool.run({ spec: factory.spec!, case: c, ...settings })
       : await runCase(c, {
           factory,
-          decisions: opts.decisions,
-          dir,
-          stepTimeoutMs: opts.stepTimeoutMs ?? 30_000,
-          workerCommand: opts.workerCommand,
-          seed: caseSeed(seed, c.id),
-          runSeed: seed,
+          ...settings,
           ...(opts.onStep ? { onStep: opts.onStep } : {}),
           ...(opts.checkerBug ? { checkerBug: opts.checkerBug } : {}),
           ...(opts.progress ? { progress: opts.progress, caseId: c.id } : {}),

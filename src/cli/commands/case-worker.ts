@@ -32,15 +32,8 @@ and replies with each outcome. Exits when the runner closes the channel.`,
     const one = async (job: CaseJob) => {
       let outcome: Outcome;
       try {
-        outcome = await runCase(job.case, {
-          factory: await factoryFor(job.spec),
-          decisions: job.decisions,
-          dir: job.dir,
-          stepTimeoutMs: job.stepTimeoutMs,
-          ...(job.workerCommand ? { workerCommand: job.workerCommand } : {}),
-          seed: job.seed,
-          runSeed: job.runSeed,
-        });
+        const { n: _n, spec, case: c, ...settings } = job;
+        outcome = await runCase(c, { factory: await factoryFor(spec), ...settings });
       } catch (err) {
         // runCase never throws; opening the backend may.
         outcome = { status: 'errored', error: serializeError(toProseError(err)) };
