@@ -56,7 +56,7 @@ export function renderTable(r: BenchReport, runPath: string): string {
     return [
       w.description,
       `${w.limitMs.toFixed(1)} ms`,
-      `**${x(w.ratios.limit!)}**`,
+      `**${x(w.ratios.limit!)}**${w.fingerprint.auto ? ` (readers in ${w.fingerprint.auto.parallel}/${w.fingerprint.auto.calls})` : ''}`,
       `${x(p.ratios['allCores.limit'])} (${p.allCores.workerBatches}/${p.allCores.batches})`,
       cell(p.limit.ms, w),
       ...candidates.map((c) => {
@@ -73,7 +73,7 @@ export function renderTable(r: BenchReport, runPath: string): string {
   const head = [
     'workload',
     'limit (read, then hash)',
-    'ours',
+    'ours (calls on reader threads)',
     'ours, readers forced (batches by readers)',
     `parallel limit (${threads} threads read, one hashes)`,
     ...candidates.map((c) => `candidate ${c}`),

@@ -72,6 +72,9 @@ test('each workload has our figures, both halves of the limit, and a ratio per m
         assert.ok(w[k][f] > 0, `${w.name}.${k}.${f}`);
     }
     assert.match(w.fingerprint.address, /^sha256:[0-9a-f]{64}$/);
+    // Every call of ours is counted (warm-ups too), and how many of them `auto` put on reader threads.
+    const auto = w.fingerprint.auto;
+    assert.ok(auto.calls >= w.fingerprint.samples && auto.parallel >= 0 && auto.parallel <= auto.calls, w.name);
     assert.ok(w.limitMs > 0 && w.ratios.limit > 0);
     assert.ok(Object.keys(w.peers).length >= 4);
     for (const [name, p] of Object.entries<any>(w.peers)) {

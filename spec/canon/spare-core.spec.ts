@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spareBetween, spareCore, SpareCoreJudge } from '../../src/canon/spare-core.ts';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { reapedChildrenMs, spareBetween, spareCore, SpareCoreJudge } from '../../src/canon/spare-core.ts';
 
 const at = (t: number, busyMs: number, oursMs: number) => ({ at: t, busyMs, oursMs });
 
@@ -35,6 +37,21 @@ test('asked again within 100 ms, the last answer stands and the window grows fro
   assert.not.ok(judge.ask(at(560, 620, 160), 2, 1.0));
   // 300 ms after the window's start, the others were idle since: measured from 500 ms, free again.
   assert.ok(judge.ask(at(800, 900, 400), 2, 9));
+});
+
+test("a child that ended and was waited for counts as this process's, not as another's", () => {
+  const before = reapedChildrenMs();
+  if (!existsSync('/proc/self/stat')) {
+    assert.is(before, 0, 'without /proc nothing is counted');
+    return;
+  }
+  // 300 ms of the child's own CPU time (however busy the machine), waited for: the kernel adds it to our cutime.
+  const spin =
+    'const u = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1000; }; while (u() < 300);';
+  const r = spawnSync(process.execPath, ['-e', spin]);
+  assert.is(r.status, 0);
+  const grew = reapedChildrenMs() - before;
+  assert.ok(grew >= 250 && grew < 5000, `the children's CPU grew by ${grew} ms`);
 });
 
 test('spareCore answers from the live machine and never throws', () => {

@@ -32,7 +32,12 @@ export interface WorkloadResult {
   files: number;
   /** Bytes of file content. */
   bytes: number;
-  fingerprint: ThroughputTiming & { address: string };
+  fingerprint: ThroughputTiming & {
+    address: string;
+    /** Calls of ours (warm-up included) and how many of them `auto` read on reader threads (absent in older
+     * reports). */
+    auto?: { calls: number; parallel: number };
+  };
   walk: ThroughputTiming;
   rawHash: ThroughputTiming;
   /** walk + rawHash: what a single thread cannot beat (the "limit"). */

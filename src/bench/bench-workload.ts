@@ -36,10 +36,21 @@ export async function benchWorkload(
   const peers = PEERS.map((p) => preparePeer(p, dir, env));
   const parallelLimit = await startParallelLimit(dir, availableParallelism());
   let allCoresStats: ParallelStats | undefined;
+  // How often `auto` (ours) took the parallel reader: it asks for a free core on every call, so a neighbour's burst
+  // can put some samples on one thread; the report says how many.
+  const auto = { calls: 0, parallel: 0 };
   // The three in-process tasks alternate sample by sample (one per round), so a neighbour's burst of load falls
   // on ours and on the limit alike instead of on one batch; peers keep their samples per (rounds / inProcess).
   const tasks: MeasureTask<Promise<unknown>>[] = [
-    { name: 'fingerprint', fn: () => fingerprintDirectoryAsync(dir), iterations: 1 },
+    {
+      name: 'fingerprint',
+      fn: async () => {
+        const fp = await fingerprintDirectoryAsync(dir);
+        auto.calls++;
+        if (fp.parallel) auto.parallel++;
+      },
+      iterations: 1,
+    },
     { name: 'walk', fn: async () => readOnlyWalk(dir, walkBuffer), iterations: 1 },
     { name: 'rawHash', fn: async () => rawHash(buffers), iterations: 1 },
     { name: 'parallelLimit', fn: () => parallelLimit.run(buffers), iterations: 1 },
@@ -93,7 +104,7 @@ export async function benchWorkload(
     description: spec.description,
     files,
     bytes,
-    fingerprint: { ...through(fingerprint), address },
+    fingerprint: { ...through(fingerprint), address, auto },
     walk: through(t.get('walk')!),
     rawHash: through(t.get('rawHash')!),
     limitMs,

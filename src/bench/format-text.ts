@@ -32,13 +32,15 @@ export function formatText(r: BenchReport): string {
   out.push(
     table(
       [
-        ...['workload', 'ours ms', 'files/s', 'MB/s', 'walk ms', 'hash ms', 'vs limit'],
+        ...['workload', 'ours ms', 'on readers', 'files/s', 'MB/s', 'walk ms', 'hash ms', 'vs limit'],
         ...peerNames.map((p) => `vs ${p}`),
         ...candidateNames.map((c) => `candidate ${c}`),
       ],
       r.workloads.map((w) => [
         w.description,
         f1(w.fingerprint.ms),
+        // How many calls of ours `auto` put on reader threads (it asks for a free core each time).
+        w.fingerprint.auto ? `${w.fingerprint.auto.parallel}/${w.fingerprint.auto.calls}` : '-',
         int(w.fingerprint.filesPerSec),
         f1(w.fingerprint.mbPerSec),
         f1(w.walk.ms),

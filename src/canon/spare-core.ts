@@ -1,11 +1,14 @@
 import { availableParallelism, cpus, loadavg } from 'node:os';
+import { fsSyncCalls } from './fs-tree-reader.ts';
 
 /**
  * Whether a core is free for reader threads. The 1-minute load average counts this process too: a program that
  * fingerprints often (a store, the bench) keeps it near 1-2 on its own, and on 2 cores that read as "no core free"
  * on an idle machine. So between two calls (0.1-10 s apart) the question is asked of the others' CPU time only:
- * all cores' busy time (os.cpus) less this process's, all its threads (process.cpuUsage). Child processes count
- * as others. Without a window (the first call) the load average decides.
+ * all cores' busy time (os.cpus) less this process's, all its threads (process.cpuUsage), and less what its
+ * children that ended and were waited for used (Linux): they will not compete for the next read, and a caller that
+ * runs a tool between two fingerprints (the bench's peers) would otherwise read its own child as a busy machine.
+ * A child still running counts as another process. Without a window (the first call) the load average decides.
  */
 export function spareCore(): boolean {
   const cores = availableParallelism();
@@ -49,7 +52,7 @@ export interface Sample {
   at: number;
   /** CPU time of all cores not idle, ms. */
   busyMs: number;
-  /** This process's CPU time, ms. */
+  /** This process's CPU time, and its ended children's that it waited for, ms. */
   oursMs: number;
 }
 
@@ -59,5 +62,32 @@ function sample(): Sample | undefined {
   const ours = process.cpuUsage();
   // os.cpus() reports no times on some platforms (all zero): no window then.
   if (!(busyMs > 0)) return undefined;
-  return { at: performance.now(), busyMs, oursMs: (ours.user + ours.system) / 1000 };
+  return { at: performance.now(), busyMs, oursMs: (ours.user + ours.system) / 1000 + reapedChildrenMs() };
 }
+
+/**
+ * CPU time of this process's children that ended and were waited for (`cutime` + `cstime` of /proc/self/stat, in
+ * the kernel's fixed 100 ticks per second); 0 where there is no /proc.
+ */
+export function reapedChildrenMs(): number {
+  // Through the fs reader's calls: canon touches the file system in one file only.
+  const { openSync, readSync, closeSync } = fsSyncCalls;
+  let stat: string;
+  try {
+    const fd = openSync('/proc/self/stat', 'r');
+    try {
+      stat = Buffer.from(statBuffer.buffer, 0, readSync(fd, statBuffer, 0, statBuffer.length, null)).toString('latin1');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return 0;
+  }
+  // The command name (field 2) is in parentheses and may hold spaces: count fields after its closing one.
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(f[13]) + Number(f[14]);
+  return Number.isFinite(ticks) ? ticks * 10 : 0;
+}
+
+/** /proc/self/stat is one line of a few hundred bytes. */
+const statBuffer = new Uint8Array(4096);
