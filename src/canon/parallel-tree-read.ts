@@ -31,10 +31,10 @@ export interface ParallelOptions {
   /** Reader threads besides the hashing one (default: one per further core, at most 3). */
   workers?: number;
   bufferBytes?: number;
-  /** Batches this thread reads per batch the readers supply while they keep up (it also plans the tree and
-   * hashes every batch, so less than 1 evens the two threads' work). */
+  /** With `waitMs` above 0: batches this thread reads per batch the readers supply before it waits for them. */
   mainShare?: number;
-  /** How long this thread waits for a reader's batch; after one wait that long it waits no more in this tree. */
+  /** How long this thread waits for a reader's batch once past its share; after one wait that long it waits no
+   * more in this tree. Default 0: it never waits while a batch is left to claim (measured fastest, below). */
   waitMs?: number;
 }
 
@@ -51,7 +51,7 @@ export interface ParallelStats {
   stolen: number;
 }
 
-const DEFAULTS = { batchFiles: 64, slotBytes: 256 * 1024, slots: 8, mainShare: 0.5, waitMs: 4 };
+const DEFAULTS = { batchFiles: 64, slotBytes: 256 * 1024, slots: 8, mainShare: 0.5, waitMs: 0 };
 
 export function defaultReaderThreads(): number {
   return Math.max(1, Math.min(3, availableParallelism() - 1));
@@ -209,11 +209,10 @@ export async function closeReaderThreads(): Promise<void> {
  * started by the first such tree) claim batches of files in path order and read each into a slot of a shared ring
  * as finished frames; this thread hashes the batches strictly in order, so the bytes and the address are those of
  * the sequential stream. While the next batch is not ready, this thread reads the next unclaimed one into a ring
- * of its own, up to `mainShare` batches per batch the readers supplied (it planned the tree and hashes every
- * batch, so an equal share of the reading would leave the readers idle at the end); past its share it waits for
- * the reader holding the batch, at most `waitMs`: a reader that late (descheduled on a busy machine) ends the
- * waiting for the rest of the tree, and from then on this thread reads on whenever a batch is late, and with
- * nothing left to claim reads the late batch itself. A reader waits for a free slot, so at most
+ * of its own, and with nothing left to claim reads the late batch itself. Hashing is a small part of the work
+ * (7 of ~115 ms of CPU on 10,000 x 1 KiB), so both threads are best kept reading: the readers then supply about
+ * half the batches. (With `waitMs` > 0 it reads only `mainShare` batches per batch the readers supplied and past
+ * that waits for the reader holding the batch, at most `waitMs`, once: a tuning aid, measured slower, docs/bench.md.) A reader waits for a free slot, so at most
  * 2 x `slots x slotBytes` bytes are held read ahead. A thread still starting (the first tree) costs its start's
  * CPU and nothing more: this thread reads until it joins. Only for the fs reader (the threads open the real files).
  */
