@@ -109,6 +109,29 @@ test('a reader with readIntoAsync streams large files through it and gets the sa
   assert.is(log.open, 0, 'every handle is closed');
 });
 
+test('with no core free for the pool, large files are read on this thread: same bytes, asked once, never for small files', async () => {
+  const files = {
+    'a.bin': big(5 * ASYNC_FROM_BYTES + 3, 1),
+    'b.md': big(10, 2),
+    'c.bin': big(2 * ASYNC_FROM_BYTES, 3),
+  };
+  const log = newLog();
+  const reader = fake(files, log);
+  let asked = 0;
+  const overlap = (): boolean => (asked++, false);
+  const stats = { files: 0, bytes: 0 };
+  const chunks: Uint8Array[] = [];
+  for await (const c of artifactChunksAsync(reader, planTree(reader, '/root'), stats, ASYNC_FROM_BYTES * 2, overlap))
+    chunks.push(c.slice());
+  assert.equal(Buffer.concat(chunks), Buffer.from(commit(files).bytes));
+  assert.is(log.reads, 0, 'no async read');
+  assert.is(asked, 1, 'asked at the first large file only');
+  assert.is(log.open, 0, 'every handle is closed');
+  const small = fake({ 'b.md': big(10, 2) }, newLog());
+  for await (const _ of artifactChunksAsync(small, planTree(small, '/root'), stats, ASYNC_FROM_BYTES, overlap));
+  assert.is(asked, 1, 'a tree of small files never asks');
+});
+
 test('a file that grows or shrinks during an async read is E_IO', async () => {
   const files = { 'a.bin': big(3 * ASYNC_FROM_BYTES, 1) };
   await rejectsCode(fingerprintDirectoryAsync('/root', { reader: fake(files, newLog(), { grow: 'a.bin' }) }), 'E_IO');

@@ -14,13 +14,16 @@ const ignore = (): void => {};
  * The OPWM1 stream of `artifactChunks`, byte for byte, with large files double-buffered: the next part is read
  * on libuv's thread pool into a second buffer while the consumer hashes the chunk just yielded. Reading and
  * hashing then overlap instead of adding up, which is what puts a fingerprint under (read time + hash time).
- * Two buffers of `bufferBytes`, so memory stays flat. A reader without `readIntoAsync` gets the sync stream.
+ * Two buffers of `bufferBytes`, so memory stays flat. A reader without `readIntoAsync` gets the sync stream, and
+ * so does every large file when `overlap()` (asked at the first one) says no: a pool thread that has no free core
+ * to run on makes this thread wait for each part, which costs more than reading it here (measured: docs/bench.md).
  */
 export async function* artifactChunksAsync(
   reader: TreeReader,
   planned: readonly Planned[],
   stats: StreamStats,
   bufferBytes = DEFAULT_BUFFER_BYTES,
+  overlap: () => boolean = always,
 ): AsyncGenerator<Uint8Array> {
   const access = reader.access;
   if (access?.readIntoAsync === undefined) {
@@ -29,14 +32,40 @@ export async function* artifactChunksAsync(
   }
   const stage = new ArtifactStage(planned.length, stats, bufferBytes);
   const spare: Spare = {};
+  // Asked when the first large file comes, once: a tree of small files never pays for the question.
+  let pool: boolean | undefined;
   for (let i = 0; i < planned.length; i++) {
     const entry = planned[i]!;
     const full = stage.flushFor(8 + entry.pathBytes.length);
     if (full) yield full;
     const open = stageStart(access, stage, entry, i);
-    if (open) yield* streamRestAsync(access, stage, entry, open, spare);
+    if (!open) continue;
+    try {
+      pool ??= overlap();
+    } catch (e) {
+      access.close(open.handle);
+      throw e;
+    }
+    if (pool) yield* streamRestAsync(access, stage, entry, open, spare);
+    else yield* streamRestSync(access, stage, entry, open);
   }
   if (stage.pos > 0) yield stage.take();
+}
+
+const always = (): boolean => true;
+
+/** The rest of a file `stageStart` left open, read on this thread (no free core for the pool to use); closed. */
+function* streamRestSync(
+  access: TreeFileAccess,
+  stage: ArtifactStage,
+  entry: Planned,
+  { handle, ov }: OpenRest,
+): Generator<Uint8Array> {
+  try {
+    yield* stage.streamRest(access, handle, entry, ov);
+  } finally {
+    access.close(handle);
+  }
 }
 
 /** The second buffer, allocated by the first file that needs it and kept for the next. */

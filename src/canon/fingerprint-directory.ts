@@ -26,8 +26,9 @@ export interface FingerprintOptions extends TreeOptions {
   /**
    * The async forms only: read a tree of many files on several threads. 'auto' (default): for the fs reader,
    * when a core is free (`spareCore`: the other processes leave one), from
-   * `PARALLEL_FROM_FILES` files up, or from `PARALLEL_WARM_FROM_FILES` once the reader threads have started;
-   * true forces it (fs reader only).
+   * `PARALLEL_FROM_FILES` files up, or from `PARALLEL_WARM_FROM_FILES` once the reader threads have started, and
+   * a large file's rest read on the thread pool only when a core is free; true forces the reader threads (fs
+   * reader only); false never starts them (a large file's rest is still read on the thread pool).
    */
   parallel?: boolean | 'auto';
   parallelOptions?: ParallelOptions;
@@ -84,7 +85,10 @@ function chunkSource(
   const mode = opts.parallel ?? 'auto';
   const parallel =
     reader === fsTreeReader && (mode === true || (mode === 'auto' && planned.length >= autoFromFiles() && spareCore()));
-  if (!parallel) return { chunks: artifactChunksAsync(reader, planned, stats, opts.bufferBytes), extra: {} };
+  // auto, real files: a large file's rest is read on the thread pool only when a core is free for that thread
+  // (asked at the first one). Another reader's async reads may cost this machine nothing: always overlapped.
+  const overlap = mode === 'auto' && reader === fsTreeReader ? spareCore : () => true;
+  if (!parallel) return { chunks: artifactChunksAsync(reader, planned, stats, opts.bufferBytes, overlap), extra: {} };
   const ps: ParallelStats = { workers: 0, capBytes: 0, batches: 0, workerBatches: 0, stolen: 0 };
   const chunks = artifactChunksParallel(
     reader,
