@@ -15,6 +15,7 @@ const ORPHAN_AGE_MS = 10_000;
 /** How long a writer about to take the lock lets waiting readers in first. */
 const READER_GRACE_MS = 20;
 const HOST = hostname();
+
 /** Told apart per acquisition without a random draw each time (the pid alone repeats across acquisitions). */
 const PROCESS_NONCE = randomBytes(6).toString('hex');
 let acquisitions = 0;
@@ -29,7 +30,7 @@ let acquisitions = 0;
  */
 export async function withFileLock<T>(lockPath: string, fn: () => T, opts: LockOptions = {}): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
-  const content = `${process.pid}\n${HOST}\n${PROCESS_NONCE}-${++acquisitions}\n`;
+  const content = `${process.pid}\n${HOST}\n${PROCESS_NONCE}-${++acquisitions}\n${OWN_START ?? ''}\n`;
   const deadline = Date.now() + timeoutMs;
   await letWaitingReadersIn(lockPath);
   let wait = 1;
@@ -75,6 +76,8 @@ export async function waitOutHolder(
 export interface Holder {
   pid: number;
   host: string;
+  /** When the holder started (the lock's fourth line), where it was known: absent in older locks. */
+  start?: string;
   raw: string;
 }
 
@@ -86,15 +89,35 @@ function readHolder(path: string): Holder | undefined {
   } catch {
     return undefined;
   }
-  const [pid, host] = raw.split('\n');
-  return { pid: Number(pid), host: host ?? '', raw };
+  const [pid, host, , start] = raw.split('\n');
+  return { pid: Number(pid), host: host ?? '', start: start || undefined, raw };
 }
 
 function isStale(path: string, h: Holder): boolean {
   // No readable pid: a holder between its create and its write (microseconds), or one that died right there.
   if (!Number.isSafeInteger(h.pid) || h.pid <= 0) return ageOf(path) > ORPHAN_AGE_MS;
   if (h.host !== HOST) return false; // cannot see another host's processes: wait for the timeout
-  return !isAlive(h.pid);
+  if (!isAlive(h.pid)) return true;
+  // Alive, but pids come round again (32,768 of them here, and a suite starts thousands of processes): a live
+  // process that started at another time is not the holder.
+  const now = h.start === undefined ? undefined : startTimeOf(h.pid);
+  return now !== undefined && now !== h.start;
+}
+
+/**
+ * When process `pid` started, in clock ticks since boot (field 22 of /proc/PID/stat); undefined where there is no
+ * /proc or the process is gone.
+ */
+export function startTimeOf(pid: number): string | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return undefined;
+  }
+  // Fields after the command name, which is in parentheses and may hold spaces: field 3 is the first.
+  const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  return start && /^\d+$/.test(start) ? start : undefined;
 }
 
 /** Removes a stale lock, but only while holding `{lock}.break` and only if it is still the stale one we judged. */
@@ -231,6 +254,9 @@ export function isAlive(pid: number): boolean {
     return (err as NodeJS.ErrnoException).code !== 'ESRCH';
   }
 }
+
+/** This process's start (Linux), written beside its pid so that a holder whose pid was reused is seen dead. */
+const OWN_START = startTimeOf(process.pid);
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
