@@ -216,8 +216,12 @@ function sweepDirectory(lockPath: string): { reading?: number; waiting: boolean 
         safeUnlink(join(dir, name));
         continue;
       }
+      const { state, start } = readMark(join(dir, name));
+      if (start !== undefined && startTimeOf(pid) !== start) {
+        safeUnlink(join(dir, name)); // its owner is dead and its pid came round again
+        continue;
+      }
       readersSeen.add(lockPath);
-      const state = markState(join(dir, name));
       if (state === 0x31) out.reading ??= pid;
       if (state === 0x32) out.waiting = true;
       continue;
@@ -228,21 +232,28 @@ function sweepDirectory(lockPath: string): { reading?: number; waiting: boolean 
   return out;
 }
 
-const one = Buffer.alloc(1);
+const markBuf = Buffer.alloc(64);
 
-/** The byte in a reader's mark ("1" reading, "2" waiting, "0" idle); 0 when it is gone or empty. */
-function markState(mark: string): number {
+/**
+ * A reader's mark: its state byte ("1" reading, "2" waiting, "0" idle; 0 when it is gone or empty) and, on the next
+ * line, when its owner started (absent in marks of older versions and where unknown).
+ */
+function readMark(mark: string): { state: number; start?: string } {
   let fd: number;
   try {
     fd = openSync(mark, 'r');
   } catch {
-    return 0;
+    return { state: 0 };
   }
+  let n: number;
   try {
-    return readSync(fd, one, 0, 1, 0) === 1 ? one[0]! : 0;
+    n = readSync(fd, markBuf, 0, markBuf.length, 0);
   } finally {
     closeSync(fd);
   }
+  if (n === 0) return { state: 0 };
+  const start = markBuf.toString('latin1', 1, n).split('\n')[1];
+  return { state: markBuf[0]!, start: start && /^\d+$/.test(start) ? start : undefined };
 }
 
 export function isAlive(pid: number): boolean {
@@ -256,7 +267,7 @@ export function isAlive(pid: number): boolean {
 }
 
 /** This process's start (Linux), written beside its pid so that a holder whose pid was reused is seen dead. */
-const OWN_START = startTimeOf(process.pid);
+export const OWN_START = startTimeOf(process.pid);
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { withFileLock, withSharedLock } from '../../../src/sqlite/index.ts';
 import { ProseError } from '../../../src/core/errors.ts';
+import { startTimeOf } from '../../../src/io/file-lock.ts';
 import { tempEnv } from './helpers.ts';
 
 // Our parent process is alive and is not us: marks and locks in its name stand for another process's.
@@ -57,6 +58,29 @@ test('a writer removes the marks of dead readers and does not wait for them', as
   }
 });
 
+test("a mark whose live pid started at another time than the mark says is a dead reader's: removed, not waited for", async () => {
+  const start = startTimeOf(other);
+  if (start === undefined) {
+    assert.is(startTimeOf(process.pid), undefined, 'no /proc: the pid alone decides (the tests above)');
+    return;
+  }
+  const env = tempEnv('marks-reused-pid');
+  try {
+    mkdirSync(env.dir, { recursive: true });
+    const lock = join(env.dir, 'state.db.lock');
+    const mark = `${lock}.reader-${other}-4`;
+    writeFileSync(mark, `1\n${Number(start) + 1}\n`);
+    assert.is(await withFileLock(lock, () => 'ran', { timeoutMs: 500 }), 'ran');
+    assert.not.ok(existsSync(mark), 'removed');
+    // With its owner's true start it is a live reader's: waited for.
+    writeFileSync(mark, `1\n${start}\n`);
+    assert.is((await conflict(withFileLock(lock, () => 'ran', { timeoutMs: 200 }))).code, 'E_CONFLICT');
+    assert.ok(existsSync(mark));
+  } finally {
+    env.done();
+  }
+});
+
 test('a reader waits while another process writes, saying "2" in its mark meanwhile, and leaves no mark behind', async () => {
   const env = tempEnv('marks-reader');
   try {
@@ -67,7 +91,8 @@ test('a reader waits while another process writes, saying "2" in its mark meanwh
     const reading = withSharedLock(lock, () => 'read', { timeoutMs: 300 });
     await new Promise((r) => setTimeout(r, 100));
     for (const f of readdirSync(env.dir)) if (f.includes('.reader-')) waiting = readFileSync(join(env.dir, f), 'utf8');
-    assert.is(waiting, '2', 'the waiting reader says so');
+    // The state byte first, then when its owner started (so a writer can tell a reused pid).
+    assert.is(waiting, `2\n${startTimeOf(process.pid) ?? ''}\n`, 'the waiting reader says so');
     assert.is((await conflict(reading)).code, 'E_CONFLICT');
     assert.equal(readdirSync(env.dir), ['state.db.lock'], 'a live writer lock is never broken by a reader');
     writeFileSync(lock, `${deadPid()}\n${hostname()}\nnonce\n`);
