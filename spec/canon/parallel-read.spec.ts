@@ -111,9 +111,18 @@ test('a tree of 3,000 files read with the default batches and one reader gives t
       for (let f = 0; f < 1000; f++) writeFileSync(join(dir, `d${d}`, `f${f}.txt`), `${d}/${f}\n`.repeat(f % 50));
     }
     const fp = await fingerprintDirectoryAsync(dir, { parallel: true, parallelOptions: { workers: 1 } });
-    assert.is(fp.address, fingerprintDirectory(dir).address);
+    const want = fingerprintDirectory(dir).address;
+    assert.is(fp.address, want);
     assert.is(fp.files, 3000);
     assert.is(fp.parallel?.capBytes, 4 << 20, 'the default cap: 2 rings of 8 slots of 256 KiB');
+    // The kept tuning option: a share of the batches for this thread and a bounded wait for the reader past it.
+    for (const waitMs of [1, 4]) {
+      const waited = await fingerprintDirectoryAsync(dir, {
+        parallel: true,
+        parallelOptions: { workers: 1, waitMs, mainShare: 0.5 },
+      });
+      assert.is(waited.address, want, `waitMs ${waitMs}`);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
