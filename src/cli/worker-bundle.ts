@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
@@ -24,7 +24,7 @@ export async function workerCommandFor(
     // A name the single binary's bundler does not follow: it has no esbuild, and never gets here.
     const esbuildName = 'esbuild';
     const { build } = (await import(esbuildName)) as typeof import('esbuild');
-    const outfile = join(dir, 'prose-state.cjs');
+    const outfile = join(dir, 'cli.cjs');
     await build({
       entryPoints: [join(src, 'cli', 'sea-entry.ts')],
       outfile,
@@ -78,7 +78,14 @@ export async function workerCommandFor(
         },
       ],
     });
-    return { command: [self[0]!, outfile], dispose };
+    // V8's compile cache for the bundle, in the bundle's directory: a worker then loads the compiled code (the
+    // functions it ran up to its ready, flushed there by the first worker) instead of compiling the bundle again.
+    const entry = join(dir, 'prose-state.cjs');
+    writeFileSync(
+      entry,
+      'require("node:module").enableCompileCache?.(require("node:path").join(__dirname, "compile-cache"));\nrequire("./cli.cjs");\n',
+    );
+    return { command: [self[0]!, entry], dispose };
   } catch {
     dispose();
     return none;
