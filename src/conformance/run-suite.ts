@@ -15,6 +15,7 @@ import type { QuickCounts } from './quick.ts';
 import type { FindingsFilter } from './run-subagent.ts';
 import { probeBackend } from './probes/run-probes.ts';
 import { shardCases, type Shard } from './shard.ts';
+import { Slots, type UnitKind } from './slots.ts';
 
 export interface RunHeader {
   suite: { name: string; version: string };
@@ -158,6 +159,7 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
     const queued = opts.factories.map(() => new Map<number, Promise<CaseResult | undefined>>());
     const queue = (f: number, n: number) => {
       const there = elsewhere(opts.factories[f]!, cases[n]!);
+      if (there) slots.announce('elsewhere');
       queued[f]!.set(
         n,
         start(f, n, weightOf(cases[n]!, jobs), there ? 'elsewhere' : kindOf(cases[n]!), () =>
@@ -269,17 +271,21 @@ async function runOne(
 }
 
 /**
- * How much of the machine a case takes: one slot for a case run in this process, or a crash case (one writer at a
- * time, the next one loading beside it); a concurrency or mixed-writers case starts its writers at once, so it
- * takes as many slots as it starts processes (at most all of them).
+ * How much of the machine a case takes, in slots: one for a case run in this process or a crash case (one writer at a
+ * time, the next one loading beside it); half for a concurrency case with more than one job: its writers start at
+ * once but take turns on the storage's one lock, and the native SQLite engine pauses a writer after its commit while
+ * others write (the concurrency area used 0.67 of 2 cores, 19.7 s CPU in 29.3 s, when its cases took every slot;
+ * `--quick --backend sqlite` spent 12 s of its 22 s on its four concurrency cases one after another, each mostly
+ * waiting). A mixed-writers case keeps `sqlite3` processes starting all the time (one per INSERT and per read), so it
+ * takes every slot. With one job every case takes the one slot: the sequential run.
  */
 function weightOf(c: Case, jobs: number): number {
-  let w = 1;
+  let w = containsKind(c.steps, 'concurrent') && jobs > 1 ? 0.5 : 1;
   const visit = (steps: Case['steps']) => {
     for (const s of steps) {
       if (s.kind === 'repeat') visit(s.steps);
-      else if (s.kind === 'concurrent') w = Math.max(w, s.writers);
       else if (s.kind === 'mixed-writers') w = Math.max(w, s.ours + s.cli + s.readers);
+      else if (s.kind === 'crash' || s.kind === 'crash-states') w = Math.max(w, 1);
     }
   };
   visit(c.steps);
@@ -296,57 +302,6 @@ export function usesWorkerProcesses(c: Case): boolean {
 function isPlugin(f: BackendFactory): boolean {
   return !!f.spec && /^(exec|module):/.test(f.spec);
 }
-
-/**
- * A counting semaphore: `take(n, kind)` waits until n slots are free and no unit of a conflicting kind runs; waiters
- * are served in the order they came, except that a waiter held back only by its kind lets those behind it pass
- * (with one job that never happens: a held-back waiter means the one slot is taken). Kinds keep cases that time
- * worker processes (a kill's seeded wait, a writer's ready timeout, both measured on this process's event loop) from
- * sharing that loop with cases that compute in it (hashing, parsing, WASM SQLite): under load such a case held the
- * loop for long enough that a crash worker's ready timed out. Worker cases still run beside each other: their own
- * work here is a few milliseconds per kill. Cases run in a case worker (`elsewhere`) compute there and conflict with
- * neither kind.
- */
-class Slots {
-  private free: number;
-  private readonly running = { timed: 0, 'in-process': 0, elsewhere: 0 };
-  private readonly queue: { n: number; kind: UnitKind; go: () => void }[] = [];
-  constructor(size: number) {
-    this.free = size;
-  }
-  async take(n: number, kind: UnitKind = 'in-process'): Promise<void> {
-    if (this.queue.length === 0 && this.fits(n, kind)) return this.enter(n, kind);
-    await new Promise<void>((go) => this.queue.push({ n, kind, go }));
-  }
-  give(n: number, kind: UnitKind = 'in-process'): void {
-    this.free += n;
-    this.running[kind] -= 1;
-    for (let i = 0; i < this.queue.length && this.free > 0;) {
-      const next = this.queue[i]!;
-      if (this.free < next.n) break; // the slots are owed to this waiter first
-      if (!this.kindFits(next.kind)) {
-        i++;
-        continue;
-      }
-      this.queue.splice(i, 1);
-      this.enter(next.n, next.kind);
-      next.go();
-    }
-  }
-  private fits(n: number, kind: UnitKind): boolean {
-    return this.free >= n && this.kindFits(kind);
-  }
-  private kindFits(kind: UnitKind): boolean {
-    if (kind === 'elsewhere') return true;
-    return this.running[kind === 'timed' ? 'in-process' : 'timed'] === 0;
-  }
-  private enter(n: number, kind: UnitKind): void {
-    this.free -= n;
-    this.running[kind] += 1;
-  }
-}
-
-type UnitKind = 'timed' | 'in-process' | 'elsewhere';
 
 /** Cases whose steps time worker processes: crash, concurrent and mixed-writers steps. */
 function kindOf(c: Case): UnitKind {

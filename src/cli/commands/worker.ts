@@ -1,3 +1,4 @@
+import * as nodeModule from 'node:module';
 import { resolveBackends } from '../backend-kinds.ts';
 import type { BackendEnv } from '../../core/backend.ts';
 import { ProseError, toProseError } from '../../core/errors.ts';
@@ -64,6 +65,7 @@ the first line of stdin (a worker started ahead of its turn).`,
       // Ready means the backend answers: engines that load lazily (WASM SQLite) must not spend the kill window loading.
       await backend.call('getRun', { run }, { role: 'vm' });
       io.stdout.write('ready\n');
+      (nodeModule as { flushCompileCache?: () => void }).flushCompileCache?.();
       // Several writers start together: the runner closes our stdin once every one of them is ready.
       if (values['wait-go'] && io.stdin) await io.stdin();
       // A crash writer runs until it is killed; if the runner itself dies, its end of our stdin closes: stop then.
