@@ -1,4 +1,5 @@
 import { availableParallelism, cpus, loadavg } from 'node:os';
+import { procStatFields } from '../core/proc-stat.ts';
 import { fsSyncCalls } from './fs-tree-reader.ts';
 
 /**
@@ -83,9 +84,8 @@ export function reapedChildrenMs(): number {
   } catch {
     return 0;
   }
-  // The command name (field 2) is in parentheses and may hold spaces: count fields after its closing one.
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(f[13]) + Number(f[14]);
+  const f = procStatFields(stat);
+  const ticks = Number(f[16 - 3]) + Number(f[17 - 3]); // cutime, cstime
   return Number.isFinite(ticks) ? ticks * 10 : 0;
 }
 

@@ -3,6 +3,7 @@ import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, unl
 import { basename, dirname, join } from 'node:path';
 import { hostname } from 'node:os';
 import { ProseError } from '../core/errors.ts';
+import { procStatFields } from '../core/proc-stat.ts';
 
 export interface LockOptions {
   /** How long to wait for another process's lock before answering E_CONFLICT (the CLI's `.timeout`). */
@@ -15,7 +16,6 @@ const ORPHAN_AGE_MS = 10_000;
 /** How long a writer about to take the lock lets waiting readers in first. */
 const READER_GRACE_MS = 20;
 const HOST = hostname();
-
 /** Told apart per acquisition without a random draw each time (the pid alone repeats across acquisitions). */
 const PROCESS_NONCE = randomBytes(6).toString('hex');
 let acquisitions = 0;
@@ -115,8 +115,7 @@ export function startTimeOf(pid: number): string | undefined {
   } catch {
     return undefined;
   }
-  // Fields after the command name, which is in parentheses and may hold spaces: field 3 is the first.
-  const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  const start = procStatFields(stat)[22 - 3];
   return start && /^\d+$/.test(start) ? start : undefined;
 }
 
