@@ -40,8 +40,8 @@ test('timed and in-process units never run together; one held back by its kind l
 
 test('while announced case-worker units are still to start, timed units leave them one slot', async () => {
   const { slots, entered, ask, settle } = harness(2);
-  slots.announce('elsewhere');
-  slots.announce('elsewhere');
+  slots.announceElsewhere();
+  slots.announceElsewhere();
   ask('crash-1', 1, 'timed');
   ask('crash-2', 1, 'timed');
   ask('computing-1', 1, 'elsewhere');
@@ -58,7 +58,7 @@ test('while announced case-worker units are still to start, timed units leave th
 
 test('a unit that takes every slot waits past announced case-worker units, which pass it', async () => {
   const { slots, entered, ask, settle } = harness(2);
-  slots.announce('elsewhere');
+  slots.announceElsewhere();
   ask('mixed-writers', 2, 'timed');
   ask('computing', 1, 'elsewhere');
   await settle();
@@ -70,7 +70,7 @@ test('a unit that takes every slot waits past announced case-worker units, which
 
 test('two half-slot units (concurrency cases) share one slot', async () => {
   const { slots, entered, ask, settle } = harness(2);
-  slots.announce('elsewhere');
+  slots.announceElsewhere();
   ask('writers-1', 0.5, 'timed');
   ask('writers-2', 0.5, 'timed');
   ask('crash', 1, 'timed');

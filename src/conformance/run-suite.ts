@@ -159,7 +159,7 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
     const queued = opts.factories.map(() => new Map<number, Promise<CaseResult | undefined>>());
     const queue = (f: number, n: number) => {
       const there = elsewhere(opts.factories[f]!, cases[n]!);
-      if (there) slots.announce('elsewhere');
+      if (there) slots.announceElsewhere();
       queued[f]!.set(
         n,
         start(f, n, weightOf(cases[n]!, jobs), there ? 'elsewhere' : kindOf(cases[n]!), () =>

@@ -19,17 +19,19 @@ export type UnitKind = 'timed' | 'in-process' | 'elsewhere';
 export class Slots {
   private free: number;
   private readonly running: Record<UnitKind, number> = { timed: 0, 'in-process': 0, elsewhere: 0 };
-  private readonly taken: Record<UnitKind, number> = { timed: 0, 'in-process': 0, elsewhere: 0 };
-  private readonly announced: Record<UnitKind, number> = { timed: 0, 'in-process': 0, elsewhere: 0 };
+  /** Slots the timed units hold (a concurrency case holds half of one). */
+  private timedSlots = 0;
+  /** Case-worker units announced and not yet in. */
+  private elsewhereToStart = 0;
   private readonly queue: { n: number; kind: UnitKind; go: () => void }[] = [];
 
   constructor(private readonly size: number) {
     this.free = size;
   }
 
-  /** Tells the slots that a unit of `kind` will ask for slots (before it does). */
-  announce(kind: UnitKind): void {
-    this.announced[kind] += 1;
+  /** Tells the slots that a case-worker unit will ask for a slot (before it does). */
+  announceElsewhere(): void {
+    this.elsewhereToStart += 1;
   }
 
   async take(n: number, kind: UnitKind = 'in-process'): Promise<void> {
@@ -41,7 +43,7 @@ export class Slots {
   give(n: number, kind: UnitKind = 'in-process'): void {
     this.free += n;
     this.running[kind] -= 1;
-    this.taken[kind] -= n;
+    if (kind === 'timed') this.timedSlots -= n;
     this.serve();
   }
 
@@ -56,8 +58,8 @@ export class Slots {
       this.queue.splice(i, 1);
       this.free -= next.n;
       this.running[next.kind] += 1;
-      this.taken[next.kind] += next.n;
-      if (this.announced[next.kind] > 0) this.announced[next.kind] -= 1;
+      if (next.kind === 'timed') this.timedSlots += next.n;
+      if (next.kind === 'elsewhere' && this.elsewhereToStart > 0) this.elsewhereToStart -= 1;
       next.go();
     }
   }
@@ -65,8 +67,6 @@ export class Slots {
   private kindFits(kind: UnitKind, n: number): boolean {
     if (kind === 'elsewhere') return true;
     if (this.running[kind === 'timed' ? 'in-process' : 'timed'] !== 0) return false;
-    return (
-      kind === 'in-process' || this.announced.elsewhere === 0 || this.taken.timed + n <= Math.max(1, this.size - 1)
-    );
+    return kind === 'in-process' || this.elsewhereToStart === 0 || this.timedSlots + n <= Math.max(1, this.size - 1);
   }
 }
