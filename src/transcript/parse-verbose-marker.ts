@@ -239,7 +239,8 @@ export function parseArgs(s: string): Record<string, string> | undefined {
       /* falls through to the seed's form */
     }
   }
-  const out: Record<string, string> = {};
+  // Entries, made an object at the end: assigning `out['__proto__']` would set the prototype, not a key.
+  const out: [string, string][] = [];
   let i = 0;
   while (i < s.length) {
     const k = /^\s*([A-Za-z_][\w-]*)=/.exec(s.slice(i));
@@ -248,19 +249,19 @@ export function parseArgs(s: string): Record<string, string> | undefined {
     if (s[i] === '"') {
       const lit = readJsonString(s, i);
       if (!lit) return undefined;
-      out[k[1]!] = lit.value;
+      out.push([k[1]!, lit.value]);
       i = lit.end;
     } else {
       const next = /,\s*[A-Za-z_][\w-]*=/.exec(s.slice(i));
       const end = next ? i + next.index : s.length;
-      out[k[1]!] = s.slice(i, end).trim();
+      out.push([k[1]!, s.slice(i, end).trim()]);
       i = end;
     }
     const comma = /^\s*,\s*/.exec(s.slice(i));
     if (comma) i += comma[0].length;
     else if (i < s.length) return undefined;
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 function readFrameExit(text: string): MarkerReading {

@@ -51,7 +51,8 @@ function openParens(s: string): number[] {
 function parseItems(body: string): Params | undefined {
   const items = splitTopLevel(body);
   if (!items) return undefined;
-  const values: Record<string, string> = {};
+  // Entries, made an object at the end: assigning `values['__proto__']` would set the prototype, not a key.
+  const values: [string, string][] = [];
   const flags: string[] = [];
   for (const raw of items) {
     const item = raw.trim();
@@ -62,10 +63,10 @@ function parseItems(body: string): Params | undefined {
       if (v.startsWith('"')) {
         const r = readJsonString(v, 0);
         if (!r || r.end !== v.length) return undefined;
-        values[kv[1]!] = r.value;
+        values.push([kv[1]!, r.value]);
       } else {
         if (/[()"]/.test(v)) return undefined;
-        values[kv[1]!] = v.trim();
+        values.push([kv[1]!, v.trim()]);
       }
     } else if (/^[\w][\w\s'-]*$/.test(item)) {
       flags.push(item);
@@ -73,7 +74,7 @@ function parseItems(body: string): Params | undefined {
       return undefined;
     }
   }
-  return { values, flags };
+  return { values: Object.fromEntries(values), flags };
 }
 
 /** Splits on commas outside JSON strings; undefined when a string is unterminated. */
