@@ -14,7 +14,8 @@ test("the table is one run's: ours, forced, the parallel limit, the candidate an
   const small = r.workloads.find((w) => w.name === 'small')!;
   const row = out.split('\n').find((l) => l.startsWith(`| ${small.description} |`))!;
   const cells = row.split(' | ');
-  assert.is(cells[2], `**${small.ratios.limit!.toFixed(2)}x**`);
+  const auto = small.fingerprint.auto!;
+  assert.is(cells[2], `**${small.ratios.limit!.toFixed(2)}x** (readers in ${auto.parallel}/${auto.calls})`);
   assert.ok(cells[3]!.startsWith(`${small.parallel!.ratios['allCores.limit'].toFixed(2)}x`));
   assert.is(cells[4], `${(small.parallel!.limit.ms / small.limitMs).toFixed(2)}x`);
   assert.is(cells[5], `${small.candidates!.py!.verdict === 'ok' && small.candidates!.py!.ratios.limit.toFixed(2)}x`);
