@@ -8,6 +8,10 @@ import {
   planTree,
   type TreeReader,
 } from '../../src/canon/index.ts';
+import { poolMemory } from '../../src/canon/artifact-stream-async.ts';
+
+// A stream that found the pool a loss makes the next ones read on this thread for a while: each test starts clean.
+test.before.each(() => poolMemory.forget());
 
 interface Log {
   closedWhileReading: number;
@@ -22,7 +26,7 @@ interface Log {
 const fake = (
   files: Record<string, Uint8Array>,
   log: Log,
-  trick: { grow?: string; shrink?: string; fail?: string } = {},
+  trick: { grow?: string; shrink?: string; fail?: string; delayMs?: number } = {},
 ): TreeReader => {
   const handles = new Map<number, { path: string; off: number; sized: boolean; pending: boolean }>();
   let next = 3;
@@ -61,12 +65,13 @@ const fake = (
         const h = handles.get(fd)!;
         h.pending = true;
         log.reads++;
+        const settle = (resolve: (n: number) => void, reject: (e: Error) => void) => (): void => {
+          h.pending = false;
+          if (h.path === trick.fail) reject(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' }));
+          else resolve(readInto(fd, buf, at, max));
+        };
         return new Promise((resolve, reject) =>
-          setImmediate(() => {
-            h.pending = false;
-            if (h.path === trick.fail) reject(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' }));
-            else resolve(readInto(fd, buf, at, max));
-          }),
+          trick.delayMs ? setTimeout(settle(resolve, reject), trick.delayMs) : setImmediate(settle(resolve, reject)),
         );
       },
       size: (fd) => {
@@ -130,6 +135,45 @@ test('with no core free for the pool, large files are read on this thread: same 
   const small = fake({ 'b.md': big(10, 2) }, newLog());
   for await (const _ of artifactChunksAsync(small, planTree(small, '/root'), stats, ASYNC_FROM_BYTES, overlap));
   assert.is(asked, 1, 'a tree of small files never asks');
+});
+
+test('pool reads this thread keeps waiting for are given up: the rest of the stream is read here, same bytes', async () => {
+  const files = { 'a.bin': big(30 * ASYNC_FROM_BYTES + 5, 1), 'b.bin': big(4 * ASYNC_FROM_BYTES, 2) };
+  const log = newLog();
+  const reader = fake(files, log, { delayMs: 2 });
+  const chunks: Uint8Array[] = [];
+  for await (const c of artifactChunksAsync(
+    reader,
+    planTree(reader, '/root'),
+    { files: 0, bytes: 0 },
+    ASYNC_FROM_BYTES,
+  ))
+    chunks.push(c.slice()); // an instant consumer: all the time is waiting
+  assert.equal(Buffer.concat(chunks), Buffer.from(commit(files).bytes));
+  assert.is(log.reads, 8, 'eight parts probe the pool, then every read is made here');
+  assert.is(log.open, 0);
+  const again = newLog();
+  const next = fake(files, again, { delayMs: 2 });
+  for await (const _ of artifactChunksAsync(next, planTree(next, '/root'), { files: 0, bytes: 0 }, ASYNC_FROM_BYTES));
+  assert.is(again.reads, 0, 'the next stream, soon after, reads here from its start');
+});
+
+test('pool reads that are ready when the part before is hashed stay on the pool', async () => {
+  const files = { 'a.bin': big(12 * ASYNC_FROM_BYTES, 1) };
+  const log = newLog();
+  const reader = fake(files, log);
+  const chunks: Uint8Array[] = [];
+  for await (const c of artifactChunksAsync(
+    reader,
+    planTree(reader, '/root'),
+    { files: 0, bytes: 0 },
+    ASYNC_FROM_BYTES,
+  )) {
+    chunks.push(c.slice());
+    await new Promise((resolve) => setTimeout(resolve, 3)); // hashing takes longer than the read
+  }
+  assert.equal(Buffer.concat(chunks), Buffer.from(commit(files).bytes));
+  assert.is(log.reads, 12, 'every part past the first was read on the pool (the last read finds the end)');
 });
 
 test('a file that grows or shrinks during an async read is E_IO', async () => {
