@@ -14,12 +14,10 @@ import { join } from 'node:path';
 import { closeReaderThreads, fingerprintDirectoryAsync, type FingerprintOptions } from '../src/canon/index.ts';
 import { loadTree, rawHash, readOnlyWalk, startParallelLimit } from '../src/bench/limit-tasks.ts';
 import { median } from '../src/bench/measure.ts';
+import { assertThreadCpuUsage, measureVariants } from './variant-rounds.ts';
 import { generateWorkload, WORKLOADS } from '../src/bench/workloads.ts';
 
-// Node 23.9+ (the pinned Node 24 has it; the installed @types/node predates it).
-const threadCpuUsage = (process as unknown as { threadCpuUsage?: (prev?: NodeJS.CpuUsage) => NodeJS.CpuUsage })
-  .threadCpuUsage;
-if (!threadCpuUsage) throw new Error(`process.threadCpuUsage needs Node 23.9 or later; this is ${process.version}`);
+assertThreadCpuUsage();
 const rounds = Number(process.argv[2] ?? 15);
 const root = mkdtempSync(join(tmpdir(), 'prose-state-variants-'));
 try {
@@ -51,23 +49,7 @@ try {
     'raw hash': () => rawHash(buffers),
     'parallel limit': () => limit.run(buffers),
   };
-  const wall: Record<string, number[]> = {};
-  const main: Record<string, number[]> = {};
-  const rest: Record<string, number[]> = {};
-  for (let r = -1; r < rounds; r++)
-    for (const [name, run] of Object.entries(tasks)) {
-      const p0 = process.cpuUsage();
-      const m0 = threadCpuUsage();
-      const t0 = performance.now();
-      await run();
-      const t = performance.now() - t0;
-      const p = process.cpuUsage(p0);
-      const m = threadCpuUsage(m0);
-      if (r < 0) continue; // a warm-up round: the reader threads start here
-      (wall[name] ??= []).push(t);
-      (main[name] ??= []).push((m.user + m.system) / 1000);
-      (rest[name] ??= []).push((p.user + p.system - m.user - m.system) / 1000);
-    }
+  const { wall, main, rest } = await measureVariants(tasks, rounds);
   await limit.close();
   const limitWall = median(wall.walk!) + median(wall['raw hash']!);
   const limitCpu = median(main.walk!) + median(main['raw hash']!);

@@ -14,12 +14,10 @@ import { join } from 'node:path';
 import { fingerprintDirectory, fingerprintDirectoryAsync } from '../src/canon/index.ts';
 import { loadTree, rawHash, readOnlyWalk } from '../src/bench/limit-tasks.ts';
 import { median } from '../src/bench/measure.ts';
+import { assertThreadCpuUsage, measureVariants } from './variant-rounds.ts';
 import { generateWorkload, WORKLOADS } from '../src/bench/workloads.ts';
 
-// Node 23.9+ (the pinned Node 24 has it; the installed @types/node predates it).
-const threadCpuUsage = (process as unknown as { threadCpuUsage?: (prev?: NodeJS.CpuUsage) => NodeJS.CpuUsage })
-  .threadCpuUsage;
-if (!threadCpuUsage) throw new Error(`process.threadCpuUsage needs Node 23.9 or later; this is ${process.version}`);
+assertThreadCpuUsage();
 const which = process.argv[2] ?? 'large';
 const workload = WORKLOADS.full.find((w) => w.name === which && w.name !== 'small');
 if (!workload) throw new Error(`a workload of one thread's stream: medium or large, not ${which}`);
@@ -42,23 +40,7 @@ try {
     walk: () => readOnlyWalk(dir, walkBuffer),
     'raw hash': () => rawHash(buffers),
   };
-  const wall: Record<string, number[]> = {};
-  const main: Record<string, number[]> = {};
-  const rest: Record<string, number[]> = {};
-  for (let r = -1; r < rounds; r++)
-    for (const [name, run] of Object.entries(tasks)) {
-      const p0 = process.cpuUsage();
-      const m0 = threadCpuUsage();
-      const t0 = performance.now();
-      await run();
-      const t = performance.now() - t0;
-      const p = process.cpuUsage(p0);
-      const m = threadCpuUsage(m0);
-      if (r < 0) continue; // a warm-up round
-      (wall[name] ??= []).push(t);
-      (main[name] ??= []).push((m.user + m.system) / 1000);
-      (rest[name] ??= []).push((p.user + p.system - m.user - m.system) / 1000);
-    }
+  const { wall, main, rest } = await measureVariants(tasks, rounds);
   const limit = median(wall.walk!) + median(wall['raw hash']!);
   const load = loadavg()
     .map((x) => x.toFixed(1))

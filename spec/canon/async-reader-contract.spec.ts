@@ -137,24 +137,27 @@ test('with no core free for the pool, large files are read on this thread: same 
   assert.is(asked, 1, 'a tree of small files never asks');
 });
 
+/** The async stream's bytes in 64 KiB parts, each chunk handed to `consume` before the next is asked for. */
+async function streamed(reader: TreeReader, consume?: () => Promise<unknown>): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  const stats = { files: 0, bytes: 0 };
+  for await (const c of artifactChunksAsync(reader, planTree(reader, '/root'), stats, ASYNC_FROM_BYTES)) {
+    chunks.push(c.slice());
+    if (consume) await consume();
+  }
+  return Buffer.concat(chunks);
+}
+
 test('pool reads this thread keeps waiting for are given up: the rest of the stream is read here, same bytes', async () => {
   const files = { 'a.bin': big(30 * ASYNC_FROM_BYTES + 5, 1), 'b.bin': big(4 * ASYNC_FROM_BYTES, 2) };
   const log = newLog();
   const reader = fake(files, log, { delayMs: 2 });
-  const chunks: Uint8Array[] = [];
-  for await (const c of artifactChunksAsync(
-    reader,
-    planTree(reader, '/root'),
-    { files: 0, bytes: 0 },
-    ASYNC_FROM_BYTES,
-  ))
-    chunks.push(c.slice()); // an instant consumer: all the time is waiting
-  assert.equal(Buffer.concat(chunks), Buffer.from(commit(files).bytes));
+  assert.equal(await streamed(reader), Buffer.from(commit(files).bytes)); // an instant consumer: all is waiting
   assert.is(log.reads, 8, 'eight parts probe the pool, then every read is made here');
   assert.is(log.open, 0);
   const again = newLog();
   const next = fake(files, again, { delayMs: 2 });
-  for await (const _ of artifactChunksAsync(next, planTree(next, '/root'), { files: 0, bytes: 0 }, ASYNC_FROM_BYTES));
+  await streamed(next);
   assert.is(again.reads, 0, 'the next stream, soon after, reads here from its start');
 });
 
@@ -162,17 +165,9 @@ test('pool reads that are ready when the part before is hashed stay on the pool'
   const files = { 'a.bin': big(12 * ASYNC_FROM_BYTES, 1) };
   const log = newLog();
   const reader = fake(files, log);
-  const chunks: Uint8Array[] = [];
-  for await (const c of artifactChunksAsync(
-    reader,
-    planTree(reader, '/root'),
-    { files: 0, bytes: 0 },
-    ASYNC_FROM_BYTES,
-  )) {
-    chunks.push(c.slice());
-    await new Promise((resolve) => setTimeout(resolve, 3)); // hashing takes longer than the read
-  }
-  assert.equal(Buffer.concat(chunks), Buffer.from(commit(files).bytes));
+  // Hashing takes longer than the read.
+  const slow = (): Promise<unknown> => new Promise((resolve) => setTimeout(resolve, 3));
+  assert.equal(await streamed(reader, slow), Buffer.from(commit(files).bytes));
   assert.is(log.reads, 12, 'every part past the first was read on the pool (the last read finds the end)');
 });
 
