@@ -101,17 +101,13 @@ export const poolMemory = new PoolMemory();
  */
 export class PoolPace {
   local: boolean;
-  private start = -1;
+  /** Made as the stream's first part is about to be read: the time the waits are a share of runs from here. */
+  private readonly start = performance.now();
   private waitedMs = 0;
   private parts = 0;
 
   constructor(private readonly memory: PoolMemory = poolMemory) {
-    this.local = performance.now() - memory.lostAt < REMEMBER_LOSS_MS;
-  }
-
-  /** Before a part's read is issued. */
-  issue(now: number): void {
-    if (this.start < 0) this.start = now;
+    this.local = this.start - memory.lostAt < REMEMBER_LOSS_MS;
   }
 
   /** A part was awaited for `waitedMs`, up to `now`. */
@@ -172,7 +168,6 @@ export async function* streamRestAsync(
         return;
       }
       const into = (spare.buf ??= new Uint8Array(stage.buf.length));
-      pace.issue(performance.now());
       inflight = access.readIntoAsync!(handle, into, 0, into.length);
       inflight.catch(ignore); // awaited below; not an unhandled rejection while the consumer holds a chunk
       for (const chunk of ov.out) yield chunk;
