@@ -7,11 +7,11 @@ import {
   artifactChunksParallel,
   PARALLEL_FROM_FILES,
   PARALLEL_WARM_FROM_FILES,
-  readyReaderThreads,
   type ParallelOptions,
   type ParallelStats,
 } from './parallel-tree-read.ts';
 import type { Planned } from './artifact-stage.ts';
+import { readyReaderThreads } from './reader-threads.ts';
 import { spareCore } from './spare-core.ts';
 import type { TreeReader } from './tree-reader.ts';
 

@@ -1,9 +1,10 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { ArtifactStage, type Planned, type StreamStats } from './artifact-stage.ts';
 import { DEFAULT_BUFFER_BYTES } from './artifact-stream.ts';
 import { stageStart, streamRestAsync, type Spare } from './artifact-stream-async.ts';
-import { fsSyncCalls, type SyncFsCalls } from './fs-tree-reader.ts';
+import { ABORT, ACTIVE, CONSUMED, fillBatch, NEXT, READY } from './batch-job.ts';
+import { fsSyncCalls } from './fs-tree-reader.ts';
+import { readerThreads } from './reader-threads.ts';
 import type { TreeReader } from './tree-reader.ts';
 
 /**
@@ -55,153 +56,6 @@ const DEFAULTS = { batchFiles: 64, slotBytes: 256 * 1024, slots: 8, mainShare: 0
 
 export function defaultReaderThreads(): number {
   return Math.max(1, Math.min(3, availableParallelism() - 1));
-}
-
-// Control words in a shared Int32Array: the next batch to claim, how many batches are hashed, an abort flag, how
-// many readers are inside the job (-1: closed); then per slot of the readers' ring (batch j goes to slot j % slots) the (batch index + 1) whose bytes it holds once
-// complete; then per slot a busy flag held while a reader writes it (a reader whose batch the hashing thread read
-// again may still be writing when the slot's next batch comes up: that batch's reader waits for it).
-const NEXT = 0;
-const CONSUMED = 1;
-const ABORT = 2;
-const ACTIVE = 3;
-const READY = 4;
-
-/**
- * Reads files [first, end) into `slot` as OPWM1 frames (path length, path, content length, content, lengths LE)
- * and records each frame's length in `table`, or -1 for a file left to the hashing thread: one that does not fit
- * the room left, whose size differs from a listed one, or that could not be opened or read (the hashing thread
- * then reads it itself and raises the error with its path). The path is encoded straight into the slot (planned
- * paths are well-formed, so `write` gives `Buffer.from`'s bytes; a path cut short by the slot's end leaves under 4
- * bytes, so no room). Self-contained on purpose: the reader thread runs its source text (`fillBatch.toString()`),
- * so it may use nothing from outside its parameters.
- */
-function fillBatch(
-  fs: SyncFsCalls,
-  refs: readonly string[],
-  paths: readonly string[],
-  sizes: Float64Array | undefined,
-  first: number,
-  end: number,
-  slot: Buffer,
-  table: Int32Array,
-): void {
-  let pos = 0;
-  for (let i = first; i < end; i++) {
-    table[i - first] = -1;
-    if (slot.length - pos <= 8) continue; // every later file of the batch is marked too
-    const pl = slot.write(paths[i]!, pos + 4, 'utf8');
-    const at = pos + 8 + pl;
-    const room = slot.length - at;
-    if (room <= 0) continue;
-    let fd = -1;
-    try {
-      fd = fs.openSync(refs[i]!, 'r');
-      const n = fs.readSync(fd, slot, at, room, null);
-      // A full room may hide more bytes; a listed size must match: both are left to the checked path.
-      if (n >= room || (sizes !== undefined && sizes[i]! >= 0 && n !== sizes[i])) continue;
-      slot[pos] = pl & 255;
-      slot[pos + 1] = (pl >>> 8) & 255;
-      slot[pos + 2] = (pl >>> 16) & 255;
-      slot[pos + 3] = (pl >>> 24) & 255;
-      const c = pos + 4 + pl;
-      slot[c] = n & 255;
-      slot[c + 1] = (n >>> 8) & 255;
-      slot[c + 2] = (n >>> 16) & 255;
-      slot[c + 3] = (n >>> 24) & 255;
-      table[i - first] = 8 + pl + n;
-      pos = at + n;
-    } catch {
-      // left to the hashing thread, which reports the error with the file's path
-    } finally {
-      if (fd >= 0) fs.closeSync(fd);
-    }
-  }
-}
-
-/**
- * A reader thread: started once and kept (unref'd, so it never holds the process open), it serves one job per
- * message. A job is one tree: its shared control words and ring, and its files' refs and paths joined by NUL (one
- * string clones faster than 10,000). The thread enters a job only while the job is open (ACTIVE >= 0), so a
- * message that arrives after the job ended is dropped; it claims batches in order, waits for a free slot (the
- * cap), fills it, marks it ready.
- */
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const fs = require('node:fs');
-const fillBatch = ${fillBatch.toString()};
-parentPort.on('message', (d) => {
-  const ctrl = new Int32Array(d.ctrl);
-  for (;;) {
-    const a = Atomics.load(ctrl, ${ACTIVE});
-    if (a < 0) return;
-    if (Atomics.compareExchange(ctrl, ${ACTIVE}, a, a + 1) === a) break;
-  }
-  try {
-    const refs = d.refs.split('\\0');
-    const paths = d.paths.split('\\0');
-    const BUSY = ${READY} + d.slots;
-    for (;;) {
-      if (Atomics.load(ctrl, ${ABORT})) break;
-      const j = Atomics.add(ctrl, ${NEXT}, 1);
-      if (j >= d.batches) break;
-      const s = j % d.slots;
-      let c;
-      while (!Atomics.load(ctrl, ${ABORT}) && j >= (c = Atomics.load(ctrl, ${CONSUMED})) + d.slots) Atomics.wait(ctrl, ${CONSUMED}, c, 1000);
-      while (!Atomics.load(ctrl, ${ABORT}) && Atomics.compareExchange(ctrl, BUSY + s, 0, 1) !== 0) Atomics.wait(ctrl, BUSY + s, 1, 1000);
-      if (Atomics.load(ctrl, ${ABORT})) break;
-      fillBatch(fs, refs, paths, d.sizes, j * d.batchFiles, Math.min(refs.length, (j + 1) * d.batchFiles),
-        Buffer.from(d.data, s * d.slotBytes, d.slotBytes), new Int32Array(d.tables, s * d.batchFiles * 4, d.batchFiles));
-      Atomics.store(ctrl, ${READY} + s, j + 1);
-      Atomics.notify(ctrl, ${READY} + s);
-      Atomics.store(ctrl, BUSY + s, 0);
-      Atomics.notify(ctrl, BUSY + s);
-    }
-  } finally {
-    Atomics.sub(ctrl, ${ACTIVE}, 1);
-  }
-});
-parentPort.postMessage('ready');
-`;
-
-/** The reader threads, started on first use and kept for the next trees (a thread costs 30-40 ms of CPU to start). */
-const pool: { worker: Worker; ready: boolean }[] = [];
-
-/**
- * `count` reader threads from the pool, started as needed (a thread that cannot be had, a resource limit, leaves
- * fewer: this thread reads what the others would have). A thread that dies leaves the pool; its batches are read
- * here, as a late one's are.
- */
-function readerThreads(count: number): Worker[] {
-  while (pool.length < count) {
-    let worker: Worker;
-    try {
-      worker = new Worker(WORKER_SOURCE, { eval: true });
-    } catch {
-      break;
-    }
-    const entry = { worker, ready: false };
-    const leave = (): void => {
-      const k = pool.indexOf(entry);
-      if (k >= 0) pool.splice(k, 1);
-    };
-    worker.once('message', () => (entry.ready = true));
-    worker.on('error', leave);
-    worker.on('exit', leave);
-    worker.unref();
-    pool.push(entry);
-  }
-  return pool.slice(0, count).map((e) => e.worker);
-}
-
-/** Pooled reader threads that have started (a tree read now has them from its first batch). */
-export function readyReaderThreads(): number {
-  return pool.filter((e) => e.ready).length;
-}
-
-/** Stops the pooled reader threads (the next parallel read starts new ones). */
-export async function closeReaderThreads(): Promise<void> {
-  await Promise.all(pool.splice(0).map((e) => e.worker.terminate()));
 }
 
 /**
