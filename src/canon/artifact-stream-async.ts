@@ -1,5 +1,6 @@
 import { ArtifactStage, changedSize, type Overflow, type Planned, type StreamStats } from './artifact-stage.ts';
 import { artifactChunks, DEFAULT_BUFFER_BYTES } from './artifact-stream.ts';
+import { framesFromRing, type OpenFramesJob } from './frame-ring.ts';
 import type { TreeFileAccess, TreeReader } from './tree-reader.ts';
 
 /**
@@ -11,12 +12,25 @@ export const ASYNC_FROM_BYTES = 64 * 1024;
 const ignore = (): void => {};
 
 /**
- * The OPWM1 stream of `artifactChunks`, byte for byte, with large files double-buffered: the next part is read
- * on libuv's thread pool into a second buffer while the consumer hashes the chunk just yielded. Reading and
- * hashing then overlap instead of adding up, which is what puts a fingerprint under (read time + hash time).
- * Two buffers of `bufferBytes`, so memory stays flat. A reader without `readIntoAsync` gets the sync stream, and
- * so does every large file when `overlap()` (asked at the first one) says no: a pool thread that has no free core
- * to run on makes this thread wait for each part, which costs more than reading it here (measured: docs/bench.md).
+ * Hands the tree from file `from` on to a reader thread (`startFramesJob`), this thread having handed on `startAt`
+ * content bytes of it (of `startSize`); undefined when none can take it.
+ */
+export type ReadAhead = (
+  planned: readonly Planned[],
+  from: number,
+  startAt: number,
+  startSize: number,
+) => OpenFramesJob | undefined;
+
+/**
+ * The OPWM1 stream of `artifactChunks`, byte for byte, with large files' reading taken off this thread so that
+ * reading and hashing overlap instead of adding up, which is what puts a fingerprint under (read time + hash
+ * time). At the first large file, when `overlap()` says a core is free: `ahead` (when given) hands it and the rest
+ * of the tree to a reader thread, which reads ahead into a ring; without it, or when no reader can take it, each
+ * large file is double-buffered: its next part read on libuv's thread pool into a second buffer while the
+ * consumer hashes the chunk just yielded. Bounded memory either way (the ring; two buffers of `bufferBytes`). A
+ * reader without `readIntoAsync` gets the sync stream, and so does every large file when `overlap()` says no: a
+ * thread that has no free core to run on makes this one wait, which costs more than reading here (docs/bench.md).
  */
 export async function* artifactChunksAsync(
   reader: TreeReader,
@@ -24,6 +38,7 @@ export async function* artifactChunksAsync(
   stats: StreamStats,
   bufferBytes = DEFAULT_BUFFER_BYTES,
   overlap: () => boolean = always,
+  ahead?: ReadAhead,
 ): AsyncGenerator<Uint8Array> {
   const access = reader.access;
   if (access?.readIntoAsync === undefined) {
@@ -40,11 +55,21 @@ export async function* artifactChunksAsync(
     if (full) yield full;
     const open = stageStart(access, stage, entry, i);
     if (!open) continue;
+    let ring: OpenFramesJob | undefined;
     try {
-      pool ??= overlap();
+      if (pool === undefined) {
+        pool = overlap();
+        if (pool) ring = ahead?.(planned, i, open.ov.read, open.ov.size);
+      }
     } catch (e) {
       access.close(open.handle);
       throw e;
+    }
+    if (ring) {
+      access.close(open.handle); // the reader opens it again
+      stats.bytes += 8 + entry.pathBytes.length + open.ov.read;
+      yield* framesFromRing(ring, access, stage, planned, open.ov.out);
+      return;
     }
     if (pool) yield* streamRestAsync(access, stage, entry, open, spare);
     else yield* streamRestSync(access, stage, entry, open);

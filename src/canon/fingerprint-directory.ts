@@ -11,6 +11,7 @@ import {
   type ParallelStats,
 } from './parallel-tree-read.ts';
 import type { Planned } from './artifact-stage.ts';
+import { startFramesJob } from './frame-ring.ts';
 import { readyReaderThreads } from './reader-threads.ts';
 import { spareCore } from './spare-core.ts';
 import type { TreeReader } from './tree-reader.ts';
@@ -87,8 +88,12 @@ function chunkSource(
     reader === fsTreeReader && (mode === true || (mode === 'auto' && planned.length >= autoFromFiles() && spareCore()));
   // auto, real files: a large file's rest is read on the thread pool only when a core is free for that thread
   // (asked at the first one). Another reader's async reads may cost this machine nothing: always overlapped.
-  const overlap = mode === 'auto' && reader === fsTreeReader ? spareCore : () => true;
-  if (!parallel) return { chunks: artifactChunksAsync(reader, planned, stats, opts.bufferBytes, overlap), extra: {} };
+  const auto = mode === 'auto' && reader === fsTreeReader;
+  const overlap = auto ? spareCore : () => true;
+  // auto, real files: the large file and the rest of the tree read ahead by a reader thread (which opens them).
+  const ahead = auto ? startFramesJob : undefined;
+  if (!parallel)
+    return { chunks: artifactChunksAsync(reader, planned, stats, opts.bufferBytes, overlap, ahead), extra: {} };
   const ps: ParallelStats = { workers: 0, capBytes: 0, batches: 0, workerBatches: 0, stolen: 0 };
   const chunks = artifactChunksParallel(
     reader,
