@@ -14,6 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isSkipped, type BenchReport, type WorkloadResult } from '../src/bench/bench-report.ts';
+import { readerCalls } from '../src/bench/format-text.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DOC = join(ROOT, 'docs/bench.md');
@@ -56,7 +57,7 @@ export function renderTable(r: BenchReport, runPath: string): string {
     return [
       w.description,
       `${w.limitMs.toFixed(1)} ms`,
-      `**${x(w.ratios.limit!)}**${w.fingerprint.auto ? ` (readers in ${w.fingerprint.auto.parallel}/${w.fingerprint.auto.calls})` : ''}`,
+      `**${x(w.ratios.limit!)}**${w.fingerprint.auto ? ` (readers in ${readerCalls(w.fingerprint.auto)}/${w.fingerprint.auto.calls})` : ''}`,
       `${x(p.ratios['allCores.limit'])} (${p.allCores.workerBatches}/${p.allCores.batches})`,
       cell(p.limit.ms, w),
       ...candidates.map((c) => {

@@ -34,9 +34,9 @@ export interface WorkloadResult {
   bytes: number;
   fingerprint: ThroughputTiming & {
     address: string;
-    /** Calls of ours (warm-up included) and how many of them `auto` read on reader threads (absent in older
-     * reports). */
-    auto?: { calls: number; parallel: number };
+    /** Calls of ours (warm-up included) and how many of them `auto` read on reader threads: as a parallel tree,
+     * or read ahead from the first large file (`readAhead`; absent in older reports). */
+    auto?: { calls: number; parallel: number; readAhead?: number };
   };
   walk: ThroughputTiming;
   rawHash: ThroughputTiming;

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { fingerprintDirectoryAsync, type ParallelStats } from '../canon/index.ts';
+import { fingerprintDirectoryAsync, framesJobsStarted, type ParallelStats } from '../canon/index.ts';
 import { checkCandidate, candidateSource, failedResult, timedRun, type Candidate } from './candidates.ts';
 import type { ThroughputTiming, Timing, WorkloadResult } from './bench-report.ts';
 import { loadTree, rawHash, readOnlyWalk, startParallelLimit } from './limit-tasks.ts';
@@ -36,18 +36,21 @@ export async function benchWorkload(
   const peers = PEERS.map((p) => preparePeer(p, dir, env));
   const parallelLimit = await startParallelLimit(dir, availableParallelism());
   let allCoresStats: ParallelStats | undefined;
-  // How often `auto` (ours) took the parallel reader: it asks for a free core on every call, so a neighbour's burst
-  // can put some samples on one thread; the report says how many.
-  const auto = { calls: 0, parallel: 0 };
+  // How often `auto` (ours) took a reader thread (the parallel reader, or one reading ahead from the first large
+  // file): it asks for a free core on every call, so a neighbour's burst can put some samples on one thread; the
+  // report says how many.
+  const auto = { calls: 0, parallel: 0, readAhead: 0 };
   // The three in-process tasks alternate sample by sample (one per round), so a neighbour's burst of load falls
   // on ours and on the limit alike instead of on one batch; peers keep their samples per (rounds / inProcess).
   const tasks: MeasureTask<Promise<unknown>>[] = [
     {
       name: 'fingerprint',
       fn: async () => {
+        const jobs = framesJobsStarted();
         const fp = await fingerprintDirectoryAsync(dir);
         auto.calls++;
         if (fp.parallel) auto.parallel++;
+        if (framesJobsStarted() > jobs) auto.readAhead++;
       },
       iterations: 1,
     },

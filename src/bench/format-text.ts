@@ -40,7 +40,7 @@ export function formatText(r: BenchReport): string {
         w.description,
         f1(w.fingerprint.ms),
         // How many calls of ours `auto` put on reader threads (it asks for a free core each time).
-        w.fingerprint.auto ? `${w.fingerprint.auto.parallel}/${w.fingerprint.auto.calls}` : '-',
+        w.fingerprint.auto ? `${readerCalls(w.fingerprint.auto)}/${w.fingerprint.auto.calls}` : '-',
         int(w.fingerprint.filesPerSec),
         f1(w.fingerprint.mbPerSec),
         f1(w.walk.ms),
@@ -255,4 +255,9 @@ export function formatComparison(changes: readonly RatioChange[], tolerance: num
     (c) => `regressed: ${c.key} ${f2(c.baseline)}x -> ${f2(c.current)}x (+${(c.change * 100).toFixed(1)}%)`,
   );
   return `\nCompared with the baseline (tolerance ${(tolerance * 100).toFixed(0)}% on ratios)\n\n${table(['ratio', 'baseline', 'now', 'change', 'verdict'], rows)}\n\n${bad.length === 0 ? 'no ratio regressed' : [`${bad.length} ratio(s) regressed`, ...named].join('\n')}\n`;
+}
+
+/** Calls of ours that `auto` put on a reader thread, either way. */
+export function readerCalls(auto: { parallel: number; readAhead?: number }): number {
+  return auto.parallel + (auto.readAhead ?? 0);
 }

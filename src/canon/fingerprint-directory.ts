@@ -49,12 +49,12 @@ export function fingerprintDirectory(path: string, opts: FingerprintOptions = {}
 }
 
 /**
- * `fingerprintDirectory`, faster: a large file's next part is read on the thread pool while this thread hashes
- * the part before, so the time is about the hash time alone rather than read + hash (a quiet 2-core machine:
- * 0.91x of read + hash on 1 x 100 MiB, against 1.01x sync); a tree of many files is read by reader threads as
- * well as this one, in batches hashed in path order (`artifactChunksParallel`). The same address either way, and
- * bounded memory (two buffers; plus the ring's cap, 4 MiB by default, when parallel). Both need a free core to
- * gain: on a saturated machine the thread hops can cost what the overlap saves.
+ * `fingerprintDirectory`, faster: from the first large file a reader thread reads the tree ahead into a ring while
+ * this thread hashes (`frame-ring.ts`; a quiet 2-core machine: 0.92x of read + hash on 1 x 100 MiB, against 1.02x
+ * sync), or, before that thread has started, a large file's next part is read on the thread pool; a tree of many
+ * files is read by reader threads as well as this one, in batches hashed in path order (`artifactChunksParallel`).
+ * The same address either way, and bounded memory (two buffers; plus the ring, 2 MiB, or the batches' cap, 4 MiB by
+ * default). All need a free core to gain: on a saturated machine the thread hops can cost what the overlap saves.
  */
 export async function fingerprintDirectoryAsync(
   path: string,
