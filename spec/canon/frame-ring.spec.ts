@@ -48,6 +48,16 @@ function makeTree(): string {
   return dir;
 }
 
+/** Runs `fn` over a fresh tree and its plan, then removes the tree. */
+async function withTree(fn: (dir: string, planned: Planned[]) => Promise<void>): Promise<void> {
+  const dir = makeTree();
+  try {
+    await fn(dir, planTree(fsTreeReader, dir));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function sequential(planned: readonly Planned[]): Buffer {
   return Buffer.concat([...artifactChunks(fsTreeReader, planned, { files: 0, bytes: 0 })].map((c) => Buffer.from(c)));
 }
@@ -60,10 +70,8 @@ async function drain(open: OpenFramesJob, planned: readonly Planned[], stats: St
   return Buffer.concat(parts);
 }
 
-test('a frames job gives the sequential stream byte for byte, and counts it', async () => {
-  const dir = makeTree();
-  try {
-    const planned = planTree(fsTreeReader, dir);
+test('a frames job gives the sequential stream byte for byte, and counts it', () =>
+  withTree(async (dir, planned) => {
     const open = framesJob(planned, 0, -1, 0, 16);
     fillFrames(realFs, open.job);
     const stats = { files: 0, bytes: 0 };
@@ -71,15 +79,10 @@ test('a frames job gives the sequential stream byte for byte, and counts it', as
     const want = sequential(planned);
     assert.ok(got.equals(want));
     assert.equal(stats, { files: planned.length, bytes: want.length });
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('a file the reader cannot open is read by the hashing thread; one that went away raises its error', async () => {
-  const dir = makeTree();
-  try {
-    const planned = planTree(fsTreeReader, dir);
+test('a file the reader cannot open is read by the hashing thread; one that went away raises its error', () =>
+  withTree(async (dir, planned) => {
     const flaky: FrameFsCalls = {
       ...realFs,
       openSync: (p, f) => {
@@ -107,15 +110,10 @@ test('a file the reader cannot open is read by the hashing thread; one that went
     } catch (e) {
       assert.is((e as Error).message, (want as Error).message);
     }
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('a file that changed size under the reader is given up where it stands: the hashing thread raises E_IO', async () => {
-  const dir = makeTree();
-  try {
-    const planned = planTree(fsTreeReader, dir);
+test('a file that changed size under the reader is given up where it stands: the hashing thread raises E_IO', () =>
+  withTree(async (dir, planned) => {
     // The size taken at open is 1,000 bytes short, as if the file grew between fstat and read.
     const lying: FrameFsCalls = {
       ...realFs,
@@ -130,21 +128,13 @@ test('a file that changed size under the reader is given up where it stands: the
       assert.is((e as { code?: string }).code, 'E_IO');
       assert.match((e as Error).message, /b\/large\.bin changed size while being read \(613400 at open, \d+\+ read\)/);
     }
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('a job no reader takes up is read by the hashing thread, from where the stream stands', async () => {
-  const dir = makeTree();
-  try {
-    const planned = planTree(fsTreeReader, dir);
+test('a job no reader takes up is read by the hashing thread, from where the stream stands', () =>
+  withTree(async (dir, planned) => {
     // Nobody fills it: after the wait for a reader, this thread reads the whole tree itself.
     assert.ok((await drain(framesJob(planned, 0, -1, 0), planned, { files: 0, bytes: 0 })).equals(sequential(planned)));
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
 /** Waits (on the event loop) until a reader thread has started; a frames job needs a ready one. */
 async function readerReady(): Promise<void> {
@@ -152,10 +142,8 @@ async function readerReady(): Promise<void> {
   assert.ok(readyReaderThreads() > 0, 'a reader thread started within 5 s');
 }
 
-test('on a reader thread: the stream handed over at the first large file, stopped early, then the next tree', async () => {
-  const dir = makeTree();
-  try {
-    const planned = planTree(fsTreeReader, dir);
+test('on a reader thread: the stream handed over at the first large file, stopped early, then the next tree', () =>
+  withTree(async (dir, planned) => {
     const want = sequential(planned);
     const stream = (): AsyncGenerator<Uint8Array> =>
       artifactChunksAsync(fsTreeReader, planned, { files: 0, bytes: 0 }, 1 << 20, () => true, startFramesJob);
@@ -182,9 +170,6 @@ test('on a reader thread: the stream handed over at the first large file, stoppe
       (e: Error) => assert.is(e.message, 'disk full'),
     );
     assert.is((await serializeDirectoryTo(dir, { write: () => true })).address, fingerprintDirectory(dir).address);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
 test.run();
