@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ArtifactStage, type Planned, type StreamStats } from '../../src/canon/artifact-stage.ts';
-import { artifactChunksAsync } from '../../src/canon/artifact-stream-async.ts';
+import { artifactChunksAsync, type ReadAhead } from '../../src/canon/artifact-stream-async.ts';
 import { fillFrames, type FrameFsCalls } from '../../src/canon/frame-job.ts';
 import { framesFromRing, framesJob, startFramesJob, type OpenFramesJob } from '../../src/canon/frame-ring.ts';
 import {
@@ -134,6 +134,37 @@ test('a job no reader takes up is read by the hashing thread, from where the str
   withTree(async (dir, planned) => {
     // Nobody fills it: after the wait for a reader, this thread reads the whole tree itself.
     assert.ok((await drain(framesJob(planned, 0, -1, 0), planned, { files: 0, bytes: 0 })).equals(sequential(planned)));
+  }));
+
+/** The stream of `artifactChunksAsync` with `ahead` in place of a reader thread, collected. */
+async function handedOver(planned: readonly Planned[], ahead: ReadAhead): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  const stats = { files: 0, bytes: 0 };
+  for await (const c of artifactChunksAsync(fsTreeReader, planned, stats, 1 << 20, () => true, ahead))
+    parts.push(Buffer.from(c));
+  const out = Buffer.concat(parts);
+  assert.equal(stats, { files: planned.length, bytes: out.length });
+  return out;
+}
+
+test('handed over inside the first large file: the reader starts at the offset this thread reached', () =>
+  withTree(async (_dir, planned) => {
+    let from = -1;
+    const got = await handedOver(planned, (p, f, at, size) => {
+      from = f;
+      assert.is(at, 64 * 1024); // this thread staged the file's first 64 KiB
+      const open = framesJob(p, f, at, size, 16);
+      fillFrames(realFs, open.job);
+      return open;
+    });
+    assert.is(planned[from]!.file.path, 'b/large.bin');
+    assert.ok(got.equals(sequential(planned)));
+  }));
+
+test('handed over, and no reader takes the job: this thread reads on from that offset', () =>
+  withTree(async (_dir, planned) => {
+    const got = await handedOver(planned, (p, f, at, size) => framesJob(p, f, at, size));
+    assert.ok(got.equals(sequential(planned)));
   }));
 
 /** Waits (on the event loop) until a reader thread has started; a frames job needs a ready one. */
