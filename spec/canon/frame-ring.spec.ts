@@ -137,10 +137,10 @@ test('a job no reader takes up is read by the hashing thread, from where the str
   }));
 
 /** The stream of `artifactChunksAsync` with `ahead` in place of a reader thread, collected. */
-async function handedOver(planned: readonly Planned[], ahead: ReadAhead): Promise<Buffer> {
+async function handedOver(planned: readonly Planned[], ahead: ReadAhead, bufferBytes = 1 << 20): Promise<Buffer> {
   const parts: Buffer[] = [];
   const stats = { files: 0, bytes: 0 };
-  for await (const c of artifactChunksAsync(fsTreeReader, planned, stats, 1 << 20, () => true, ahead))
+  for await (const c of artifactChunksAsync(fsTreeReader, planned, stats, bufferBytes, () => true, ahead))
     parts.push(Buffer.from(c));
   const out = Buffer.concat(parts);
   assert.equal(stats, { files: planned.length, bytes: out.length });
@@ -158,6 +158,25 @@ test('handed over inside the first large file: the reader starts at the offset t
       return open;
     });
     assert.is(planned[from]!.file.path, 'b/large.bin');
+    assert.ok(got.equals(sequential(planned)));
+  }));
+
+test('no reader yet at the first large file: its parts go to the pool until one has started, then it takes over', () =>
+  withTree(async (_dir, planned) => {
+    const offsets: number[] = [];
+    // 128 KiB parts: the first read on the pool, then a reader "has started" and takes the rest from 192 KiB.
+    const got = await handedOver(
+      planned,
+      (p, f, at, size) => {
+        offsets.push(at);
+        if (offsets.length === 1) return undefined;
+        const open = framesJob(p, f, at, size, 16);
+        fillFrames(realFs, open.job);
+        return open;
+      },
+      128 * 1024,
+    );
+    assert.equal(offsets, [64 * 1024, 192 * 1024]);
     assert.ok(got.equals(sequential(planned)));
   }));
 

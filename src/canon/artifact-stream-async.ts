@@ -1,6 +1,6 @@
 import { ArtifactStage, changedSize, type Overflow, type Planned, type StreamStats } from './artifact-stage.ts';
 import { artifactChunks, DEFAULT_BUFFER_BYTES } from './artifact-stream.ts';
-import { framesFromRing, type OpenFramesJob } from './frame-ring.ts';
+import { endFramesJob, framesFromRing, type OpenFramesJob } from './frame-ring.ts';
 import type { TreeFileAccess, TreeReader } from './tree-reader.ts';
 
 /**
@@ -57,22 +57,24 @@ export async function* artifactChunksAsync(
     if (!open) continue;
     let ring: OpenFramesJob | undefined;
     try {
-      if (pool === undefined) {
-        pool = overlap();
-        if (pool) ring = ahead?.(planned, i, open.ov.read, open.ov.size);
-      }
+      pool ??= overlap();
+      if (pool) ring = ahead?.(planned, i, open.ov.read, open.ov.size);
+      if (ring) access.close(open.handle); // the reader thread opens the file itself
     } catch (e) {
-      access.close(open.handle);
+      if (ring) endFramesJob(ring);
+      else access.close(open.handle);
       throw e;
     }
     if (ring) {
-      access.close(open.handle); // the reader opens it again
       stats.bytes += 8 + entry.pathBytes.length + open.ov.read;
       yield* framesFromRing(ring, access, stage, planned, open.ov.out);
       return;
     }
-    if (pool) yield* streamRestAsync(access, stage, entry, open, spare);
-    else yield* streamRestSync(access, stage, entry, open);
+    if (pool) {
+      // Each part read on the pool, until a reader thread has started (the first tree of a process starts one).
+      const handOff = ahead && { planned, i, ahead };
+      if (yield* streamRestAsync(access, stage, entry, open, spare, handOff)) return;
+    } else yield* streamRestSync(access, stage, entry, open);
   }
   if (stage.pos > 0) yield stage.take();
 }
@@ -171,10 +173,18 @@ export function stageStart(
   return ov && { handle, ov };
 }
 
+/** Where a stream may hand the rest of its tree to a reader thread: the tree, the file being read, and how. */
+export interface HandOff {
+  planned: readonly Planned[];
+  i: number;
+  ahead: ReadAhead;
+}
+
 /**
  * The rest of a file `stageStart` left open, read on the thread pool into `spare` while the part before is handed
  * on (the two buffers then swap), or on this thread once the pace found the pool a loss; checked against its size;
- * closed.
+ * closed. With `handOff`, after each part a reader thread that has started since takes the rest of the file and of
+ * the tree (the stream then ends with the tree: true).
  */
 export async function* streamRestAsync(
   access: TreeFileAccess,
@@ -182,15 +192,17 @@ export async function* streamRestAsync(
   entry: Planned,
   { handle, ov }: OpenRest,
   spare: Spare,
-): AsyncGenerator<Uint8Array> {
+  handOff?: HandOff,
+): AsyncGenerator<Uint8Array, boolean> {
   let inflight: Promise<number> | undefined;
+  let ring: OpenFramesJob | undefined;
   const pace = (spare.pace ??= new PoolPace());
   try {
     for (;;) {
       if (pace.local) {
         // The rest as the sync stream reads it: through the one staging buffer, which stays in this core's cache.
         yield* stage.streamRest(access, handle, entry, ov);
-        return;
+        return false;
       }
       const into = (spare.buf ??= new Uint8Array(stage.buf.length));
       inflight = access.readIntoAsync!(handle, into, 0, into.length);
@@ -204,13 +216,24 @@ export async function* streamRestAsync(
       // The part just read is now the stage; the buffer the consumer is done with is the next spare.
       [stage.buf, spare.buf] = [into, stage.buf];
       if (!nextPart(stage, ov, entry, n)) break;
+      ring = handOff?.ahead(handOff.planned, handOff.i, ov.read, ov.size);
+      if (ring) break;
     }
-    stage.finish(entry, ov.size, ov.read);
+    if (!ring) stage.finish(entry, ov.size, ov.read);
   } finally {
     // Never close a descriptor a pool thread is still reading (the consumer may stop early).
     if (inflight) await inflight.catch(ignore);
-    access.close(handle);
+    try {
+      access.close(handle);
+    } catch (e) {
+      if (ring) endFramesJob(ring);
+      throw e;
+    }
   }
+  if (!ring) return false;
+  stage.stats.bytes += 8 + entry.pathBytes.length + ov.read;
+  yield* framesFromRing(ring, access, stage, handOff!.planned, ov.out);
+  return true;
 }
 
 /**

@@ -2,7 +2,7 @@
  * A frames job: one reader thread reads a tree's files from a given one on, in path order, into a ring of slots as
  * the OPWM1 stream itself (frame header, content, next frame...), a slot handed on as soon as it is full, while
  * the hashing thread hashes the slot before. Reading then costs the hashing thread nothing: on a quiet 2-core
- * machine 1 x 100 MiB hashed in 0.86x of (read + hash) against 1.03x reading on one thread, and unlike the thread
+ * machine 1 x 100 MiB hashed in 0.92x of (read + hash) against 1.02x reading on one thread, and unlike the thread
  * pool's reads (one hop per part) the hashing thread waits only when the ring is empty.
  *
  * Control words in a shared Int32Array: slots published; slots the hashing thread is done with; an abort flag; how

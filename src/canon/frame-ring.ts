@@ -130,13 +130,20 @@ export async function* framesFromRing(
     }
     if (stage.pos > 0) yield stage.take();
   } finally {
-    // Done or stopped early: a reader waiting for a slot leaves; one whose message is still queued finds the job
-    // closed when no reader is inside it.
-    Atomics.store(ctrl, ABORT, 1);
-    Atomics.compareExchange(ctrl, ACTIVE, 0, -1);
-    Atomics.notify(ctrl, CONSUMED);
-    openJobs.delete(open);
+    endFramesJob(open);
   }
+}
+
+/**
+ * Ends a job, done or stopped early (or never followed: its stream failed before it began): a reader waiting for a
+ * slot leaves; one whose message is still queued finds the job closed when no reader is inside it.
+ */
+export function endFramesJob(open: OpenFramesJob): void {
+  const { ctrl } = open;
+  Atomics.store(ctrl, ABORT, 1);
+  Atomics.compareExchange(ctrl, ACTIVE, 0, -1);
+  Atomics.notify(ctrl, CONSUMED);
+  openJobs.delete(open);
 }
 
 /**
