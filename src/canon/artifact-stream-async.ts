@@ -70,11 +70,8 @@ export async function* artifactChunksAsync(
       yield* framesFromRing(ring, access, stage, planned, open.ov.out);
       return;
     }
-    if (pool) {
-      // Each part read on the pool, until a reader thread has started (the first tree of a process starts one).
-      const handOff = ahead && { planned, i, ahead };
-      if (yield* streamRestAsync(access, stage, entry, open, spare, handOff)) return;
-    } else yield* streamRestSync(access, stage, entry, open);
+    if (pool) yield* streamRestAsync(access, stage, entry, open, spare);
+    else yield* streamRestSync(access, stage, entry, open);
   }
   if (stage.pos > 0) yield stage.take();
 }
@@ -173,18 +170,10 @@ export function stageStart(
   return ov && { handle, ov };
 }
 
-/** Where a stream may hand the rest of its tree to a reader thread: the tree, the file being read, and how. */
-export interface HandOff {
-  planned: readonly Planned[];
-  i: number;
-  ahead: ReadAhead;
-}
-
 /**
  * The rest of a file `stageStart` left open, read on the thread pool into `spare` while the part before is handed
  * on (the two buffers then swap), or on this thread once the pace found the pool a loss; checked against its size;
- * closed. With `handOff`, after each part a reader thread that has started since takes the rest of the file and of
- * the tree (the stream then ends with the tree: true).
+ * closed.
  */
 export async function* streamRestAsync(
   access: TreeFileAccess,
@@ -192,17 +181,15 @@ export async function* streamRestAsync(
   entry: Planned,
   { handle, ov }: OpenRest,
   spare: Spare,
-  handOff?: HandOff,
-): AsyncGenerator<Uint8Array, boolean> {
+): AsyncGenerator<Uint8Array> {
   let inflight: Promise<number> | undefined;
-  let ring: OpenFramesJob | undefined;
   const pace = (spare.pace ??= new PoolPace());
   try {
     for (;;) {
       if (pace.local) {
         // The rest as the sync stream reads it: through the one staging buffer, which stays in this core's cache.
         yield* stage.streamRest(access, handle, entry, ov);
-        return false;
+        return;
       }
       const into = (spare.buf ??= new Uint8Array(stage.buf.length));
       inflight = access.readIntoAsync!(handle, into, 0, into.length);
@@ -216,24 +203,13 @@ export async function* streamRestAsync(
       // The part just read is now the stage; the buffer the consumer is done with is the next spare.
       [stage.buf, spare.buf] = [into, stage.buf];
       if (!nextPart(stage, ov, entry, n)) break;
-      ring = handOff?.ahead(handOff.planned, handOff.i, ov.read, ov.size);
-      if (ring) break;
     }
-    if (!ring) stage.finish(entry, ov.size, ov.read);
+    stage.finish(entry, ov.size, ov.read);
   } finally {
     // Never close a descriptor a pool thread is still reading (the consumer may stop early).
     if (inflight) await inflight.catch(ignore);
-    try {
-      access.close(handle);
-    } catch (e) {
-      if (ring) endFramesJob(ring);
-      throw e;
-    }
+    access.close(handle);
   }
-  if (!ring) return false;
-  stage.stats.bytes += 8 + entry.pathBytes.length + ov.read;
-  yield* framesFromRing(ring, access, stage, handOff!.planned, ov.out);
-  return true;
 }
 
 /**
