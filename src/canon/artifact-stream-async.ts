@@ -25,9 +25,9 @@ export type ReadAhead = (
 /**
  * The OPWM1 stream of `artifactChunks`, byte for byte, with large files' reading taken off this thread so that
  * reading and hashing overlap instead of adding up, which is what puts a fingerprint under (read time + hash
- * time). At the first large file, when `overlap()` says a core is free: `ahead` (when given) hands it and the rest
- * of the tree to a reader thread, which reads ahead into a ring; without it, or when no reader can take it, each
- * large file is double-buffered: its next part read on libuv's thread pool into a second buffer while the
+ * time). At a large file, when `overlap()` (asked at the first) says a core is free: `ahead` (when given) hands it
+ * and the rest of the tree to a reader thread, which reads ahead into a ring; without it, or while no reader can
+ * take it, each large file is double-buffered: its next part read on libuv's thread pool into a second buffer while the
  * consumer hashes the chunk just yielded. Bounded memory either way (the ring; two buffers of `bufferBytes`). A
  * reader without `readIntoAsync` gets the sync stream, and so does every large file when `overlap()` says no: a
  * thread that has no free core to run on makes this one wait, which costs more than reading here (docs/bench.md).

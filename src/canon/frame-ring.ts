@@ -40,8 +40,8 @@ export function startFramesJob(
 ): OpenFramesJob | undefined {
   const worker = readyReaderThread();
   if (worker === undefined) {
-    firstTree ??= planned;
-    if (planned !== firstTree) readerThreads(1);
+    firstTree ??= new WeakRef(planned);
+    if (firstTree.deref() !== planned) readerThreads(1);
     return undefined;
   }
   if (openJobs.size > 0) return undefined;
@@ -52,8 +52,9 @@ export function startFramesJob(
   return open;
 }
 
-/** The plan of the first tree that asked for a reader thread (identity: a tree is planned once per stream). */
-let firstTree: readonly Planned[] | undefined;
+/** The plan of the first tree that asked for a reader thread (identity: a tree is planned once per stream), held
+ * weakly: once it is gone, any tree is a later one. */
+let firstTree: WeakRef<readonly Planned[]> | undefined;
 
 let jobsStarted = 0;
 
