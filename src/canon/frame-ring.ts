@@ -57,10 +57,17 @@ export function startFramesJob(
 let firstTree: WeakRef<readonly Planned[]> | undefined;
 
 let jobsStarted = 0;
+let slotsFromReaders = 0;
 
 /** Frames jobs handed to a reader thread so far in this process (the bench and the specs tell which path ran). */
 export function framesJobsStarted(): number {
   return jobsStarted;
+}
+
+/** Ring slots a reader thread filled and the hashing thread used so far in this process (0 after jobs started: the
+ * readers never came, and the hashing thread read those trees itself). */
+export function framesSlotsFromReaders(): number {
+  return slotsFromReaders;
 }
 
 /** A frames job for the tree from `planned[from]`, not yet handed to anyone (`slots`: the ring's, for specs). */
@@ -132,6 +139,7 @@ export async function* framesFromRing(
       }
       Atomics.store(ctrl, CONSUMED, ++h);
       Atomics.notify(ctrl, CONSUMED);
+      slotsFromReaders++;
       if (flags & LAST) break;
       if (flags & STOP) {
         yield* here(access, stage, planned, file, at, size);

@@ -14,5 +14,5 @@ export * from './artifact-stream-async.ts';
 export * from './fingerprint-directory.ts';
 export * from './parallel-tree-read.ts';
 export { closeReaderThreads, readyReaderThreads } from './reader-threads.ts';
-export { framesJobsStarted } from './frame-ring.ts';
+export { framesJobsStarted, framesSlotsFromReaders } from './frame-ring.ts';
 export { fsTreeReader } from './fs-tree-reader.ts';
