@@ -70,6 +70,14 @@ async function drain(open: OpenFramesJob, planned: readonly Planned[], stats: St
   return Buffer.concat(parts);
 }
 
+/** The error draining a job raises; `why` is the failure when it raises none. */
+function drainError(open: OpenFramesJob, planned: readonly Planned[], why: string): Promise<Error> {
+  return drain(open, planned, { files: 0, bytes: 0 }).then(
+    () => assert.unreachable(why) as never,
+    (e: Error) => e,
+  );
+}
+
 test('a frames job gives the sequential stream byte for byte, and counts it', () =>
   withTree(async (dir, planned) => {
     const open = framesJob(planned, 0, -1, 0, 16);
@@ -104,12 +112,8 @@ test('a file the reader cannot open is read by the hashing thread; one that went
     assert.instance(want, Error);
     const gone = framesJob(planned, 0, -1, 0, 16);
     fillFrames(realFs, gone.job);
-    try {
-      await drain(gone, planned, { files: 0, bytes: 0 });
-      assert.unreachable('a file gone since the listing must fail');
-    } catch (e) {
-      assert.is((e as Error).message, (want as Error).message);
-    }
+    const e = await drainError(gone, planned, 'a file gone since the listing must fail');
+    assert.is(e.message, (want as Error).message);
   }));
 
 test('a file that changed size under the reader is given up where it stands: the hashing thread raises E_IO', () =>
@@ -121,13 +125,9 @@ test('a file that changed size under the reader is given up where it stands: the
     };
     const open = framesJob(planned, 0, -1, 0, 16);
     fillFrames(lying, open.job);
-    try {
-      await drain(open, planned, { files: 0, bytes: 0 });
-      assert.unreachable('a grown file must fail');
-    } catch (e) {
-      assert.is((e as { code?: string }).code, 'E_IO');
-      assert.match((e as Error).message, /b\/large\.bin changed size while being read \(613400 at open, \d+\+ read\)/);
-    }
+    const e = await drainError(open, planned, 'a grown file must fail');
+    assert.is((e as { code?: string }).code, 'E_IO');
+    assert.match(e.message, /b\/large\.bin changed size while being read \(613400 at open, \d+\+ read\)/);
   }));
 
 test('a job no reader takes up is read by the hashing thread, from where the stream stands', () =>
