@@ -1,10 +1,11 @@
 import type { SyncFsCalls } from './fs-tree-reader.ts';
 
 // A batch job (`artifactChunksParallel`): readers claim batches of small files and read each into a slot as whole
-// frames. Its control words in a shared Int32Array: the next batch to claim, how many batches are hashed, an abort flag, how
-// many readers are inside the job (-1: closed); then per slot of the readers' ring (batch j goes to slot j % slots) the (batch index + 1) whose bytes it holds once
-// complete; then per slot a busy flag held while a reader writes it (a reader whose batch the hashing thread read
-// again may still be writing when the slot's next batch comes up: that batch's reader waits for it).
+// frames. Its control words in a shared Int32Array: the next batch to claim, how many batches are hashed, an abort
+// flag, how many readers are inside the job (-1: closed); then per slot of the readers' ring (batch j goes to slot
+// j % slots) the (batch index + 1) whose bytes it holds once complete; then per slot a busy flag held while a reader
+// writes it (a reader whose batch the hashing thread read again may still be writing when the slot's next batch
+// comes up: that batch's reader waits for it).
 export const NEXT = 0;
 export const CONSUMED = 1;
 export const ABORT = 2;
