@@ -42,6 +42,7 @@ test('after any sequence of writes, reading the whole text again answers the sam
             if (o.op === 'enter') return b.call('enterFrame', { run, block: 'blk', parent: scope(o.parent) }, VM);
             if (o.op === 'exit') return b.call('exitFrame', { run, executionId: o.frame }, VM);
             runs.push((await b.call('createRun', { program: 'q' }, VM)).run);
+            return undefined;
           })().catch((e: { code?: string }) => assert.ok(e.code && e.code !== 'E_CORRUPT', String(e)));
         }
         const fresh = createTranscriptBackend({ text: await transcriptOf(b) }, DEFAULT_DECISIONS, dialect);

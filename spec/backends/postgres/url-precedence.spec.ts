@@ -43,6 +43,7 @@ test('URL precedence: .prose/.env, then shell OPENPROSE_POSTGRES_URL, then DATAB
       } catch (e) {
         return e as Error & { code: string };
       }
+      return undefined;
     })();
     assert.is(err?.code, 'E_USAGE');
     assert.not.ok(err!.message.includes(FILE), 'the bad line is named by number, its text is not echoed');
