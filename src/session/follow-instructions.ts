@@ -12,7 +12,7 @@ import {
   END_FILE,
   END_RETURN,
   PLACEHOLDER,
-} from './build-instructions.ts';
+} from './instruction-text.ts';
 import type { SessionBackend } from './run-target.ts';
 import { shSq, sqlLit } from './shell-quote.ts';
 
@@ -59,7 +59,7 @@ export async function followInstructions(instructions: string, w: SubagentWork, 
   return returnMessage(text, w);
 }
 
-/** One size-conditional section of the instructions (build-instructions.ts BEGIN_SMALL / BEGIN_LARGE ... END_BRANCH). */
+/** One size-conditional section of the instructions (instruction-text.ts BEGIN_SMALL / BEGIN_LARGE ... END_BRANCH). */
 const BRANCH = new RegExp(
   `^----- BEGIN IF YOUR OUTPUT IS (AT MOST|MORE THAN) (\\d+) BYTES -----\n([\\s\\S]*?)^${END_BRANCH}\n`,
   'gm',
