@@ -65,9 +65,9 @@ export function buildInstructions(r: InstructionRequest): string {
   if (b) {
     const t = r.attachmentThresholdBytes ?? DEFAULT_DECISIONS.attachmentThresholdBytes;
     const small =
-      r.backend === 'filesystem' ? fsBinding(r, b) : r.backend === 'sqlite' ? sqliteBinding(r, b) : pgBinding(r, b);
+      r.backend === 'directory' ? fsBinding(r, b) : r.backend === 'sqlite' ? sqliteBinding(r, b) : pgBinding(r, b);
     const large =
-      r.backend === 'filesystem'
+      r.backend === 'directory'
         ? fsLargeBinding(r, b)
         : r.backend === 'sqlite'
           ? sqliteLargeBinding(r, b)
@@ -81,7 +81,7 @@ export function buildInstructions(r: InstructionRequest): string {
   }
   if (r.agent) {
     parts.push(
-      r.backend === 'filesystem'
+      r.backend === 'directory'
         ? fsAgent(r, r.agent)
         : r.backend === 'sqlite'
           ? sqliteAgent(r, r.agent)
@@ -114,7 +114,7 @@ const bindingFile = (b: { name: string; executionId: number | null }) =>
 const runDb = (r: InstructionRequest) => rel(r, join(r.target.runDir, 'state.db'));
 
 export function bindingLocation(r: InstructionRequest, b: { name: string; executionId: number | null }): string {
-  if (r.backend === 'filesystem') return rel(r, join(r.target.runDir, 'bindings', bindingFile(b)));
+  if (r.backend === 'directory') return rel(r, join(r.target.runDir, 'bindings', bindingFile(b)));
   if (r.backend === 'sqlite')
     return `${runDb(r)} (bindings table, name=${sqlLit(b.name)}, execution_id=${b.executionId ?? 'NULL'})`;
   return `openprose.bindings WHERE name=${sqlLit(b.name)} AND run_id=${sqlLit(r.target.runId)}${b.executionId === null ? '' : ` AND execution_id=${b.executionId}`}`;
@@ -129,7 +129,7 @@ function agentDb(r: InstructionRequest, scope: FixedAgentScope): string {
 }
 
 export function memoryLocation(r: InstructionRequest, a: { name: string; scope: FixedAgentScope }): string {
-  if (r.backend === 'filesystem') return rel(r, join(agentDir(r, a), 'memory.md'));
+  if (r.backend === 'directory') return rel(r, join(agentDir(r, a), 'memory.md'));
   if (r.backend === 'sqlite') return `${agentDb(r, a.scope)} (agents table, name=${sqlLit(a.name)})`;
   return `openprose.agents WHERE name=${sqlLit(a.name)} AND scope=${sqlLit(a.scope)}${a.scope === 'execution' ? ` AND run_id=${sqlLit(r.target.runId)}` : ''}`;
 }

@@ -5,7 +5,7 @@ import { parseBindingFile } from '../core/formats/binding-file.ts';
 import { BINDING_KINDS } from '../core/model.ts';
 import type { Finding } from '../verify/finding.ts';
 import type { BindingBlock } from './parse-confirmation.ts';
-import { parseLocation } from './parse-location.ts';
+import { parseLocation, type Location } from './parse-location.ts';
 import { isInside, resolveMessagePath, sqliteRows, type PgQuery, type RunTarget } from './run-target.ts';
 import { finding } from './session-rules.ts';
 
@@ -52,12 +52,11 @@ export async function checkBinding(
     out.push(finding('message.location-form', loc.error, at(b.location.line)));
     return { findings: out };
   }
-  const wantForm = t.backend === 'filesystem' ? 'file' : t.backend;
-  if (wantForm && loc.form !== wantForm) {
+  if (t.backend && loc.form !== t.backend) {
     out.push(
       finding(
         'message.location-form',
-        `a ${t.backend} run is located by ${wantForm === 'file' ? 'a file path' : `${t.backend} coordinates`}, not ${loc.form === 'file' ? 'a file path' : `${loc.form} coordinates`}`,
+        `a ${t.backend} run is located by ${placeOf(t.backend)}, not ${placeOf(loc.form)}`,
         at(b.location.line),
       ),
     );
@@ -65,14 +64,14 @@ export async function checkBinding(
   }
   // The execution id the location names, and the one the message line names, must agree.
   let locEid: number | null = null;
-  if (loc.form === 'file') {
+  if (loc.form === 'directory') {
     const m = /__([1-9]\d*)\.md$/.exec(loc.path);
     locEid = m ? Number(m[1]) : null;
   } else if (loc.form === 'sqlite') locEid = loc.executionId;
   else locEid = typeof loc.where.execution_id === 'number' ? loc.where.execution_id : null;
   const eid = checkExecutionId(b, locEid, expect.executionId, msgFile, out);
 
-  if (loc.form === 'file') {
+  if (loc.form === 'directory') {
     const abs = resolveMessagePath(t, loc.path);
     if (!isInside(t.runDir, abs)) {
       out.push(
@@ -372,6 +371,9 @@ function attachedValue(
   }
   return { value };
 }
+
+/** How a location of each storage kind reads in a finding: a file path, or the database's coordinates. */
+const placeOf = (kind: Location['form']) => (kind === 'directory' ? 'a file path' : `${kind} coordinates`);
 
 function display(t: RunTarget, abs: string): string {
   const r = relative(t.projectDir, abs);

@@ -57,7 +57,7 @@ export async function checkMemory(
   if ('error' in loc) return [...out, finding('message.location-form', loc.error, at(m.location.line))];
   const segWhere = at(m.segment?.line ?? m.location.line);
 
-  if (loc.form === 'file') {
+  if (loc.form === 'directory') {
     const abs = resolveMessagePath(t, loc.path);
     const roots = SCOPES.map((s) => dirname(agentDir(t, s, agent)));
     if (basename(abs) !== 'memory.md' || basename(dirname(abs)) !== agent || !roots.includes(dirname(dirname(abs)))) {
