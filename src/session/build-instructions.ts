@@ -28,7 +28,7 @@ import { pgAgent, pgBinding, pgLargeBinding } from './instructions-postgres.ts';
 import { sqliteAgent, sqliteBinding, sqliteLargeBinding } from './instructions-sqlite.ts';
 import type { SessionBackend } from './run-target.ts';
 
-/** Each backend's three sections: a small output stored as the value, a large one as an attachment, an agent's memory. */
+/** Each storage kind's three sections: a small output stored as the value, a large one as an attachment, an agent's memory. */
 const SECTIONS: Record<
   SessionBackend,
   {
@@ -37,7 +37,7 @@ const SECTIONS: Record<
     agent: (r: InstructionRequest, a: InstructionAgent) => string;
   }
 > = {
-  filesystem: { binding: fsBinding, largeBinding: fsLargeBinding, agent: fsAgent },
+  directory: { binding: fsBinding, largeBinding: fsLargeBinding, agent: fsAgent },
   sqlite: { binding: sqliteBinding, largeBinding: sqliteLargeBinding, agent: sqliteAgent },
   postgres: { binding: pgBinding, largeBinding: pgLargeBinding, agent: pgAgent },
 };

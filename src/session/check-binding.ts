@@ -56,18 +56,17 @@ export async function checkBinding(
     out.push(finding('message.location-form', loc.error, where));
     return { findings: out };
   }
-  const wantForm = t.backend === 'filesystem' ? 'file' : t.backend;
-  if (wantForm && loc.form !== wantForm) {
-    const by = (form: string) => (form === 'file' ? 'a file path' : `${form} coordinates`);
+  if (t.backend && loc.form !== t.backend) {
+    const by = (form: string) => (form === 'directory' ? 'a file path' : `${form} coordinates`);
     out.push(
-      finding('message.location-form', `a ${t.backend} run is located by ${by(wantForm)}, not ${by(loc.form)}`, where),
+      finding('message.location-form', `a ${t.backend} run is located by ${by(t.backend)}, not ${by(loc.form)}`, where),
     );
     return { findings: out };
   }
   const eid = checkExecutionId(b, locationEid(loc), expect.executionId, msgFile, out);
   const located: LocatedBinding = { name, eid, t, expect, query, at: where, out };
   const stored =
-    loc.form === 'file'
+    loc.form === 'directory'
       ? await checkFileLocation(loc, located)
       : loc.form === 'sqlite'
         ? await checkSqliteLocation(loc, located)
@@ -77,13 +76,13 @@ export async function checkBinding(
 
 const at = (file: string, line: number) => ({ file, line });
 
-type FileLocation = Extract<Location, { form: 'file' }>;
+type FileLocation = Extract<Location, { form: 'directory' }>;
 type SqliteLocation = Extract<Location, { form: 'sqlite' }>;
 type PostgresLocation = Extract<Location, { form: 'postgres' }>;
 
 /** The execution id a location names: a file's __N suffix, or the coordinates' execution_id. */
 function locationEid(loc: Location): number | null {
-  if (loc.form === 'file') {
+  if (loc.form === 'directory') {
     const m = /__([1-9]\d*)\.md$/.exec(loc.path);
     return m ? Number(m[1]) : null;
   }

@@ -58,7 +58,7 @@ export async function checkMemory(
     location: m.location.value,
     out,
   };
-  if (loc.form === 'file') checkFileMemory(loc, c);
+  if (loc.form === 'directory') checkFileMemory(loc, c);
   else if (loc.form === 'sqlite') await checkSqliteMemory(loc, c);
   else await checkPostgresMemory(loc, c);
   return out;
@@ -89,7 +89,7 @@ function namedSegment(
 }
 
 /** Filesystem: {scope root}/{agent}/memory.md in one of the three scopes, and the segment files beside it. */
-function checkFileMemory(loc: Extract<Location, { form: 'file' }>, c: LocatedMemory): void {
+function checkFileMemory(loc: Extract<Location, { form: 'directory' }>, c: LocatedMemory): void {
   const { t, agent, out } = c;
   const abs = resolveMessagePath(t, loc.path);
   const roots = SCOPES.map((s) => dirname(agentDir(t, s, agent)));

@@ -7,7 +7,7 @@ import { parseSignals } from './parse-signals.ts';
 import { resolveRunTarget, type PgQuery, type RunTarget, type SessionBackend } from './run-target.ts';
 import { finding } from './session-rules.ts';
 
-/** The pinned "pointers, not values" limits (src/core/decisions/session.ts `session-pointer-limits`). */
+/** The pinned "pointers, not values" limits (conformance/decisions/session.yaml `session-pointer-limits`). */
 export const SUMMARY_MAX_CHARS = 300;
 export const ECHO_MIN_CHARS = 200;
 export const EXTRA_TEXT_MAX_LINES = 20;

@@ -53,7 +53,7 @@ const DEFAULT_TIMESTAMP = '2026-01-16T14:30:52Z';
 export async function followInstructions(instructions: string, w: SubagentWork, o: FollowOptions): Promise<string> {
   const text = chooseBranch(instructions, w);
   writeOutputFiles(text, o, w);
-  if (o.backend === 'filesystem') followFiles(text, o, w);
+  if (o.backend === 'directory') followFiles(text, o, w);
   else if (o.backend === 'sqlite') await runShellCommands(text, w, o);
   else await runPsqlScripts(text, w, o);
   return returnMessage(text, w);
