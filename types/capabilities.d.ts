@@ -3,7 +3,7 @@
  * skipped with that reason, and a call needing an undeclared capability must answer E_UNSUPPORTED.
  */
 export declare const CAPABILITIES: {
-    readonly attachments: "large values are stored as attachments and read back whole (sqlite.md \"Large Outputs\"; the directory layout: our extension, decision fs-attachment-header)";
+    readonly attachments: "large values are stored as attachments and read back whole (sqlite.md \"Large Outputs\"; in directories our extension, decision fs-attachment-header)";
     readonly 'project-scope': "persistent agents with project scope survive across runs";
     readonly 'user-scope': "persistent agents with user scope live in the (injectable) home directory";
     readonly 'custom-scope': "persistent agents at a custom path";

@@ -4,7 +4,7 @@
  */
 export const CAPABILITIES = {
   attachments:
-    'large values are stored as attachments and read back whole (sqlite.md "Large Outputs"; the directory layout: our extension, decision fs-attachment-header)',
+    'large values are stored as attachments and read back whole (sqlite.md "Large Outputs"; in directories our extension, decision fs-attachment-header)',
   'project-scope': 'persistent agents with project scope survive across runs',
   'user-scope': 'persistent agents with user scope live in the (injectable) home directory',
   'custom-scope': 'persistent agents at a custom path',
