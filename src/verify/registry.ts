@@ -1,4 +1,5 @@
 import { ProseError } from '../core/errors.ts';
+import { currentRunVerifier } from './current-run/index.ts';
 import type { Finding, Verifier, VerifyOptions } from './finding.ts';
 import { reactorVerifier } from './reactor/index.ts';
 import { proseDirVerifier, runDirVerifier } from './run-dir/index.ts';
@@ -25,6 +26,7 @@ export const VERIFIERS: readonly Verifier[] = [
   proseDirVerifier,
   stateDbVerifier,
   reactorVerifier,
+  currentRunVerifier,
   worldModelVerifier,
   transcriptVerifier,
 ];

@@ -1,0 +1,56 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { isPlain } from '../../canon/validate-receipt.ts';
+import { checkNodeLedger, type NodeLedger } from '../kit/check-ledger.ts';
+import type { FindingSink } from '../kit/finding-sink.ts';
+import { isKind } from '../kit/is-kind.ts';
+import { readLedger, type LedgerFile } from './read-ledger.ts';
+import type { CurrentRunRuleId } from './rules.ts';
+
+type Sink = FindingSink<CurrentRunRuleId>;
+
+/** One node's chain in this run: what the ledger checker made of it and the lines as read. */
+export interface RunChain {
+  ledger: NodeLedger;
+  file: LedgerFile;
+  /** Receipt statuses in order (undefined where a line is not a receipt). */
+  statuses: unknown[];
+}
+
+/**
+ * Every receipts/{node}.jsonl of the run (fs "Directory Structure": one chain per node): the lines, then the one
+ * ledger checker (src/verify/kit/check-ledger.ts) under the wm.* ids the world-model verifier reports.
+ */
+export function checkRunReceipts(run: string, sink: Sink): Map<string, RunChain> {
+  const chains = new Map<string, RunChain>();
+  const dir = join(run, 'receipts');
+  if (!isKind(dir, 'dir')) return chains;
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch (err) {
+    sink.add('wm.receipts-file', `receipts/ cannot be listed: ${(err as Error).message}`, { file: 'receipts' });
+    return chains;
+  }
+  for (const name of names) {
+    if (!name.endsWith('.jsonl') || name.startsWith('.')) continue;
+    const node = name.slice(0, -'.jsonl'.length);
+    const file = readLedger(join(dir, name), `receipts/${name}`, sink);
+    if (file) chains.set(node, checkChain(node, `receipts/${name}`, file, sink));
+  }
+  return chains;
+}
+
+/** Checks one node's chain as the ledger at `file`; also used for a durable state/world-model/{node}/receipts.jsonl. */
+export function checkChain(node: string, file: string, ledger: LedgerFile, sink: Sink): RunChain {
+  const first = ledger.values[0];
+  if (isPlain(first) && typeof first.node === 'string' && first.node !== node)
+    sink.add('wm.chain.node', `receipt names node ${JSON.stringify(first.node)} but is in ${file}`, { file, line: 1 });
+  const place = (i: number) => ({ file: sink.path(file), line: i + 1, receipt: i, node });
+  const chain = ledger.values.map((receipt, index) => ({ receipt, index, place: place(index) }));
+  return {
+    ledger: checkNodeLedger('wm.', chain, sink.out),
+    file: ledger,
+    statuses: ledger.values.map((r) => (isPlain(r) ? r.status : undefined)),
+  };
+}
