@@ -39,7 +39,7 @@ export function checkLogAgainstReceipts(
     if (at >= 0 && !renderedIn.has(node))
       sink.add(
         'vmlog.rendered',
-        `receipts/${node}.jsonl line ${at + 1} is rendered, but vm.log.md has no "${node} ✓ rendered"`,
+        `receipts/${node}.jsonl line ${chain.file.lines[at]} is rendered, but vm.log.md has no "${node} ✓ rendered"`,
         {
           file: 'vm.log.md',
         },

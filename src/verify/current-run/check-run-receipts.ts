@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isPlain } from '../../canon/validate-receipt.ts';
 import { checkNodeLedger, type NodeLedger } from '../kit/check-ledger.ts';
@@ -24,7 +24,10 @@ export interface RunChain {
 export function checkRunReceipts(run: string, sink: Sink): Map<string, RunChain> {
   const chains = new Map<string, RunChain>();
   const dir = join(run, 'receipts');
-  if (!isKind(dir, 'dir')) return chains;
+  if (!isKind(dir, 'dir')) {
+    if (existsSync(dir)) sink.add('wm.receipts-file', 'receipts is not a directory', { file: 'receipts' });
+    return chains;
+  }
   let names: string[];
   try {
     names = readdirSync(dir).sort();
@@ -45,8 +48,11 @@ export function checkRunReceipts(run: string, sink: Sink): Map<string, RunChain>
 export function checkChain(node: string, file: string, ledger: LedgerFile, sink: Sink): RunChain {
   const first = ledger.values[0];
   if (isPlain(first) && typeof first.node === 'string' && first.node !== node)
-    sink.add('wm.chain.node', `receipt names node ${JSON.stringify(first.node)} but is in ${file}`, { file, line: 1 });
-  const place = (i: number) => ({ file: sink.path(file), line: i + 1, receipt: i, node });
+    sink.add('wm.chain.node', `receipt names node ${JSON.stringify(first.node)} but is in ${file}`, {
+      file,
+      line: ledger.lines[0],
+    });
+  const place = (i: number) => ({ file: sink.path(file), line: ledger.lines[i], receipt: i, node });
   const chain = ledger.values.map((receipt, index) => ({ receipt, index, place: place(index) }));
   return {
     ledger: checkNodeLedger('wm.', chain, sink.out),

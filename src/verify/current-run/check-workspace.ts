@@ -19,7 +19,7 @@ export function checkWorkspace(run: string, chains: Map<string, RunChain>, sink:
       if (where !== undefined)
         sink.add('wm.workspace', `receipt ${i} names a workspace/ path at ${where}`, {
           file: `receipts/${node}.jsonl`,
-          line: i + 1,
+          line: chain.file.lines[i],
         });
     });
   for (const node of publishedNodes(run))

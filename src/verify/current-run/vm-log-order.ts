@@ -99,10 +99,12 @@ function checkGroupLine(
   }
   // Branches end in any order, so a letter is only checked to be one of the group's and not used twice.
   const last = String.fromCharCode(96 + g.nodes.length);
-  if (m.letter > last || g.seen.has(`letter ${m.letter}`))
-    add(`branch ${m.step}${m.letter}: the group has branches ${m.step}a to ${m.step}${last}, each once`);
-  if (!g.nodes.includes(m.node) || g.seen.has(`node ${m.node}`))
-    add(`branch ${m.node} is not a node of ∥start ${g.nodes.join(',')} still running`);
+  const ok =
+    m.letter <= last && !g.seen.has(`letter ${m.letter}`) && g.nodes.includes(m.node) && !g.seen.has(`node ${m.node}`);
+  if (!ok)
+    return add(
+      `branch ${m.step}${m.letter}→ ${m.node}: ∥start ${g.nodes.join(',')} has ${m.step}a to ${m.step}${last}, each node once`,
+    );
   g.seen.add(`letter ${m.letter}`).add(`node ${m.node}`);
-  g.branches++;
+  g.branches++; // counts the branches that ended, for ∥done
 }

@@ -1,0 +1,35 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pickVerifier, verifyPath } from '../../../src/verify/registry.ts';
+import { FIXTURES, RUN_ID as V0_RUN_ID } from '../run-dir/fixture-copy.ts';
+import { VALID_RUN } from './current-copy.ts';
+
+test('the hand-made current run verifies with no finding, detected as current-run', async () => {
+  const r = await verifyPath(VALID_RUN);
+  assert.is(r.kind, 'current-run');
+  assert.equal(r.findings, []);
+});
+
+test('a v0 run directory is still a run-dir; --kind current-run forces the current rules on it', async () => {
+  const v0 = join(FIXTURES, 'valid', '.prose', 'runs', V0_RUN_ID);
+  assert.is((await pickVerifier(v0))?.kind, 'run-dir');
+  const forced = await verifyPath(v0, { kind: 'current-run' });
+  assert.is(forced.kind, 'current-run');
+  assert.ok(forced.findings.some((f) => f.rule === 'vmlog.file' && f.file === 'vm.log.md'));
+});
+
+test('a directory holding both state.md and vm.log.md is not taken for a current run', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'prose-current-both-'));
+  try {
+    cpSync(VALID_RUN, dir, { recursive: true });
+    writeFileSync(join(dir, 'state.md'), '# Execution State\n');
+    assert.is.not((await pickVerifier(dir))?.kind, 'current-run');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
