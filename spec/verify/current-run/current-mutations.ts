@@ -77,6 +77,7 @@ export const CURRENT_MUTATIONS: CurrentMutation[] = [
   onLog('vmlog.order', 'a marker after ---end', /\n$/, '\n4→ [eval] alerts empty ✓\n'),
   onLog('vmlog.incomplete', 'no ---end nor ---error', /---end .*\n/, ''),
   onLog('vmlog.input', 'an input marker naming another input', '[input] topic', '[input] subject'),
+  onLog('vmlog.upstream', 'an upstream run no input names', 'root:', 'upstream: [20260306-112233-f4a5b6]\nroot:'),
   onLog('vmlog.rendered', 'a rendered receipt whose marker is a bare ✓', 'scout ✓ rendered', 'scout ✓'),
   onLog('vmlog.receipt', 'an error marker for a node that was skipped', 'alerts ∅ skipped', 'alerts ✗ no-results'),
   {

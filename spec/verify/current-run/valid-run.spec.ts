@@ -5,12 +5,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pickVerifier, verifyPath } from '../../../src/verify/registry.ts';
 import { FIXTURES, RUN_ID as V0_RUN_ID } from '../run-dir/fixture-copy.ts';
-import { VALID_RUN } from './current-copy.ts';
+import { copyCurrent, VALID_RUN } from './current-copy.ts';
 
 test('the hand-made current run verifies with no finding, detected as current-run', async () => {
   const r = await verifyPath(VALID_RUN);
   assert.is(r.kind, 'current-run');
   assert.equal(r.findings, []);
+});
+
+test('a run-typed caller input named in upstream: verifies clean (fs "Run-Typed Inputs")', async () => {
+  const c = copyCurrent();
+  try {
+    const subject = '# subject\n\nbinding: input\nsource: caller\ntype: run\n\n---\n\nrun: 20260306-112233-f4a5b6\n';
+    c.write(
+      'world-model/caller/subject.md',
+      `${subject}path: <openprose-root>/runs/20260306-112233-f4a5b6\nstatus: complete\n`,
+    );
+    c.edit('vm.log.md', 'root:', 'upstream: [20260306-112233-f4a5b6]\nroot:');
+    c.edit('vm.log.md', '2→ scout', '2→ [input] subject ✓\n3→ scout');
+    c.edit('vm.log.md', '3→ alerts', '4→ alerts');
+    assert.equal((await verifyPath(c.run)).findings, []);
+  } finally {
+    c.cleanup();
+  }
 });
 
 test('a v0 run directory is still a run-dir; --kind current-run forces the current rules on it', async () => {

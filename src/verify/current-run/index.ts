@@ -48,7 +48,7 @@ export function checkCurrentRun(run: string, sink: Sink, isImport: boolean): voi
   checkEnvelope(run, sink, functionOrTest);
   const chains = checkRunReceipts(run, sink);
   checkPublished(run, chains, sink);
-  checkInputs(run, log?.markers, sink);
+  checkInputs(run, log, sink);
   if (log && (hasReceipts || !functionOrTest)) checkLogAgainstReceipts(log.markers, chains, sink);
   checkWorkspace(run, chains, sink);
   if (!isImport) checkDurable(run, chains, sink);

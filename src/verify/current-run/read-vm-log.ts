@@ -81,7 +81,7 @@ function readRoot(raw: string, n: number, header: VmLogHeader, add: (m: string) 
 
 function readUpstream(raw: string, n: number, header: VmLogHeader, add: (m: string) => void): void {
   const m = /^ \[(.*)\]$/.exec(raw);
-  const ids = m ? m[1]!.split(',').map((s) => s.trim()) : [];
+  const ids = m && m[1]!.trim() !== '' ? m[1]!.split(',').map((s) => s.trim()) : [];
   header.upstream = ids;
   if (!m || m[1]!.trim() === '')
     add(`line ${n}: "upstream:" is "[id, …]" with at least one run id (fs: omitted otherwise)`);

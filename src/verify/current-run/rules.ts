@@ -70,6 +70,13 @@ export const CURRENT_RUN_OWN_RULES = {
       'world-model/caller/{name}.md has its "N→ [input] name ✓" marker, and each marker its file.',
     hint: 'bind each caller input as world-model/caller/{name}.md and log "[input] name ✓"',
   },
+  'vmlog.upstream': {
+    severity: 'error',
+    enforces:
+      'fs "Format", prose.md "Event Store": upstream: lists the run ids of all run-typed inputs (world-model/caller/ ' +
+      'files with type: run or run[]), and is omitted when there are none.',
+    hint: 'list every run: id of the run-typed caller inputs in "upstream: [id, …]"',
+  },
   'vmlog.rendered': {
     severity: 'error',
     enforces:
