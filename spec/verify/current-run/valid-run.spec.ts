@@ -30,6 +30,22 @@ test('a run-typed caller input named in upstream: verifies clean (fs "Run-Typed 
   }
 });
 
+test('an import repeats the run layout (fs "Nested Imports"): checked with the same rules, paths from the run', async () => {
+  const c = copyCurrent();
+  try {
+    cpSync(VALID_RUN, join(c.run, 'imports', 'alice--watch'), { recursive: true });
+    assert.equal((await verifyPath(c.run)).findings, []);
+    c.edit('imports/alice--watch/world-model/scout/findings.md', 'Orbit', 'Orbital');
+    const { findings } = await verifyPath(c.run);
+    assert.equal(
+      findings.map((f) => `${f.rule} ${f.file}`),
+      ['wm.version-hash imports/alice--watch/world-model/scout'],
+    );
+  } finally {
+    c.cleanup();
+  }
+});
+
 test('a v0 run directory is still a run-dir; --kind current-run forces the current rules on it', async () => {
   const v0 = join(FIXTURES, 'valid', '.prose', 'runs', V0_RUN_ID);
   assert.is((await pickVerifier(v0))?.kind, 'run-dir');

@@ -30,7 +30,10 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$
 export function parseMarker(line: string): ParsedMarker {
   if (line.startsWith('---')) return parseRunLine(line);
   const m = STEP.exec(line);
-  if (!m) return { problem: 'is not a marker ("N→ …", "---end", "---error" or "---test")' };
+  if (!m)
+    return {
+      problem: `${JSON.stringify(line.slice(0, 80))} is not a marker ("N→ …", "---end", "---error", "---test")`,
+    };
   const step = Number(m[1]);
   if (!Number.isSafeInteger(step)) return { problem: `step ${m[1]} is too large` };
   const [, , letter, spaces, rest] = m as unknown as [string, string, string, string, string];
