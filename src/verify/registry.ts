@@ -1,5 +1,5 @@
 import { ProseError } from '../core/errors.ts';
-import { currentRunVerifier } from './current-run/index.ts';
+import { currentRunVerifier, yieldToCurrentRoot } from './current-run/index.ts';
 import type { Finding, Verifier, VerifyOptions } from './finding.ts';
 import { reactorVerifier } from './reactor/index.ts';
 import { proseDirVerifier, runDirVerifier } from './run-dir/index.ts';
@@ -23,7 +23,7 @@ const runDirAndWorldModel: Verifier = {
  */
 export const VERIFIERS: readonly Verifier[] = [
   runDirAndWorldModel,
-  proseDirVerifier,
+  yieldToCurrentRoot(proseDirVerifier),
   stateDbVerifier,
   reactorVerifier,
   currentRunVerifier,

@@ -18,7 +18,7 @@ for (const m of CURRENT_MUTATIONS) {
     const c = copyCurrent();
     try {
       m.apply(c);
-      const { kind, findings } = await verifyPath(c.run, { kind: 'current-run' });
+      const { kind, findings } = await verifyPath(m.root ? c.root : c.run, { kind: 'current-run' });
       assert.is(kind, 'current-run');
       const rules = [...new Set(findings.map((f) => f.rule))].sort();
       assert.equal(rules, [m.rule, ...(m.also ?? [])].sort(), JSON.stringify(findings, null, 1));

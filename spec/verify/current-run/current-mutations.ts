@@ -10,8 +10,10 @@ export interface CurrentMutation {
   apply(c: CurrentCopy): void;
   /** Other rules the same break sets off, by design. */
   also?: CurrentRunRuleId[];
-  /** The file the finding of `rule` names, relative to the run. */
+  /** The file the finding of `rule` names, relative to the run (to the root with `root`). */
   file?: string;
+  /** Verify the copied `<openprose-root>` instead of the run. */
+  root?: boolean;
 }
 
 const LOG = 'vm.log.md';
@@ -63,6 +65,13 @@ export const CURRENT_MUTATIONS: CurrentMutation[] = [
     what: 'a line of vm.log.md that is not UTF-8',
     apply: (c) => c.write(LOG, Buffer.concat([Buffer.from(HEAD), Buffer.from([0xff, 0x0a]), Buffer.from(BODY)])),
     file: LOG,
+  },
+  {
+    rule: 'root.run',
+    what: 'a file among the runs of a current root',
+    apply: (c) => c.write('../notes.md', '# Notes\n'),
+    root: true,
+    file: 'runs/notes.md',
   },
   onLog('vmlog.torn', 'a last line without its newline', /\n$/, ''),
   onLog('vmlog.header', 'no root: line', 'root: market-watch\n', ''),

@@ -5,12 +5,30 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pickVerifier, verifyPath } from '../../../src/verify/registry.ts';
 import { FIXTURES, RUN_ID as V0_RUN_ID } from '../run-dir/fixture-copy.ts';
-import { copyCurrent, VALID_RUN } from './current-copy.ts';
+import { copyCurrent, CURRENT_FIXTURES, RUN_ID, VALID_RUN } from './current-copy.ts';
 
 test('the hand-made current run verifies with no finding, detected as current-run', async () => {
   const r = await verifyPath(VALID_RUN);
   assert.is(r.kind, 'current-run');
   assert.equal(r.findings, []);
+});
+
+test('the <openprose-root> holding it is current-run too (not prose-dir), its findings under runs/{id}/', async () => {
+  const root = join(CURRENT_FIXTURES, 'valid');
+  const r = await verifyPath(root);
+  assert.is(r.kind, 'current-run');
+  assert.equal(r.findings, []);
+  const c = copyCurrent();
+  try {
+    c.edit('vm.log.md', '3→ alerts', '4→ alerts');
+    const { findings } = await verifyPath(c.root);
+    assert.equal(
+      findings.map((f) => `${f.rule} ${f.file}:${f.line}`),
+      [`vmlog.order runs/${RUN_ID}/vm.log.md:6`],
+    );
+  } finally {
+    c.cleanup();
+  }
 });
 
 test('a run-typed caller input named in upstream: verifies clean (fs "Run-Typed Inputs")', async () => {
@@ -46,9 +64,10 @@ test('an import repeats the run layout (fs "Nested Imports"): checked with the s
   }
 });
 
-test('a v0 run directory is still a run-dir; --kind current-run forces the current rules on it', async () => {
+test('a v0 run directory is still a run-dir and a v0 .prose/ a prose-dir; --kind current-run forces the current rules on it', async () => {
   const v0 = join(FIXTURES, 'valid', '.prose', 'runs', V0_RUN_ID);
   assert.is((await pickVerifier(v0))?.kind, 'run-dir');
+  assert.is((await pickVerifier(join(FIXTURES, 'valid')))?.kind, 'prose-dir');
   const forced = await verifyPath(v0, { kind: 'current-run' });
   assert.is(forced.kind, 'current-run');
   assert.ok(forced.findings.some((f) => f.rule === 'vmlog.file' && f.file === 'vm.log.md'));

@@ -1,70 +1,36 @@
-import { readdirSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { isRunId } from '../../core/run-id.ts';
+import { basename, dirname } from 'node:path';
 import type { Finding, Verifier } from '../finding.ts';
 import { FindingSink } from '../kit/finding-sink.ts';
-import { isKind } from '../kit/is-kind.ts';
-import { checkDurable } from './check-durable.ts';
-import { checkEnvelope } from './check-envelope.ts';
-import { checkInputs } from './check-inputs.ts';
-import { checkLogAgainstReceipts } from './check-log-receipts.ts';
-import { checkPublished } from './check-published.ts';
-import { checkRunReceipts } from './check-run-receipts.ts';
-import { checkVmLog } from './check-vm-log.ts';
-import { checkWorkspace } from './check-workspace.ts';
-import { CURRENT_RUN_RULES, type CurrentRunRuleId } from './rules.ts';
-
-type Sink = FindingSink<CurrentRunRuleId>;
+import { checkCurrentRun } from './check-current-run.ts';
+import { checkCurrentRoot, isCurrentRoot, isCurrentRun } from './current-root.ts';
+import { CURRENT_RUN_RULES } from './rules.ts';
 
 /**
  * A run directory of the current edition (docs/editions.md): `<openprose-root>/runs/{id}/` holding vm.log.md and
- * root.prose.md, and no state.md (the marker files decide, not the path). Its findings name files relative to it.
+ * root.prose.md, and no state.md; or an `<openprose-root>` whose runs/ holds such runs. Findings name files
+ * relative to the path verified.
  */
 export const currentRunVerifier: Verifier = {
   kind: 'current-run',
   async detect(path) {
-    return (
-      isKind(path, 'dir') &&
-      isKind(join(path, 'vm.log.md'), 'file') &&
-      isKind(join(path, 'root.prose.md'), 'file') &&
-      !isKind(join(path, 'state.md'), 'file')
-    );
+    return isCurrentRun(path) || isCurrentRoot(path);
   },
   async verify(path) {
     const out: Finding[] = [];
-    checkCurrentRun(path, new FindingSink(CURRENT_RUN_RULES, out), basename(dirname(path)) === 'imports');
+    const sink = new FindingSink(CURRENT_RUN_RULES, out);
+    if (!isCurrentRun(path) && isCurrentRoot(path)) checkCurrentRoot(path, sink);
+    else checkCurrentRun(path, sink, basename(dirname(path)) === 'imports');
     return out;
   },
 };
 
-/** One run, then each `imports/{handle}--{slug}/` with the same rules (fs "Nested Imports"). */
-export function checkCurrentRun(run: string, sink: Sink, isImport: boolean): void {
-  const name = basename(run);
-  if (!isImport && !isRunId(name))
-    sink.add('run.id', `run directory ${JSON.stringify(name)} is not {YYYYMMDD}-{HHMMSS}-{random6}`);
-  const log = checkVmLog(run, sink, isImport ? undefined : name);
-  const hasReceipts = isKind(join(run, 'receipts'), 'dir');
-  const functionOrTest = isKind(join(run, 'bindings'), 'dir') || !!log?.markers.some((m) => m.kind === 'test');
-  checkEnvelope(run, sink, functionOrTest);
-  const chains = checkRunReceipts(run, sink);
-  checkPublished(run, chains, sink);
-  checkInputs(run, log, sink);
-  if (log && (hasReceipts || !functionOrTest)) checkLogAgainstReceipts(log.markers, chains, sink);
-  checkWorkspace(run, chains, sink);
-  if (!isImport) checkDurable(run, chains, sink);
-  for (const imp of importDirs(run)) checkCurrentRun(join(run, 'imports', imp), sink.at(`imports/${imp}`), true);
+/**
+ * `verifier` (the prose-dir one, which claims any directory holding runs/) declining a current `<openprose-root>`,
+ * so that detection reaches current-run without changing the order of the kinds.
+ */
+export function yieldToCurrentRoot(verifier: Verifier): Verifier {
+  return { ...verifier, detect: async (path) => !isCurrentRoot(path) && (await verifier.detect(path)) };
 }
 
-function importDirs(run: string): string[] {
-  const dir = join(run, 'imports');
-  if (!isKind(dir, 'dir')) return [];
-  try {
-    return readdirSync(dir)
-      .filter((n) => isKind(join(dir, n), 'dir'))
-      .sort();
-  } catch {
-    return [];
-  }
-}
-
+export { checkCurrentRun } from './check-current-run.ts';
 export { CURRENT_RUN_RULES, CURRENT_RUN_OWN_RULES, SHARED_RULE_IDS, type CurrentRunRuleId } from './rules.ts';

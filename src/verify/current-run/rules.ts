@@ -15,6 +15,13 @@ export const CURRENT_RUN_OWN_RULES = {
       'success; compiled-intent.json is JSON (proposed compiled-intent-required: required in a mounted run).',
     hint: 'the compile phase writes root.prose.md, sources/ and compiled-intent.json before the first render',
   },
+  'root.run': {
+    severity: 'warning',
+    enforces:
+      'fs "Directory Structure": <openprose-root>/runs/ holds one directory per run, each with vm.log.md and ' +
+      'root.prose.md (a run holding state.md is v0, docs/editions.md).',
+    hint: 'verify a v0 run on its own (it is a run-dir), and keep other files out of runs/',
+  },
   'run.envelope-optional': {
     severity: 'warning',
     enforces:
