@@ -44,7 +44,7 @@ ${renderRuleTable(REACTOR_RULES)}
 
 ${renderRuleTable(WORLD_MODEL_RULES)}
 
-## Current-edition run directories (kind \`current-run\`: \`<openprose-root>/runs/{id}/\` with \`vm.log.md\`)
+## Current-edition runs (kind \`current-run\`: \`<openprose-root>/runs/{id}/\` with \`vm.log.md\`, or the root)
 
 Also reports, with the meaning given above: ${SHARED_RULE_IDS.map((id) => `\`${id}\``).join(', ')}.
 
