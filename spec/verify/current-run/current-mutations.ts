@@ -67,6 +67,12 @@ export const CURRENT_MUTATIONS: CurrentMutation[] = [
     file: LOG,
   },
   {
+    rule: 'import.name',
+    what: 'an import directory without "--"',
+    apply: (c) => c.write('imports/summarizer/vm.log.md', '# run:20260317-143052-a7b3c9 x\nroot: x\n'),
+    file: 'imports/summarizer',
+  },
+  {
     rule: 'root.run',
     what: 'a file among the runs of a current root',
     apply: (c) => c.write('../notes.md', '# Notes\n'),

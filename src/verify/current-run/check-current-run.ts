@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { checkName } from '../../core/names.ts';
 import { isRunId } from '../../core/run-id.ts';
 import type { FindingSink } from '../kit/finding-sink.ts';
 import { isKind } from '../kit/is-kind.ts';
@@ -30,7 +31,12 @@ export function checkCurrentRun(run: string, sink: Sink, isImport: boolean): voi
   if (log && (hasReceipts || !functionOrTest)) checkLogAgainstReceipts(log.markers, chains, sink);
   checkWorkspace(run, chains, sink);
   if (!isImport) checkDurable(run, chains, sink);
-  for (const imp of importDirs(run)) checkCurrentRun(join(run, 'imports', imp), sink.at(`imports/${imp}`), true);
+  for (const imp of importDirs(run)) {
+    const rel = `imports/${imp}`;
+    const why = isKind(join(run, rel), 'dir') ? importNameProblem(imp) : 'is not a directory';
+    if (why) sink.add('import.name', `${rel} ${why}`, { file: rel });
+    else checkCurrentRun(join(run, rel), sink.at(rel), true);
+  }
 }
 
 function importDirs(run: string): string[] {
@@ -38,9 +44,26 @@ function importDirs(run: string): string[] {
   if (!isKind(dir, 'dir')) return [];
   try {
     return readdirSync(dir)
-      .filter((n) => isKind(join(dir, n), 'dir'))
+      .filter((n) => !n.startsWith('.'))
       .sort();
   } catch {
     return [];
   }
+}
+
+/** fs "Nested Imports": `{handle}--{slug}`, split at the first "--" (a handle holds none, decisions names). */
+function importNameProblem(entry: string): string | undefined {
+  const m = /^(.*?)--(.*)$/.exec(entry);
+  if (!m) return 'is not named {handle}--{slug}';
+  for (const [kind, value] of [
+    ['handle', m[1]],
+    ['slug', m[2]],
+  ] as const) {
+    try {
+      checkName(kind, value);
+    } catch (err) {
+      return `is not {handle}--{slug}: ${(err as Error).message}`;
+    }
+  }
+  return undefined;
 }

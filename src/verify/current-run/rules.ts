@@ -146,6 +146,7 @@ const SHARED = [
 
 export const SHARED_RULE_IDS: readonly string[] = [
   'run.id',
+  'import.name',
   ...SHARED,
   ...Object.keys(prefixRules('wm.', LEDGER_RULES)),
 ];
@@ -153,6 +154,7 @@ export const SHARED_RULE_IDS: readonly string[] = [
 export const CURRENT_RUN_RULES = {
   ...CURRENT_RUN_OWN_RULES,
   'run.id': RUN_DIR_RULES['run.id'],
+  'import.name': RUN_DIR_RULES['import.name'],
   ...(Object.fromEntries(SHARED.map((id) => [id, WORLD_MODEL_RULES[id]])) as Pick<
     typeof WORLD_MODEL_RULES,
     (typeof SHARED)[number]
