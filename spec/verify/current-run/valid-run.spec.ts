@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { canonicalJson } from '../../../src/canon/canonical-json.ts';
+import { receiptHash } from '../../../src/canon/validate-receipt.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pickVerifier, verifyPath } from '../../../src/verify/registry.ts';
@@ -26,6 +28,32 @@ test('the <openprose-root> holding it is current-run too (not prose-dir), its fi
       findings.map((f) => `${f.rule} ${f.file}:${f.line}`),
       [`vmlog.order runs/${RUN_ID}/vm.log.md:6`],
     );
+  } finally {
+    c.cleanup();
+  }
+});
+
+test("a second run continues each node's chain from the durable ledger (one chain per node)", async () => {
+  const c = copyCurrent();
+  try {
+    const second = join(c.root, 'runs', '20260318-090000-b1c2d3');
+    cpSync(c.run, second, { recursive: true });
+    rmSync(join(second, 'world-model', 'scout'), { recursive: true }); // nothing moved: nothing published
+    const log = readFileSync(join(second, 'vm.log.md'), 'utf8');
+    writeFileSync(
+      join(second, 'vm.log.md'),
+      log.replace(RUN_ID, '20260318-090000-b1c2d3').replace('scout ✓ rendered', 'scout ∅ skipped'),
+    );
+    for (const node of ['scout', 'alerts']) {
+      const prev = JSON.parse(readFileSync(join(second, 'receipts', `${node}.jsonl`), 'utf8'));
+      const next: Record<string, any> = { ...prev, prev: prev.content_hash, status: 'skipped', semantic_diff: {} };
+      next.cost = { ...prev.cost, tokens: { fresh: 0, reused: 0 } };
+      next.content_hash = receiptHash(next);
+      writeFileSync(join(second, 'receipts', `${node}.jsonl`), `${canonicalJson(next)}\n`);
+      appendFileSync(join(c.root, 'state', 'world-model', node, 'receipts.jsonl'), `${canonicalJson(next)}\n`);
+    }
+    assert.equal((await verifyPath(second)).findings, []);
+    assert.equal((await verifyPath(c.root)).findings, []);
   } finally {
     c.cleanup();
   }

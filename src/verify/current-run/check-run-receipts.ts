@@ -1,7 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isPlain } from '../../canon/validate-receipt.ts';
+import type { Finding } from '../finding.ts';
 import { checkNodeLedger, type NodeLedger } from '../kit/check-ledger.ts';
+import { durablePrior } from './durable-prior.ts';
 import type { FindingSink } from '../kit/finding-sink.ts';
 import { isKind } from '../kit/is-kind.ts';
 import { readLedger, type LedgerFile } from './read-ledger.ts';
@@ -39,13 +41,23 @@ export function checkRunReceipts(run: string, sink: Sink): Map<string, RunChain>
     if (!name.endsWith('.jsonl') || name.startsWith('.')) continue;
     const node = name.slice(0, -'.jsonl'.length);
     const file = readLedger(join(dir, name), `receipts/${name}`, sink);
-    if (file) chains.set(node, checkChain(node, `receipts/${name}`, file, sink));
+    if (file) chains.set(node, checkChain(node, `receipts/${name}`, file, sink, durablePrior(run, node, file.texts)));
   }
   return chains;
 }
 
-/** Checks one node's chain as the ledger at `file`; also used for a durable state/world-model/{node}/receipts.jsonl. */
-export function checkChain(node: string, file: string, ledger: LedgerFile, sink: Sink): RunChain {
+/**
+ * Checks one node's chain as the ledger at `file`; also used for a durable state/world-model/{node}/receipts.jsonl.
+ * `prior` are receipts the chain continues (earlier runs'): checked as its start, their own findings left to the
+ * durable check, and their renders not counted as this ledger's.
+ */
+export function checkChain(
+  node: string,
+  file: string,
+  ledger: LedgerFile,
+  sink: Sink,
+  prior: unknown[] = [],
+): RunChain {
   const first = ledger.values[0];
   if (isPlain(first) && typeof first.node === 'string' && first.node !== node)
     sink.add('wm.chain.node', `receipt names node ${JSON.stringify(first.node)} but is in ${file}`, {
@@ -53,9 +65,13 @@ export function checkChain(node: string, file: string, ledger: LedgerFile, sink:
       line: ledger.lines[0],
     });
   const place = (i: number) => ({ file: sink.path(file), line: ledger.lines[i], receipt: i, node });
-  const chain = ledger.values.map((receipt, index) => ({ receipt, index, place: place(index) }));
+  const before = prior.map((receipt) => ({ receipt, index: -1, place: {} }));
+  const chain = [...before, ...ledger.values.map((receipt, index) => ({ receipt, index, place: place(index) }))];
+  const found: Finding[] = [];
+  const checked = checkNodeLedger('wm.', chain, found);
+  sink.out.push(...found.filter((f) => f.receipt !== undefined));
   return {
-    ledger: checkNodeLedger('wm.', chain, sink.out),
+    ledger: { ...checked, rendered: checked.rendered.filter((r) => r.index >= 0) },
     file: ledger,
     statuses: ledger.values.map((r) => (isPlain(r) ? r.status : undefined)),
   };
