@@ -20,6 +20,7 @@ const LOG = 'vm.log.md';
 const HEAD = '# run:20260317-143052-a7b3c9 market-watch\nroot: market-watch\n';
 const BODY = '\n1→ [input] topic ✓\n2→ scout ✓ rendered\n3→ alerts ∅ skipped\n---end 2026-03-17T14:35:22Z\n';
 const SCOUT_ATOMIC = 'sha256:877ab74fc61c4b4e1c1387276a98cdea052054a92175e2f0691d76c30560e792';
+const BIN = `${SCOUT_ATOMIC.replace(':', '_')}.bin`;
 
 /** A break of one line of vm.log.md, whose finding names vm.log.md. */
 function onLog(
@@ -122,6 +123,18 @@ export const CURRENT_MUTATIONS: CurrentMutation[] = [
     rule: 'durable.receipts',
     what: "a durable ledger without the run's receipt",
     apply: (c) => c.write('../../state/world-model/alerts/receipts.jsonl', ''),
+  },
+  {
+    rule: 'durable.versions',
+    what: 'a stored version whose bytes no longer hash to its name',
+    apply: (c) => c.write(`../../state/world-model/scout/versions/${BIN}`, 'OPWM1'),
+    file: `../../state/world-model/scout/versions/${BIN}`,
+  },
+  {
+    rule: 'durable.versions',
+    what: 'a rendered version missing from versions/',
+    apply: (c) => c.remove(`../../state/world-model/scout/versions/${BIN}`),
+    file: 'receipts/scout.jsonl',
   },
   {
     rule: 'durable.published',

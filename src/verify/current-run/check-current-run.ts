@@ -1,4 +1,3 @@
-import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { checkName } from '../../core/names.ts';
 import { isRunId } from '../../core/run-id.ts';
@@ -12,6 +11,7 @@ import { checkPublished } from './check-published.ts';
 import { checkRunReceipts } from './check-run-receipts.ts';
 import { checkVmLog } from './check-vm-log.ts';
 import { checkWorkspace } from './check-workspace.ts';
+import { listNames } from './list-names.ts';
 import type { CurrentRunRuleId } from './rules.ts';
 
 type Sink = FindingSink<CurrentRunRuleId>;
@@ -41,14 +41,7 @@ export function checkCurrentRun(run: string, sink: Sink, isImport: boolean): voi
 
 function importDirs(run: string): string[] {
   const dir = join(run, 'imports');
-  if (!isKind(dir, 'dir')) return [];
-  try {
-    return readdirSync(dir)
-      .filter((n) => !n.startsWith('.'))
-      .sort();
-  } catch {
-    return [];
-  }
+  return isKind(dir, 'dir') ? listNames(dir) : [];
 }
 
 /** fs "Nested Imports": `{handle}--{slug}`, split at the first "--" (a handle holds none, decisions names). */

@@ -2,6 +2,7 @@ import { basename, dirname, join } from 'node:path';
 import { artifactAddress } from '../../canon/opwm1.ts';
 import type { FindingSink } from '../kit/finding-sink.ts';
 import { isKind } from '../kit/is-kind.ts';
+import { checkDurableVersions } from './check-durable-versions.ts';
 import { checkChain, type RunChain } from './check-run-receipts.ts';
 import { readLedger } from './read-ledger.ts';
 import { readTree } from './read-tree.ts';
@@ -41,6 +42,7 @@ function checkNode(run: string, rel: string, node: string, chain: RunChain, sink
         file: ledgerRel,
       });
   }
+  checkDurableVersions(run, rel, node, chain, sink);
   const pubRel = `${rel}/published`;
   if (!isKind(join(run, pubRel), 'dir')) return;
   const expected = (durable ?? chain).ledger.lastAtomic;

@@ -1,8 +1,8 @@
-import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FindingSink } from '../kit/finding-sink.ts';
 import { isKind } from '../kit/is-kind.ts';
 import { checkCurrentRun } from './check-current-run.ts';
+import { listNames } from './list-names.ts';
 import type { CurrentRunRuleId } from './rules.ts';
 
 type Sink = FindingSink<CurrentRunRuleId>;
@@ -39,11 +39,5 @@ export function checkCurrentRoot(root: string, sink: Sink): void {
 }
 
 function runEntries(root: string): string[] {
-  try {
-    return readdirSync(join(root, 'runs'))
-      .filter((n) => !n.startsWith('.'))
-      .sort();
-  } catch {
-    return [];
-  }
+  return listNames(join(root, 'runs'));
 }

@@ -123,6 +123,13 @@ export const CURRENT_RUN_OWN_RULES = {
       "node's one chain, so its lines appear, in order, in state/world-model/{node}/receipts.jsonl.",
     hint: 'append each receipt to the durable receipts.jsonl on durable commit',
   },
+  'durable.versions': {
+    severity: 'warning',
+    enforces:
+      'fs "Directory Structure": versions/ holds versions named by their ContentAddress (sha256:<hex> or ' +
+      'sha256_<hex>, optionally .bin: OPWM1 bytes, or a directory of the files); proposed: each rendered version is stored.',
+    hint: 'store each committed version under versions/ named by its address',
+  },
   'durable.published': {
     severity: 'warning',
     enforces:
