@@ -1,4 +1,5 @@
 import { ProseError } from '../core/errors.ts';
+import { currentRunVerifier, yieldToCurrentRoot } from './current-run/index.ts';
 import type { Finding, Verifier, VerifyOptions } from './finding.ts';
 import { reactorVerifier } from './reactor/index.ts';
 import { proseDirVerifier, runDirVerifier } from './run-dir/index.ts';
@@ -22,9 +23,10 @@ const runDirAndWorldModel: Verifier = {
  */
 export const VERIFIERS: readonly Verifier[] = [
   runDirAndWorldModel,
-  proseDirVerifier,
+  yieldToCurrentRoot(proseDirVerifier),
   stateDbVerifier,
   reactorVerifier,
+  currentRunVerifier,
   worldModelVerifier,
   transcriptVerifier,
 ];

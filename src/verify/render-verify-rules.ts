@@ -1,3 +1,4 @@
+import { CURRENT_RUN_OWN_RULES, SHARED_RULE_IDS } from './current-run/rules.ts';
 import { renderRuleTable } from './kit/rule-table.ts';
 import { REACTOR_RULES } from './reactor/rules.ts';
 import { RUN_DIR_RULES } from './run-dir/rules.ts';
@@ -42,5 +43,11 @@ ${renderRuleTable(REACTOR_RULES)}
 ## World models of a run directory (kind \`world-model\`; also checked with every \`run-dir\`)
 
 ${renderRuleTable(WORLD_MODEL_RULES)}
+
+## Current-edition runs (kind \`current-run\`: \`<openprose-root>/runs/{id}/\` with \`vm.log.md\`, or the root)
+
+Also reports, with the meaning given above: ${SHARED_RULE_IDS.map((id) => `\`${id}\``).join(', ')}.
+
+${renderRuleTable(CURRENT_RUN_OWN_RULES)}
 `;
 }

@@ -1,0 +1,52 @@
+import { join } from 'node:path';
+import { contentAddressOf } from '../../canon/content-address.ts';
+import { artifactAddress } from '../../canon/opwm1.ts';
+import type { FindingSink } from '../kit/finding-sink.ts';
+import { isKind } from '../kit/is-kind.ts';
+import type { RunChain } from './check-run-receipts.ts';
+import { listNames } from './list-names.ts';
+import { readBytes } from './read-bytes.ts';
+import { readTree } from './read-tree.ts';
+import type { CurrentRunRuleId } from './rules.ts';
+
+type Sink = FindingSink<CurrentRunRuleId>;
+/** fs names a version by its ContentAddress; `:` cannot be in a file name everywhere, so `_` (and `.bin`) too. */
+const NAME = /^sha256[:_]([a-f0-9]{64})(\.bin)?$/;
+
+/**
+ * `state/world-model/{node}/versions/`, where present: each entry is named by the address of what it holds (OPWM1
+ * bytes in a file, or the files of a directory), and each version this run rendered is there.
+ */
+export function checkDurableVersions(run: string, rel: string, node: string, chain: RunChain, sink: Sink): void {
+  const vRel = `${rel}/versions`;
+  if (!isKind(join(run, vRel), 'dir')) return;
+  const stored = new Set<string>();
+  for (const name of listNames(join(run, vRel))) {
+    const file = `${vRel}/${name}`;
+    const m = NAME.exec(name);
+    const address = m ? addressOf(join(run, file)) : undefined;
+    if (!m) sink.add('durable.versions', `${file} is not named by a ContentAddress`, { file });
+    else if (address !== `sha256:${m[1]}`) sink.add('durable.versions', `${file} hashes to ${address}`, { file });
+    else stored.add(address);
+  }
+  for (const r of chain.ledger.rendered)
+    if (!stored.has(r.atomic))
+      sink.add('durable.versions', `rendered receipt ${r.index} has @atomic ${r.atomic}, which is not under ${vRel}/`, {
+        file: `receipts/${node}.jsonl`,
+        line: chain.file.lines[r.index],
+      });
+}
+
+function addressOf(path: string): string {
+  if (isKind(path, 'dir')) {
+    const tree = readTree(path);
+    if ('error' in tree) return `nothing: ${tree.error}`;
+    try {
+      return artifactAddress(tree.files);
+    } catch (err) {
+      return `nothing: ${(err as Error).message}`;
+    }
+  }
+  const read = readBytes(path);
+  return 'error' in read ? `nothing: it ${read.error}` : contentAddressOf(read.bytes);
+}

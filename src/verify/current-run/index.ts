@@ -1,0 +1,36 @@
+import { basename, dirname } from 'node:path';
+import type { Finding, Verifier } from '../finding.ts';
+import { FindingSink } from '../kit/finding-sink.ts';
+import { checkCurrentRun } from './check-current-run.ts';
+import { checkCurrentRoot, isCurrentRoot, isCurrentRun } from './current-root.ts';
+import { CURRENT_RUN_RULES } from './rules.ts';
+
+/**
+ * A run directory of the current edition (docs/editions.md): `<openprose-root>/runs/{id}/` holding vm.log.md and
+ * root.prose.md, and no state.md; or an `<openprose-root>` whose runs/ holds such runs. Findings name files
+ * relative to the path verified.
+ */
+export const currentRunVerifier: Verifier = {
+  kind: 'current-run',
+  async detect(path) {
+    return isCurrentRun(path) || isCurrentRoot(path);
+  },
+  async verify(path) {
+    const out: Finding[] = [];
+    const sink = new FindingSink(CURRENT_RUN_RULES, out);
+    if (!isCurrentRun(path) && isCurrentRoot(path)) checkCurrentRoot(path, sink);
+    else checkCurrentRun(path, sink, basename(dirname(path)) === 'imports');
+    return out;
+  },
+};
+
+/**
+ * `verifier` (the prose-dir one, which claims any directory holding runs/) declining a current `<openprose-root>`,
+ * so that detection reaches current-run without changing the order of the kinds.
+ */
+export function yieldToCurrentRoot(verifier: Verifier): Verifier {
+  return { ...verifier, detect: async (path) => !isCurrentRoot(path) && (await verifier.detect(path)) };
+}
+
+export { checkCurrentRun } from './check-current-run.ts';
+export { CURRENT_RUN_RULES, CURRENT_RUN_OWN_RULES, SHARED_RULE_IDS, type CurrentRunRuleId } from './rules.ts';
