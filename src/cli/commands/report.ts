@@ -10,7 +10,7 @@ import { mergeReports, replayRuns } from '../../conformance/report-file/merge-re
 import { readReport } from '../../conformance/report-file/read-report.ts';
 import { createReporters, REPORTERS } from '../../conformance/reporters/create-reporters.ts';
 import { parseOptions } from '../args.ts';
-import type { Command } from '../io.ts';
+import { EXIT, type Command } from '../io.ts';
 import { createFileReports, teeListener } from '../report-files.ts';
 import { defaultSuiteDir } from '../suite-dir.ts';
 
@@ -82,7 +82,7 @@ export const reportCommand: Command = {
       if (values.output) writeFileSync(values.output as string, render(d));
       else io.stdout.write(render(d));
       if (values.output) io.stdout.write(diffText(d));
-      return d.newlyFailing.length ? 1 : 0;
+      return d.newlyFailing.length ? EXIT.failed : EXIT.ok;
     }
     throw new ProseError('E_USAGE', sub ? `unknown report subcommand "${sub}"` : 'report needs a subcommand', {
       hint: 'report merge FILE... or report diff OLD NEW',
