@@ -1,10 +1,12 @@
-// Renders docs/decisions.md from the decision rows in src/core/decisions/. `--check` fails when the file is stale.
+// Renders docs/decisions.md from the decision rows in conformance/decisions/*.yaml.
+// `--check` fails when the file is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { loadDecisionRows } from '../src/conformance/load-decisions.ts';
 import { renderDecisions } from '../src/core/decisions/render.ts';
 
 const target = fileURLToPath(new URL('../docs/decisions.md', import.meta.url));
-const text = renderDecisions();
+const text = renderDecisions(loadDecisionRows(fileURLToPath(new URL('../conformance', import.meta.url))));
 if (process.argv.includes('--check')) {
   let current = '';
   try {

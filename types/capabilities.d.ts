@@ -3,7 +3,7 @@
  * skipped with that reason, and a call needing an undeclared capability must answer E_UNSUPPORTED.
  */
 export declare const CAPABILITIES: {
-    readonly attachments: "large binding values are stored as attachments and read back whole (sqlite.md \"Large Outputs\"; in the directory layout our extension: filesystem.md has none, decision fs-attachment-header)";
+    readonly attachments: "large values are stored as attachments and read back whole (sqlite.md \"Large Outputs\"; in directories our extension, decision fs-attachment-header)";
     readonly 'project-scope': "persistent agents with project scope survive across runs";
     readonly 'user-scope': "persistent agents with user scope live in the (injectable) home directory";
     readonly 'custom-scope': "persistent agents at a custom path";
@@ -14,7 +14,7 @@ export declare const CAPABILITIES: {
     readonly 'subagent-writes': "subagents write bindings, memory and segments into the storage themselves, as session.md instructs, and the backend reads them back";
     readonly 'world-model': "canonical world-model versions (OPWM1, sha256 addresses) per node";
     readonly receipts: "the append-only receipt ledger, chained per node";
-    readonly 'native-sqlite3-beside': "real sqlite3 processes (the CLI the seed's commands run) may read and write the same state.db while the backend does: they wait for each other's locks, nothing is lost or torn";
+    readonly 'native-sqlite3-beside': "real sqlite3 processes (the seed's CLI) may read and write the same state.db while the backend does: each waits on the other's locks";
     readonly 'layout:directory': "the storage is the seed directory layout and may be checked file by file";
     readonly 'layout:sqlite': "the storage is SQLite files in the seed schema and may be queried";
     readonly 'layout:postgres': "the storage is the openprose PostgreSQL schema and may be queried";

@@ -5,11 +5,11 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { badCitations, citedDecisions } from '../../src/conformance/decision-citations.ts';
-import { DECISION_ROWS } from '../../src/core/decisions/index.ts';
+import { loadDecisionRows } from '../../src/conformance/load-decisions.ts';
 import { tempSuite } from '../helpers/temp-suite.ts';
 
-const ROWS = new Set(DECISION_ROWS.map((r) => r.id));
 const root = fileURLToPath(new URL('../..', import.meta.url));
+const ROWS = new Set(loadDecisionRows(join(root, 'conformance')).map((r) => r.id));
 
 test('citations: single ids, lists with commas and "and", several "decision" words in one spec', () => {
   assert.equal(citedDecisions('decision names; filesystem.md agents/{name}/'), ['names']);

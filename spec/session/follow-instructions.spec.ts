@@ -69,7 +69,7 @@ async function scenario(
       text,
       { ...WORK, ...(opts.ignoreLarge ? { ignoreLargeOutput: true } : {}) },
       {
-        backend: kind,
+        backend: o.storage,
         projectDir: o.projectDir,
         homeDir: o.homeDir,
         ...(opts.shim ? { self: SELF } : {}),
@@ -107,7 +107,7 @@ async function scenario(
     const findings = await checkSubagentOutput(message, kind === 'postgres' ? run : runDir, {
       projectDir: o.projectDir,
       homeDir: o.homeDir,
-      backend: kind,
+      backend: o.storage,
       ...(o.pgQuery ? { pgQuery: o.pgQuery } : {}),
       ...(opts.large ? { attachmentThresholdBytes: 64 } : {}),
       expect: { binding: 'research', executionId: eid, ...(opts.agent ? { agent: 'captain', segment: 1 } : {}) },

@@ -1,11 +1,5 @@
 import { join } from 'node:path';
-import {
-  isSubagentStorageKind,
-  type Backend,
-  type BackendEnv,
-  type BackendFactory,
-  type SubagentStorageKind,
-} from '../core/backend.ts';
+import { isSubagentStorageKind, type Backend, type BackendEnv, type BackendFactory } from '../core/backend.ts';
 import { ProseError } from '../core/errors.ts';
 import type { BindingKind } from '../core/model.ts';
 import { runsDir } from '../core/seed-layout.ts';
@@ -17,7 +11,6 @@ import {
   returnMessage,
   sqliteProgram,
   type RunTarget,
-  type SessionBackend,
   type SubagentWork,
 } from '../session/index.ts';
 import type { Finding } from '../verify/finding.ts';
@@ -52,13 +45,6 @@ export interface SubagentResult {
 /** How SQLite ("UNIQUE constraint failed") and PostgreSQL ("duplicate key value violates unique constraint") refuse. */
 const UNIQUE_REFUSAL = /UNIQUE constraint failed|duplicate key value violates unique constraint/i;
 
-/** The session layer names the storage after the backend that writes it (`--backend filesystem` of `instructions`). */
-const SESSION_BACKENDS: Record<SubagentStorageKind, SessionBackend> = {
-  directory: 'filesystem',
-  sqlite: 'sqlite',
-  postgres: 'postgres',
-};
-
 /**
  * One session of a scripted subagent: the VM's instructions for this storage, followed literally, then the
  * returned message checked against what is stored. The step fails when the checker's rule ids differ from the
@@ -71,7 +57,6 @@ export async function runSubagent(step: SubagentStep, c: SubagentContext): Promi
       'E_CASE',
       `${c.factory.name} declares subagent-writes, but session.md has no instructions for storage kind "${c.factory.kind}"`,
     );
-  const backendKind = SESSION_BACKENDS[storage];
   const v = interpolate(step, c.vars) as SubagentStep;
   const run = String(c.vars.run);
   const target: RunTarget = {
@@ -80,7 +65,7 @@ export async function runSubagent(step: SubagentStep, c: SubagentContext): Promi
     homeDir: c.env.homeDir,
     runRef: run,
     runId: String(c.vars.runId ?? run.split('/')[0]),
-    backend: backendKind,
+    backend: storage,
   };
   const executionId = v.executionId === undefined || v.executionId === null ? null : Number(v.executionId);
   const binding =
@@ -109,11 +94,11 @@ export async function runSubagent(step: SubagentStep, c: SubagentContext): Promi
       segment: segment + segmentOffset(v.deviate),
       prompt: String(v.prompt ?? 'Continue the review'),
     };
-    if (backendKind === 'sqlite') await prepareAgentDb(target, scope);
+    if (storage === 'sqlite') await prepareAgentDb(target, scope);
   }
   const sqlite3 = sqliteProgram('auto', process.env);
   const instructions = buildInstructions({
-    backend: backendKind,
+    backend: storage,
     target,
     ...(binding ? { binding } : {}),
     ...(agent ? { agent } : {}),
@@ -123,12 +108,12 @@ export async function runSubagent(step: SubagentStep, c: SubagentContext): Promi
   });
   const view = c.backend.storage?.();
   const pgRun = view?.kind === 'postgres' ? view.subagentScript?.bind(view) : undefined;
-  if (backendKind === 'postgres' && !pgRun)
+  if (storage === 'postgres' && !pgRun)
     throw new ProseError(
       'E_CASE',
       `${c.factory.name} gives no connection a subagent could write with (StorageView.subagentScript)`,
     );
-  if (sqlite3 !== 'sqlite3' && backendKind === 'sqlite' && !c.self)
+  if (sqlite3 !== 'sqlite3' && storage === 'sqlite' && !c.self)
     throw new ProseError('E_CASE', 'sqlite3 is not on PATH and no prose-state command is known for the shim');
   const work: SubagentWork = {
     value: String(v.value),
@@ -143,7 +128,7 @@ export async function runSubagent(step: SubagentStep, c: SubagentContext): Promi
   else {
     try {
       message = await followInstructions(instructions, work, {
-        backend: backendKind,
+        backend: storage,
         projectDir: c.env.projectDir,
         homeDir: c.env.homeDir,
         ...(c.self ? { self: c.self } : {}),
@@ -165,10 +150,10 @@ export async function runSubagent(step: SubagentStep, c: SubagentContext): Promi
     }
   }
   const returned = deviateMessage(v.deviate, message, work.value);
-  const checked = await checkSubagentOutput(returned, backendKind === 'postgres' ? target.runId : target.runDir, {
+  const checked = await checkSubagentOutput(returned, storage === 'postgres' ? target.runId : target.runDir, {
     projectDir: c.env.projectDir,
     homeDir: c.env.homeDir,
-    backend: backendKind,
+    backend: storage,
     attachmentThresholdBytes: c.env.decisions.attachmentThresholdBytes,
     ...(view?.kind === 'postgres' ? { pgQuery: view.query.bind(view) } : {}),
     expect: {

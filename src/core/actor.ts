@@ -65,7 +65,8 @@ export function checkVmBindsSmall(name: string, kind: BindingKind, bytes: number
   if (kind === 'input' || bytes <= thresholdBytes) return;
   throw new ProseError(
     'E_ROLE',
-    `the VM may not bind ${kind} ${name} itself: ${bytes} bytes is over the attachment threshold (${thresholdBytes}); a large value is written by the subagent that produced it`,
+    `the VM may not bind ${kind} ${name} itself: ${bytes} bytes is over the attachment threshold (${thresholdBytes}); ` +
+      'a large value is written by the subagent that produced it',
     { location: { field: 'actor' } },
   );
 }

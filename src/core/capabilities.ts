@@ -4,7 +4,7 @@
  */
 export const CAPABILITIES = {
   attachments:
-    'large binding values are stored as attachments and read back whole (sqlite.md "Large Outputs"; in the directory layout our extension: filesystem.md has none, decision fs-attachment-header)',
+    'large values are stored as attachments and read back whole (sqlite.md "Large Outputs"; in directories our extension, decision fs-attachment-header)',
   'project-scope': 'persistent agents with project scope survive across runs',
   'user-scope': 'persistent agents with user scope live in the (injectable) home directory',
   'custom-scope': 'persistent agents at a custom path',
@@ -18,7 +18,7 @@ export const CAPABILITIES = {
   'world-model': 'canonical world-model versions (OPWM1, sha256 addresses) per node',
   receipts: 'the append-only receipt ledger, chained per node',
   'native-sqlite3-beside':
-    "real sqlite3 processes (the CLI the seed's commands run) may read and write the same state.db while the backend does: they wait for each other's locks, nothing is lost or torn",
+    "real sqlite3 processes (the seed's CLI) may read and write the same state.db while the backend does: each waits on the other's locks",
   'layout:directory': 'the storage is the seed directory layout and may be checked file by file',
   'layout:sqlite': 'the storage is SQLite files in the seed schema and may be queried',
   'layout:postgres': 'the storage is the openprose PostgreSQL schema and may be queried',

@@ -1,6 +1,6 @@
 /**
  * The pinned choices, as one value passed to every backend at creation and printed in every report header.
- * The rows that explain them live in `decisions/*.ts` and render to docs/decisions.md.
+ * The rows that explain them are data, in conformance/decisions/*.yaml, and render to docs/decisions.md.
  */
 import { ProseError } from './errors.ts';
 

@@ -48,6 +48,10 @@ const fail = (code: 'E_STATE' | 'E_LOOP_MAX' | 'E_RETRY_MAX' | 'E_CONFLICT', mes
   throw new ProseError(code, message, { location: { field: 'event' } });
 };
 
+type EventOf<T extends ExecutionEvent['type']> = Extract<ExecutionEvent, { type: T }>;
+type ParallelEvent = EventOf<'parallel-start' | 'branch' | 'parallel-join'>;
+type LoopEvent = EventOf<'loop-start' | 'loop-iteration' | 'loop-exit'>;
+
 /** Checks that `event` may follow the state (the rules in docs/decisions.md `execution-events`). */
 export function checkEvent(state: ExecutionState, event: ExecutionEvent): void {
   switch (event.type) {
@@ -62,6 +66,28 @@ export function checkEvent(state: ExecutionState, event: ExecutionEvent): void {
       if (f!.status !== 'executing') fail('E_STATE', `frame ${event.executionId} already exited`);
       return;
     }
+    case 'parallel-start':
+    case 'branch':
+    case 'parallel-join':
+      return checkParallelEvent(state, event);
+    case 'loop-start':
+    case 'loop-iteration':
+    case 'loop-exit':
+      return checkLoopEvent(state, event);
+    case 'retry': {
+      const prev = state.retries[String(event.index)]?.attempt ?? 0;
+      if (event.attempt > event.max) fail('E_RETRY_MAX', `retry attempt ${event.attempt} is past max ${event.max}`);
+      if (event.attempt !== prev + 1)
+        fail('E_STATE', `statement ${event.index} is at retry ${prev}; the next is ${prev + 1}, not ${event.attempt}`);
+      return;
+    }
+    default:
+      return assertNever(event);
+  }
+}
+
+function checkParallelEvent(state: ExecutionState, event: ParallelEvent): void {
+  switch (event.type) {
     case 'parallel-start':
       if (state.parallels[event.id]) fail('E_CONFLICT', `parallel ${event.id} already started`);
       if (event.branches.length === 0) fail('E_STATE', `parallel ${event.id} has no branches`);
@@ -87,6 +113,13 @@ export function checkEvent(state: ExecutionState, event: ExecutionEvent): void {
       if (pending.length) fail('E_STATE', `parallel ${event.id} cannot join yet: waiting for ${pending.join(', ')}`);
       return;
     }
+    default:
+      return assertNever(event);
+  }
+}
+
+function checkLoopEvent(state: ExecutionState, event: LoopEvent): void {
+  switch (event.type) {
     case 'loop-start':
       if (state.loops[event.id] && !state.loops[event.id]!.exited)
         fail('E_CONFLICT', `loop ${event.id} already running`);
@@ -107,13 +140,6 @@ export function checkEvent(state: ExecutionState, event: ExecutionEvent): void {
     case 'loop-exit': {
       const l = loopOf(state, event.id);
       if (l.exited) fail('E_STATE', `loop ${event.id} already exited`);
-      return;
-    }
-    case 'retry': {
-      const prev = state.retries[String(event.index)]?.attempt ?? 0;
-      if (event.attempt > event.max) fail('E_RETRY_MAX', `retry attempt ${event.attempt} is past max ${event.max}`);
-      if (event.attempt !== prev + 1)
-        fail('E_STATE', `statement ${event.index} is at retry ${prev}; the next is ${prev + 1}, not ${event.attempt}`);
       return;
     }
     default:
@@ -156,6 +182,30 @@ export function applyEvent(state: ExecutionState, event: ExecutionEvent): void {
       return;
     }
     case 'parallel-start':
+    case 'branch':
+    case 'parallel-join':
+      return applyParallelEvent(state, event);
+    case 'loop-start':
+    case 'loop-iteration':
+    case 'loop-exit':
+      return applyLoopEvent(state, event);
+    case 'retry':
+      state.retries[String(event.index)] = { attempt: event.attempt, max: event.max };
+      return;
+    case 'error':
+      state.errors.push({ index: event.index, message: event.message });
+      return;
+    case 'anon':
+      state.anonCount += 1;
+      return;
+    default:
+      assertNever(event);
+  }
+}
+
+function applyParallelEvent(state: ExecutionState, event: ParallelEvent): void {
+  switch (event.type) {
+    case 'parallel-start':
       state.parallels[event.id] = {
         strategy: event.strategy,
         branches: Object.fromEntries(event.branches.map((b) => [b, 'pending'])),
@@ -174,6 +224,13 @@ export function applyEvent(state: ExecutionState, event: ExecutionEvent): void {
       if (p) p.joined = true;
       return;
     }
+    default:
+      assertNever(event);
+  }
+}
+
+function applyLoopEvent(state: ExecutionState, event: LoopEvent): void {
+  switch (event.type) {
     case 'loop-start':
       state.loops[event.id] = { iteration: 0, exited: false, ...(event.max !== undefined ? { max: event.max } : {}) };
       return;
@@ -190,15 +247,6 @@ export function applyEvent(state: ExecutionState, event: ExecutionEvent): void {
       }
       return;
     }
-    case 'retry':
-      state.retries[String(event.index)] = { attempt: event.attempt, max: event.max };
-      return;
-    case 'error':
-      state.errors.push({ index: event.index, message: event.message });
-      return;
-    case 'anon':
-      state.anonCount += 1;
-      return;
     default:
       assertNever(event);
   }

@@ -33,7 +33,8 @@ export function checkRunId(value: unknown, field = 'runId'): string {
 /** A new run id for `now`, with `random` supplying the six hex digits (injectable for tests). */
 export function newRunId(now: Date = new Date(), random: () => number = Math.random): string {
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  const stamp = `${now.getUTCFullYear()}${p(now.getUTCMonth() + 1)}${p(now.getUTCDate())}-${p(now.getUTCHours())}${p(now.getUTCMinutes())}${p(now.getUTCSeconds())}`;
+  const day = `${now.getUTCFullYear()}${p(now.getUTCMonth() + 1)}${p(now.getUTCDate())}`;
+  const stamp = `${day}-${p(now.getUTCHours())}${p(now.getUTCMinutes())}${p(now.getUTCSeconds())}`;
   let hex = '';
   for (let i = 0; i < 6; i++) hex += Math.floor(random() * 16).toString(16);
   return `${stamp}-${hex}`;

@@ -23,6 +23,18 @@ export interface ProcessEvents {
 
 const WINDOWS = process.platform === 'win32';
 
+function spawnShell(command: string, opts: PluginProcessOptions): ChildProcess {
+  const how = {
+    cwd: opts.cwd,
+    env: opts.env as NodeJS.ProcessEnv | undefined,
+    stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'],
+  };
+  // `detached` on Windows opens a console of its own rather than a process group, so it is POSIX only.
+  return WINDOWS
+    ? spawn(command, { ...how, shell: true, windowsHide: true })
+    : spawn('/bin/sh', ['-c', command], { ...how, detached: true });
+}
+
 /**
  * One plugin process started through `/bin/sh -c` (on Windows `cmd.exe /d /s /c`, as Node's `shell: true` runs
  * it: decisions platform-shell), speaking lines over stdio. It runs in its own process group (on Windows: its
@@ -34,69 +46,67 @@ export class PluginProcess {
   private buffered: string[] = [];
   private bufferedBytes = 0;
   private exitInfo: ProcessExit | undefined;
+  private resolveExit!: (e: ProcessExit) => void;
+  private readonly maxLine: number;
   readonly exited: Promise<ProcessExit>;
 
   constructor(
     readonly command: string,
-    events: ProcessEvents,
+    private readonly events: ProcessEvents,
     opts: PluginProcessOptions = {},
   ) {
     this.stderr = new StderrRing(opts.stderrBytes ?? 8192);
-    const maxLine = opts.maxLineBytes ?? 64 * 1024 * 1024;
-    const how = {
-      cwd: opts.cwd,
-      env: opts.env as NodeJS.ProcessEnv | undefined,
-      stdio: ['pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'],
-    };
-    // `detached` on Windows opens a console of its own rather than a process group, so it is POSIX only.
-    this.child = WINDOWS
-      ? spawn(command, { ...how, shell: true, windowsHide: true })
-      : spawn('/bin/sh', ['-c', command], { ...how, detached: true });
-    let resolveExit!: (e: ProcessExit) => void;
+    this.maxLine = opts.maxLineBytes ?? 64 * 1024 * 1024;
+    this.child = spawnShell(command, opts);
     this.exited = new Promise((r) => {
-      resolveExit = r;
+      this.resolveExit = r;
     });
     // A write to a plugin that died raises EPIPE on stdin; the exit report carries the evidence instead.
     this.child.stdin!.on('error', () => {});
     this.child.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     this.child.stdout!.setEncoding('utf8');
-    this.child.stdout!.on('data', (chunk: string) => {
-      let start = 0;
-      for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', start)) {
-        this.buffered.push(chunk.slice(start, nl));
-        const line = this.buffered.join('');
-        this.buffered = [];
-        this.bufferedBytes = 0;
-        start = nl + 1;
-        events.line(line.endsWith('\r') ? line.slice(0, -1) : line);
-      }
-      if (start < chunk.length) {
-        this.buffered.push(chunk.slice(start));
-        this.bufferedBytes += chunk.length - start;
-        if (this.bufferedBytes > maxLine) {
-          events.overlong(this.bufferedBytes);
-          this.buffered = [];
-          this.bufferedBytes = 0;
-        }
-      }
-    });
-    const finish = (code: number | null, signal: string | null) => {
-      if (this.exitInfo) return;
-      this.exitInfo = { code, signal };
-      // A last line without its newline is still evidence of what the plugin said.
-      if (this.buffered.length) events.line(this.buffered.join(''));
-      events.exit(this.exitInfo);
-      resolveExit(this.exitInfo);
-    };
+    this.child.stdout!.on('data', (chunk: string) => this.onStdout(chunk));
     // 'exit' can come before the last stderr bytes; 'close' waits for the pipes, which a grandchild may hold open.
-    this.child.on('close', (code, signal) => finish(code, signal));
+    this.child.on('close', (code, signal) => this.finish(code, signal));
     this.child.on('exit', (code, signal) => {
-      setTimeout(() => finish(code, signal), 100).unref();
+      setTimeout(() => this.finish(code, signal), 100).unref();
     });
     this.child.on('error', (err) => {
       this.stderr.push(Buffer.from(`[harness] cannot start: ${err.message}\n`));
-      finish(null, null);
+      this.finish(null, null);
     });
+  }
+
+  /** Splits stdout into lines; a line growing past the limit is reported and dropped. */
+  private onStdout(chunk: string): void {
+    let start = 0;
+    for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', start)) {
+      this.buffered.push(chunk.slice(start, nl));
+      const line = this.buffered.join('');
+      this.buffered = [];
+      this.bufferedBytes = 0;
+      start = nl + 1;
+      this.events.line(line.endsWith('\r') ? line.slice(0, -1) : line);
+    }
+    if (start < chunk.length) {
+      this.buffered.push(chunk.slice(start));
+      this.bufferedBytes += chunk.length - start;
+      if (this.bufferedBytes > this.maxLine) {
+        this.events.overlong(this.bufferedBytes);
+        this.buffered = [];
+        this.bufferedBytes = 0;
+      }
+    }
+  }
+
+  /** The first of close, exit (after a grace period) or a spawn error ends the process, once. */
+  private finish(code: number | null, signal: string | null): void {
+    if (this.exitInfo) return;
+    this.exitInfo = { code, signal };
+    // A last line without its newline is still evidence of what the plugin said.
+    if (this.buffered.length) this.events.line(this.buffered.join(''));
+    this.events.exit(this.exitInfo);
+    this.resolveExit(this.exitInfo);
   }
 
   /** Stdout text received after the last newline (a reply the plugin never finished). */

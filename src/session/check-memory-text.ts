@@ -23,26 +23,47 @@ export function checkMemoryText(text: string, opts: MemoryTextOptions): Finding[
   const out: Finding[] = [];
   const lines = text.split(/\r?\n/);
   const at = (line: number): Where => (opts.where.file !== undefined ? { ...opts.where, line } : opts.where);
-  const head = /^# Agent Memory: (.+)$/.exec(lines[0]?.trim() ?? '');
+  checkHeading(lines[0], opts.agent, at, out);
+  const sections = readSections(lines, at, out);
+  for (const name of REQUIRED) {
+    if (!sections.has(name))
+      out.push(
+        finding('memory.section', `no "## ${name}" section`, at(lines.length), `add "## ${name}" (session.md 6.3)`),
+      );
+  }
+  checkDecisions(sections.get('Decisions Made')?.body ?? [], at, out);
+  checkSegmentSummaries(sections, at, out);
+  return out;
+}
+
+type At = (line: number) => Where;
+type Line = { text: string; line: number };
+
+/** `# Agent Memory: NAME`, naming the agent when it is known. */
+function checkHeading(first: string | undefined, agent: string | undefined, at: At, out: Finding[]): void {
+  const head = /^# Agent Memory: (.+)$/.exec(first?.trim() ?? '');
   if (!head)
     out.push(
       finding(
         'memory.heading',
-        `expected "# Agent Memory: ${opts.agent ?? 'NAME'}", found ${JSON.stringify(lines[0] ?? '')}`,
+        `expected "# Agent Memory: ${agent ?? 'NAME'}", found ${JSON.stringify(first ?? '')}`,
         at(1),
       ),
     );
-  else if (opts.agent !== undefined && head[1]!.trim() !== opts.agent)
+  else if (agent !== undefined && head[1]!.trim() !== agent)
     out.push(
       finding(
         'memory.heading',
-        `the memory is headed ${JSON.stringify(head[1])}, not the agent ${JSON.stringify(opts.agent)}`,
+        `the memory is headed ${JSON.stringify(head[1])}, not the agent ${JSON.stringify(agent)}`,
         at(1),
       ),
     );
+}
 
-  const sections = new Map<string, { line: number; body: { text: string; line: number }[] }>();
-  let current: { text: string; line: number }[] | undefined;
+/** The `## ` sections by name, each with its heading line and body; a required section twice is a finding. */
+function readSections(lines: string[], at: At, out: Finding[]): Map<string, { line: number; body: Line[] }> {
+  const sections = new Map<string, { line: number; body: Line[] }>();
+  let current: Line[] | undefined;
   lines.forEach((raw, i) => {
     const h = /^##\s+(.+?)\s*$/.exec(raw);
     if (h && !raw.startsWith('###')) {
@@ -63,13 +84,12 @@ export function checkMemoryText(text: string, opts: MemoryTextOptions): Finding[
     }
     current?.push({ text: raw, line: i + 1 });
   });
-  for (const name of REQUIRED) {
-    if (!sections.has(name))
-      out.push(
-        finding('memory.section', `no "## ${name}" section`, at(lines.length), `add "## ${name}" (session.md 6.3)`),
-      );
-  }
-  for (const entry of sections.get('Decisions Made')?.body ?? []) {
+  return sections;
+}
+
+/** Each entry of Decisions Made: `- {date}: {decision}`, with a rationale. */
+function checkDecisions(body: Line[], at: At, out: Finding[]): void {
+  for (const entry of body) {
     const t = entry.text;
     if (t.trim() === '' || /^\s+/.test(t)) continue; // blank lines and continuation lines
     const m = DATED.exec(t.trimEnd());
@@ -95,6 +115,10 @@ export function checkMemoryText(text: string, opts: MemoryTextOptions): Finding[
       );
     }
   }
+}
+
+/** `## Segment N Summary` sections (3.4, 4.1) get the specificity warning. */
+function checkSegmentSummaries(sections: Map<string, { line: number; body: Line[] }>, at: At, out: Finding[]): void {
   for (const [name, s] of sections) {
     if (!/^Segment\s+\d+\s+Summary$/i.test(name)) continue;
     if (!isSpecific(s.body.map((b) => b.text).join('\n'))) {
@@ -108,5 +132,4 @@ export function checkMemoryText(text: string, opts: MemoryTextOptions): Finding[
       );
     }
   }
-  return out;
 }

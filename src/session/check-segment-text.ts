@@ -16,69 +16,11 @@ export function checkSegmentFile(text: string, file: string, fileNumber: number 
   const out: Finding[] = [];
   const lines = text.split(/\r?\n/);
   const at = (line: number): Where => ({ file, line });
-  const head = /^# Segment (\d{3,})$/.exec(lines[0] ?? '');
-  if (!head)
-    out.push(
-      finding(
-        'segment.format',
-        `expected "# Segment NNN", found ${JSON.stringify(lines[0] ?? '')}`,
-        at(1),
-        'the first line is "# Segment 003" for captain-003.md',
-      ),
-    );
-  else if (fileNumber !== undefined && Number(head[1]) !== fileNumber) {
-    out.push(
-      finding(
-        'segment.number-mismatch',
-        `the heading says segment ${Number(head[1])} but the file is number ${fileNumber}`,
-        at(1),
-      ),
-    );
-  }
+  checkSegmentHeading(lines[0], fileNumber, at, out);
   const summaryAt = lines.findIndex((l) => l.trim() === '## Summary');
   const header = lines.slice(1, summaryAt === -1 ? lines.length : summaryAt);
-  const ts = header.findIndex((l) => l.startsWith('timestamp:'));
-  if (ts === -1)
-    out.push(
-      finding(
-        'segment.timestamp',
-        'no "timestamp:" line',
-        at(3),
-        'add "timestamp: 2026-01-15T14:32:15Z" (UTC, ISO 8601)',
-      ),
-    );
-  else {
-    const v = header[ts]!.slice(10).trim();
-    if (!ISO_TIMESTAMP.test(v))
-      out.push(
-        finding(
-          'segment.timestamp',
-          `timestamp ${JSON.stringify(v)} is not ISO 8601 with a zone`,
-          at(ts + 2),
-          'for example 2026-01-15T14:32:15Z',
-        ),
-      );
-  }
-  const pr = header.findIndex((l) => l.startsWith('prompt:'));
-  if (pr === -1)
-    out.push(finding('segment.prompt', 'no "prompt:" line', at(4), 'add prompt: "{the prompt for this session}"'));
-  else {
-    let ok = false;
-    try {
-      ok = typeof JSON.parse(header[pr]!.slice(7).trim()) === 'string';
-    } catch {
-      ok = false;
-    }
-    if (!ok)
-      out.push(
-        finding(
-          'segment.prompt',
-          'the prompt is not one quoted string',
-          at(pr + 2),
-          'quote it, escaping " and newlines as \\" and \\n',
-        ),
-      );
-  }
+  checkTimestampLine(header, at, out);
+  checkPromptLine(header, at, out);
   if (summaryAt === -1) {
     out.push(finding('segment.format', 'no "## Summary" section', at(lines.length)));
     return out;
@@ -99,6 +41,70 @@ export function checkSegmentFile(text: string, file: string, fileNumber: number 
     );
   }
   return out;
+}
+
+type At = (line: number) => Where;
+
+/** `# Segment NNN`, the number the file name gives. */
+function checkSegmentHeading(first: string | undefined, fileNumber: number | undefined, at: At, out: Finding[]): void {
+  const head = /^# Segment (\d{3,})$/.exec(first ?? '');
+  if (!head)
+    out.push(
+      finding(
+        'segment.format',
+        `expected "# Segment NNN", found ${JSON.stringify(first ?? '')}`,
+        at(1),
+        'the first line is "# Segment 003" for captain-003.md',
+      ),
+    );
+  else if (fileNumber !== undefined && Number(head[1]) !== fileNumber) {
+    out.push(
+      finding(
+        'segment.number-mismatch',
+        `the heading says segment ${Number(head[1])} but the file is number ${fileNumber}`,
+        at(1),
+      ),
+    );
+  }
+}
+
+/** `timestamp:` in the header lines (those after the heading), ISO 8601 with a zone. */
+function checkTimestampLine(header: string[], at: At, out: Finding[]): void {
+  const ts = header.findIndex((l) => l.startsWith('timestamp:'));
+  if (ts === -1) {
+    const hint = 'add "timestamp: 2026-01-15T14:32:15Z" (UTC, ISO 8601)';
+    out.push(finding('segment.timestamp', 'no "timestamp:" line', at(3), hint));
+    return;
+  }
+  const v = header[ts]!.slice(10).trim();
+  if (!ISO_TIMESTAMP.test(v))
+    out.push(
+      finding(
+        'segment.timestamp',
+        `timestamp ${JSON.stringify(v)} is not ISO 8601 with a zone`,
+        at(ts + 2),
+        'for example 2026-01-15T14:32:15Z',
+      ),
+    );
+}
+
+/** `prompt:` in the header lines, one JSON-quoted string. */
+function checkPromptLine(header: string[], at: At, out: Finding[]): void {
+  const pr = header.findIndex((l) => l.startsWith('prompt:'));
+  if (pr === -1) {
+    out.push(finding('segment.prompt', 'no "prompt:" line', at(4), 'add prompt: "{the prompt for this session}"'));
+    return;
+  }
+  let ok = false;
+  try {
+    ok = typeof JSON.parse(header[pr]!.slice(7).trim()) === 'string';
+  } catch {
+    ok = false;
+  }
+  if (!ok) {
+    const hint = 'quote it, escaping " and newlines as \\" and \\n';
+    out.push(finding('segment.prompt', 'the prompt is not one quoted string', at(pr + 2), hint));
+  }
 }
 
 /**

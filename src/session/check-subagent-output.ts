@@ -2,12 +2,12 @@ import { DEFAULT_DECISIONS } from '../core/decisions.ts';
 import type { Finding } from '../verify/finding.ts';
 import { checkBinding } from './check-binding.ts';
 import { checkMemory } from './check-memory.ts';
-import { parseConfirmation } from './parse-confirmation.ts';
+import { parseConfirmation, type BindingBlock, type MemoryBlock } from './parse-confirmation.ts';
 import { parseSignals } from './parse-signals.ts';
-import { resolveRunTarget, type PgQuery, type SessionBackend } from './run-target.ts';
+import { resolveRunTarget, type PgQuery, type RunTarget, type SessionBackend } from './run-target.ts';
 import { finding } from './session-rules.ts';
 
-/** The pinned "pointers, not values" limits (src/core/decisions/session.ts `session-pointer-limits`). */
+/** The pinned "pointers, not values" limits (conformance/decisions/session.yaml `session-pointer-limits`). */
 export const SUMMARY_MAX_CHARS = 300;
 export const ECHO_MIN_CHARS = 200;
 export const EXTRA_TEXT_MAX_LINES = 20;
@@ -46,9 +46,25 @@ export async function checkSubagentOutput(
   const signals = parseSignals(text, file);
   const conf = parseConfirmation(text, file, signals.consumed);
   const out: Finding[] = [...conf.findings, ...signals.findings];
-  const at = (line: number) => ({ file, line });
-  const b = conf.binding;
-  let value: string | undefined;
+  const c: MessageCheck = { target, file, opts, out, at: (line) => ({ file, line }) };
+  const value = await checkBindingBlock(conf.binding, c);
+  await checkMemoryBlock(conf.memory, c);
+  out.push(...pointerFindings(text, conf.extraLines, value, file, opts.echoMinChars ?? ECHO_MIN_CHARS));
+  return out;
+}
+
+/** One message being checked: where it is, what the VM expected, and the findings so far. */
+interface MessageCheck {
+  target: RunTarget;
+  file: string;
+  opts: SubagentOutputOptions;
+  out: Finding[];
+  at: (line: number) => { file: string; line: number };
+}
+
+/** The binding confirmation (session.md 7.1): present, the binding asked for, a short Summary, and the stored binding. */
+async function checkBindingBlock(b: BindingBlock | undefined, c: MessageCheck): Promise<string | undefined> {
+  const { opts, out, at } = c;
   if (!b) {
     out.push(
       finding(
@@ -58,74 +74,76 @@ export async function checkSubagentOutput(
         'return the confirmation of session.md 7.1, not the output itself',
       ),
     );
-  } else {
-    if (opts.expect?.binding !== undefined && b.name.value !== opts.expect.binding) {
-      out.push(
-        finding(
-          'message.location-mismatch',
-          `the VM asked for binding ${opts.expect.binding}, the message confirms ${b.name.value}`,
-          at(b.name.line),
-        ),
-      );
-    }
-    if (!b.summary)
-      out.push(
-        finding(
-          'message.summary-missing',
-          `no "Summary:" for binding ${b.name.value}`,
-          at(b.name.line),
-          'add one or two sentences on what the binding holds',
-        ),
-      );
-    else if ([...b.summary.value].length > (opts.summaryMaxChars ?? SUMMARY_MAX_CHARS)) {
-      out.push(
-        finding(
-          'message.summary-length',
-          `the Summary has ${[...b.summary.value].length} characters (at most ${opts.summaryMaxChars ?? SUMMARY_MAX_CHARS})`,
-          at(b.summary.line),
-          'one or two sentences: the VM tracks pointers, not values',
-        ),
-      );
-    }
-    const expect = {
-      ...(opts.expect?.executionId !== undefined ? { executionId: opts.expect.executionId } : {}),
-      ...(opts.expect?.kind !== undefined ? { kind: opts.expect.kind } : {}),
-      thresholdBytes: opts.attachmentThresholdBytes ?? DEFAULT_DECISIONS.attachmentThresholdBytes,
-    };
-    const checked = await guard(() => checkBinding(b, target, file, opts.pgQuery, expect), at(b.name.line));
-    out.push(...checked.findings);
-    value = checked.value;
+    return undefined;
   }
-  if (conf.memory) {
-    if (opts.expect?.agent !== undefined && conf.memory.agent.value !== opts.expect.agent) {
-      out.push(
-        finding(
-          'message.location-mismatch',
-          `the VM resumed agent ${opts.expect.agent}, the message updates ${conf.memory.agent.value}`,
-          at(conf.memory.agent.line),
-        ),
-      );
-    }
-    out.push(
-      ...(
-        await guard(
-          async () => ({ findings: await checkMemory(conf.memory!, target, file, opts.pgQuery, opts.expect?.segment) }),
-          at(conf.memory.agent.line),
-        )
-      ).findings,
-    );
-  } else if (opts.expect?.agent !== undefined) {
+  if (opts.expect?.binding !== undefined && b.name.value !== opts.expect.binding) {
     out.push(
       finding(
-        'message.segment-missing',
-        `agent ${opts.expect.agent} was resumed but the message has no "Memory updated:" block`,
-        at(1),
-        'add Memory updated / Location / Segment (session.md 7.4)',
+        'message.location-mismatch',
+        `the VM asked for binding ${opts.expect.binding}, the message confirms ${b.name.value}`,
+        at(b.name.line),
       ),
     );
   }
-  out.push(...pointerFindings(text, conf.extraLines, value, file, opts.echoMinChars ?? ECHO_MIN_CHARS));
-  return out;
+  const maxChars = opts.summaryMaxChars ?? SUMMARY_MAX_CHARS;
+  if (!b.summary)
+    out.push(
+      finding(
+        'message.summary-missing',
+        `no "Summary:" for binding ${b.name.value}`,
+        at(b.name.line),
+        'add one or two sentences on what the binding holds',
+      ),
+    );
+  else if ([...b.summary.value].length > maxChars) {
+    out.push(
+      finding(
+        'message.summary-length',
+        `the Summary has ${[...b.summary.value].length} characters (at most ${maxChars})`,
+        at(b.summary.line),
+        'one or two sentences: the VM tracks pointers, not values',
+      ),
+    );
+  }
+  const expect = {
+    ...(opts.expect?.executionId !== undefined ? { executionId: opts.expect.executionId } : {}),
+    ...(opts.expect?.kind !== undefined ? { kind: opts.expect.kind } : {}),
+    thresholdBytes: opts.attachmentThresholdBytes ?? DEFAULT_DECISIONS.attachmentThresholdBytes,
+  };
+  const checked = await guard(() => checkBinding(b, c.target, c.file, opts.pgQuery, expect), at(b.name.line));
+  out.push(...checked.findings);
+  return checked.value;
+}
+
+/** The memory block of a persistent agent (session.md 7.4), required when the VM resumed one. */
+async function checkMemoryBlock(m: MemoryBlock | undefined, c: MessageCheck): Promise<void> {
+  const { opts, out, at } = c;
+  if (!m) {
+    if (opts.expect?.agent !== undefined)
+      out.push(
+        finding(
+          'message.segment-missing',
+          `agent ${opts.expect.agent} was resumed but the message has no "Memory updated:" block`,
+          at(1),
+          'add Memory updated / Location / Segment (session.md 7.4)',
+        ),
+      );
+    return;
+  }
+  if (opts.expect?.agent !== undefined && m.agent.value !== opts.expect.agent) {
+    out.push(
+      finding(
+        'message.location-mismatch',
+        `the VM resumed agent ${opts.expect.agent}, the message updates ${m.agent.value}`,
+        at(m.agent.line),
+      ),
+    );
+  }
+  const checked = await guard(
+    async () => ({ findings: await checkMemory(m, c.target, c.file, opts.pgQuery, opts.expect?.segment) }),
+    at(m.agent.line),
+  );
+  out.push(...checked.findings);
 }
 
 /** The message carries the value, or a long text, instead of a pointer (session.md 7.2, 7.3). */

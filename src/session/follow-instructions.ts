@@ -12,7 +12,7 @@ import {
   END_FILE,
   END_RETURN,
   PLACEHOLDER,
-} from './build-instructions.ts';
+} from './instruction-text.ts';
 import type { SessionBackend } from './run-target.ts';
 import { shSq, sqlLit } from './shell-quote.ts';
 
@@ -53,13 +53,13 @@ const DEFAULT_TIMESTAMP = '2026-01-16T14:30:52Z';
 export async function followInstructions(instructions: string, w: SubagentWork, o: FollowOptions): Promise<string> {
   const text = chooseBranch(instructions, w);
   writeOutputFiles(text, o, w);
-  if (o.backend === 'filesystem') followFiles(text, o, w);
+  if (o.backend === 'directory') followFiles(text, o, w);
   else if (o.backend === 'sqlite') await runShellCommands(text, w, o);
   else await runPsqlScripts(text, w, o);
   return returnMessage(text, w);
 }
 
-/** One size-conditional section of the instructions (build-instructions.ts BEGIN_SMALL / BEGIN_LARGE ... END_BRANCH). */
+/** One size-conditional section of the instructions (instruction-text.ts BEGIN_SMALL / BEGIN_LARGE ... END_BRANCH). */
 const BRANCH = new RegExp(
   `^----- BEGIN IF YOUR OUTPUT IS (AT MOST|MORE THAN) (\\d+) BYTES -----\n([\\s\\S]*?)^${END_BRANCH}\n`,
   'gm',

@@ -4,10 +4,9 @@ export {
   ECHO_MIN_CHARS,
   type SubagentOutputOptions,
 } from './check-subagent-output.ts';
+export { buildInstructions } from './build-instructions.ts';
+export { bindingLocation, memoryLocation, type InstructionRequest } from './instruction-paths.ts';
 export {
-  buildInstructions,
-  bindingLocation,
-  memoryLocation,
   PLACEHOLDER,
   BEGIN_FILE,
   END_FILE,
@@ -15,8 +14,7 @@ export {
   END_COMMAND,
   BEGIN_RETURN,
   END_RETURN,
-  type InstructionRequest,
-} from './build-instructions.ts';
+} from './instruction-text.ts';
 export { parseSignals, type Signal } from './parse-signals.ts';
 export { parseConfirmation, type Confirmation } from './parse-confirmation.ts';
 export { parseLocation, type Location } from './parse-location.ts';

@@ -10,7 +10,7 @@ export async function nextSegmentNumber(
   agent: string,
   scope: 'execution' | 'project' | 'user',
 ): Promise<number> {
-  if (backend === 'filesystem') {
+  if (backend === 'directory') {
     const dir = agentDir(t, scope, agent);
     const nums = existsSync(dir)
       ? readdirSync(dir)

@@ -1,13 +1,13 @@
 /**
  * The `Location:` of a confirmation, in the three forms the seeds write:
- * - filesystem: a path, `.prose/runs/{id}/bindings/research.md` (relative to the project, absolute, or `~/...`);
+ * - directory: a path, `.prose/runs/{id}/bindings/research.md` (relative to the project, absolute, or `~/...`);
  * - sqlite: `.prose/runs/{id}/state.db (bindings table, name='research', execution_id=NULL)`, and for memory
  *   `{db} (agents table, name='captain')`;
  * - postgres: `openprose.bindings WHERE name='research' AND run_id='...' [AND execution_id=43]`, and for memory
  *   `openprose.agents WHERE name='captain' AND scope='execution' [AND run_id='...']`.
  */
 export type Location =
-  | { form: 'file'; path: string }
+  | { form: 'directory'; path: string }
   | { form: 'sqlite'; db: string; table: 'bindings' | 'agents'; name: string; executionId: number | null }
   | { form: 'postgres'; table: 'bindings' | 'agents'; where: Record<string, string | number | null> };
 
@@ -50,7 +50,7 @@ export function parseLocation(text: string): Location | { error: string } {
     return { error: `expected "{db} (bindings table, name='...', execution_id=NULL|N)", got ${JSON.stringify(t)}` };
   if (/\s/.test(t) && !/\.md$/.test(t))
     return { error: `${JSON.stringify(t)} is neither a path nor database coordinates` };
-  return { form: 'file', path: t };
+  return { form: 'directory', path: t };
 }
 
 /** `captain-003.md` -> agent and number; undefined when the name is not `{agent}-{digits}.md`. */

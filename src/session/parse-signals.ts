@@ -92,96 +92,105 @@ export function parseSignals(text: string, file: string): ParsedSignals {
   return out;
 }
 
+/** What a reader of one signal kind needs: the block's fields, and ways to report a bad or a foreign field. */
+interface BlockReader {
+  b: Block;
+  field: (key: string) => { value: string; line: number; items: string[] } | undefined;
+  bad: (rule: SignalRule, msg: string, hint: string, line?: number) => void;
+  /** Reports each field of the block not in `allowed`. */
+  foreign: (allowed: string[]) => void;
+  out: ParsedSignals;
+}
+type SignalRule = 'signal.decision' | 'signal.revision' | 'signal.concern' | 'signal.segment-complete';
+
+/** One signal block, by its first field: a revision request, a decision, a concern, or a segment's end. */
 function readBlock(b: Block, file: string, out: ParsedSignals): void {
-  const at = (key: string) => b.fields.get(key);
-  const bad = (
-    rule: 'signal.decision' | 'signal.revision' | 'signal.concern' | 'signal.segment-complete',
-    msg: string,
-    hint: string,
-    line = b.start,
-  ) => out.findings.push(finding(rule, msg, { file, line }, hint));
-  const foreign = (allowed: string[]) => {
-    for (const k of b.fieldOrder)
-      if (!allowed.includes(k))
-        out.findings.push(
-          finding('signal.orphan', `${k}: does not belong to this signal`, { file, line: at(k)!.line }),
-        );
+  const field = (key: string) => b.fields.get(key);
+  const r: BlockReader = {
+    b,
+    field,
+    bad: (rule, msg, hint, line = b.start) => out.findings.push(finding(rule, msg, { file, line }, hint)),
+    foreign: (allowed) => {
+      for (const k of b.fieldOrder)
+        if (!allowed.includes(k))
+          out.findings.push(
+            finding('signal.orphan', `${k}: does not belong to this signal`, { file, line: field(k)!.line }),
+          );
+    },
+    out,
   };
-  const decision = at('DECISION');
-  if (decision) {
-    if (/^request revision\b/i.test(decision.value)) {
-      foreign(['DECISION', 'ISSUES', 'REQUIRED CHANGES']);
-      const issues = at('ISSUES');
-      const items = issues ? [...(issues.value ? [issues.value] : []), ...issues.items] : [];
-      const changes = at('REQUIRED CHANGES');
-      const changesText = changes ? [changes.value, ...changes.items].filter(Boolean).join('\n') : '';
-      if (items.length === 0)
-        bad(
-          'signal.revision',
-          'DECISION: Request revision without ISSUES: and at least one numbered issue',
-          'add "ISSUES:" then "1. {specific issue}" lines',
-        );
-      if (!changesText)
-        bad(
-          'signal.revision',
-          'DECISION: Request revision without "REQUIRED CHANGES: ..."',
-          'say what needs to happen before the work is accepted',
-        );
-      if (items.length && changesText)
-        out.signals.push({ type: 'revision', issues: items, requiredChanges: changesText, line: b.start });
-      return;
-    }
-    foreign(['DECISION', 'RATIONALE']);
-    const rationale = at('RATIONALE');
-    if (!decision.value) bad('signal.decision', 'DECISION: has no decision', 'write "DECISION: {what was decided}"');
-    else if (!rationale?.value)
-      bad(
-        'signal.decision',
-        `DECISION: ${decision.value} has no RATIONALE:`,
-        'add "RATIONALE: {why}" on the next line',
-      );
-    else out.signals.push({ type: 'decision', decision: decision.value, rationale: rationale.value, line: b.start });
-    return;
+  const decision = field('DECISION');
+  if (decision && /^request revision\b/i.test(decision.value)) readRevision(r);
+  else if (decision) readDecision(r, decision.value);
+  else if (field('CONCERN')) readConcern(r, field('CONCERN')!.value);
+  else readSegmentComplete(r);
+}
+
+/** A field's text: its value on the field line, then its list items. */
+const fieldItems = (f: { value: string; items: string[] } | undefined): string[] =>
+  f ? [...(f.value ? [f.value] : []), ...f.items] : [];
+
+function readRevision({ b, field, bad, foreign, out }: BlockReader): void {
+  foreign(['DECISION', 'ISSUES', 'REQUIRED CHANGES']);
+  const items = fieldItems(field('ISSUES'));
+  const changes = field('REQUIRED CHANGES');
+  const changesText = changes ? [changes.value, ...changes.items].filter(Boolean).join('\n') : '';
+  if (items.length === 0)
+    bad(
+      'signal.revision',
+      'DECISION: Request revision without ISSUES: and at least one numbered issue',
+      'add "ISSUES:" then "1. {specific issue}" lines',
+    );
+  if (!changesText)
+    bad(
+      'signal.revision',
+      'DECISION: Request revision without "REQUIRED CHANGES: ..."',
+      'say what needs to happen before the work is accepted',
+    );
+  if (items.length && changesText)
+    out.signals.push({ type: 'revision', issues: items, requiredChanges: changesText, line: b.start });
+}
+
+function readDecision({ b, field, bad, foreign, out }: BlockReader, decision: string): void {
+  foreign(['DECISION', 'RATIONALE']);
+  const rationale = field('RATIONALE');
+  if (!decision) bad('signal.decision', 'DECISION: has no decision', 'write "DECISION: {what was decided}"');
+  else if (!rationale?.value)
+    bad('signal.decision', `DECISION: ${decision} has no RATIONALE:`, 'add "RATIONALE: {why}" on the next line');
+  else out.signals.push({ type: 'decision', decision, rationale: rationale.value, line: b.start });
+}
+
+function readConcern({ b, field, bad, foreign, out }: BlockReader, concern: string): void {
+  foreign(['CONCERN', 'SEVERITY', 'TRACKING']);
+  const severity = field('SEVERITY')?.value.toLowerCase() ?? '';
+  const tracking = field('TRACKING')?.value ?? '';
+  let ok = true;
+  if (!concern) {
+    ok = false;
+    bad('signal.concern', 'CONCERN: has no text', 'name the specific concern');
   }
-  const concern = at('CONCERN');
-  if (concern) {
-    foreign(['CONCERN', 'SEVERITY', 'TRACKING']);
-    const severity = at('SEVERITY')?.value.toLowerCase() ?? '';
-    const tracking = at('TRACKING')?.value ?? '';
-    let ok = true;
-    if (!concern.value) {
-      ok = false;
-      bad('signal.concern', 'CONCERN: has no text', 'name the specific concern');
-    }
-    if (!['low', 'medium', 'high'].includes(severity)) {
-      ok = false;
-      bad(
-        'signal.concern',
-        severity
-          ? `SEVERITY: ${JSON.stringify(at('SEVERITY')!.value)} is not low, medium or high`
-          : 'CONCERN: without SEVERITY:',
-        'write "SEVERITY: low", "medium" or "high"',
-        at('SEVERITY')?.line ?? b.start,
-      );
-    }
-    if (!tracking) {
-      ok = false;
-      bad('signal.concern', 'CONCERN: without TRACKING:', 'add "TRACKING: {what to watch for}"');
-    }
-    if (ok)
-      out.signals.push({
-        type: 'concern',
-        concern: concern.value,
-        severity: severity as 'low',
-        tracking,
-        line: b.start,
-      });
-    return;
+  if (!['low', 'medium', 'high'].includes(severity)) {
+    ok = false;
+    bad(
+      'signal.concern',
+      severity
+        ? `SEVERITY: ${JSON.stringify(field('SEVERITY')!.value)} is not low, medium or high`
+        : 'CONCERN: without SEVERITY:',
+      'write "SEVERITY: low", "medium" or "high"',
+      field('SEVERITY')?.line ?? b.start,
+    );
   }
+  if (!tracking) {
+    ok = false;
+    bad('signal.concern', 'CONCERN: without TRACKING:', 'add "TRACKING: {what to watch for}"');
+  }
+  if (ok) out.signals.push({ type: 'concern', concern, severity: severity as 'low', tracking, line: b.start });
+}
+
+function readSegmentComplete({ b, field, bad, foreign, out }: BlockReader): void {
   foreign(['MEMORY UPDATES', 'READY FOR']);
-  const updates = at('MEMORY UPDATES');
-  const items = updates ? [...(updates.value ? [updates.value] : []), ...updates.items] : [];
-  const ready = at('READY FOR')?.value ?? '';
+  const items = fieldItems(field('MEMORY UPDATES'));
+  const ready = field('READY FOR')?.value ?? '';
   if (items.length === 0)
     bad(
       'signal.segment-complete',

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { Row } from '../core/backend.ts';
+import type { Row, SubagentStorageKind } from '../core/backend.ts';
 import { runsDir } from '../core/seed-layout.ts';
 import { SqliteFile, queryRows } from '../sqlite/index.ts';
 
-export type SessionBackend = 'filesystem' | 'sqlite' | 'postgres';
+/** The storage kind a run's instructions and checks are for (the core's name for it). */
+export type SessionBackend = SubagentStorageKind;
 
 /** A run being checked: its directory, the project above `.prose/`, and which backend's layout it holds. */
 export interface RunTarget {
@@ -42,7 +43,7 @@ export function resolveRunTarget(
   const runRef = relative(runsDir(projectDir), runDir).split(sep).join('/');
   const backend =
     opts.backend ??
-    (existsSync(join(runDir, 'state.db')) ? 'sqlite' : existsSync(join(runDir, 'state.md')) ? 'filesystem' : undefined);
+    (existsSync(join(runDir, 'state.db')) ? 'sqlite' : existsSync(join(runDir, 'state.md')) ? 'directory' : undefined);
   return { runDir, projectDir, homeDir, runRef, runId: runRef.split('/')[0]!, backend };
 }
 

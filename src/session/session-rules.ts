@@ -71,7 +71,9 @@ export const SESSION_RULES = {
   'binding.attachment': {
     severity: 'error',
     enforces:
-      'sqlite.md "Large Outputs": a value over the threshold is written to attachments/{name}.md (our file and row layouts), the binding names that file, and the row\'s value is a summary or NULL; a value at or under it stays in place',
+      'sqlite.md "Large Outputs": a value over the threshold is written to attachments/{name}.md (our file and row ' +
+      "layouts), the binding names that file, and the row's value is a summary or NULL; a value at or under it stays " +
+      'in place',
   },
   'binding.kind': { severity: 'error', enforces: 'kind is the one the VM asked for (let, const, output, input)' },
   'memory.missing': { severity: 'error', enforces: 'session.md 6.3: a persistent agent updates its memory' },

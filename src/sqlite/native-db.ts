@@ -101,7 +101,8 @@ export class NativeDatabase {
   private exactText(sql: string, bound: unknown[], width: number, values: SqlValue[][]): void {
     const cols = Array.from({ length: width }, (_, i) => `c${i}`);
     const body = sql.trim().replace(/;+\s*$/, '');
-    const wrapped = `WITH q(${cols.join(', ')}) AS (${body}\n) SELECT ${cols.map((c) => `CASE typeof(${c}) WHEN 'text' THEN CAST(${c} AS BLOB) END`).join(', ')} FROM q`;
+    const asBlobs = cols.map((c) => `CASE typeof(${c}) WHEN 'text' THEN CAST(${c} AS BLOB) END`).join(', ');
+    const wrapped = `WITH q(${cols.join(', ')}) AS (${body}\n) SELECT ${asBlobs} FROM q`;
     let exact: unknown[][];
     try {
       const stmt = this.raw.prepare(wrapped);

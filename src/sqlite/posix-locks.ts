@@ -3,8 +3,9 @@ import { openSync, readSync, closeSync } from 'node:fs';
 /**
  * The byte-range locks a native SQLite process (the real `sqlite3` CLI) holds on a database file, read from Linux's
  * /proc/locks, for the wasm engine (engine.ts). A wasm process takes no POSIX locks, so every lock on the file's inode
- * belongs to a native SQLite: a sqlite3, or a process of ours on the posix engine (native-lock.ts), treated alike. SQLite's lock bytes (os_unix.c): PENDING at 0x40000000, RESERVED at 0x40000001, SHARED
- * the 510 bytes after; a shared lock is a READ lock on that range, an exclusive one a WRITE lock on it.
+ * belongs to a native SQLite: a sqlite3, or a process of ours on the posix engine (native-lock.ts), treated alike.
+ * SQLite's lock bytes (os_unix.c): PENDING at 0x40000000, RESERVED at 0x40000001, SHARED the 510 bytes after; a
+ * shared lock is a READ lock on that range, an exclusive one a WRITE lock on it.
  */
 export interface ForeignLocks {
   /** A native writer is in a transaction (RESERVED): its journal is live, not hot. */

@@ -1,16 +1,16 @@
 import { statSync } from 'node:fs';
-import type { Database as WasmDatabase } from '@sqlite.org/sqlite-wasm';
 import { ProseError } from '../core/errors.ts';
-import { checkDbFile, checkDbFileHeader, removeIfLeftEmpty, walPending } from './db-header.ts';
+import { checkDbFileHeader, removeIfLeftEmpty, walPending } from './db-header.ts';
 import { defaultBusyTimeout, defaultEngine, type SqliteEngine } from './engine.ts';
 import { DEFAULT_LOCK_TIMEOUT_MS, withFileLock } from '../io/file-lock.ts';
 import { ReaderMark, withSharedLock } from '../io/reader-mark.ts';
 import { NativeLock, type LockLevel } from './native-lock.ts';
-import { installNodeFsVfs, mainFileOf, NODE_FS_VFS, takeVfsError } from './node-fs-vfs.ts';
+import { installNodeFsVfs, takeVfsError } from './node-fs-vfs.ts';
 import { NativeFile } from './native-file.ts';
 import { execute, type Database } from './rows.ts';
 import { onSnapshot } from './snapshot.ts';
-import type { Access, Incident, VfsFile } from './vfs-file.ts';
+import type { Access, Incident } from './vfs-file.ts';
+import { configureConnection, openConnection, type Connection } from './wasm-connection.ts';
 import { loadSqlite, type Sqlite3Static } from './wasm.ts';
 
 export type { Database };
@@ -24,20 +24,7 @@ export interface SqliteFileOptions {
   validate?: (db: Database, file: string) => void;
 }
 
-/** The rollback journal of every connection: sqlite-journal in the decisions table says why this one. */
-export const JOURNAL_MODE = 'persist';
-/** A persisted journal left larger than this by a big transaction is cut back to it. */
-const JOURNAL_SIZE_LIMIT = 1 << 20;
-/** Databases we create get the sqlite3 CLI's page size (the WASM build's default is 8 KiB: twice the bytes a commit). */
-const NEW_PAGE_SIZE = 4096;
-
-interface Connection {
-  db: WasmDatabase;
-  main: VfsFile;
-  ino: bigint;
-  verified: boolean;
-  counter: number | undefined;
-}
+export { JOURNAL_MODE } from './wasm-connection.ts';
 
 /** Why an attempt is tried again instead of answered. */
 type Retry = 'busy' | 'recover' | 'redo' | 'snapshot';
@@ -258,7 +245,9 @@ export class SqliteFile {
         `database is locked: ${this.path} was still locked by another process after the busy timeout (${this.timeoutMs} ms)`,
         {
           location: { file: this.path },
-          hint: `a sqlite3 process is writing (or reading) this database; retry when it is done${this.native ? ', or wait longer (PROSE_STATE_BUSY_TIMEOUT_MS)' : ''}`,
+          hint:
+            'a sqlite3 process is writing (or reading) this database; retry when it is done' +
+            (this.native ? ', or wait longer (PROSE_STATE_BUSY_TIMEOUT_MS)' : ''),
         },
       );
     }
@@ -281,7 +270,7 @@ export class SqliteFile {
     if (this.conn && (!st || st.ino !== this.conn.ino)) this.drop();
     if (!st && access !== 'write')
       throw new ProseError('E_NOT_FOUND', `${this.path} does not exist`, { location: { file: this.path } });
-    this.conn ??= this.openConnection(st !== undefined);
+    this.conn ??= openConnection(this.sqlite3, this.path, st !== undefined);
     const c = this.conn;
     c.main.nativeLocks = this.native !== undefined;
     c.main.access = access;
@@ -291,33 +280,10 @@ export class SqliteFile {
     return c;
   }
 
-  private openConnection(exists: boolean): Connection {
-    try {
-      if (exists) checkDbFile(this.path);
-      const db = new this.sqlite3.oo1.DB(this.path, exists ? 'w' : 'c', NODE_FS_VFS);
-      const main = mainFileOf(this.sqlite3, db);
-      return { db, main, ino: main.ino!, verified: false, counter: undefined };
-    } catch (err) {
-      if (err instanceof ProseError) throw err;
-      const cause = takeVfsError() ?? err;
-      throw new ProseError('E_IO', `cannot open ${this.path}: ${(cause as Error).message}`, {
-        location: { file: this.path },
-        cause,
-      });
-    }
-  }
-
   /** Settings of a new connection, then (once per object) quick_check, then the caller's validation. */
   private verify(c: Connection, empty: boolean): void {
     try {
-      if (empty) c.db.exec(`PRAGMA page_size = ${NEW_PAGE_SIZE}`);
-      c.db.selectValue(`PRAGMA journal_mode = ${JOURNAL_MODE}`);
-      c.db.selectValue(`PRAGMA journal_size_limit = ${JOURNAL_SIZE_LIMIT}`);
-      c.db.exec('PRAGMA synchronous = FULL');
-      if (!this.checked) {
-        const check = c.db.selectValues('PRAGMA quick_check');
-        if (check.length !== 1 || check[0] !== 'ok') throw new Error(`quick_check: ${check.slice(0, 3).join('; ')}`);
-      }
+      configureConnection(c, empty, !this.checked);
     } catch (err) {
       if (retryOf(c.main.incident) || c.main.incident.walPending) throw err;
       this.drop();

@@ -32,46 +32,24 @@ export function linkStructure(events: TranscriptEvent[], diagnostics: Diagnostic
         s = runs.get(e.runId) ?? fresh();
         runs.set(e.runId, s);
         break;
-      case 'frame-enter': {
-        const top = s.open.at(-1);
-        if (e.parent === undefined) e.parent = e.depth === 1 ? null : (top?.id ?? null);
-        const parentDepth = e.parent === null ? 0 : (s.open.find((f) => f.id === e.parent)?.depth ?? 0);
-        if (e.depth === undefined) e.depth = parentDepth + 1;
-        s.open.push({ id: e.executionId, depth: e.depth, parent: e.parent });
+      case 'frame-enter':
+        linkFrameEnter(s, e);
         break;
-      }
-      case 'frame-exit': {
-        const at = s.open.findIndex((f) => f.id === e.executionId);
-        if (at < 0) {
-          nest(e, `exit of execution_id ${e.executionId}, which is not open`);
-        } else {
-          const inner = s.open.find((f) => f !== s.open[at] && isInside(s, f, e.executionId));
-          if (inner)
-            nest(e, `exit of execution_id ${e.executionId} while execution_id ${inner.id} inside it is still open`);
-          s.open.splice(at, 1);
-        }
+      case 'frame-exit':
+        linkFrameExit(s, e, nest);
         break;
-      }
       case 'parallel-start':
         e.id ??= `parallel@${e.line}`;
         s.parallels.push(e.id);
         break;
       case 'branch':
-        if (e.id === undefined) {
-          if (s.parallels.length === 0) {
-            nest(e, `branch ${e.branch} outside any parallel block`);
-            break;
-          }
-          e.id = s.parallels.at(-1)!;
-        }
+        if (e.id !== undefined) break;
+        if (s.parallels.length === 0) nest(e, `branch ${e.branch} outside any parallel block`);
+        else e.id = s.parallels.at(-1)!;
         break;
-      case 'parallel-join': {
-        e.id ??= s.parallels.at(-1);
-        const at = e.id === undefined ? -1 : s.parallels.lastIndexOf(e.id);
-        if (at < 0) nest(e, 'parallel join with no open parallel block');
-        else s.parallels.splice(at, 1);
+      case 'parallel-join':
+        linkJoin(s, e, nest);
         break;
-      }
       case 'loop-start':
         e.id ??= `loop@${e.line}`;
         s.loops.push({ id: e.id, indent: e.indent });
@@ -79,24 +57,60 @@ export function linkStructure(events: TranscriptEvent[], diagnostics: Diagnostic
       case 'loop-iteration':
         if (e.id === undefined) linkIteration(s, e, out, nest);
         break;
-      case 'loop-exit': {
-        const at = e.id !== undefined ? s.loops.findLastIndex((l) => l.id === e.id) : s.loops.length - 1;
-        if (e.id === undefined && at < 0) {
-          nest(e, 'loop exit outside any loop');
-          break;
-        }
-        if (at >= 0) {
-          e.id ??= s.loops[at]!.id;
-          s.loops.splice(at, 1);
-        }
+      case 'loop-exit':
+        linkLoopExit(s, e, nest);
         break;
-      }
       default:
         break;
     }
     out.push(e);
   }
   return out;
+}
+
+type EventOf<K extends TranscriptEvent['kind']> = Extract<TranscriptEvent, { kind: K }>;
+type Nest = (e: TranscriptEvent, message: string) => void;
+
+/** A frame's parent is the innermost open frame (none at depth 1), its depth one past its parent's. */
+function linkFrameEnter(s: RunStructure, e: EventOf<'frame-enter'>): void {
+  const top = s.open.at(-1);
+  if (e.parent === undefined) e.parent = e.depth === 1 ? null : (top?.id ?? null);
+  const parentDepth = e.parent === null ? 0 : (s.open.find((f) => f.id === e.parent)?.depth ?? 0);
+  if (e.depth === undefined) e.depth = parentDepth + 1;
+  s.open.push({ id: e.executionId, depth: e.depth, parent: e.parent });
+}
+
+/** A frame exits while open and after every frame inside it. */
+function linkFrameExit(s: RunStructure, e: EventOf<'frame-exit'>, nest: Nest): void {
+  const at = s.open.findIndex((f) => f.id === e.executionId);
+  if (at < 0) {
+    nest(e, `exit of execution_id ${e.executionId}, which is not open`);
+    return;
+  }
+  const inner = s.open.find((f) => f !== s.open[at] && isInside(s, f, e.executionId));
+  if (inner) nest(e, `exit of execution_id ${e.executionId} while execution_id ${inner.id} inside it is still open`);
+  s.open.splice(at, 1);
+}
+
+/** A join closes the parallel it names, else the innermost open one. */
+function linkJoin(s: RunStructure, e: EventOf<'parallel-join'>, nest: Nest): void {
+  e.id ??= s.parallels.at(-1);
+  const at = e.id === undefined ? -1 : s.parallels.lastIndexOf(e.id);
+  if (at < 0) nest(e, 'parallel join with no open parallel block');
+  else s.parallels.splice(at, 1);
+}
+
+/** A loop exit closes the loop it names, else the innermost open one. */
+function linkLoopExit(s: RunStructure, e: EventOf<'loop-exit'>, nest: Nest): void {
+  const at = e.id !== undefined ? s.loops.findLastIndex((l) => l.id === e.id) : s.loops.length - 1;
+  if (e.id === undefined && at < 0) {
+    nest(e, 'loop exit outside any loop');
+    return;
+  }
+  if (at >= 0) {
+    e.id ??= s.loops[at]!.id;
+    s.loops.splice(at, 1);
+  }
 }
 
 /** Whether frame `f` is (transitively) inside frame `ancestor`. */
@@ -112,7 +126,7 @@ function isInside(s: RunStructure, f: { id: number; parent: number | null }, anc
 }
 
 /** The loop start a compact `loop:1/M` (or an orphan iteration) implies, at the same line. */
-function impliedStart(e: Extract<TranscriptEvent, { kind: 'loop-iteration' }>, id: string): TranscriptEvent {
+function impliedStart(e: EventOf<'loop-iteration'>, id: string): TranscriptEvent {
   return {
     kind: 'loop-start',
     id,
@@ -128,12 +142,7 @@ function impliedStart(e: Extract<TranscriptEvent, { kind: 'loop-iteration' }>, i
  * Finds the loop an iteration without an id counts: the open loop at its indent, else the innermost. In the compact
  * dialect `loop:1/M` starts a loop (ending one left open at that indent); elsewhere an orphan is broken nesting.
  */
-function linkIteration(
-  s: RunStructure,
-  e: Extract<TranscriptEvent, { kind: 'loop-iteration' }>,
-  out: TranscriptEvent[],
-  nest: (e: TranscriptEvent, m: string) => void,
-): void {
+function linkIteration(s: RunStructure, e: EventOf<'loop-iteration'>, out: TranscriptEvent[], nest: Nest): void {
   const same = s.loops.findLastIndex((l) => l.indent === e.indent);
   const start = () => {
     const id = `loop@${e.line}`;

@@ -1,5 +1,6 @@
 import type { NarrationEvent } from './narration-event.ts';
-import { parseArgs, conditionText, type MarkerReading } from './parse-verbose-marker.ts';
+import { conditionText, type MarkerReading } from './parse-verbose-marker.ts';
+import { parseArgs } from './read-frame-marker.ts';
 import { readExecutionId, readInt, splitParams } from './trailing-params.ts';
 import { decodeValue, readToken } from './value-codec.ts';
 

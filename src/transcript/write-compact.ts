@@ -18,64 +18,65 @@ export function writeCompact(e: NarrationEvent, depth = 0): string {
   return PAD.repeat(Math.max(0, depth)) + line + '\n';
 }
 
+type EventOf<K extends NarrationEvent['kind']> = Extract<NarrationEvent, { kind: K }>;
+
 function compactLine(e: NarrationEvent): string | undefined {
-  switch (e.kind) {
-    case 'statement': {
-      if (e.index === undefined) return undefined;
-      const head =
-        e.binds !== undefined && e.status === 'completed' ? `${encodeToken(e.binds)} ✓` : STATUS_HEAD[e.status];
-      const params = formatParams([
-        ['text', e.text],
-        ['execution_id', e.executionId === null ? 'root' : e.executionId],
-        ['error', e.error],
-      ]);
-      return `${e.index}→${head ? ` ${head}` : ''}${params}`;
-    }
-    case 'frame-enter': {
-      const name = e.block === 'done' ? encodeText(e.block) : encodeToken(e.block);
-      return `#${e.executionId} ${name}${formatParams([
-        ['parent', e.parent ?? undefined],
-        ['depth', e.depth],
-        ['args', e.args && JSON.stringify(e.args)],
-      ])}`;
-    }
-    case 'frame-exit':
-      return `#${e.executionId} done${formatParams([['status', e.status === 'failed' ? 'failed' : undefined]])}`;
-    case 'parallel-start':
-      return `∥ [${e.branches.map(encodeToken).join(' ')}]${formatParams([
-        ['strategy', e.strategy],
-        ['count', e.count],
-        ['on-fail', e.onFail],
-        ['parallel', e.id],
-      ])}`;
-    case 'branch':
-      return `∥ [${encodeToken(e.branch)}${MARK[e.status]}]${formatParams([['parallel', e.id]])}`;
-    case 'parallel-join':
-      return `∥ done${formatParams([['parallel', e.id]])}`;
-    case 'loop-start':
-      return `loop start${formatParams([
-        ['max', e.max],
-        ['condition', e.condition],
-        ['loop', e.id],
-      ])}`;
-    case 'loop-iteration':
-      return `loop:${e.iteration}${e.max === undefined ? '' : `/${e.max}`}${formatParams([['loop', e.id]])}`;
-    case 'loop-exit':
-      return `loop exit${formatParams([
-        ['reason', e.reason],
-        ['loop', e.id],
-      ])}`;
-    case 'retry':
-      return e.index === undefined
-        ? undefined
-        : `${e.index}→ retry:${e.attempt}/${e.max}${formatParams([['error', e.error]])}`;
-    case 'try':
-      return e.phase === 'try' ? 'try→' : e.phase === 'finally' ? 'finally→' : `catch→${e.error ? ` ${e.error}` : ''}`;
-    case 'call':
-      return `call ${e.target}(${e.args}) → ${e.ok ? `${e.result ? `${e.result} ` : ''}✓` : `✗${e.error ? ` ${e.error}` : ''}`}`;
-    case 'run-status':
-      return e.status === 'end' ? '---end' : undefined;
-    default:
-      return undefined;
-  }
+  const write = COMPACT[e.kind] as ((e: NarrationEvent) => string | undefined) | undefined;
+  return write?.(e);
 }
+
+/** The kinds HEAD gives a marker; a writer may still answer undefined (a statement without an index). */
+const COMPACT: { [K in NarrationEvent['kind']]?: (e: EventOf<K>) => string | undefined } = {
+  statement: (e) => {
+    if (e.index === undefined) return undefined;
+    const head =
+      e.binds !== undefined && e.status === 'completed' ? `${encodeToken(e.binds)} ✓` : STATUS_HEAD[e.status];
+    const params = formatParams([
+      ['text', e.text],
+      ['execution_id', e.executionId === null ? 'root' : e.executionId],
+      ['error', e.error],
+    ]);
+    return `${e.index}→${head ? ` ${head}` : ''}${params}`;
+  },
+  'frame-enter': (e) => {
+    const name = e.block === 'done' ? encodeText(e.block) : encodeToken(e.block);
+    return `#${e.executionId} ${name}${formatParams([
+      ['parent', e.parent ?? undefined],
+      ['depth', e.depth],
+      ['args', e.args && JSON.stringify(e.args)],
+    ])}`;
+  },
+  'frame-exit': (e) =>
+    `#${e.executionId} done${formatParams([['status', e.status === 'failed' ? 'failed' : undefined]])}`,
+  'parallel-start': (e) =>
+    `∥ [${e.branches.map(encodeToken).join(' ')}]${formatParams([
+      ['strategy', e.strategy],
+      ['count', e.count],
+      ['on-fail', e.onFail],
+      ['parallel', e.id],
+    ])}`,
+  branch: (e) => `∥ [${encodeToken(e.branch)}${MARK[e.status]}]${formatParams([['parallel', e.id]])}`,
+  'parallel-join': (e) => `∥ done${formatParams([['parallel', e.id]])}`,
+  'loop-start': (e) =>
+    `loop start${formatParams([
+      ['max', e.max],
+      ['condition', e.condition],
+      ['loop', e.id],
+    ])}`,
+  'loop-iteration': (e) =>
+    `loop:${e.iteration}${e.max === undefined ? '' : `/${e.max}`}${formatParams([['loop', e.id]])}`,
+  'loop-exit': (e) =>
+    `loop exit${formatParams([
+      ['reason', e.reason],
+      ['loop', e.id],
+    ])}`,
+  retry: (e) =>
+    e.index === undefined ? undefined : `${e.index}→ retry:${e.attempt}/${e.max}${formatParams([['error', e.error]])}`,
+  try: (e) =>
+    e.phase === 'try' ? 'try→' : e.phase === 'finally' ? 'finally→' : `catch→${e.error ? ` ${e.error}` : ''}`,
+  call: (e) => {
+    const outcome = e.ok ? `${e.result ? `${e.result} ` : ''}✓` : `✗${e.error ? ` ${e.error}` : ''}`;
+    return `call ${e.target}(${e.args}) → ${outcome}`;
+  },
+  'run-status': (e) => (e.status === 'end' ? '---end' : undefined),
+};

@@ -6,7 +6,7 @@ import { DEFAULT_DECISIONS } from '../../../src/core/decisions.ts';
 import { filesystemFactory } from '../../../src/backends/filesystem/index.ts';
 import { sqliteFactory } from '../../../src/backends/sqlite/index.ts';
 import { createPostgresMemFactory } from '../../../src/backends/postgres/index.ts';
-import type { PgQuery } from '../../../src/session/index.ts';
+import type { PgQuery, SessionBackend } from '../../../src/session/index.ts';
 
 export type Kind = 'filesystem' | 'sqlite' | 'postgres';
 
@@ -15,6 +15,8 @@ export interface Opened {
   env: BackendEnv;
   projectDir: string;
   homeDir: string;
+  /** The storage kind of the backend opened (what the session layer is told). */
+  storage: SessionBackend;
   pgQuery?: PgQuery;
   pgRun?: (sql: string) => Promise<unknown>;
 }
@@ -37,10 +39,12 @@ export async function openBackend(kind: Kind): Promise<Opened> {
       env,
       projectDir: env.projectDir,
       homeDir: env.homeDir,
+      storage: 'postgres',
       pgQuery: (sql, params) => db.query(sql, (params ?? []) as never),
       pgRun: (sql) => db.query(sql),
     };
   }
-  const backend = await (kind === 'filesystem' ? filesystemFactory : sqliteFactory).open(env);
-  return { backend, env, projectDir: env.projectDir, homeDir: env.homeDir };
+  const factory = kind === 'filesystem' ? filesystemFactory : sqliteFactory;
+  const backend = await factory.open(env);
+  return { backend, env, projectDir: env.projectDir, homeDir: env.homeDir, storage: factory.kind as SessionBackend };
 }

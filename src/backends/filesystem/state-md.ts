@@ -1,5 +1,5 @@
 import { ProseError } from '../../core/errors.ts';
-import { callStack, foldEvents } from '../../core/execution-log.ts';
+import { callStack, foldEvents, type ExecutionState } from '../../core/execution-log.ts';
 import type { ExecutionEvent, RunStatus } from '../../core/model.ts';
 import { RUN_STATUSES } from '../../core/model.ts';
 import { checkEventShape } from '../../core/check-args.ts';
@@ -35,7 +35,30 @@ const oneLine = (s: string) =>
 
 export function renderStateMd(doc: StateDoc, index: IndexEntries): string {
   const state = foldEvents(doc.events);
-  const out: string[] = [
+  return [
+    ...headerLines(doc),
+    '## Execution Trace',
+    '',
+    '```prose',
+    ...traceLines(doc.events),
+    '```',
+    '',
+    ...activeConstructLines(state),
+    ...indexLines(index),
+    ...callStackLines(state),
+    // The count closes the file, so a cut that drops whole event lines is seen, not read as a shorter history.
+    '',
+    '## Event Log',
+    '',
+    ...doc.events.map(eventLine),
+    '',
+    `<!-- ${doc.events.length} events -->`,
+    '',
+  ].join('\n');
+}
+
+function headerLines(doc: StateDoc): string[] {
+  return [
     '# Execution State',
     '',
     `run: ${doc.runId}`,
@@ -44,15 +67,11 @@ export function renderStateMd(doc: StateDoc, index: IndexEntries): string {
     `started: ${doc.started}`,
     `updated: ${doc.updated}`,
     '',
-    '## Execution Trace',
-    '',
-    '```prose',
-    ...traceLines(doc.events),
-    '```',
-    '',
-    '## Active Constructs',
-    '',
   ];
+}
+
+function activeConstructLines(state: ExecutionState): string[] {
+  const out = ['## Active Constructs', ''];
   for (const [id, p] of Object.entries(state.parallels)) {
     out.push(`### Parallel (${oneLine(id)})`, '', `- strategy: ${p.strategy}${p.joined ? ' (joined)' : ''}`);
     for (const [b, s] of Object.entries(p.branches)) out.push(`- ${oneLine(b)}: ${s === 'completed' ? 'complete' : s}`);
@@ -67,35 +86,38 @@ export function renderStateMd(doc: StateDoc, index: IndexEntries): string {
       '',
     );
   }
-  out.push(
+  return out;
+}
+
+function indexLines(index: IndexEntries): string[] {
+  const out = [
     '## Index',
     '',
     '### Bindings',
     '',
     '| Name | Kind | Path | Execution ID |',
     '|------|------|------|--------------|',
-  );
+  ];
   for (const b of index.bindings) {
-    out.push(
-      `| ${oneLine(b.name)} | ${b.kind} | bindings/${oneLine(RunPaths.bindingFile(b.name, b.executionId))} | ${b.executionId ?? '(root)'} |`,
-    );
+    const path = oneLine(RunPaths.bindingFile(b.name, b.executionId));
+    out.push(`| ${oneLine(b.name)} | ${b.kind} | bindings/${path} | ${b.executionId ?? '(root)'} |`);
   }
   out.push('', '### Agents', '', '| Name | Scope | Path |', '|------|-------|------|');
   for (const a of index.agents) out.push(`| ${oneLine(a.name)} | ${a.scope} | ${oneLine(a.path)} |`);
-  out.push(
+  return out;
+}
+
+function callStackLines(state: ExecutionState): string[] {
+  return [
     '',
     '## Call Stack',
     '',
     '| execution_id | block | depth | status | parent |',
     '|--------------|-------|-------|--------|--------|',
-  );
-  const stack = callStack(state);
-  stack.forEach((f) =>
-    out.push(`| ${f.executionId} | ${oneLine(f.block)} | ${f.depth} | ${f.status} | ${f.parent ?? '(root)'} |`),
-  );
-  // The count closes the file, so a cut that drops whole event lines is seen, not read as a shorter history.
-  out.push('', '## Event Log', '', ...doc.events.map(eventLine), '', `<!-- ${doc.events.length} events -->`, '');
-  return out.join('\n');
+    ...callStack(state).map(
+      (f) => `| ${f.executionId} | ${oneLine(f.block)} | ${f.depth} | ${f.status} | ${f.parent ?? '(root)'} |`,
+    ),
+  ];
 }
 
 /** Event records are never changed once logged, and state.md is rewritten whole per event: each line is made once. */
@@ -127,9 +149,11 @@ function traceLines(events: ExecutionEvent[]): string[] {
   return [...latest.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => `${v.text.padEnd(44)} ${v.note}`);
 }
 
+type Fail = (line: number, message: string) => never;
+
 export function parseStateMd(text: string, file: string): StateDoc {
   const lines = text.split('\n');
-  const fail = (line: number, message: string): never => {
+  const fail: Fail = (line, message) => {
     throw new ProseError('E_CORRUPT', message, {
       location: { file, line },
       hint: 'state.md is written by the VM; restore it from the last good copy',
@@ -141,9 +165,23 @@ export function parseStateMd(text: string, file: string): StateDoc {
   const headerEnd = lines.indexOf('', 2);
   const ours = lines.slice(2, headerEnd === -1 ? undefined : headerEnd).some((l) => l.startsWith('status: '));
   if (!ours && !lines.includes('## Event Log')) return parseSeedStateMd(text, file);
+  const header = parseHeader(lines, fail);
+  const logAt = lines.lastIndexOf('## Event Log');
+  if (logAt === -1) fail(lines.length, 'state.md has no "## Event Log" section');
+  return {
+    runId: header.run!,
+    programPath: unOneLine(header.program!),
+    status: header.status as RunStatus,
+    started: header.started!,
+    updated: header.updated!,
+    events: parseEventLog(lines, logAt, fail),
+  };
+}
+
+/** The `key: value` lines after the title, up to the first blank line; every key of ours must be there. */
+function parseHeader(lines: string[], fail: Fail): Record<string, string> {
   const header: Record<string, string> = {};
-  let i = 2;
-  for (; i < lines.length && lines[i] !== ''; i++) {
+  for (let i = 2; i < lines.length && lines[i] !== ''; i++) {
     const m = /^([a-z_]+): (.*)$/.exec(lines[i]!);
     if (!m) fail(i + 1, `malformed header line ${JSON.stringify(lines[i])}`);
     header[m![1]!] = m![2]!;
@@ -152,8 +190,11 @@ export function parseStateMd(text: string, file: string): StateDoc {
     if (header[key] === undefined) fail(3, `state.md header has no "${key}:"`);
   if (!(RUN_STATUSES as readonly string[]).includes(header.status!))
     fail(5, `unknown run status ${JSON.stringify(header.status)}`);
-  const logAt = lines.lastIndexOf('## Event Log');
-  if (logAt === -1) fail(lines.length, 'state.md has no "## Event Log" section');
+  return header;
+}
+
+/** The events after `## Event Log`, one JSON event a line, up to the count that closes the file. */
+function parseEventLog(lines: string[], logAt: number, fail: Fail): ExecutionEvent[] {
   const events: ExecutionEvent[] = [];
   let declared: number | undefined;
   for (let j = logAt + 1; j < lines.length; j++) {
@@ -165,29 +206,26 @@ export function parseStateMd(text: string, file: string): StateDoc {
       if (lines.slice(j + 1).some((l) => l !== '')) fail(j + 2, 'text after the event count that closes state.md');
       break;
     }
-    if (!line.startsWith('- ')) fail(j + 1, `event log line does not start with "- "`);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line.slice(2));
-    } catch {
-      fail(j + 1, 'event log line is not JSON');
-    }
-    try {
-      events.push(checkEventShape(parsed));
-    } catch (err) {
-      fail(j + 1, `event log line is not an event: ${(err as Error).message}`);
-    }
+    events.push(parseEventLine(line, j + 1, fail));
   }
   if (declared === undefined) fail(lines.length, 'state.md ends without its event count: the file was cut short');
   if (declared !== events.length) fail(lines.length, `state.md declares ${declared} events but holds ${events.length}`);
-  return {
-    runId: header.run!,
-    programPath: unOneLine(header.program!),
-    status: header.status as RunStatus,
-    started: header.started!,
-    updated: header.updated!,
-    events,
-  };
+  return events;
+}
+
+function parseEventLine(line: string, lineNo: number, fail: Fail): ExecutionEvent {
+  if (!line.startsWith('- ')) fail(lineNo, `event log line does not start with "- "`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line.slice(2));
+  } catch {
+    fail(lineNo, 'event log line is not JSON');
+  }
+  try {
+    return checkEventShape(parsed);
+  } catch (err) {
+    return fail(lineNo, `event log line is not an event: ${(err as Error).message}`);
+  }
 }
 
 function unOneLine(s: string): string {

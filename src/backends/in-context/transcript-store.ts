@@ -16,6 +16,7 @@ import type { StateStore, WorldModelStore } from '../../core/store.ts';
 import type { Dialect, NarrationEvent } from '../../transcript/narration-event.ts';
 import { writeCompact } from '../../transcript/write-compact.ts';
 import { writeVerbose } from '../../transcript/write-verbose.ts';
+import { toNarration } from './event-to-narration.ts';
 import { TranscriptWorldModel } from './transcript-world-model.ts';
 import { bindingKey, extendModel, readModel, type RunModel, type TranscriptModel } from './transcript-model.ts';
 
@@ -210,81 +211,4 @@ function eventDepth(e: ExecutionEvent, depthOf: (id: ExecutionId | null | undefi
   if (e.type === 'frame-exit') return Math.max(0, depthOf(e.executionId) - 1);
   if (e.type === 'statement') return depthOf(e.executionId);
   return 0;
-}
-
-/** The narration of an event; loop iterations repeat the loop's max, as the seed's "Iteration 2 of max 5". */
-export function toNarration(r: RunModel, e: ExecutionEvent): NarrationEvent {
-  switch (e.type) {
-    case 'statement':
-      return {
-        kind: 'statement',
-        index: e.index,
-        text: e.text,
-        status: e.status,
-        ...(e.executionId !== undefined ? { executionId: e.executionId } : {}),
-        ...(e.error !== undefined ? { error: e.error } : {}),
-      };
-    case 'frame-enter':
-      return {
-        kind: 'frame-enter',
-        executionId: e.executionId,
-        block: e.block,
-        parent: e.parent,
-        depth: e.depth,
-        ...(e.args !== undefined ? { args: e.args } : {}),
-      };
-    case 'frame-exit':
-      return {
-        kind: 'frame-exit',
-        executionId: e.executionId,
-        status: e.status,
-        ...(r.frames.has(e.executionId) ? { block: r.frames.get(e.executionId)!.block } : {}),
-      };
-    case 'parallel-start':
-      return {
-        kind: 'parallel-start',
-        id: e.id,
-        strategy: e.strategy,
-        branches: e.branches,
-        ...(e.count !== undefined ? { count: e.count } : {}),
-        ...(e.onFail !== undefined ? { onFail: e.onFail } : {}),
-      };
-    case 'branch':
-      return { kind: 'branch', id: e.id, branch: e.branch, status: e.status };
-    case 'parallel-join':
-      return { kind: 'parallel-join', id: e.id, branches: [] };
-    case 'loop-start':
-      return {
-        kind: 'loop-start',
-        id: e.id,
-        ...(e.max !== undefined ? { max: e.max } : {}),
-        ...(e.condition !== undefined ? { condition: e.condition } : {}),
-      };
-    case 'loop-iteration': {
-      const max = loopMax(r, e.id);
-      return { kind: 'loop-iteration', id: e.id, iteration: e.iteration, ...(max !== undefined ? { max } : {}) };
-    }
-    case 'loop-exit':
-      return { kind: 'loop-exit', id: e.id, reason: e.reason };
-    case 'retry':
-      return {
-        kind: 'retry',
-        index: e.index,
-        attempt: e.attempt,
-        max: e.max,
-        ...(e.error !== undefined ? { error: e.error } : {}),
-      };
-    case 'error':
-      return { kind: 'error', index: e.index, message: e.message };
-    case 'anon':
-      return { kind: 'anon', name: e.name };
-  }
-}
-
-function loopMax(r: RunModel, id: string): number | undefined {
-  for (let i = r.events.length - 1; i >= 0; i--) {
-    const e = r.events[i]!;
-    if (e.type === 'loop-start' && e.id === id) return e.max;
-  }
-  return undefined;
 }

@@ -1,6 +1,6 @@
 /**
  * The corrected DDL of the seed-era core tables (docs/postgres.md "Schema"). Differences from postgres.md, each a
- * row in src/core/decisions/postgres.ts:
+ * row in conformance/decisions/postgres.yaml:
  * - the expression PRIMARY KEYs are syntax errors: they are unique expression indexes here (`pg-ddl-keys`);
  * - agents and agent_segments key on scope (and custom path) too, so project and user agents of one name
  *   never collide (`pg-agent-scope-key`);

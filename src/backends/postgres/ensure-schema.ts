@@ -45,10 +45,13 @@ export async function ensureSchema(db: PgDb): Promise<'created' | 'present'> {
   if (version !== null) {
     throw new ProseError(
       'E_CORRUPT',
-      `schema openprose has version ${JSON.stringify(version)} (openprose.x_prose_meta); this prose-state needs version ${SCHEMA_VERSION}`,
+      `schema openprose has version ${JSON.stringify(version)} (openprose.x_prose_meta); ` +
+        `this prose-state needs version ${SCHEMA_VERSION}`,
       {
         location: { field: 'openprose.x_prose_meta' },
-        hint: 'use a fresh database, or drop the old schema (DROP SCHEMA openprose CASCADE) after saving what you need; prose-state never migrates or overwrites it',
+        hint:
+          'use a fresh database, or drop the old schema (DROP SCHEMA openprose CASCADE) after saving what you need; ' +
+          'prose-state never migrates or overwrites it',
       },
     );
   }
@@ -56,7 +59,8 @@ export async function ensureSchema(db: PgDb): Promise<'created' | 'present'> {
   if (found.length > 0) {
     throw new ProseError(
       'E_CORRUPT',
-      `schema openprose already holds ${found.join(', ')} but no openprose.x_prose_meta version marker: it was not made by prose-state (the spec's own DDL, or another tool)`,
+      `schema openprose already holds ${found.join(', ')} but no openprose.x_prose_meta version marker: ` +
+        "it was not made by prose-state (the spec's own DDL, or another tool)",
       {
         location: { field: 'openprose' },
         hint: 'point the URL at a fresh database, or drop that schema (DROP SCHEMA openprose CASCADE) if nothing in it is needed',

@@ -169,8 +169,9 @@ export class PostgresStore implements StateStore {
     }
     const c = eventColumns(event);
     await db.query(
-      `INSERT INTO openprose.execution (run_id, event_type, statement_index, statement_text, status, execution_id, parent_id, error_message, completed_at, metadata)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $9::boolean THEN now() ELSE NULL END, $10::jsonb)`,
+      'INSERT INTO openprose.execution (run_id, event_type, statement_index, statement_text, status, execution_id, ' +
+        'parent_id, error_message, completed_at, metadata)\n' +
+        '       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN $9::boolean THEN now() ELSE NULL END, $10::jsonb)',
       [
         run,
         event.type,

@@ -6,9 +6,9 @@ import type { SqlValue } from './sql-literal.ts';
 const READ_ONLY = /^\s*(select|with|values|table|show)\b/i;
 
 /**
- * The read-only view layout expectations query, and apart from it the connection a scripted subagent writes with. Values come back the same on both engines: timestamps as ISO
- * strings (pg gives Date objects), int8 as numbers (a real server sends them as text; pg-url-factory sets the
- * parser) and JSONB as parsed values.
+ * The read-only view layout expectations query, and apart from it the connection a scripted subagent writes with.
+ * Values come back the same on both engines: timestamps as ISO strings (pg gives Date objects), int8 as numbers (a
+ * real server sends them as text; pg-url-factory sets the parser) and JSONB as parsed values.
  */
 export function readOnlyView(db: PgDb, projectDir?: string): StorageView {
   return {

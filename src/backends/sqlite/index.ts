@@ -30,7 +30,8 @@ const ENGINES: Record<SqliteEngine, { sql: string; locks: string; about: string 
     sql: '@sqlite.org/sqlite-wasm',
     locks: 'posix (node:sqlite) + lock file',
     about:
-      "WASM SQLite (pages in place over a node:fs VFS, rollback journal) under SQLite's own POSIX locks through node:sqlite, waited for up to the busy timeout, plus our lock file",
+      'WASM SQLite (pages in place over a node:fs VFS, rollback journal) under ' +
+      "SQLite's own POSIX locks through node:sqlite, waited for up to the busy timeout, plus our lock file",
   },
   wasm: {
     sql: '@sqlite.org/sqlite-wasm',

@@ -39,7 +39,9 @@ CREATE UNIQUE INDEX IF NOT EXISTS bindings_name_scope ON bindings(name, IFNULL(e
   scopeCte: {
     where: 'Scope Resolution Query',
     problem:
-      "It joins bindings.execution_id to execution.id, a row id of every logged event; execution_id is the per-run frame counter (decision execution-id). Our frames are the rows with metadata.event = 'frame-enter'; RESOLVE_SQL (binding-rows.ts) walks those.",
+      'It joins bindings.execution_id to execution.id, a row id of every logged event; ' +
+      'execution_id is the per-run frame counter (decision execution-id). ' +
+      "Our frames are the rows with metadata.event = 'frame-enter'; RESOLVE_SQL (binding-rows.ts) walks those.",
     seed: `WITH RECURSIVE scope_chain AS (
   SELECT id, parent_id FROM execution WHERE id = 43
   UNION ALL

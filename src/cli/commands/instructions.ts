@@ -64,14 +64,20 @@ export const instructionsCommand: Command = {
   },
 };
 
+const STORAGE_OF_BACKEND = new Map<string, SessionBackend>([
+  ['filesystem', 'directory'],
+  ['sqlite', 'sqlite'],
+  ['postgres', 'postgres'],
+]);
+
 const usage = (msg: string, hint?: string) => new ProseError('E_USAGE', msg, hint ? { hint } : {});
 
 export async function instructionsText(argv: string[], io: CliIo): Promise<string> {
   const { values: v, positionals } = parseOptions(argv, OPTIONS, io.env);
   if (positionals.length) throw usage(`unexpected argument ${JSON.stringify(positionals[0])}`, 'see --help');
-  const backend = v.backend as string | undefined;
-  if (backend !== 'filesystem' && backend !== 'sqlite' && backend !== 'postgres')
-    throw usage('--backend must be filesystem, sqlite or postgres');
+  // The command takes a backend's name; the session layer works by the storage kind that backend keeps.
+  const backend = STORAGE_OF_BACKEND.get(v.backend as string);
+  if (backend === undefined) throw usage('--backend must be filesystem, sqlite or postgres');
   if (typeof v.run !== 'string') throw usage('--run DIR_OR_ID is required');
   if (typeof v.binding !== 'string' && typeof v.agent !== 'string')
     throw usage('give --binding NAME, --agent NAME, or both');
@@ -79,7 +85,7 @@ export async function instructionsText(argv: string[], io: CliIo): Promise<strin
   const homeDir = typeof v.home === 'string' ? resolve(io.cwd, v.home) : (io.env.HOME ?? projectDir);
   const target = resolveRunTarget(
     typeof v.run === 'string' && existsSync(resolve(io.cwd, v.run)) ? resolve(io.cwd, v.run) : v.run,
-    { projectDir, homeDir, backend: backend as SessionBackend },
+    { projectDir, homeDir, backend },
   );
   if (backend !== 'postgres' && !existsSync(target.runDir)) throw usage(`no run directory ${target.runDir}`);
   const binding = typeof v.binding === 'string' ? bindingOf(v, v.binding) : undefined;

@@ -1,14 +1,17 @@
 import { DEFAULT_DECISIONS } from '../decisions.ts';
-import { DECISION_ROWS } from './index.ts';
+import type { DecisionRow } from './decision-row.ts';
 
-/** docs/decisions.md: the one decisions table, grouped by area, with the configurable defaults first. */
-export function renderDecisions(): string {
+/**
+ * docs/decisions.md: the one decisions table, grouped by area, with the configurable defaults first. The rows are
+ * data (the suite's decisions/*.yaml); whoever may read files loads them and passes them in.
+ */
+export function renderDecisions(rows: readonly DecisionRow[]): string {
   const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const out = [
     '# Decisions',
     '',
     'Where the OpenProse spec is ambiguous or wrong, prose-state pins one behaviour. Every row says what the spec',
-    'says, what we chose, and why. Generated from `src/core/decisions/*.ts` by `scripts/gen-decisions.ts`; do not',
+    'says, what we chose, and why. Generated from `conformance/decisions/*.yaml` by `scripts/gen-decisions.ts`; do not',
     'edit by hand. Every report header prints the configurable values a run used (`--decision KEY=VALUE`).',
     '',
     '## Configurable values',
@@ -18,10 +21,10 @@ export function renderDecisions(): string {
     ...Object.entries(DEFAULT_DECISIONS).map(([k, v]) => `| \`${k}\` | ${v} |`),
     '',
   ];
-  const areas = [...new Set(DECISION_ROWS.map((r) => r.area))];
+  const areas = [...new Set(rows.map((r) => r.area))];
   for (const area of areas) {
     out.push(`## ${area}`, '', '| id | the spec says | our choice | why |', '|---|---|---|---|');
-    for (const r of DECISION_ROWS.filter((x) => x.area === area)) {
+    for (const r of rows.filter((x) => x.area === area)) {
       out.push(
         `| \`${r.id}\`${r.setting ? ` (\`${r.setting}\`)` : ''} | ${cell(r.spec)} | ${cell(r.choice)} | ${cell(r.why)} |`,
       );

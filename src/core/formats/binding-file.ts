@@ -49,11 +49,19 @@ function fenceFor(source: string): string {
   return '`'.repeat(Math.max(3, longest + 1));
 }
 
-/** Parses a binding file; every error names the line. `file` is used only in error locations. */
-export function parseBindingFile(text: string, file = '<binding>'): BindingFile {
+/** Reads a text line by line, counting lines so every error can name one. */
+interface LineReader {
+  next(): string | undefined;
+  fail(message: string, hint?: string): never;
+  expect(want: string | RegExp, what: string): string;
+  atEnd(): boolean;
+  rest(): string;
+}
+
+function lineReader(text: string, file: string): LineReader {
   let pos = 0;
   let lineNo = 0;
-  const nextLine = (): string | undefined => {
+  const next = (): string | undefined => {
     if (pos >= text.length) return undefined;
     const nl = text.indexOf('\n', pos);
     const end = nl === -1 ? text.length : nl;
@@ -66,60 +74,77 @@ export function parseBindingFile(text: string, file = '<binding>'): BindingFile 
     throw new ProseError('E_FORMAT', message, { location: { file, line: lineNo }, hint });
   };
   const expect = (want: string | RegExp, what: string): string => {
-    const line = nextLine();
+    const line = next();
     if (line === undefined) fail(`file ends where ${what} was expected`, 'a binding file is cut short');
     if (typeof want === 'string' ? line !== want : !want.test(line!))
       fail(`expected ${what}, found ${JSON.stringify(line)}`);
     return line!;
   };
+  return { next, fail, expect, atEnd: () => pos >= text.length, rest: () => text.slice(pos) };
+}
 
-  const heading = expect(/^# .+$/, 'the heading "# {name}"');
+/** Parses a binding file; every error names the line. `file` is used only in error locations. */
+export function parseBindingFile(text: string, file = '<binding>'): BindingFile {
+  const r = lineReader(text, file);
+  const heading = r.expect(/^# .+$/, 'the heading "# {name}"');
   const name = heading.slice(2);
-  expect('', 'a blank line after the heading');
-  const kindLine = expect(/^kind: /, '"kind: input|output|let|const"');
+  r.expect('', 'a blank line after the heading');
+  const kindLine = r.expect(/^kind: /, '"kind: input|output|let|const"');
   const kind = kindLine.slice(6) as BindingKind;
   if (!BINDING_KINDS.includes(kind))
-    fail(`kind must be one of ${BINDING_KINDS.join(', ')}, got ${JSON.stringify(kind)}`);
+    r.fail(`kind must be one of ${BINDING_KINDS.join(', ')}, got ${JSON.stringify(kind)}`);
+  const { executionId, attachment } = readHeaderRest(r);
+  const source = readSourceBlock(r);
+  r.expect('', 'a blank line after the source block');
+  r.expect('---', 'the "---" separator');
+  // The separator is followed by one blank line, then the value. An empty value may end the file right there.
+  if (!r.atEnd()) r.expect('', 'a blank line after "---"');
+  const value = r.rest();
+  return {
+    name,
+    kind,
+    executionId,
+    source,
+    value,
+    ...(attachment !== undefined ? { attachment } : {}),
+  };
+}
+
+/** The header lines after `kind:`, up to the blank line that ends the header. */
+function readHeaderRest(r: LineReader): { executionId: ExecutionId | null; attachment?: string } {
   let executionId: ExecutionId | null = null;
   let attachment: string | undefined;
   for (;;) {
-    const line = nextLine();
-    if (line === undefined) fail('file ends inside the header');
+    const line = r.next();
+    if (line === undefined) r.fail('file ends inside the header');
     if (line === '') break;
     if (line!.startsWith('execution_id: ')) {
       const v = line!.slice(14);
-      if (!/^[1-9]\d*$/.test(v)) fail(`execution_id must be a positive integer, got ${JSON.stringify(v)}`);
+      if (!/^[1-9]\d*$/.test(v)) r.fail(`execution_id must be a positive integer, got ${JSON.stringify(v)}`);
       executionId = Number(v);
     } else if (line!.startsWith('attachment: ')) {
       attachment = line!.slice(12);
     } else {
-      fail(
+      r.fail(
         `unexpected header line ${JSON.stringify(line)}`,
         'the header holds kind:, execution_id: and attachment: only',
       );
     }
   }
-  expect('source:', '"source:"');
-  const open = expect(/^`{3,}prose$/, 'an opening fence "```prose"');
+  return attachment !== undefined ? { executionId, attachment } : { executionId };
+}
+
+/** `source:` and the fenced prose block after it; the fence may be longer than three backticks. */
+function readSourceBlock(r: LineReader): string {
+  r.expect('source:', '"source:"');
+  const open = r.expect(/^`{3,}prose$/, 'an opening fence "```prose"');
   const fence = open.slice(0, -'prose'.length);
   const sourceLines: string[] = [];
   for (;;) {
-    const line = nextLine();
-    if (line === undefined) fail('the source block is never closed', `close it with ${fence}`);
+    const line = r.next();
+    if (line === undefined) r.fail('the source block is never closed', `close it with ${fence}`);
     if (line === fence) break;
     sourceLines.push(line!);
   }
-  expect('', 'a blank line after the source block');
-  expect('---', 'the "---" separator');
-  // The separator is followed by one blank line, then the value. An empty value may end the file right there.
-  if (pos < text.length) expect('', 'a blank line after "---"');
-  const value = text.slice(pos);
-  return {
-    name,
-    kind,
-    executionId,
-    source: sourceLines.join('\n'),
-    value,
-    ...(attachment !== undefined ? { attachment } : {}),
-  };
+  return sourceLines.join('\n');
 }

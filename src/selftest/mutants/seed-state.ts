@@ -121,7 +121,8 @@ const OWN_KEYS = [
 ] as const;
 const OWN_KEYS_SQL = OWN_KEYS.map(
   ([seed, own]) =>
-    `UPDATE execution SET metadata = json_remove(json_set(metadata, '$.${own}', json_extract(metadata, '$.${seed}')), '$.${seed}') WHERE json_extract(metadata, '$.${seed}') IS NOT NULL;`,
+    `UPDATE execution SET metadata = json_remove(json_set(metadata, '$.${own}', json_extract(metadata, '$.${seed}')), ` +
+    `'$.${seed}') WHERE json_extract(metadata, '$.${seed}') IS NOT NULL;`,
 ).join('\n');
 
 class OwnMetadataKeysStore extends SqliteStore {

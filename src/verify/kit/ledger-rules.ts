@@ -15,7 +15,8 @@ export const LEDGER_RULES = {
   'receipt.field': {
     severity: 'error',
     enforces:
-      'node and contract_fingerprint non-empty; status rendered|skipped|failed; input_fingerprints non-empty strings; semantic_diff an object; prev null or a ContentAddress.',
+      'node and contract_fingerprint non-empty; status rendered|skipped|failed; input_fingerprints non-empty strings; ' +
+      'semantic_diff an object; prev null or a ContentAddress.',
   },
   'receipt.wake': {
     severity: 'error',
@@ -54,7 +55,9 @@ export const LEDGER_RULES = {
   'status.copy-forward': {
     severity: 'error',
     enforces:
-      'filesystem.md: skipped copies the fingerprints forward; failed moves no fingerprint (cold start: the empty-artifact @atomic). A rendered receipt may leave them unmoved and a failed one need not name its reason (decision reactor-status-rules).',
+      'filesystem.md: skipped copies the fingerprints forward; failed moves no fingerprint ' +
+      '(cold start: the empty-artifact @atomic). ' +
+      'A rendered receipt may leave them unmoved and a failed one need not name its reason (decision reactor-status-rules).',
   },
 } as const satisfies RuleTable;
 

@@ -77,6 +77,8 @@ export function checkStateMd(text: string, sink: Sink, expectRunId: string | und
   return facts;
 }
 
+type HeaderField = { value: string; line: number };
+
 function checkHeader(
   header: { key: string; value: string; line: number }[],
   bad: { text: string; line: number }[],
@@ -86,7 +88,7 @@ function checkHeader(
 ): void {
   for (const b of bad)
     sink.add('state-md.header', `malformed header line ${JSON.stringify(b.text)}`, { file: FILE, line: b.line });
-  const seen = new Map<string, { value: string; line: number }>();
+  const seen = new Map<string, HeaderField>();
   for (const h of header) {
     if (seen.has(h.key))
       sink.add('state-md.header', `header field "${h.key}:" appears twice`, { file: FILE, line: h.line });
@@ -97,21 +99,38 @@ function checkHeader(
     if (!h) sink.add('state-md.header', `state.md header has no "${key}:" line`, { file: FILE, line: headingLine });
     else if (h.value === '') sink.add('state-md.header', `"${key}:" is empty`, { file: FILE, line: h.line });
   }
-  const run = seen.get('run');
-  if (run?.value) {
-    if (!isRunId(run.value))
-      sink.add('state-md.header-format', `run: ${JSON.stringify(run.value)} is not {YYYYMMDD}-{HHMMSS}-{random6}`, {
-        file: FILE,
-        line: run.line,
-      });
-    else if (expectRunId !== undefined && run.value !== expectRunId)
-      sink.add('state-md.run-mismatch', `run: ${run.value} but the directory is ${expectRunId}`, {
-        file: FILE,
-        line: run.line,
-      });
+  checkRunField(seen.get('run'), sink, expectRunId);
+  checkTimes(seen.get('started'), seen.get('updated'), sink);
+  const status = seen.get('status');
+  if (status && !(RUN_STATUSES as readonly string[]).includes(status.value)) {
+    sink.add('state-md.status', `status: ${JSON.stringify(status.value)} is not one of ${RUN_STATUSES.join(', ')}`, {
+      file: FILE,
+      line: status.line,
+    });
   }
-  for (const key of ['started', 'updated']) {
-    const h = seen.get(key);
+}
+
+/** `run:` is a run id, and the directory's own when the directory names one. */
+function checkRunField(run: HeaderField | undefined, sink: Sink, expectRunId: string | undefined): void {
+  if (!run?.value) return;
+  if (!isRunId(run.value))
+    sink.add('state-md.header-format', `run: ${JSON.stringify(run.value)} is not {YYYYMMDD}-{HHMMSS}-{random6}`, {
+      file: FILE,
+      line: run.line,
+    });
+  else if (expectRunId !== undefined && run.value !== expectRunId)
+    sink.add('state-md.run-mismatch', `run: ${run.value} but the directory is ${expectRunId}`, {
+      file: FILE,
+      line: run.line,
+    });
+}
+
+/** `started:` and `updated:` are ISO date-times with a zone, and updated is not before started. */
+function checkTimes(started: HeaderField | undefined, updated: HeaderField | undefined, sink: Sink): void {
+  for (const [key, h] of [
+    ['started', started],
+    ['updated', updated],
+  ] as const) {
     if (h?.value && !isIsoDateTime(h.value))
       sink.add(
         'state-md.header-format',
@@ -119,8 +138,6 @@ function checkHeader(
         { file: FILE, line: h.line },
       );
   }
-  const started = seen.get('started');
-  const updated = seen.get('updated');
   if (
     started &&
     updated &&
@@ -131,13 +148,6 @@ function checkHeader(
     sink.add('state-md.updated-before-started', `updated: ${updated.value} is before started: ${started.value}`, {
       file: FILE,
       line: updated.line,
-    });
-  }
-  const status = seen.get('status');
-  if (status && !(RUN_STATUSES as readonly string[]).includes(status.value)) {
-    sink.add('state-md.status', `status: ${JSON.stringify(status.value)} is not one of ${RUN_STATUSES.join(', ')}`, {
-      file: FILE,
-      line: status.line,
     });
   }
 }

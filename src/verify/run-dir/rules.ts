@@ -87,7 +87,8 @@ export const RUN_DIR_RULES = {
   'state-md.trace-annotation': {
     severity: 'warning',
     enforces:
-      'filesystem.md "Status annotations": # --> bindings/name.md, # <-- EXECUTING, # (complete), # [not yet entered], # [...next...], # <-- RETRYING (attempt 2/3).',
+      'filesystem.md "Status annotations": # --> bindings/name.md, # <-- EXECUTING, # (complete), ' +
+      '# [not yet entered], # [...next...], # <-- RETRYING (attempt 2/3).',
     hint: 'use one of the seed annotations (docs/verify-rules.md lists them, with ours: # <-- FAILED and # (skipped))',
   },
   'state-md.trace-binding': {

@@ -98,72 +98,65 @@ export function checkTranscript(text: string, file?: string): Finding[] {
 
 type Add = (rule: TranscriptRuleId, at: At, message: string, severity?: Finding['severity'], hint?: string) => void;
 
+type Checker<K extends TranscriptEvent['kind']> = (r: RunCheck, e: Ev<K>, add: Add) => void;
+
+/** The checks per narration kind; a kind missing here (notes, try, calls, memory, the store's lines) has none. */
+const CHECKS: { [K in TranscriptEvent['kind']]?: Checker<K> } = {
+  'run-status': (r, e) => {
+    if (e.status === 'completed' || e.status === 'end' || e.status === 'failed') r.ended = true;
+  },
+  'frame-enter': frameEnter,
+  'frame-exit': (r, e, add) => {
+    const f = r.frames.get(e.executionId);
+    if (f && e.block !== undefined && e.block !== f.block)
+      add('frame.block', e, `execution_id ${e.executionId} entered block ${f.block}, not ${e.block}`);
+    if (f) f.open = false;
+  },
+  retry: (r, e, add) => {
+    const key = String(e.index ?? '');
+    const prev = r.retries.get(key) ?? 0;
+    if (e.attempt > e.max) add('retry.max', e, `retry ${e.attempt} is past max ${e.max}`);
+    if (e.attempt !== prev + 1) add('retry.sequence', e, `retry ${e.attempt} after ${prev}; the next is ${prev + 1}`);
+    r.retries.set(key, e.attempt);
+  },
+  'loop-exit': (r, e, add) => {
+    const l = e.id === undefined ? undefined : r.loops.get(e.id);
+    if (l && e.iteration !== undefined && e.iteration !== l.last)
+      add('loop.sequence', e, `the loop exits "at iteration ${e.iteration}" but its last iteration was ${l.last}`);
+  },
+  callstack: callStack,
+  'loop-start': (r, e) => {
+    r.loops.set(e.id!, { ...(e.max !== undefined ? { max: e.max } : {}), last: 0 });
+  },
+  'loop-iteration': loopIteration,
+  'parallel-start': (r, e) => {
+    r.parallels.set(e.id!, {
+      strategy: e.strategy ?? 'all',
+      ...(e.count !== undefined ? { count: e.count } : {}),
+      ...(e.branchCount !== undefined ? { branchCount: e.branchCount } : {}),
+      branches: e.branches,
+      settled: new Map(),
+      joined: false,
+      line: e.line,
+    });
+  },
+  branch: (r, e, add) => {
+    const p = e.id === undefined ? undefined : r.parallels.get(e.id);
+    if (p && p.branches.length && !p.branches.includes(e.branch))
+      add('parallel.branch', e, `branch ${e.branch} was not entered on line ${p.line}`);
+    if (p && e.status !== 'executing') p.settled.set(e.branch, e.status);
+  },
+  'parallel-join': parallelJoin,
+  bind: bind,
+  read: read,
+  statement: (r, e, add) => {
+    if (e.executionId != null && !r.frames.has(e.executionId))
+      add('exec-id.unknown', e, `execution_id ${e.executionId} was never entered`);
+  },
+};
+
 function check(r: RunCheck, e: TranscriptEvent, add: Add): void {
-  switch (e.kind) {
-    case 'run-status':
-      if (e.status === 'completed' || e.status === 'end' || e.status === 'failed') r.ended = true;
-      return;
-    case 'frame-enter':
-      return frameEnter(r, e, add);
-    case 'frame-exit': {
-      const f = r.frames.get(e.executionId);
-      if (f && e.block !== undefined && e.block !== f.block)
-        add('frame.block', e, `execution_id ${e.executionId} entered block ${f.block}, not ${e.block}`);
-      if (f) f.open = false;
-      return;
-    }
-    case 'retry': {
-      const key = String(e.index ?? '');
-      const prev = r.retries.get(key) ?? 0;
-      if (e.attempt > e.max) add('retry.max', e, `retry ${e.attempt} is past max ${e.max}`);
-      if (e.attempt !== prev + 1) add('retry.sequence', e, `retry ${e.attempt} after ${prev}; the next is ${prev + 1}`);
-      r.retries.set(key, e.attempt);
-      return;
-    }
-    case 'loop-exit': {
-      const l = e.id === undefined ? undefined : r.loops.get(e.id);
-      if (l && e.iteration !== undefined && e.iteration !== l.last)
-        add('loop.sequence', e, `the loop exits "at iteration ${e.iteration}" but its last iteration was ${l.last}`);
-      return;
-    }
-    case 'callstack':
-      return callStack(r, e, add);
-    case 'loop-start':
-      r.loops.set(e.id!, { ...(e.max !== undefined ? { max: e.max } : {}), last: 0 });
-      return;
-    case 'loop-iteration':
-      return loopIteration(r, e, add);
-    case 'parallel-start':
-      r.parallels.set(e.id!, {
-        strategy: e.strategy ?? 'all',
-        ...(e.count !== undefined ? { count: e.count } : {}),
-        ...(e.branchCount !== undefined ? { branchCount: e.branchCount } : {}),
-        branches: e.branches,
-        settled: new Map(),
-        joined: false,
-        line: e.line,
-      });
-      return;
-    case 'branch': {
-      const p = e.id === undefined ? undefined : r.parallels.get(e.id);
-      if (p && p.branches.length && !p.branches.includes(e.branch))
-        add('parallel.branch', e, `branch ${e.branch} was not entered on line ${p.line}`);
-      if (p && e.status !== 'executing') p.settled.set(e.branch, e.status);
-      return;
-    }
-    case 'parallel-join':
-      return parallelJoin(r, e, add);
-    case 'bind':
-      return bind(r, e, add);
-    case 'read':
-      return read(r, e, add);
-    case 'statement':
-      if (e.executionId != null && !r.frames.has(e.executionId))
-        add('exec-id.unknown', e, `execution_id ${e.executionId} was never entered`);
-      return;
-    default:
-      return;
-  }
+  (CHECKS[e.kind] as Checker<TranscriptEvent['kind']> | undefined)?.(r, e, add);
 }
 
 function frameEnter(r: RunCheck, e: Ev<'frame-enter'>, add: Add): void {

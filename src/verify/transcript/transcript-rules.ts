@@ -24,7 +24,9 @@ export const TRANSCRIPT_RULES = {
   'parse.nesting': {
     severity: 'error',
     enforces: '"Each `[Frame+]` must have a matching `[Frame-]`"',
-    when: 'a `[Frame-]`/`#ID done` for a frame that is not open or that closes a frame with an inner frame still open; a join, iteration or exit outside any parallel or loop',
+    when:
+      'a `[Frame-]`/`#ID done` for a frame that is not open or that closes a frame with an inner frame still open; ' +
+      'a join, iteration or exit outside any parallel or loop',
   },
   'frame.unclosed': {
     severity: 'error',

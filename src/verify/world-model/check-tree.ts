@@ -41,38 +41,49 @@ export function checkTree(runDir: string, ledgers: Map<string, NodeLedger>, out:
         ),
       );
     }
-    if (!ledger) continue;
-    const expected = ledger.rendered.length > 0 ? ledger.lastAtomic : undefined;
-    if (expected !== undefined && published === undefined) {
+    if (ledger) checkAgainstLedger(node, ledger, published, stored, out);
+  }
+}
+
+/** What is published is the ledger's last @atomic, and every rendered receipt's @atomic is a stored version. */
+function checkAgainstLedger(
+  node: string,
+  ledger: NodeLedger,
+  published: string | null | undefined,
+  stored: Set<string>,
+  out: Finding[],
+): void {
+  const expected = ledger.rendered.length > 0 ? ledger.lastAtomic : undefined;
+  if (expected !== undefined && published === undefined) {
+    out.push(
+      finding(
+        WORLD_MODEL_RULES,
+        'wm.version-missing',
+        `the ledger published ${expected} but world-model/${node}/.version is missing`,
+        { file: `world-model/${node}/.version`, node },
+      ),
+    );
+  } else if (published !== undefined && published !== expected) {
+    out.push(
+      finding(
+        WORLD_MODEL_RULES,
+        'wm.published-match',
+        `.version is ${published ?? 'unreadable'} but the last non-failed receipt has @atomic ` +
+          (expected ?? '(cold start: nothing published)'),
+        { file: `world-model/${node}/.version`, node, receipt: ledger.count - 1 },
+      ),
+    );
+  }
+  for (const r of ledger.rendered) {
+    if (!stored.has(r.atomic))
       out.push(
         finding(
           WORLD_MODEL_RULES,
-          'wm.version-missing',
-          `the ledger published ${expected} but world-model/${node}/.version is missing`,
-          { file: `world-model/${node}/.version`, node },
+          'wm.atomic-version',
+          `rendered receipt ${r.index} has @atomic ${r.atomic}, which is not a stored version`,
+          { file: `receipts/${node}.jsonl`, line: r.index + 1, receipt: r.index, node },
         ),
       );
-    } else if (published !== undefined && published !== expected) {
-      out.push(
-        finding(
-          WORLD_MODEL_RULES,
-          'wm.published-match',
-          `.version is ${published ?? 'unreadable'} but the last non-failed receipt has @atomic ${expected ?? '(cold start: nothing published)'}`,
-          { file: `world-model/${node}/.version`, node, receipt: ledger.count - 1 },
-        ),
-      );
-    }
-    for (const r of ledger.rendered) {
-      if (!stored.has(r.atomic))
-        out.push(
-          finding(
-            WORLD_MODEL_RULES,
-            'wm.atomic-version',
-            `rendered receipt ${r.index} has @atomic ${r.atomic}, which is not a stored version`,
-            { file: `receipts/${node}.jsonl`, line: r.index + 1, receipt: r.index, node },
-          ),
-        );
-    }
   }
 }
 
