@@ -94,7 +94,7 @@ export const benchCommand: Command = {
 };
 
 /** `bench`'s options, checked: an unknown option or a bad value is a usage error naming it. */
-interface BenchOptions {
+export interface BenchOptions {
   quick: boolean;
   format: string;
   compare?: string;
@@ -110,12 +110,12 @@ interface BenchOptions {
 }
 
 /** Internal: a child of `bench` measuring one fingerprint's peak RSS in a fresh process. */
-interface RssProbe {
+export interface RssProbe {
   rssProbe: string;
   rssParallel: boolean;
 }
 
-function parseBenchOptions(argv: string[], env: Record<string, string | undefined>): BenchOptions | RssProbe {
+export function parseBenchOptions(argv: string[], env: Record<string, string | undefined>): BenchOptions | RssProbe {
   const { values, positionals } = parseOptions(argv, BENCH_OPTIONS, env);
   if (positionals.length > 0)
     throw new ProseError('E_USAGE', `unexpected argument "${positionals[0]}"`, { hint: 'see --help' });

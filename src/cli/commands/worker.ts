@@ -33,7 +33,7 @@ the first line of stdin (a worker started ahead of its turn).`,
 };
 
 /** A worker's options: its argv, and the backend and storage its environment names. */
-interface WorkerOptions {
+export interface WorkerOptions {
   workload: Workload;
   run: string;
   writer: number;
@@ -46,7 +46,7 @@ interface WorkerOptions {
   env: BackendEnv;
 }
 
-function parseWorkerOptions(argv: string[], env: Record<string, string | undefined>): WorkerOptions {
+export function parseWorkerOptions(argv: string[], env: Record<string, string | undefined>): WorkerOptions {
   const { values } = parseOptions(
     argv,
     {
