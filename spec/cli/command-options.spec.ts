@@ -1,19 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { expectUsage } from './expect-usage.ts';
 import { parseBenchOptions } from '../../src/cli/commands/bench.ts';
 import { parseWorkerOptions } from '../../src/cli/commands/worker.ts';
 
 // What bench and worker read from argv and the environment, checked without running either.
-const usage = (fn: () => unknown, message: RegExp) => {
-  try {
-    fn();
-  } catch (err) {
-    assert.is((err as { code?: string }).code, 'E_USAGE');
-    assert.match((err as Error).message, message);
-    return;
-  }
-  assert.unreachable('expected a usage error');
-};
+const usage = expectUsage;
 
 test('bench: defaults, the environment twins, and each option read', () => {
   const d = parseBenchOptions([], {});

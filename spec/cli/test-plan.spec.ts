@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { expectUsage } from './expect-usage.ts';
 import type { BackendFactory } from '../../src/core/backend.ts';
 import type { Case, Suite } from '../../src/conformance/case-types.ts';
 import type { RerunPlan } from '../../src/conformance/report-file/failed-cases.ts';
@@ -22,16 +23,7 @@ const run = (argv: string[], rerun?: RerunPlan) => {
   if (p.kind !== 'run') throw new Error('expected a run');
   return p;
 };
-const usage = (fn: () => unknown, message: RegExp) => {
-  try {
-    fn();
-  } catch (err) {
-    assert.is((err as { code?: string }).code, 'E_USAGE');
-    assert.match((err as Error).message, message);
-    return;
-  }
-  assert.unreachable('expected a usage error');
-};
+const usage = expectUsage;
 const factory = (name: string, spec = name) => ({ name, spec }) as unknown as BackendFactory;
 const REPORT: RerunPlan = {
   failed: new Map([
