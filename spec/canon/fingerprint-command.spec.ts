@@ -58,7 +58,7 @@ test('an unknown option is refused by name with exit 2; a missing path is exit 2
   withTree(async (dir) => {
     const r = await cli(['.', '--fast'], dir);
     assert.is(r.code, 2);
-    assert.ok(r.stderr.includes('"--fast"'));
+    assert.ok(r.stderr.includes("'--fast'"));
     assert.is((await cli([], dir)).code, 2);
     assert.is((await cli(['nope'], dir)).code, 2);
     assert.is((await cli(['.', '--format', 'xml'], dir)).code, 2);

@@ -1,11 +1,11 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BackendEnv, BackendFactory } from '../core/backend.ts';
+import type { Backend, BackendEnv, BackendFactory } from '../core/backend.ts';
 import { resolveDecisions } from '../core/decisions.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
 import { isSkipped, type BackendOutcome, type BackendResult } from './bench-report.ts';
 import type { Effort } from './bench-workload.ts';
-import { measureInterleavedAsync } from './measure.ts';
+import { measureInterleavedAsync, type MeasureTask } from './measure.ts';
 
 /** Opens a backend by its string (`filesystem`, `sqlite`, `exec:COMMAND`, `module:PATH`, ...): the CLI's table. */
 export type OpenBackend = (name: string) => Promise<BackendFactory>;
@@ -98,33 +98,9 @@ async function benchOne(
   const backend = await factory.open(env);
   try {
     const { run } = await backend.call('createRun', { program: 'session "bench"\n' }, { role: 'vm' });
-    let written = 0;
-    let readAt = 0;
-    const bind = async () => {
-      const n = `b${written++}`;
-      await backend.call('bind', { run, name: n, kind: 'let', value: VALUE }, { role: 'subagent', binding: n });
-    };
-    await bind();
-    const resolve = async () => {
-      const r = await backend.call('resolve', { run, name: `b${readAt++ % written}` }, { role: 'vm' });
-      if (r.value !== VALUE) throw new Error(`${shown(name)} resolved a different value`);
-    };
-    const budget = effort.rounds > 1 ? 300 : 50;
-    const tasks = [
-      { name: 'write', fn: bind, iterations: effort.inProcess * 2, time: budget },
-      { name: 'read', fn: resolve, iterations: effort.inProcess * 2, time: budget },
-    ];
-    const commits = factory.capabilities.includes('world-model');
-    if (commits) {
-      let version = 0;
-      const commit = async () => {
-        // A new version each call (a skipped commit would not serialize a new artifact).
-        const files = { 'truth.json': JSON.stringify({ version: version++ }), 'notes.md': VALUE };
-        const r = await backend.call('commitWorldModel', { run, node: 'bench', contract: 'c', files }, { role: 'vm' });
-        if (r.status !== 'rendered') throw new Error(`${shown(name)} answered ${String(r.status)} to a changed commit`);
-      };
-      tasks.push({ name: 'commit', fn: commit, iterations: effort.inProcess * 2, time: budget });
-    }
+    const tasks = await backendTasks(backend, run, factory.capabilities.includes('world-model'), effort, () =>
+      shown(name),
+    );
     const t = await measureInterleavedAsync(tasks, effort.rounds);
     const write = t.get('write')!;
     const read = t.get('read')!;
@@ -146,4 +122,44 @@ async function benchOne(
     await backend.close();
     await factory.dispose?.(env);
   }
+}
+
+/**
+ * The timed calls on one run: a binding write, a resolved read of one written before (one is written first), and a
+ * world-model commit where the backend declares the capability. `label` names the backend in an error.
+ */
+async function backendTasks(
+  backend: Backend,
+  run: string,
+  commits: boolean,
+  effort: Effort,
+  label: () => string,
+): Promise<MeasureTask<Promise<unknown>>[]> {
+  let written = 0;
+  let readAt = 0;
+  const bind = async () => {
+    const n = `b${written++}`;
+    await backend.call('bind', { run, name: n, kind: 'let', value: VALUE }, { role: 'subagent', binding: n });
+  };
+  await bind();
+  const resolve = async () => {
+    const r = await backend.call('resolve', { run, name: `b${readAt++ % written}` }, { role: 'vm' });
+    if (r.value !== VALUE) throw new Error(`${label()} resolved a different value`);
+  };
+  const budget = effort.rounds > 1 ? 300 : 50;
+  const tasks = [
+    { name: 'write', fn: bind, iterations: effort.inProcess * 2, time: budget },
+    { name: 'read', fn: resolve, iterations: effort.inProcess * 2, time: budget },
+  ];
+  if (commits) {
+    let version = 0;
+    const commit = async () => {
+      // A new version each call (a skipped commit would not serialize a new artifact).
+      const files = { 'truth.json': JSON.stringify({ version: version++ }), 'notes.md': VALUE };
+      const r = await backend.call('commitWorldModel', { run, node: 'bench', contract: 'c', files }, { role: 'vm' });
+      if (r.status !== 'rendered') throw new Error(`${label()} answered ${String(r.status)} to a changed commit`);
+    };
+    tasks.push({ name: 'commit', fn: commit, iterations: effort.inProcess * 2, time: budget });
+  }
+  return tasks;
 }

@@ -18,11 +18,7 @@ export function benchReceipts(vectorsDir: string | undefined, effort: Effort): R
         "no Reactor vectors: the single binary and an installed package carry none; give --vectors DIR (a checkout's vectors/reactor)",
     };
   if (!existsSync(vectorsDir)) return { skipped: `no Reactor vectors at ${vectorsDir}` };
-  const ledgers: unknown[][] = [];
-  for (const entry of readdirSync(vectorsDir, { withFileTypes: true })) {
-    const file = join(vectorsDir, entry.name, 'receipts.json');
-    if (entry.isDirectory() && existsSync(file)) ledgers.push(JSON.parse(readFileSync(file, 'utf8')) as unknown[]);
-  }
+  const ledgers = readLedgers(vectorsDir);
   const all = ledgers.flat() as { content_hash?: unknown }[];
   if (all.length === 0) return { skipped: `no */receipts.json under ${vectorsDir}` };
   const bad = all.filter((r) => receiptHash(r) !== r.content_hash).length;
@@ -72,4 +68,14 @@ export function benchReceipts(vectorsDir: string | undefined, effort: Effort): R
     floor,
     ratios: { hash: hash.ms / floor.ms, chain: chain.ms / floor.ms },
   };
+}
+
+/** Every `<state-dir>/receipts.json` under the vectors directory, parsed: one ledger per state-dir. */
+function readLedgers(vectorsDir: string): unknown[][] {
+  const ledgers: unknown[][] = [];
+  for (const entry of readdirSync(vectorsDir, { withFileTypes: true })) {
+    const file = join(vectorsDir, entry.name, 'receipts.json');
+    if (entry.isDirectory() && existsSync(file)) ledgers.push(JSON.parse(readFileSync(file, 'utf8')) as unknown[]);
+  }
+  return ledgers;
 }

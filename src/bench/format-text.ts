@@ -1,4 +1,4 @@
-import { isSkipped, type BenchReport } from './bench-report.ts';
+import { isSkipped, type BenchReport, type CandidateResult, type WorkloadResult } from './bench-report.ts';
 import type { RatioChange } from './compare-reports.ts';
 
 const f1 = (n: number) => n.toFixed(1);
@@ -26,7 +26,25 @@ export function formatText(r: BenchReport): string {
       .join('; '),
     '',
   );
-  out.push('Fingerprinting (median ms; ratio = our time / that time, lower is better)', '');
+  out.push(...formatFingerprints(r));
+  out.push(...formatReceipts(r.receipts));
+  out.push(...formatBackends(r.backends));
+  if (r.sqlitePeers !== undefined) out.push(...formatSqlitePeers(r.sqlitePeers));
+  out.push(...formatMemory(r.memory));
+  out.push(formatStartup(r.startup), '');
+  out.push('Targets', '');
+  out.push(
+    table(
+      ['target', 'met', 'actual'],
+      r.targets.map((t) => [t.description, t.met === null ? 'n/a' : t.met ? 'yes' : 'NO', t.actual]),
+    ),
+  );
+  return `${out.join('\n')}\n`;
+}
+
+/** Per workload: ours, the limit, each peer and candidate; then the skipped peers, all cores, failed candidates. */
+function formatFingerprints(r: BenchReport): string[] {
+  const out = ['Fingerprinting (median ms; ratio = our time / that time, lower is better)', ''];
   const peerNames = [...new Set(r.workloads.flatMap((w) => Object.keys(w.peers)))];
   const candidateNames = [...new Set(r.workloads.flatMap((w) => Object.keys(w.candidates ?? {})))];
   out.push(
@@ -46,17 +64,8 @@ export function formatText(r: BenchReport): string {
         f1(w.walk.ms),
         f1(w.rawHash.ms),
         `${f2(w.ratios.limit!)}x`,
-        ...peerNames.map((p) => {
-          const peer = w.peers[p];
-          return !peer || isSkipped(peer) ? 'skipped' : `${f2(w.ratios[p]!)}x (${f1(peer.ms)} ms)`;
-        }),
-        ...candidateNames.map((name) => {
-          const c = w.candidates?.[name];
-          if (!c) return '-';
-          return c.verdict === 'ok'
-            ? `${f1(c.timing.ms)} ms: ${f2(c.ratios.limit)}x limit, ${f2(c.ratios.ours)}x ours`
-            : c.verdict.toUpperCase();
-        }),
+        ...peerNames.map((p) => peerCell(w, p)),
+        ...candidateNames.map((name) => candidateCell(w.candidates?.[name])),
       ]),
     ),
     '',
@@ -73,87 +82,97 @@ export function formatText(r: BenchReport): string {
         out.push(`candidate ${name} ${c.verdict.toUpperCase()} on ${w.name} (not timed): ${c.detail}`);
         if (c.stderr) out.push(...c.stderr.split('\n').map((l) => `    stderr: ${l}`));
       }
-  if (isSkipped(r.receipts)) out.push(`Receipts: skipped: ${r.receipts.skipped}`, '');
-  else {
-    const x = r.receipts;
-    out.push(
-      `Receipts (${int(x.receipts)} Reactor receipts in ${x.chains} chains; floor = JSON.stringify + sha256)`,
-      '',
-    );
-    out.push(
-      table(
-        ['task', 'ms', 'receipts/s', 'vs floor'],
-        [
-          ['canonical hash', f2(x.hash.ms), int(x.hash.receiptsPerSec), `${f2(x.ratios.hash)}x`],
-          ['chain verify', f2(x.chain.ms), int(x.chain.receiptsPerSec), `${f2(x.ratios.chain)}x`],
-          ['floor', f2(x.floor.ms), int(x.floor.receiptsPerSec), '1.00x'],
-        ],
-      ),
-      '',
-    );
-  }
-  if (r.backends.length === 0) out.push('Backends: none measured', '');
-  else
-    out.push(
-      "Backends (one binding of 1.1 KB; a commit is a new two-file world-model version; floor = atomic fsync write / readFileSync; vs filesystem = that time / our filesystem backend's, same run)",
-      '',
-    );
-  const x = (n: number | undefined) => (n === undefined ? '-' : `${f2(n)}x`);
-  if (r.backends.length > 0)
-    out.push(
-      table(
-        [
-          ...['backend', 'bind ops/s', 'resolve ops/s', 'commit ops/s', 'write vs floor', 'read vs floor'],
-          ...['commit vs floor', 'write vs filesystem', 'read vs filesystem', 'commit vs filesystem'],
-        ],
-        r.backends.map((b) =>
-          isSkipped(b)
-            ? [b.name, b.failed ? 'FAILED' : 'skipped', '', '', '', '', '', '', '', '']
-            : [
-                b.name,
-                int(b.write.opsPerSec),
-                int(b.read.opsPerSec),
-                b.commit ? int(b.commit.opsPerSec) : '-',
-                x(b.ratios.write),
-                x(b.ratios.read),
-                x(b.ratios.commit),
-                x(b.vsFilesystem?.write),
-                x(b.vsFilesystem?.read),
-                x(b.vsFilesystem?.commit),
-              ],
-        ),
-      ),
-      '',
-    );
-  for (const b of r.backends)
-    if (isSkipped(b)) out.push(`backend ${b.name} ${b.failed ? 'FAILED' : 'skipped'}: ${b.skipped}`);
-  if (r.backends.some(isSkipped)) out.push('');
-  if (r.sqlitePeers !== undefined) out.push(...formatSqlitePeers(r.sqlitePeers));
-  if (isSkipped(r.memory)) out.push(`Peak memory: skipped: ${r.memory.skipped}`, '');
-  else {
-    out.push(`Peak RSS of a fingerprint process (bound: +${r.memory.boundMiB} MiB)`, '');
-    out.push(
-      table(
-        ['tree', 'files', 'MB', 'peak RSS MiB', 'growth MiB'],
-        r.memory.trees.map((t) => [t.tree, int(t.files), f1(t.bytes / 1e6), f1(t.peakRssMiB), f1(t.growthMiB)]),
-      ),
-      '',
-    );
-  }
-  out.push(
-    isSkipped(r.startup)
-      ? `Startup: skipped: ${r.startup.skipped}`
-      : `Startup: binary --version (Node ${r.startup.binaryNodeVersion}) ${f1(r.startup.binaryMs)} ms, ${r.startup.node} -e 0 (${r.startup.nodeVersion}) ${f1(r.startup.nodeMs)} ms: ${f2(r.startup.ratio)}x (medians of ${r.startup.runs})${r.startup.comparable ? '' : ': not comparable, different Node versions (give --node)'}`,
+  return out;
+}
+
+function peerCell(w: WorkloadResult, p: string): string {
+  const peer = w.peers[p];
+  return !peer || isSkipped(peer) ? 'skipped' : `${f2(w.ratios[p]!)}x (${f1(peer.ms)} ms)`;
+}
+
+function candidateCell(c: CandidateResult | undefined): string {
+  if (!c) return '-';
+  return c.verdict === 'ok'
+    ? `${f1(c.timing.ms)} ms: ${f2(c.ratios.limit)}x limit, ${f2(c.ratios.ours)}x ours`
+    : c.verdict.toUpperCase();
+}
+
+function formatReceipts(x: BenchReport['receipts']): string[] {
+  if (isSkipped(x)) return [`Receipts: skipped: ${x.skipped}`, ''];
+  return [
+    `Receipts (${int(x.receipts)} Reactor receipts in ${x.chains} chains; floor = JSON.stringify + sha256)`,
     '',
-  );
-  out.push('Targets', '');
-  out.push(
     table(
-      ['target', 'met', 'actual'],
-      r.targets.map((t) => [t.description, t.met === null ? 'n/a' : t.met ? 'yes' : 'NO', t.actual]),
+      ['task', 'ms', 'receipts/s', 'vs floor'],
+      [
+        ['canonical hash', f2(x.hash.ms), int(x.hash.receiptsPerSec), `${f2(x.ratios.hash)}x`],
+        ['chain verify', f2(x.chain.ms), int(x.chain.receiptsPerSec), `${f2(x.ratios.chain)}x`],
+        ['floor', f2(x.floor.ms), int(x.floor.receiptsPerSec), '1.00x'],
+      ],
     ),
-  );
-  return `${out.join('\n')}\n`;
+    '',
+  ];
+}
+
+const BACKENDS_HEAD =
+  'Backends (one binding of 1.1 KB; a commit is a new two-file world-model version; ' +
+  "floor = atomic fsync write / readFileSync; vs filesystem = that time / our filesystem backend's, same run)";
+
+function formatBackends(backends: BenchReport['backends']): string[] {
+  if (backends.length === 0) return ['Backends: none measured', ''];
+  const x = (n: number | undefined) => (n === undefined ? '-' : `${f2(n)}x`);
+  const out = [
+    BACKENDS_HEAD,
+    '',
+    table(
+      [
+        ...['backend', 'bind ops/s', 'resolve ops/s', 'commit ops/s', 'write vs floor', 'read vs floor'],
+        ...['commit vs floor', 'write vs filesystem', 'read vs filesystem', 'commit vs filesystem'],
+      ],
+      backends.map((b) =>
+        isSkipped(b)
+          ? [b.name, b.failed ? 'FAILED' : 'skipped', '', '', '', '', '', '', '', '']
+          : [
+              b.name,
+              int(b.write.opsPerSec),
+              int(b.read.opsPerSec),
+              b.commit ? int(b.commit.opsPerSec) : '-',
+              x(b.ratios.write),
+              x(b.ratios.read),
+              x(b.ratios.commit),
+              x(b.vsFilesystem?.write),
+              x(b.vsFilesystem?.read),
+              x(b.vsFilesystem?.commit),
+            ],
+      ),
+    ),
+    '',
+  ];
+  for (const b of backends)
+    if (isSkipped(b)) out.push(`backend ${b.name} ${b.failed ? 'FAILED' : 'skipped'}: ${b.skipped}`);
+  if (backends.some(isSkipped)) out.push('');
+  return out;
+}
+
+function formatMemory(m: BenchReport['memory']): string[] {
+  if (isSkipped(m)) return [`Peak memory: skipped: ${m.skipped}`, ''];
+  return [
+    `Peak RSS of a fingerprint process (bound: +${m.boundMiB} MiB)`,
+    '',
+    table(
+      ['tree', 'files', 'MB', 'peak RSS MiB', 'growth MiB'],
+      m.trees.map((t) => [t.tree, int(t.files), f1(t.bytes / 1e6), f1(t.peakRssMiB), f1(t.growthMiB)]),
+    ),
+    '',
+  ];
+}
+
+function formatStartup(s: BenchReport['startup']): string {
+  if (isSkipped(s)) return `Startup: skipped: ${s.skipped}`;
+  const binary = `binary --version (Node ${s.binaryNodeVersion}) ${f1(s.binaryMs)} ms`;
+  const node = `${s.node} -e 0 (${s.nodeVersion}) ${f1(s.nodeMs)} ms`;
+  const caveat = s.comparable ? '' : ': not comparable, different Node versions (give --node)';
+  return `Startup: ${binary}, ${node}: ${f2(s.ratio)}x (medians of ${s.runs})${caveat}`;
 }
 
 /** Issue 20: the parallel limit beside the single-thread one, and our fingerprint forced onto all cores. */
@@ -163,7 +182,8 @@ function formatAllCores(r: BenchReport): string[] {
   const threads = rows[0]!.parallel!.limit.threads;
   return [
     '',
-    `All cores (parallel limit = ${threads} threads reading their share while one hashes the bytes in memory, threads started beforehand; all cores = our fingerprint with the parallel reader forced; lower is better)`,
+    `All cores (parallel limit = ${threads} threads reading their share while one hashes the bytes in memory, ` +
+      'threads started beforehand; all cores = our fingerprint with the parallel reader forced; lower is better)',
     '',
     table(
       [
@@ -192,10 +212,10 @@ function formatAllCores(r: BenchReport): string[] {
 
 function formatSqlitePeers(sp: NonNullable<BenchReport['sqlitePeers']>): string[] {
   if (isSkipped(sp)) return [`sqlite backend vs the sqlite3 CLI: skipped: ${sp.skipped}`, ''];
-  const out = [
-    `sqlite backend vs the sqlite3 CLI (${int(sp.bindings)} bindings of ${int(sp.valueBytes)} B, root scope, one commit each${sp.engine ? `, engine ${sp.engine}` : ''}; ${int(sp.reads)} reads resolved from depth ${sp.readDepth}; ratio = our time / that time)`,
-    '',
-  ];
+  const writes = `${int(sp.bindings)} bindings of ${int(sp.valueBytes)} B, root scope, one commit each`;
+  const engine = sp.engine ? `, engine ${sp.engine}` : '';
+  const reads = `${int(sp.reads)} reads resolved from depth ${sp.readDepth}`;
+  const out = [`sqlite backend vs the sqlite3 CLI (${writes}${engine}; ${reads}; ratio = our time / that time)`, ''];
   const row = (label: string, ours: number, key: 'cli-per-statement' | 'cli-batched' | 'cli-json-read'): string[] => {
     const p = sp.peers[key];
     return isSkipped(p)
@@ -254,7 +274,9 @@ export function formatComparison(changes: readonly RatioChange[], tolerance: num
   const named = bad.map(
     (c) => `regressed: ${c.key} ${f2(c.baseline)}x -> ${f2(c.current)}x (+${(c.change * 100).toFixed(1)}%)`,
   );
-  return `\nCompared with the baseline (tolerance ${(tolerance * 100).toFixed(0)}% on ratios)\n\n${table(['ratio', 'baseline', 'now', 'change', 'verdict'], rows)}\n\n${bad.length === 0 ? 'no ratio regressed' : [`${bad.length} ratio(s) regressed`, ...named].join('\n')}\n`;
+  const head = `Compared with the baseline (tolerance ${(tolerance * 100).toFixed(0)}% on ratios)`;
+  const verdict = bad.length === 0 ? 'no ratio regressed' : [`${bad.length} ratio(s) regressed`, ...named].join('\n');
+  return `\n${head}\n\n${table(['ratio', 'baseline', 'now', 'change', 'verdict'], rows)}\n\n${verdict}\n`;
 }
 
 /** Calls of ours that `auto` put on a reader thread, either way. */

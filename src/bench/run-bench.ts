@@ -12,7 +12,7 @@ import type { Candidate } from './candidates.ts';
 import { describeEnvironment, loadAverage } from './environment.ts';
 import { flattenRatios } from './flatten-ratios.ts';
 import { evaluateTargets } from './targets.ts';
-import { fileCount, generateWorkload, WORKLOADS } from './workloads.ts';
+import { fileCount, generateWorkload, WORKLOADS, type WorkloadSpec } from './workloads.ts';
 
 export interface BenchOptions {
   profile: Profile;
@@ -60,62 +60,23 @@ type Sections = Pick<
 
 /** Generates the workloads in a temp dir, measures everything in one process, removes the temp dir. */
 export async function runBench(opts: BenchOptions): Promise<BenchReport> {
-  const started = performance.now();
-  const startedAt = new Date().toISOString();
+  const started = { at: performance.now(), iso: new Date().toISOString() };
   const effort = EFFORT[opts.profile];
-  const finish = (sections: Sections): BenchReport => {
-    const report: BenchReport = {
-      schema: BENCH_SCHEMA,
-      version: BENCH_VERSION,
-      profile: opts.profile,
-      startedAt,
-      durationMs: 0,
-      ...sections,
-      environment: { ...sections.environment, loadAverageEnd: loadAverage() },
-      targets: [],
-      ratios: {},
-    };
-    report.ratios = { ...flattenRatios(report), ...sqlitePeerRatios(sections.sqlitePeers) };
-    report.targets = evaluateTargets(report);
-    report.durationMs = performance.now() - started;
-    return report;
-  };
+  const finish = (sections: Sections) => finishReport(opts.profile, started, sections);
   const backendsIn = (root: string) =>
     benchBackends(join(root, 'backends'), effort, opts.backends, opts.openBackend, opts.showBackend);
   const root = mkdtempSync(join(opts.env.PROSE_STATE_BENCH_TMP || tmpdir(), 'prose-state-bench-'));
   try {
     const environment = describeEnvironment(opts.env, opts.inBinary);
     if (opts.onlyBackends) {
-      const skipped = { skipped: 'not run (--only backends)' };
       opts.log('bench: backends');
       const backends = await backendsIn(root);
-      return finish({
-        ...{ environment, workloads: [], receipts: skipped, backends, sqlitePeers: skipped },
-        ...{ memory: skipped, startup: skipped },
-      });
+      return finish({ environment, workloads: [], backends, ...notRun('not run (--only backends)') });
     }
-    const specs = WORKLOADS[opts.profile];
-    const dirs = specs.map((s) => {
-      opts.log(`bench: generating ${s.name} (${s.description})`);
-      return generateWorkload(join(root, 'trees'), s);
-    });
-    const workloads = [];
-    for (const [i, s] of specs.entries()) {
-      opts.log(`bench: fingerprint ${s.name}: ours, read-only walk, raw hash, peers`);
-      workloads.push(
-        await benchWorkload(dirs[i]!, s, effort, opts.env, {
-          list: opts.candidates ?? [],
-          timeoutMs: opts.candidateTimeoutMs ?? DEFAULT_CANDIDATE_TIMEOUT_MS,
-        }),
-      );
-    }
-    if (opts.onlyFingerprint) {
-      const skipped = { skipped: 'not run (--only fingerprint)' };
-      return finish({
-        ...{ environment, workloads, receipts: skipped, backends: [], sqlitePeers: skipped },
-        ...{ memory: skipped, startup: skipped },
-      });
-    }
+    const trees = await fingerprintWorkloads(opts, effort, root);
+    const workloads = trees.workloads;
+    if (opts.onlyFingerprint)
+      return finish({ environment, workloads, backends: [], ...notRun('not run (--only fingerprint)') });
     opts.log('bench: receipts');
     const receipts = benchReceipts(opts.vectorsDir, effort);
     opts.log('bench: backends');
@@ -130,40 +91,86 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     opts.log('bench: peak memory');
     const empty = join(root, 'empty');
     mkdirSync(empty);
-    const small = specs[0]!;
-    const memory = benchMemory(
-      [
-        {
-          name: `${small.name}/d00`,
-          dir: join(dirs[0]!, 'd00'),
-          files: small.perDir,
-          bytes: small.perDir * small.fileBytes,
-        },
-        ...specs.map((s, i) => ({
-          name: s.name,
-          dir: dirs[i]!,
-          files: fileCount(s),
-          bytes: fileCount(s) * s.fileBytes,
-        })),
-        // The parallel reader holds up to its ring's cap read ahead: the many-file tree, read that way.
-        {
-          name: `${small.name}.allCores`,
-          dir: dirs[0]!,
-          files: fileCount(small),
-          bytes: fileCount(small) * small.fileBytes,
-          parallel: true,
-        },
-      ],
-      empty,
-      opts.self,
-      opts.env,
-    );
+    const memory = benchMemory(memoryTrees(trees.specs, trees.dirs), empty, opts.self, opts.env);
     opts.log('bench: startup');
     const startup = benchStartup(opts.binary, opts.node, opts.profile === 'full' ? 20 : 5);
     return finish({ environment, workloads, receipts, backends, sqlitePeers, memory, startup });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+/** The sections a partial run (--only) does not measure, each skipped with the reason. */
+function notRun(reason: string): Pick<Sections, 'receipts' | 'sqlitePeers' | 'memory' | 'startup'> {
+  const skipped = { skipped: reason };
+  return { receipts: skipped, sqlitePeers: skipped, memory: skipped, startup: skipped };
+}
+
+/** The report around the sections: its ratios flattened, the targets judged, the duration of the whole run. */
+function finishReport(profile: BenchOptions['profile'], started: { at: number; iso: string }, sections: Sections) {
+  const report: BenchReport = {
+    schema: BENCH_SCHEMA,
+    version: BENCH_VERSION,
+    profile,
+    startedAt: started.iso,
+    durationMs: 0,
+    // In this order whatever the run measured, so every report's JSON reads alike.
+    environment: { ...sections.environment, loadAverageEnd: loadAverage() },
+    workloads: sections.workloads,
+    receipts: sections.receipts,
+    backends: sections.backends,
+    sqlitePeers: sections.sqlitePeers,
+    memory: sections.memory,
+    startup: sections.startup,
+    targets: [],
+    ratios: {},
+  };
+  report.ratios = { ...flattenRatios(report), ...sqlitePeerRatios(sections.sqlitePeers) };
+  report.targets = evaluateTargets(report);
+  report.durationMs = performance.now() - started.at;
+  return report;
+}
+
+/** Generates every workload's tree, then measures the fingerprints on each in turn. */
+async function fingerprintWorkloads(opts: BenchOptions, effort: Effort, root: string) {
+  const specs = WORKLOADS[opts.profile];
+  const dirs = specs.map((s) => {
+    opts.log(`bench: generating ${s.name} (${s.description})`);
+    return generateWorkload(join(root, 'trees'), s);
+  });
+  const workloads = [];
+  for (const [i, s] of specs.entries()) {
+    opts.log(`bench: fingerprint ${s.name}: ours, read-only walk, raw hash, peers`);
+    workloads.push(
+      await benchWorkload(dirs[i]!, s, effort, opts.env, {
+        list: opts.candidates ?? [],
+        timeoutMs: opts.candidateTimeoutMs ?? DEFAULT_CANDIDATE_TIMEOUT_MS,
+      }),
+    );
+  }
+  return { specs, dirs, workloads };
+}
+
+/** The trees whose peak RSS is measured: a directory of the small tree, every tree, the small one read in parallel. */
+function memoryTrees(specs: readonly WorkloadSpec[], dirs: string[]): Parameters<typeof benchMemory>[0] {
+  const small = specs[0]!;
+  return [
+    {
+      name: `${small.name}/d00`,
+      dir: join(dirs[0]!, 'd00'),
+      files: small.perDir,
+      bytes: small.perDir * small.fileBytes,
+    },
+    ...specs.map((s, i) => ({ name: s.name, dir: dirs[i]!, files: fileCount(s), bytes: fileCount(s) * s.fileBytes })),
+    // The parallel reader holds up to its ring's cap read ahead: the many-file tree, read that way.
+    {
+      name: `${small.name}.allCores`,
+      dir: dirs[0]!,
+      files: fileCount(small),
+      bytes: fileCount(small) * small.fileBytes,
+      parallel: true,
+    },
+  ];
 }
 
 export { isSkipped };

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Plugin } from 'esbuild';
 
 /**
  * The command a run's worker processes start (crash, concurrency, mixed writers, subagent steps). From a checkout
@@ -38,45 +39,7 @@ export async function workerCommandFor(
       banner: { js: 'var __prose_import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
       external: ['pg-native', 'pg-cloudflare', 'esbuild'],
       logLevel: 'silent',
-      // Each source file keeps its own import.meta.url, so paths relative to it (the suite, sqlite3.wasm) resolve
-      // as they do from the checkout.
-      plugins: [
-        {
-          // The packages stay in the checkout's node_modules, required by absolute path when a worker first needs
-          // one: a worker compiles the whole bundle at start-up, and pg-mem, pgsql-ast-parser, yaml, ajv and their
-          // dependencies were 2.2 of its 3.7 MB, which a crash or concurrency worker never runs. A sqlite crash case
-          // of 100 kills took 15% less CPU and wall time so (34.7 -> 29.5 s CPU, 19.1 -> 16.3 s). ESM-only packages
-          // (WASM SQLite) stay in the bundle, so a Node without require(esm) still loads it.
-          name: 'packages-from-checkout',
-          setup(b) {
-            const fromCheckout = createRequire(join(src, 'cli', 'worker-bundle.ts'));
-            b.onResolve({ filter: /^[^./]/ }, (args) => {
-              if (args.path.startsWith('node:')) return undefined;
-              let path: string;
-              try {
-                path = fromCheckout.resolve(args.path);
-              } catch {
-                return undefined; // optional peers (pg-native): esbuild's external list
-              }
-              return isAbsolute(path) && !path.endsWith('.mjs') ? { path, external: true } : undefined;
-            });
-          },
-        },
-        {
-          name: 'own-import-meta-url',
-          setup(b) {
-            b.onLoad({ filter: /\.ts$/ }, async (args) => {
-              const { readFile } = await import('node:fs/promises');
-              const text = await readFile(args.path, 'utf8');
-              return {
-                contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
-                loader: 'ts',
-                resolveDir: dirname(args.path),
-              };
-            });
-          },
-        },
-      ],
+      plugins: [packagesFromCheckout(src), ownImportMetaUrl()],
     });
     // V8's compile cache for the bundle, in the bundle's directory: a worker then loads the compiled code (the
     // functions it ran up to its ready, flushed there by the first worker) instead of compiling the bundle again.
@@ -90,4 +53,51 @@ export async function workerCommandFor(
     dispose();
     return none;
   }
+}
+
+/**
+ * The packages stay in the checkout's node_modules, required by absolute path when a worker first needs one: a
+ * worker compiles the whole bundle at start-up, and pg-mem, pgsql-ast-parser, yaml, ajv and their dependencies were
+ * 2.2 of its 3.7 MB, which a crash or concurrency worker never runs. A sqlite crash case of 100 kills took 15% less
+ * CPU and wall time so (34.7 -> 29.5 s CPU, 19.1 -> 16.3 s). ESM-only packages (WASM SQLite) stay in the bundle, so
+ * a Node without require(esm) still loads it.
+ */
+function packagesFromCheckout(src: string): Plugin {
+  return {
+    name: 'packages-from-checkout',
+    setup(b) {
+      const fromCheckout = createRequire(join(src, 'cli', 'worker-bundle.ts'));
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.path.startsWith('node:')) return undefined;
+        let path: string;
+        try {
+          path = fromCheckout.resolve(args.path);
+        } catch {
+          return undefined; // optional peers (pg-native): esbuild's external list
+        }
+        return isAbsolute(path) && !path.endsWith('.mjs') ? { path, external: true } : undefined;
+      });
+    },
+  };
+}
+
+/**
+ * Each source file keeps its own import.meta.url, so paths relative to it (the suite, sqlite3.wasm) resolve as they
+ * do from the checkout.
+ */
+function ownImportMetaUrl(): Plugin {
+  return {
+    name: 'own-import-meta-url',
+    setup(b) {
+      b.onLoad({ filter: /\.ts$/ }, async (args) => {
+        const { readFile } = await import('node:fs/promises');
+        const text = await readFile(args.path, 'utf8');
+        return {
+          contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
+          loader: 'ts',
+          resolveDir: dirname(args.path),
+        };
+      });
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import { builtInNames, resolveBackends } from '../backend-kinds.ts';
 import { CAPABILITIES } from '../../core/capabilities.ts';
 import { parseOptions } from '../args.ts';
-import type { Command } from '../io.ts';
+import { EXIT, type Command } from '../io.ts';
 
 export const backendsCommand: Command = {
   help: `Usage: prose-state backends [--format json]
@@ -24,13 +24,13 @@ Third-party backends plug in as module:PATH or exec:COMMAND (see docs/protocol.m
     }
     if (values.format === 'json') {
       io.stdout.write(JSON.stringify({ backends: list, capabilities: CAPABILITIES }, null, 2) + '\n');
-      return 0;
+      return EXIT.ok;
     }
     for (const b of list) {
       io.stdout.write(`${b.name} (${b.kind})\n  ${b.description}\n  capabilities: ${b.capabilities.join(', ')}\n\n`);
     }
     io.stdout.write('Capabilities:\n');
     for (const [k, v] of Object.entries(CAPABILITIES)) io.stdout.write(`  ${k.padEnd(20)} ${v}\n`);
-    return 0;
+    return EXIT.ok;
   },
 };

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { rssProbe } from '../../bench/bench-memory.ts';
 import type { BenchReport } from '../../bench/bench-report.ts';
 import { toBencher, toGithubBenchmark } from '../../bench/ci-formats.ts';
-import { compareReports } from '../../bench/compare-reports.ts';
+import { compareReports, type RatioChange } from '../../bench/compare-reports.ts';
 import { formatComparison, formatText } from '../../bench/format-text.ts';
 import { formatHtml } from '../../bench/format-html.ts';
 import { parseCandidate, type Candidate } from '../../bench/candidates.ts';
@@ -72,112 +72,165 @@ const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const benchCommand: Command = {
   help: HELP,
   async run(argv: string[], io: CliIo): Promise<number> {
-    const { values, positionals } = parseOptions(
-      argv,
-      {
-        quick: { type: 'boolean', env: 'PROSE_STATE_BENCH_QUICK' },
-        format: { type: 'string' },
-        compare: { type: 'string' },
-        tolerance: { type: 'string' },
-        results: { type: 'string' },
-        vectors: { type: 'string', env: 'PROSE_STATE_VECTORS' },
-        binary: { type: 'string' },
-        node: { type: 'string' },
-        backend: { type: 'string', multiple: true },
-        candidate: { type: 'string', multiple: true },
-        'candidate-timeout': { type: 'string' },
-        only: { type: 'string' },
-        'rss-probe': { type: 'string' },
-        'rss-parallel': { type: 'boolean' },
-      },
-      io.env,
-    );
-    if (positionals.length > 0)
-      throw new ProseError('E_USAGE', `unexpected argument "${positionals[0]}"`, { hint: 'see --help' });
-    if (typeof values['rss-probe'] === 'string') {
-      // Internal: a child of `bench` measuring one fingerprint's peak RSS in a fresh process.
-      io.stdout.write(
-        `${JSON.stringify(await rssProbe(resolve(io.cwd, values['rss-probe']), values['rss-parallel'] === true))}\n`,
-      );
+    const options = parseBenchOptions(argv, io.env);
+    if ('rssProbe' in options) {
+      io.stdout.write(`${JSON.stringify(await rssProbe(resolve(io.cwd, options.rssProbe), options.rssParallel))}\n`);
       return EXIT.ok;
     }
-    const format = (values.format as string | undefined) ?? 'text';
-    if (!FORMATS.includes(format))
-      throw new ProseError('E_USAGE', `--format takes ${FORMATS.join(', ')}, not "${format}"`);
-    const tolerance = values.tolerance === undefined ? 0.15 : Number(values.tolerance);
-    if (!Number.isFinite(tolerance) || tolerance < 0)
-      throw new ProseError('E_USAGE', `--tolerance takes a number >= 0, not "${String(values.tolerance)}"`);
-    const timeout = values['candidate-timeout'];
-    const candidateTimeoutMs = timeout === undefined ? DEFAULT_CANDIDATE_TIMEOUT_MS : Number(timeout);
-    if (!Number.isInteger(candidateTimeoutMs) || candidateTimeoutMs <= 0)
-      throw new ProseError('E_USAGE', `--candidate-timeout takes a whole number of ms > 0, not "${String(timeout)}"`);
-    if (values.only !== undefined && values.only !== 'fingerprint' && values.only !== 'backends')
-      throw new ProseError('E_USAGE', `--only takes fingerprint or backends, not "${String(values.only)}"`);
-    const candidates: Candidate[] = [];
-    for (const spec of (values.candidate as string[] | undefined) ?? []) {
-      const c = await parseCandidate(spec, io.cwd);
-      if (candidates.some((o) => o.name === c.name))
-        throw new ProseError('E_USAGE', `--candidate ${c.name} is given twice`, {
-          hint: 'give each a name of its own',
-        });
-      candidates.push(c);
-    }
+    const candidates = await readCandidates(options.candidates, io.cwd);
     const baseline =
-      typeof values.compare === 'string' ? readJson(resolve(io.cwd, values.compare), '--compare') : undefined;
+      options.compare === undefined ? undefined : readJson(resolve(io.cwd, options.compare), '--compare');
     const report =
-      typeof values.results === 'string'
-        ? (readJson(resolve(io.cwd, values.results), '--results') as BenchReport)
-        : inCheckoutTerms(
-            await runBench({
-              profile: values.quick ? 'quick' : 'full',
-              env: io.env,
-              vectorsDir: findVectors(values.vectors as string | undefined, io),
-              binary: findBinary(values.binary as string | undefined, io),
-              node:
-                typeof values.node === 'string'
-                  ? resolve(io.cwd, values.node)
-                  : inSea()
-                    ? which('node', io.env)
-                    : process.execPath,
-              self: selfCommand(),
-              backends: backendList(values.backend as string[] | undefined),
-              openBackend: async (name) => {
-                // An exec plugin is told the suite version in its handshake, as `test` tells it.
-                const suiteVersion = isPluginSpec(name) ? loadSuite(defaultSuiteDir(io.env)).version : undefined;
-                return (await resolveBackends(name, { env: io.env, cwd: io.cwd, suiteVersion }))[0]!;
-              },
-              showBackend: redactCommand,
-              inBinary: inSea(),
-              candidates,
-              candidateTimeoutMs,
-              onlyFingerprint: values.only === 'fingerprint',
-              onlyBackends: values.only === 'backends',
-              log: (line) => io.stderr.write(`${line}\n`),
-            }),
-          );
-    const changes = baseline === undefined ? undefined : compareReports(report, baseline, tolerance);
-    if (format === 'json')
-      io.stdout.write(
-        `${JSON.stringify(changes ? { ...report, comparison: { tolerance, changes } } : report, null, 2)}\n`,
-      );
-    else if (format === 'github-benchmark') io.stdout.write(`${JSON.stringify(toGithubBenchmark(report), null, 2)}\n`);
-    else if (format === 'bencher') io.stdout.write(`${JSON.stringify(toBencher(report), null, 2)}\n`);
-    else if (format === 'html') io.stdout.write(formatHtml(report));
-    else io.stdout.write(formatText(report) + (changes ? formatComparison(changes, tolerance) : ''));
-    // A machine format (and the page) keeps stdout parseable: the comparison goes to stderr.
-    if (changes && format !== 'text') io.stderr.write(formatComparison(changes, tolerance));
-    const failedCandidates = report.workloads.flatMap((w) =>
-      Object.entries(w.candidates ?? {}).flatMap(([name, c]) =>
-        c.verdict === 'ok' ? [] : [`bench: candidate ${name} ${c.verdict} on ${w.name}: ${c.detail}`],
-      ),
-    );
-    for (const b of report.backends)
-      if (isSkipped(b) && b.failed) failedCandidates.push(`bench: backend ${b.name} failed: ${b.skipped}`);
+      options.results === undefined
+        ? inCheckoutTerms(await runBench(benchInputs(options, candidates, io)))
+        : (readJson(resolve(io.cwd, options.results), '--results') as BenchReport);
+    const changes = baseline === undefined ? undefined : compareReports(report, baseline, options.tolerance);
+    writeReport(report, changes, options, io);
+    const failures = benchFailures(report);
     // The text report lists them itself; a machine format says so on stderr, where a CI log shows it.
-    if (format !== 'text') for (const line of failedCandidates) io.stderr.write(`${line}\n`);
-    return failedCandidates.length > 0 || changes?.some((c) => c.verdict === 'regressed') ? EXIT.failed : EXIT.ok;
+    if (options.format !== 'text') for (const line of failures) io.stderr.write(`${line}\n`);
+    return failures.length > 0 || changes?.some((c) => c.verdict === 'regressed') ? EXIT.failed : EXIT.ok;
   },
 };
+
+/** `bench`'s options, checked: an unknown option or a bad value is a usage error naming it. */
+export interface BenchOptions {
+  quick: boolean;
+  format: string;
+  compare?: string;
+  tolerance: number;
+  results?: string;
+  vectors?: string;
+  binary?: string;
+  node?: string;
+  backends?: string[];
+  candidates: string[];
+  candidateTimeoutMs: number;
+  only?: 'fingerprint' | 'backends';
+}
+
+/** Internal: a child of `bench` measuring one fingerprint's peak RSS in a fresh process. */
+export interface RssProbe {
+  rssProbe: string;
+  rssParallel: boolean;
+}
+
+export function parseBenchOptions(argv: string[], env: Record<string, string | undefined>): BenchOptions | RssProbe {
+  const { values, positionals } = parseOptions(argv, BENCH_OPTIONS, env);
+  if (positionals.length > 0)
+    throw new ProseError('E_USAGE', `unexpected argument "${positionals[0]}"`, { hint: 'see --help' });
+  const str = (name: keyof typeof BENCH_OPTIONS) => values[name] as string | undefined;
+  const probe = str('rss-probe');
+  if (probe !== undefined) return { rssProbe: probe, rssParallel: values['rss-parallel'] === true };
+  const format = str('format') ?? 'text';
+  if (!FORMATS.includes(format))
+    throw new ProseError('E_USAGE', `--format takes ${FORMATS.join(', ')}, not "${format}"`);
+  const tolerance = values.tolerance === undefined ? 0.15 : Number(values.tolerance);
+  if (!Number.isFinite(tolerance) || tolerance < 0)
+    throw new ProseError('E_USAGE', `--tolerance takes a number >= 0, not "${String(values.tolerance)}"`);
+  const timeout = values['candidate-timeout'];
+  const candidateTimeoutMs = timeout === undefined ? DEFAULT_CANDIDATE_TIMEOUT_MS : Number(timeout);
+  if (!Number.isInteger(candidateTimeoutMs) || candidateTimeoutMs <= 0)
+    throw new ProseError('E_USAGE', `--candidate-timeout takes a whole number of ms > 0, not "${String(timeout)}"`);
+  if (values.only !== undefined && values.only !== 'fingerprint' && values.only !== 'backends')
+    throw new ProseError('E_USAGE', `--only takes fingerprint or backends, not "${String(values.only)}"`);
+  return {
+    quick: !!values.quick,
+    format,
+    compare: str('compare'),
+    tolerance,
+    results: str('results'),
+    vectors: str('vectors'),
+    binary: str('binary'),
+    node: str('node'),
+    backends: values.backend as string[] | undefined,
+    candidates: (values.candidate as string[] | undefined) ?? [],
+    candidateTimeoutMs,
+    only: values.only as BenchOptions['only'],
+  };
+}
+
+const BENCH_OPTIONS = {
+  quick: { type: 'boolean', env: 'PROSE_STATE_BENCH_QUICK' },
+  format: { type: 'string' },
+  compare: { type: 'string' },
+  tolerance: { type: 'string' },
+  results: { type: 'string' },
+  vectors: { type: 'string', env: 'PROSE_STATE_VECTORS' },
+  binary: { type: 'string' },
+  node: { type: 'string' },
+  backend: { type: 'string', multiple: true },
+  candidate: { type: 'string', multiple: true },
+  'candidate-timeout': { type: 'string' },
+  only: { type: 'string' },
+  'rss-probe': { type: 'string' },
+  'rss-parallel': { type: 'boolean' },
+} as const;
+
+/** Each --candidate, read; two of one name are a usage error. */
+async function readCandidates(specs: string[], cwd: string): Promise<Candidate[]> {
+  const candidates: Candidate[] = [];
+  for (const spec of specs) {
+    const c = await parseCandidate(spec, cwd);
+    if (candidates.some((o) => o.name === c.name))
+      throw new ProseError('E_USAGE', `--candidate ${c.name} is given twice`, { hint: 'give each a name of its own' });
+    candidates.push(c);
+  }
+  return candidates;
+}
+
+/** What runBench measures and with what: the options, and the paths this checkout or binary supplies. */
+function benchInputs(options: BenchOptions, candidates: Candidate[], io: CliIo): Parameters<typeof runBench>[0] {
+  return {
+    profile: options.quick ? 'quick' : 'full',
+    env: io.env,
+    vectorsDir: findVectors(options.vectors, io),
+    binary: findBinary(options.binary, io),
+    node:
+      options.node !== undefined ? resolve(io.cwd, options.node) : inSea() ? which('node', io.env) : process.execPath,
+    self: selfCommand(),
+    backends: backendList(options.backends),
+    openBackend: async (name) => {
+      // An exec plugin is told the suite version in its handshake, as `test` tells it.
+      const suiteVersion = isPluginSpec(name) ? loadSuite(defaultSuiteDir(io.env)).version : undefined;
+      return (await resolveBackends(name, { env: io.env, cwd: io.cwd, suiteVersion }))[0]!;
+    },
+    showBackend: redactCommand,
+    inBinary: inSea(),
+    candidates,
+    candidateTimeoutMs: options.candidateTimeoutMs,
+    onlyFingerprint: options.only === 'fingerprint',
+    onlyBackends: options.only === 'backends',
+    log: (line) => io.stderr.write(`${line}\n`),
+  };
+}
+
+/** The report in the chosen format on stdout; a comparison with it (text) or on stderr (machine formats). */
+function writeReport(report: BenchReport, changes: RatioChange[] | undefined, options: BenchOptions, io: CliIo): void {
+  const { format, tolerance } = options;
+  if (format === 'json')
+    io.stdout.write(
+      `${JSON.stringify(changes ? { ...report, comparison: { tolerance, changes } } : report, null, 2)}\n`,
+    );
+  else if (format === 'github-benchmark') io.stdout.write(`${JSON.stringify(toGithubBenchmark(report), null, 2)}\n`);
+  else if (format === 'bencher') io.stdout.write(`${JSON.stringify(toBencher(report), null, 2)}\n`);
+  else if (format === 'html') io.stdout.write(formatHtml(report));
+  else io.stdout.write(formatText(report) + (changes ? formatComparison(changes, tolerance) : ''));
+  // A machine format (and the page) keeps stdout parseable: the comparison goes to stderr.
+  if (changes && format !== 'text') io.stderr.write(formatComparison(changes, tolerance));
+}
+
+/** A line per candidate that was not ok on a workload and per backend (plugin) that failed: each fails the run. */
+function benchFailures(report: BenchReport): string[] {
+  const failures = report.workloads.flatMap((w) =>
+    Object.entries(w.candidates ?? {}).flatMap(([name, c]) =>
+      c.verdict === 'ok' ? [] : [`bench: candidate ${name} ${c.verdict} on ${w.name}: ${c.detail}`],
+    ),
+  );
+  for (const b of report.backends)
+    if (isSkipped(b) && b.failed) failures.push(`bench: backend ${b.name} failed: ${b.skipped}`);
+  return failures;
+}
 
 /**
  * The backends to measure: every built-in one by default. A plugin (`exec:`, `module:`) is measured against our

@@ -4,7 +4,7 @@ import { ProseError, serializeError, toProseError } from '../../core/errors.ts';
 import type { CaseJob, CaseReply } from '../../conformance/case-workers.ts';
 import type { Outcome } from '../../conformance/outcome.ts';
 import { runCase } from '../../conformance/run-case.ts';
-import type { Command } from '../io.ts';
+import { EXIT, type Command } from '../io.ts';
 
 /**
  * The child process that runs the test process's in-process cases side by side with it (src/conformance/case-workers.ts):
@@ -46,6 +46,6 @@ and replies with each outcome. Exits when the runner closes the channel.`,
       });
       process.on('disconnect', () => void chain.then(resolve));
     });
-    return 0;
+    return EXIT.ok;
   },
 };

@@ -7,6 +7,7 @@ import {
   type DirectoryFingerprint,
 } from '../../canon/index.ts';
 import { formatError, ProseError, toProseError } from '../../core/errors.ts';
+import { parseOptions } from '../args.ts';
 import { EXIT, type CliIo, type Command } from '../io.ts';
 
 const HELP = `Usage: prose-state fingerprint PATH [--format text|json] [--serialize OUT] [--threads auto|on|off]
@@ -57,9 +58,7 @@ export const fingerprintCommand: Command = {
       // With the bytes on stdout, the address goes to stderr so the stream stays pure OPWM1.
       const report = args.serialize === '-' ? io.stderr : io.stdout;
       report.write(
-        args.format === 'json'
-          ? `${JSON.stringify({ path: args.path, address: result.address, files: result.files, bytes: result.bytes, ...(result.parallel ? { parallel: result.parallel } : {}) })}\n`
-          : `${result.address}\n`,
+        args.format === 'json' ? `${JSON.stringify(jsonReport(args.path, result))}\n` : `${result.address}\n`,
       );
       return EXIT.ok;
     } catch (err) {
@@ -69,6 +68,12 @@ export const fingerprintCommand: Command = {
     }
   },
 };
+
+/** --format json's line: the path as given, the address, and the reader threads' figures when they read. */
+function jsonReport(path: string, result: DirectoryFingerprint) {
+  const { address, files, bytes, parallel } = result;
+  return { path, address, files, bytes, ...(parallel ? { parallel } : {}) };
+}
 
 const PARALLEL = { auto: 'auto', on: true, off: false } as const;
 
@@ -95,39 +100,26 @@ async function serializeTo(
   }
 }
 
+const OPTIONS = {
+  format: { type: 'string' },
+  serialize: { type: 'string' },
+  threads: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Reads argv with the shared parser: an unknown option is refused by name, as every command does. */
 function parseArgs(argv: string[]): Args | 'help' {
-  const positional: string[] = [];
-  let format: Args['format'] = 'text';
-  let serialize: string | undefined;
-  let threads: Args['threads'] = 'auto';
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const [flag, inline] =
-      arg.startsWith('--') && arg.includes('=')
-        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-        : [arg, undefined];
-    const value = (): string => {
-      const v = inline ?? argv[++i];
-      if (v === undefined) throw new ProseError('E_USAGE', `option "${flag}" needs a value`);
-      return v;
-    };
-    if (flag === '-h' || flag === '--help') return 'help';
-    else if (flag === '--format') {
-      const v = value();
-      if (v !== 'text' && v !== 'json') throw new ProseError('E_USAGE', `--format must be text or json, got "${v}"`);
-      format = v;
-    } else if (flag === '--serialize') serialize = value();
-    else if (flag === '--threads') {
-      const v = value();
-      if (v !== 'auto' && v !== 'on' && v !== 'off')
-        throw new ProseError('E_USAGE', `--threads must be auto, on or off, got "${v}"`);
-      threads = v;
-    } else if (arg === '-' || !arg.startsWith('-')) positional.push(arg);
-    else throw new ProseError('E_USAGE', `unknown option "${flag}"`, { hint: 'run prose-state fingerprint --help' });
-  }
-  if (positional.length !== 1)
-    throw new ProseError('E_USAGE', `expected exactly one PATH, got ${positional.length}`, {
+  const { values, positionals } = parseOptions(argv, OPTIONS, {});
+  if (values.help) return 'help';
+  const format = (values.format as string | undefined) ?? 'text';
+  if (format !== 'text' && format !== 'json')
+    throw new ProseError('E_USAGE', `--format must be text or json, got "${format}"`);
+  const threads = (values.threads as string | undefined) ?? 'auto';
+  if (threads !== 'auto' && threads !== 'on' && threads !== 'off')
+    throw new ProseError('E_USAGE', `--threads must be auto, on or off, got "${threads}"`);
+  if (positionals.length !== 1)
+    throw new ProseError('E_USAGE', `expected exactly one PATH, got ${positionals.length}`, {
       hint: 'prose-state fingerprint PATH [--format json] [--serialize OUT]',
     });
-  return { path: positional[0]!, format, serialize, threads };
+  return { path: positionals[0]!, format, serialize: values.serialize as string | undefined, threads };
 }

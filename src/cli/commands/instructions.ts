@@ -88,48 +88,12 @@ export async function instructionsText(argv: string[], io: CliIo): Promise<strin
     { projectDir, homeDir, backend },
   );
   if (backend !== 'postgres' && !existsSync(target.runDir)) throw usage(`no run directory ${target.runDir}`);
-  const int = (name: string, s: unknown): number => {
-    if (typeof s !== 'string' || !/^[1-9]\d*$/.test(s))
-      throw usage(`--${name} must be a positive integer, got ${JSON.stringify(s)}`);
-    return Number(s);
-  };
-  let binding;
-  if (typeof v.binding === 'string') {
-    const kind = (v.kind ?? 'let') as BindingKind;
-    if (!BINDING_KINDS.includes(kind)) throw usage(`--kind must be one of ${BINDING_KINDS.join(', ')}`);
-    binding = {
-      name: checkName('binding', v.binding, 'binding'),
-      kind,
-      executionId: v['execution-id'] === undefined ? null : int('execution-id', v['execution-id']),
-      source: typeof v.source === 'string' ? v.source : '',
-    };
-  }
-  let agent;
-  if (typeof v.agent === 'string') {
-    const scope = v.scope;
-    if (scope !== 'execution' && scope !== 'project' && scope !== 'user')
-      throw usage('--scope must be execution, project or user');
-    const segment =
-      v.segment !== undefined
-        ? int('segment', v.segment)
-        : backend === 'postgres'
-          ? (() => {
-              throw usage('--segment N is required for postgres (the VM reads the newest number)');
-            })()
-          : await nextSegmentNumber(backend, target, v.agent, scope);
-    agent = {
-      name: checkName('agent', v.agent, 'agent'),
-      scope: scope as 'execution',
-      segment,
-      prompt: typeof v.prompt === 'string' ? v.prompt : '{the prompt for this session}',
-    };
-    // The VM's part of sqlite.md: a project or user agents.db exists before the subagent writes to it.
-    if (backend === 'sqlite') await prepareAgentDb(target, scope);
-  }
+  const binding = typeof v.binding === 'string' ? bindingOf(v, v.binding) : undefined;
+  const agent = typeof v.agent === 'string' ? await agentOf(v, v.agent, backend, target) : undefined;
   const threshold =
     v['attachment-threshold'] === undefined
       ? {}
-      : { attachmentThresholdBytes: int('attachment-threshold', v['attachment-threshold']) };
+      : { attachmentThresholdBytes: positive('attachment-threshold', v['attachment-threshold']) };
   return buildInstructions({
     backend,
     target,
@@ -138,4 +102,44 @@ export async function instructionsText(argv: string[], io: CliIo): Promise<strin
     sqlite3: sqliteProgram(String(v.sqlite3 ?? 'auto'), io.env),
     ...threshold,
   });
+}
+
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+function positive(name: string, s: unknown): number {
+  if (typeof s !== 'string' || !/^[1-9]\d*$/.test(s))
+    throw usage(`--${name} must be a positive integer, got ${JSON.stringify(s)}`);
+  return Number(s);
+}
+
+/** --binding NAME with its --kind, --execution-id and --source. */
+function bindingOf(v: Values, name: string) {
+  const kind = (v.kind ?? 'let') as BindingKind;
+  if (!BINDING_KINDS.includes(kind)) throw usage(`--kind must be one of ${BINDING_KINDS.join(', ')}`);
+  return {
+    name: checkName('binding', name, 'binding'),
+    kind,
+    executionId: v['execution-id'] === undefined ? null : positive('execution-id', v['execution-id']),
+    source: typeof v.source === 'string' ? v.source : '',
+  };
+}
+
+/** --agent NAME with its --scope, --segment (or the next one stored) and --prompt; for sqlite its agents.db made. */
+async function agentOf(v: Values, name: string, backend: SessionBackend, target: ReturnType<typeof resolveRunTarget>) {
+  const scope = v.scope;
+  if (scope !== 'execution' && scope !== 'project' && scope !== 'user')
+    throw usage('--scope must be execution, project or user');
+  if (v.segment === undefined && backend === 'postgres')
+    throw usage('--segment N is required for postgres (the VM reads the newest number)');
+  const segment =
+    v.segment !== undefined ? positive('segment', v.segment) : await nextSegmentNumber(backend, target, name, scope);
+  const agent = {
+    name: checkName('agent', name, 'agent'),
+    scope: scope as 'execution',
+    segment,
+    prompt: typeof v.prompt === 'string' ? v.prompt : '{the prompt for this session}',
+  };
+  // The VM's part of sqlite.md: a project or user agents.db exists before the subagent writes to it.
+  if (backend === 'sqlite') await prepareAgentDb(target, scope);
+  return agent;
 }

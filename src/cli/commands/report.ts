@@ -10,7 +10,7 @@ import { mergeReports, replayRuns } from '../../conformance/report-file/merge-re
 import { readReport } from '../../conformance/report-file/read-report.ts';
 import { createReporters, REPORTERS } from '../../conformance/reporters/create-reporters.ts';
 import { parseOptions } from '../args.ts';
-import type { Command } from '../io.ts';
+import { EXIT, type CliIo, type Command } from '../io.ts';
 import { createFileReports, teeListener } from '../report-files.ts';
 import { defaultSuiteDir } from '../suite-dir.ts';
 
@@ -50,42 +50,45 @@ export const reportCommand: Command = {
       io.env,
     );
     const [sub, ...files] = positionals;
-    if (sub === 'merge') {
-      if (!files.length)
-        throw new ProseError('E_USAGE', 'report merge needs the shard reports', { hint: 'see --help' });
-      const reports = files.map(readReport);
-      const suite = loadSuite((values.suite as string | undefined) ?? defaultSuiteDir(io.env));
-      const order = new Map(suite.cases.map((c, i) => [c.id, i]));
-      const runs = mergeReports(reports, (id) => order.get(id) ?? suite.cases.length);
-      // The suite's YAML is shown only when it is the version the reports ran.
-      const same = runs.every((r) => r.header.suite.version === suite.version && r.header.suite.name === suite.name);
-      const sources = same ? caseSources(suite) : undefined;
-      const opts = sources ? { sources } : {};
-      const reporter = createReporters(
-        (values.reporter as string | undefined) ?? 'pretty',
-        (s) => io.stdout.write(s),
-        opts,
-      );
-      const dir = values['report-dir'] ? createFileReports(values['report-dir'] as string, opts) : undefined;
-      const all = replayRuns(runs, dir ? teeListener(reporter, dir.reporter) : reporter);
-      dir?.flush();
-      const claims = runs.flatMap((r) => (r.capabilities ? [r.capabilities] : []));
-      return worstExit(exitCodeFor(countOutcomes(all)), exitCodeForClaims(claims));
-    }
-    if (sub === 'diff') {
-      if (files.length !== 2)
-        throw new ProseError('E_USAGE', 'report diff takes two reports: OLD NEW', { hint: 'see --help' });
-      const d = diffReports(readReport(files[0]!), readReport(files[1]!));
-      const format = (values.format as string | undefined) ?? 'text';
-      const render = { text: diffText, md: diffMarkdown, html: diffHtml }[format];
-      if (!render) throw new ProseError('E_USAGE', `--format takes text, md or html, got ${JSON.stringify(format)}`);
-      if (values.output) writeFileSync(values.output as string, render(d));
-      else io.stdout.write(render(d));
-      if (values.output) io.stdout.write(diffText(d));
-      return d.newlyFailing.length ? 1 : 0;
-    }
+    const str = (name: string) => values[name] as string | undefined;
+    if (sub === 'merge')
+      return merge(files, { reporter: str('reporter'), reportDir: str('report-dir'), suite: str('suite') }, io);
+    if (sub === 'diff') return diff(files, { format: str('format'), output: str('output') }, io);
     throw new ProseError('E_USAGE', sub ? `unknown report subcommand "${sub}"` : 'report needs a subcommand', {
       hint: 'report merge FILE... or report diff OLD NEW',
     });
   },
 };
+
+/** `report merge`: the shards' runs joined in suite order, replayed into the reporter and the report files. */
+function merge(files: string[], o: { reporter?: string; reportDir?: string; suite?: string }, io: CliIo): number {
+  if (!files.length) throw new ProseError('E_USAGE', 'report merge needs the shard reports', { hint: 'see --help' });
+  const reports = files.map(readReport);
+  const suite = loadSuite(o.suite ?? defaultSuiteDir(io.env));
+  const order = new Map(suite.cases.map((c, i) => [c.id, i]));
+  const runs = mergeReports(reports, (id) => order.get(id) ?? suite.cases.length);
+  // The suite's YAML is shown only when it is the version the reports ran.
+  const same = runs.every((r) => r.header.suite.version === suite.version && r.header.suite.name === suite.name);
+  const sources = same ? caseSources(suite) : undefined;
+  const opts = sources ? { sources } : {};
+  const reporter = createReporters(o.reporter ?? 'pretty', (s) => io.stdout.write(s), opts);
+  const dir = o.reportDir ? createFileReports(o.reportDir, opts) : undefined;
+  const all = replayRuns(runs, dir ? teeListener(reporter, dir.reporter) : reporter);
+  dir?.flush();
+  const claims = runs.flatMap((r) => (r.capabilities ? [r.capabilities] : []));
+  return worstExit(exitCodeFor(countOutcomes(all)), exitCodeForClaims(claims));
+}
+
+/** `report diff OLD NEW`: case by case, in the chosen format; exit 1 when something newly fails. */
+function diff(files: string[], o: { format?: string; output?: string }, io: CliIo): number {
+  if (files.length !== 2)
+    throw new ProseError('E_USAGE', 'report diff takes two reports: OLD NEW', { hint: 'see --help' });
+  const d = diffReports(readReport(files[0]!), readReport(files[1]!));
+  const format = o.format ?? 'text';
+  const render = { text: diffText, md: diffMarkdown, html: diffHtml }[format];
+  if (!render) throw new ProseError('E_USAGE', `--format takes text, md or html, got ${JSON.stringify(format)}`);
+  if (o.output) writeFileSync(o.output, render(d));
+  else io.stdout.write(render(d));
+  if (o.output) io.stdout.write(diffText(d));
+  return d.newlyFailing.length ? EXIT.failed : EXIT.ok;
+}

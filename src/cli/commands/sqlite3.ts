@@ -13,6 +13,9 @@ import { parseShellArgs, type ShellArgs } from '../../backends/sqlite/shim/shell
 import { ProseError } from '../../core/errors.ts';
 import { EXIT, type CliIo, type Command } from '../io.ts';
 
+/** The sqlite3 CLI's own exit codes, which the shim answers with (not the EXIT codes of prose-state's commands). */
+const SQLITE3_EXIT = { ok: 0, error: 1, busy: 5, notADatabase: 26 } as const;
+
 /** Without `.timeout` the shim still waits this long for the lock: the CLI's default of 0 is what loses writes. */
 export const SHIM_DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -94,11 +97,11 @@ async function runAll(
   const session = (db: Database): { stderr: string; code: number } => {
     out = ''; // a read is tried again when a native sqlite3 held the file: print only the last try
     for (const step of steps) {
-      if ('error' in step) return { stderr: step.error, code: 1 };
+      if ('error' in step) return { stderr: step.error, code: SQLITE3_EXIT.error };
       const failure = runSql(sqlite3, wasmDatabase(db), step.sql, opts);
       if (failure) return { stderr: `Error: ${failure.message}\n`, code: failure.exitCode };
     }
-    return { stderr: '', code: 0 };
+    return { stderr: '', code: SQLITE3_EXIT.ok };
   };
   try {
     // Like the CLI, opening a missing file creates it empty; reads then need no lock.
@@ -114,7 +117,12 @@ async function runAll(
     io.stdout.write(out);
     if (!(err instanceof ProseError)) throw err;
     // The CLI's codes for the same situations: SQLITE_BUSY for the lock, SQLITE_NOTADB for a bad file.
-    const code = err.code === 'E_CONFLICT' ? 5 : err.code === 'E_CORRUPT' || err.code === 'E_FORMAT' ? 26 : 1;
+    const code =
+      err.code === 'E_CONFLICT'
+        ? SQLITE3_EXIT.busy
+        : err.code === 'E_CORRUPT' || err.code === 'E_FORMAT'
+          ? SQLITE3_EXIT.notADatabase
+          : SQLITE3_EXIT.error;
     io.stderr.write(`Error: ${err.message}${err.hint ? `\n  hint: ${err.hint}` : ''}\n`);
     return code;
   } finally {

@@ -1,28 +1,16 @@
 import { availableParallelism } from 'node:os';
-import { resolveBackends } from '../backend-kinds.ts';
-import type { BackendFactory } from '../../core/backend.ts';
 import { resolveDecisions } from '../../core/decisions.ts';
-import { ProseError } from '../../core/errors.ts';
-import { exitCodeForClaims, worstExit, type CapabilityReport } from '../../conformance/probes/capability-report.ts';
-import { loadExpectations } from '../../conformance/expectations.ts';
 import { loadSuite } from '../../conformance/load-suite.ts';
-import { countOutcomes, exitCodeFor } from '../../conformance/outcome.ts';
-import { QUICK, quickSuite } from '../../conformance/quick.ts';
-import { runSuite, selectCases, usesWorkerProcesses } from '../../conformance/run-suite.ts';
-import { createReporters, REPORTERS } from '../../conformance/reporters/create-reporters.ts';
-import { caseSources } from '../../conformance/case-source.ts';
+import { QUICK } from '../../conformance/quick.ts';
+import { REPORTERS } from '../../conformance/reporters/create-reporters.ts';
 import { readReport } from '../../conformance/report-file/read-report.ts';
 import { rerunPlan } from '../../conformance/report-file/failed-cases.ts';
-import { parseShard, shardCases } from '../../conformance/shard.ts';
-import type { CaseResult } from '../../conformance/outcome.ts';
-import { createFileReports, teeListener } from '../report-files.ts';
-import { parseOptions } from '../args.ts';
-import type { Command } from '../io.ts';
-import { progressLine } from '../progress-line.ts';
+import { EXIT, type Command } from '../io.ts';
 import { defaultSuiteDir } from '../suite-dir.ts';
-import { workerCommandFor } from '../worker-bundle.ts';
 import { explainCase } from './explain.ts';
-
+import { parseTestOptions } from './test-options.ts';
+import { planTest } from './test-plan.ts';
+import { runPlan } from './test-run.ts';
 const HELP = `Usage: prose-state test [options]
 
 Runs the conformance suite against one or more backends and reports every case.
@@ -64,171 +52,19 @@ Exit codes: 0 all passed, 1 a case failed (or passed unexpectedly) or a capabili
 export const testCommand: Command = {
   help: HELP,
   async run(argv, io) {
-    const { values } = parseOptions(
-      argv,
-      {
-        backend: { type: 'string', multiple: true, env: 'PROSE_STATE_BACKEND' },
-        area: { type: 'string', multiple: true },
-        case: { type: 'string', multiple: true },
-        reporter: { type: 'string', env: 'PROSE_STATE_REPORTER' },
-        'report-dir': { type: 'string' },
-        suite: { type: 'string', env: 'PROSE_STATE_SUITE_DIR' },
-        expect: { type: 'string', env: 'PROSE_STATE_EXPECT' },
-        decision: { type: 'string', multiple: true },
-        timeout: { type: 'string' },
-        seed: { type: 'string', env: 'PROSE_STATE_SEED' },
-        'no-probe': { type: 'boolean', env: 'PROSE_STATE_NO_PROBE' },
-        jobs: { type: 'string', env: 'PROSE_STATE_JOBS' },
-        quick: { type: 'boolean' },
-        bail: { type: 'boolean' },
-        verbose: { type: 'boolean' },
-        explain: { type: 'string' },
-        shard: { type: 'string' },
-        durations: { type: 'string' },
-        'rerun-failed': { type: 'string' },
-      },
-      io.env,
-    );
-    const overrides = Object.fromEntries(
-      ((values.decision as string[] | undefined) ?? []).map((kv) => {
-        const [k, v] = kv.split('=');
-        if (!k || v === undefined || !/^\d+$/.test(v))
-          throw new ProseError('E_USAGE', `--decision takes KEY=NUMBER, got ${JSON.stringify(kv)}`);
-        return [k, Number(v)];
-      }),
-    );
-    const suite = loadSuite((values.suite as string | undefined) ?? defaultSuiteDir(io.env));
-    const rerun = values['rerun-failed'] ? rerunPlan(readReport(values['rerun-failed'] as string), suite) : undefined;
+    const options = parseTestOptions(argv, io.env);
+    const suite = loadSuite(options.suite ?? defaultSuiteDir(io.env));
+    const rerun = options.rerunFailed ? rerunPlan(readReport(options.rerunFailed), suite) : undefined;
     // A rerun replays the report's decisions unless told others, so the same failure shows again.
-    const decisions = resolveDecisions(rerun && !values.decision ? rerun.decisions : overrides);
-    if (values.explain !== undefined)
-      return explainCase(
-        values.explain as string,
-        values.backend as string[] | undefined,
-        suite,
-        decisions,
-        io,
-        values.timeout as string | undefined,
-      );
-    const filter = {
-      areas: (values.area as string[] | undefined) ?? [],
-      ids: (values.case as string[] | undefined) ?? [...new Set([...(rerun?.failed.values() ?? [])].flat())],
-    };
-    if (rerun) {
-      for (const b of rerun.cutOff)
-        io.stderr.write(`note: the run of ${b} in the report was cut off; cases after the cut are not rerun\n`);
-      if (!rerun.failed.size) {
-        io.stdout.write(`nothing failed or errored in ${values['rerun-failed'] as string}: nothing to rerun\n`);
-        return 0;
-      }
+    const decisions = resolveDecisions(rerun && !options.decisionGiven ? rerun.decisions : options.decisions);
+    if (options.explain !== undefined)
+      return explainCase(options.explain, options.backends, suite, decisions, io, options.timeout);
+    const plan = planTest(options, suite, rerun, availableParallelism());
+    for (const note of plan.notes) io.stderr.write(note);
+    if (plan.kind === 'nothing') {
+      io.stdout.write(plan.message);
+      return EXIT.ok;
     }
-    if (selectCases(suite, filter).length === 0) {
-      throw new ProseError('E_USAGE', 'no case matches the --area/--case filters', {
-        hint: `areas: ${[...new Set(suite.cases.map((c) => c.area))].join(', ')}`,
-      });
-    }
-    const factories: BackendFactory[] = [];
-    // A rerun takes the backends its cases failed on, by name; a plugin's name may not open one, so --backend overrides.
-    const backendSpecs = (values.backend as string[] | undefined) ?? (rerun ? [...rerun.failed.keys()] : ['all']);
-    for (const spec of backendSpecs)
-      factories.push(...(await resolveBackends(spec, { env: io.env, cwd: io.cwd, suiteVersion: suite.version })));
-    const shard = values.shard === undefined ? undefined : parseShard(values.shard as string);
-    if (values.durations !== undefined && !shard)
-      throw new ProseError('E_USAGE', '--durations balances shards: give it with --shard I/N');
-    const durations = values.durations === undefined ? undefined : caseDurations(values.durations as string);
-    const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
-    if (timeout !== undefined && !(Number.isSafeInteger(timeout) && timeout > 0))
-      throw new ProseError('E_USAGE', '--timeout takes a positive number of milliseconds');
-    const expectations = values.expect ? loadExpectations(values.expect as string) : undefined;
-    const sources = caseSources(suite);
-    const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
-    if (!(Number.isSafeInteger(jobs) && jobs > 0))
-      throw new ProseError('E_USAGE', '--jobs takes a whole number above 0');
-    const selected = selectCases(suite, filter);
-    const share = shard ? shardCases(selected, shard, durations) : selected;
-    const progress = progressLine(io.stderr, share.length * factories.length);
-    const out = (s: string) => {
-      progress.clear(); // the progress line is redrawn below what a reporter writes, never inside it
-      io.stdout.write(s);
-    };
-    const reporter = createReporters((values.reporter as string | undefined) ?? 'pretty', out, {
-      verbose: !!values.verbose,
-      sources,
-    });
-    const files = values['report-dir'] ? createFileReports(values['report-dir'] as string, { sources }) : undefined;
-    const claims: CapabilityReport[] = [];
-    const collector = {
-      header() {},
-      capabilities: (r: CapabilityReport) => {
-        claims.push(r);
-      },
-      result: () => progress.caseDone(),
-      footer() {},
-      finish() {},
-    };
-    const listener = teeListener(files ? teeListener(reporter, files.reporter) : reporter, collector);
-    const seed = values.seed === undefined ? rerun?.seed : Number(values.seed);
-    if (seed !== undefined && !(Number.isSafeInteger(seed) && seed >= 0))
-      throw new ProseError('E_USAGE', '--seed takes a whole number');
-    if (shard && seed === undefined)
-      io.stderr.write(
-        'note: --shard without --seed: this shard draws its own seed, and report merge refuses shards of different seeds; give every shard the same --seed\n',
-      );
-    const probe = !values['no-probe'];
-    // A module plugin is loaded by the worker too, and only the unbundled CLI (tsx) loads one written in TypeScript.
-    // With more than one job the in-process cases run in case workers too (runSuite's caseWorkers).
-    const bundle =
-      (jobs > 1 || share.some(usesWorkerProcesses)) && !factories.some((f) => f.spec?.startsWith('module:'));
-    const workers = await workerCommandFor(bundle ? io.self : undefined);
-    const run = (f: BackendFactory[], ids: string[]) =>
-      runSuite({
-        suite: values.quick ? quickSuite(suite) : suite,
-        factories: f,
-        decisions,
-        filter: { ...filter, ids },
-        listener,
-        expectations,
-        stepTimeoutMs: timeout,
-        seed,
-        workerCommand: workers.command ?? io.self,
-        probe,
-        jobs,
-        caseWorkers: true,
-        bail: !!values.bail,
-        ...(values.quick ? { quick: QUICK } : {}),
-        ...(progress.sink ? { progress: progress.sink } : {}),
-        ...(shard ? { shard } : {}),
-        ...(durations ? { durations } : {}),
-      });
-    const all: CaseResult[] = [];
-    try {
-      // A rerun on the report's own backends runs on each only what failed there.
-      if (rerun && !values.backend && !values.case)
-        for (const f of factories) {
-          const ids = rerun.failed.get(f.name);
-          // An empty id list would select every case: a backend that opens under another name is named, not run whole.
-          if (!ids)
-            throw new ProseError('E_USAGE', `backend ${f.name} is not one the report's failures were seen on`, {
-              hint: 'pass --backend NAME for each backend to rerun on',
-            });
-          all.push(...(await run([f], ids)));
-        }
-      else all.push(...(await run(factories, filter.ids)));
-    } finally {
-      progress.clear();
-      workers.dispose();
-    }
-    reporter.finish(all);
-    files?.reporter.finish(all);
-    files?.flush();
-    return worstExit(exitCodeFor(countOutcomes(all)), exitCodeForClaims(claims));
+    return runPlan(plan, suite, decisions, io);
   },
 };
-
-/** Milliseconds per case id from a saved report, summed over its backends (each shard runs every backend). */
-function caseDurations(file: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const run of readReport(file).runs)
-    for (const r of run.results) out.set(r.id, (out.get(r.id) ?? 0) + r.durationMs);
-  return out;
-}

@@ -1,10 +1,10 @@
 import * as nodeModule from 'node:module';
 import { resolveBackends } from '../backend-kinds.ts';
-import type { BackendEnv } from '../../core/backend.ts';
+import type { Backend, BackendEnv, BackendFactory } from '../../core/backend.ts';
 import { ProseError, toProseError } from '../../core/errors.ts';
 import { WORKLOADS, workItem, type Workload } from '../../conformance/workload.ts';
 import { parseOptions } from '../args.ts';
-import type { Command } from '../io.ts';
+import { EXIT, type CliIo, type Command } from '../io.ts';
 
 /**
  * The child process of the crash and concurrency areas: opens a backend on a case's storage and runs a write
@@ -19,92 +19,124 @@ Used by the runner: reads the backend from PROSE_STATE_WORKER_BACKEND and its st
 "ack KEY<TAB>RESULT" per write. With --start-from-stdin it loads its engine first and takes the start index from
 the first line of stdin (a worker started ahead of its turn).`,
   async run(argv, io) {
-    const { values } = parseOptions(
-      argv,
-      {
-        workload: { type: 'string' },
-        run: { type: 'string' },
-        writer: { type: 'string' },
-        start: { type: 'string' },
-        count: { type: 'string' },
-        'wait-go': { type: 'boolean' },
-        'start-from-stdin': { type: 'boolean' },
-      },
-      io.env,
-    );
-    const workload = values.workload as Workload;
-    if (!WORKLOADS.includes(workload))
-      throw new ProseError('E_USAGE', `--workload must be one of ${WORKLOADS.join(', ')}`);
-    if (typeof values.run !== 'string') throw new ProseError('E_USAGE', 'worker needs --run');
-    const run: string = values.run;
-    const spec = io.env.PROSE_STATE_WORKER_BACKEND;
-    const envJson = io.env.PROSE_STATE_WORKER_ENV;
-    if (!spec || !envJson)
-      throw new ProseError('E_USAGE', 'worker needs PROSE_STATE_WORKER_BACKEND and PROSE_STATE_WORKER_ENV');
-    const env = JSON.parse(envJson) as BackendEnv;
-    const int = (v: unknown, d: number) => (v === undefined ? d : Number(v));
-    const writer = int(values.writer, 0);
-    const count = int(values.count, Number.MAX_SAFE_INTEGER);
-    const [factory] = await resolveBackends(spec, { env: io.env, cwd: io.cwd });
+    const options = parseWorkerOptions(argv, io.env);
+    const [factory] = await resolveBackends(options.backend, { env: io.env, cwd: io.cwd });
     // A crash worker started ahead of its kill loads its engine now, then waits for the index to start at (known
     // once the previous kill's acknowledgements are counted); it touches the storage only after that line.
-    const early = values['start-from-stdin'] ? firstLine() : undefined;
+    const early = options.startFromStdin ? firstLine() : undefined;
     try {
-      return await work(early);
+      return await work(factory!, options, io, early);
     } finally {
       early?.release(); // a worker that fails before its start must still exit, not wait on stdin
     }
-    async function work(early: ReturnType<typeof firstLine> | undefined): Promise<number> {
-      if (early) await factory!.prepare?.();
-      const first = early ? await early.line : undefined;
-      if (early && first === undefined) return 0; // the runner no longer needs us
-      const start = first !== undefined ? Number(first) : int(values.start, 0);
-      if (!Number.isSafeInteger(start) || start < 0)
-        throw new ProseError('E_USAGE', 'worker: the start is a whole number');
-      const backend = await factory!.open(env);
-      // Ready means the backend answers: engines that load lazily (WASM SQLite) must not spend the kill window loading.
-      await backend.call('getRun', { run }, { role: 'vm' });
-      io.stdout.write('ready\n');
-      (nodeModule as { flushCompileCache?: () => void }).flushCompileCache?.();
-      // Several writers start together: the runner closes our stdin once every one of them is ready.
-      if (values['wait-go'] && io.stdin) await io.stdin();
-      // A crash writer runs until it is killed; if the runner itself dies, its end of our stdin closes: stop then.
-      let orphaned = false;
-      if (early)
-        void early.closed.then(() => {
-          orphaned = true;
-        });
-      else if (!values['wait-go'] && io.stdin)
-        void io.stdin().then(() => {
-          orphaned = true;
-        });
-      try {
-        for (let i = start; i < start + count && !orphaned; i++) {
-          const item = workItem(
-            workload,
-            run,
-            writer,
-            i,
-            factory!.capabilities,
-            env.decisions.attachmentThresholdBytes,
-          );
-          let result: unknown;
-          try {
-            result = await backend.call(item.op, item.args as never, item.actor);
-          } catch (err) {
-            const e = toProseError(err);
-            io.stdout.write(`fail ${item.key}\t${JSON.stringify({ code: e.code, message: e.message })}\n`);
-            return 1;
-          }
-          io.stdout.write(`ack ${item.key}\t${JSON.stringify(result)}\n`);
-        }
-      } finally {
-        await backend.close();
-      }
-      return 0;
-    }
   },
 };
+
+/** A worker's options: its argv, and the backend and storage its environment names. */
+export interface WorkerOptions {
+  workload: Workload;
+  run: string;
+  writer: number;
+  /** --start as given (a worker started ahead of its turn reads it from stdin instead). */
+  start?: string;
+  count: number;
+  waitGo: boolean;
+  startFromStdin: boolean;
+  backend: string;
+  env: BackendEnv;
+}
+
+export function parseWorkerOptions(argv: string[], env: Record<string, string | undefined>): WorkerOptions {
+  const { values } = parseOptions(
+    argv,
+    {
+      workload: { type: 'string' },
+      run: { type: 'string' },
+      writer: { type: 'string' },
+      start: { type: 'string' },
+      count: { type: 'string' },
+      'wait-go': { type: 'boolean' },
+      'start-from-stdin': { type: 'boolean' },
+    },
+    env,
+  );
+  const workload = values.workload as Workload;
+  if (!WORKLOADS.includes(workload))
+    throw new ProseError('E_USAGE', `--workload must be one of ${WORKLOADS.join(', ')}`);
+  if (typeof values.run !== 'string') throw new ProseError('E_USAGE', 'worker needs --run');
+  const spec = env.PROSE_STATE_WORKER_BACKEND;
+  const envJson = env.PROSE_STATE_WORKER_ENV;
+  if (!spec || !envJson)
+    throw new ProseError('E_USAGE', 'worker needs PROSE_STATE_WORKER_BACKEND and PROSE_STATE_WORKER_ENV');
+  return {
+    workload,
+    run: values.run,
+    writer: values.writer === undefined ? 0 : Number(values.writer),
+    start: values.start as string | undefined,
+    count: values.count === undefined ? Number.MAX_SAFE_INTEGER : Number(values.count),
+    waitGo: !!values['wait-go'],
+    startFromStdin: !!values['start-from-stdin'],
+    backend: spec,
+    env: JSON.parse(envJson) as BackendEnv,
+  };
+}
+
+/** Opens the backend once the start is known, says ready, then writes until done, failed, killed or orphaned. */
+async function work(
+  factory: BackendFactory,
+  o: WorkerOptions,
+  io: CliIo,
+  early: ReturnType<typeof firstLine> | undefined,
+): Promise<number> {
+  if (early) await factory.prepare?.();
+  const first = early ? await early.line : undefined;
+  if (early && first === undefined) return EXIT.ok; // the runner no longer needs us
+  const start = first !== undefined ? Number(first) : o.start === undefined ? 0 : Number(o.start);
+  if (!Number.isSafeInteger(start) || start < 0) throw new ProseError('E_USAGE', 'worker: the start is a whole number');
+  const backend = await factory.open(o.env);
+  // Ready means the backend answers: engines that load lazily (WASM SQLite) must not spend the kill window loading.
+  await backend.call('getRun', { run: o.run }, { role: 'vm' });
+  io.stdout.write('ready\n');
+  (nodeModule as { flushCompileCache?: () => void }).flushCompileCache?.();
+  // Several writers start together: the runner closes our stdin once every one of them is ready.
+  if (o.waitGo && io.stdin) await io.stdin();
+  // A crash writer runs until it is killed; if the runner itself dies, its end of our stdin closes: stop then.
+  let orphaned = false;
+  const stdinClosed = early ? early.closed : !o.waitGo && io.stdin ? io.stdin() : undefined;
+  void stdinClosed?.then(() => {
+    orphaned = true;
+  });
+  try {
+    for (let i = start; i < start + o.count && !orphaned; i++) {
+      const item = workItem(
+        o.workload,
+        o.run,
+        o.writer,
+        i,
+        factory.capabilities,
+        o.env.decisions.attachmentThresholdBytes,
+      );
+      if (!(await writeOne(backend, item, io))) return EXIT.failed;
+    }
+  } finally {
+    await backend.close();
+  }
+  return EXIT.ok;
+}
+
+/** One write: `ack KEY<TAB>RESULT` when it returns, `fail KEY<TAB>ERROR` (and false) when it throws. */
+async function writeOne(backend: Backend, item: ReturnType<typeof workItem>, io: CliIo): Promise<boolean> {
+  let result: unknown;
+  try {
+    result = await backend.call(item.op, item.args as never, item.actor);
+  } catch (err) {
+    const e = toProseError(err);
+    io.stdout.write(`fail ${item.key}\t${JSON.stringify({ code: e.code, message: e.message })}\n`);
+    return false;
+  }
+  io.stdout.write(`ack ${item.key}\t${JSON.stringify(result)}\n`);
+  return true;
+}
 
 /** The first line on stdin (undefined when stdin ends first) and stdin's end; only a worker process reads it so. */
 function firstLine(): { line: Promise<string | undefined>; closed: Promise<void>; release(): void } {

@@ -1,0 +1,111 @@
+import type { BackendFactory } from '../../core/backend.ts';
+import type { Decisions } from '../../core/decisions.ts';
+import { ProseError } from '../../core/errors.ts';
+import type { Suite } from '../../conformance/case-types.ts';
+import { caseSources } from '../../conformance/case-source.ts';
+import { loadExpectations } from '../../conformance/expectations.ts';
+import { countOutcomes, exitCodeFor, type CaseResult } from '../../conformance/outcome.ts';
+import { exitCodeForClaims, worstExit, type CapabilityReport } from '../../conformance/probes/capability-report.ts';
+import { QUICK, quickSuite } from '../../conformance/quick.ts';
+import { readReport } from '../../conformance/report-file/read-report.ts';
+import { createReporters } from '../../conformance/reporters/create-reporters.ts';
+import type { Reporter } from '../../conformance/reporters/reporter.ts';
+import { runSuite, selectCases } from '../../conformance/run-suite.ts';
+import { shardCases } from '../../conformance/shard.ts';
+import { resolveBackends } from '../backend-kinds.ts';
+import type { CliIo } from '../io.ts';
+import { progressLine } from '../progress-line.ts';
+import { createFileReports, teeListener } from '../report-files.ts';
+import { workerCommandFor } from '../worker-bundle.ts';
+import { needsWorkerBundle, planRounds, type SuiteRun } from './test-plan.ts';
+
+/** Runs a planned suite run: opens its backends, tells every listener, and returns the run's exit code. */
+export async function runPlan(plan: SuiteRun, suite: Suite, decisions: Decisions, io: CliIo): Promise<number> {
+  const factories: BackendFactory[] = [];
+  for (const spec of plan.backends)
+    factories.push(...(await resolveBackends(spec, { env: io.env, cwd: io.cwd, suiteVersion: suite.version })));
+  const durations = plan.durations === undefined ? undefined : caseDurations(plan.durations);
+  const expectations = plan.expect ? loadExpectations(plan.expect) : undefined;
+  const selected = selectCases(suite, plan.filter);
+  const share = plan.shard ? shardCases(selected, plan.shard, durations) : selected;
+  const listeners = createListeners(plan, suite, io, share.length * factories.length);
+  const workers = await workerCommandFor(needsWorkerBundle(plan.jobs, share, factories) ? io.self : undefined);
+  const run = (f: BackendFactory[], ids: string[]) =>
+    runSuite({
+      suite: plan.quick ? quickSuite(suite) : suite,
+      factories: f,
+      decisions,
+      filter: { ...plan.filter, ids },
+      listener: listeners.listener,
+      expectations,
+      stepTimeoutMs: plan.timeoutMs,
+      seed: plan.seed,
+      workerCommand: workers.command ?? io.self,
+      probe: plan.probe,
+      jobs: plan.jobs,
+      caseWorkers: true,
+      bail: plan.bail,
+      ...(plan.quick ? { quick: QUICK } : {}),
+      ...(listeners.progress.sink ? { progress: listeners.progress.sink } : {}),
+      ...(plan.shard ? { shard: plan.shard } : {}),
+      ...(durations ? { durations } : {}),
+    });
+  const all: CaseResult[] = [];
+  try {
+    for (const round of planRounds(plan, factories)) {
+      if ('notInReport' in round)
+        throw new ProseError('E_USAGE', `backend ${round.notInReport} is not one the report's failures were seen on`, {
+          hint: 'pass --backend NAME for each backend to rerun on',
+        });
+      all.push(...(await run(round.factories, round.ids)));
+    }
+  } finally {
+    listeners.progress.clear();
+    workers.dispose();
+  }
+  listeners.finish(all);
+  return worstExit(exitCodeFor(countOutcomes(all)), exitCodeForClaims(listeners.claims));
+}
+
+/**
+ * Who hears the run: the chosen reporter on stdout, the report files of --report-dir, the progress line on stderr
+ * and a collector of the capability verdicts (they decide the exit code with the cases).
+ */
+function createListeners(plan: SuiteRun, suite: Suite, io: CliIo, total: number) {
+  const sources = caseSources(suite);
+  const progress = progressLine(io.stderr, total);
+  const out = (s: string) => {
+    progress.clear(); // the progress line is redrawn below what a reporter writes, never inside it
+    io.stdout.write(s);
+  };
+  const reporter = createReporters(plan.reporter, out, { verbose: plan.verbose, sources });
+  const files = plan.reportDir ? createFileReports(plan.reportDir, { sources }) : undefined;
+  const claims: CapabilityReport[] = [];
+  const collector: Reporter = {
+    header() {},
+    capabilities: (r: CapabilityReport) => {
+      claims.push(r);
+    },
+    result: () => progress.caseDone(),
+    footer() {},
+    finish() {},
+  };
+  return {
+    listener: teeListener(files ? teeListener(reporter, files.reporter) : reporter, collector),
+    progress,
+    claims,
+    finish(all: CaseResult[]) {
+      reporter.finish(all);
+      files?.reporter.finish(all);
+      files?.flush();
+    },
+  };
+}
+
+/** Milliseconds per case id from a saved report, summed over its backends (each shard runs every backend). */
+function caseDurations(file: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const run of readReport(file).runs)
+    for (const r of run.results) out.set(r.id, (out.get(r.id) ?? 0) + r.durationMs);
+  return out;
+}
