@@ -14,11 +14,11 @@ import { REPO } from './built-binary.ts';
 
 const ENTRY = (repo: string): string => `
 import { createHash } from 'node:crypto';
-import { artifactChunksAsync } from ${JSON.stringify(join(repo, 'src/canon/artifact-stream-async.ts'))};
-import { startFramesJob } from ${JSON.stringify(join(repo, 'src/canon/frame-ring.ts'))};
+import { artifactChunksAsync } from ${JSON.stringify(join(repo, 'src/fingerprint/artifact-stream-async.ts'))};
+import { startFramesJob } from ${JSON.stringify(join(repo, 'src/fingerprint/frame-ring.ts'))};
 import {
   fingerprintDirectory, framesJobsStarted, framesSlotsFromReaders, fsTreeReader, planTree, readyReaderThreads,
-} from ${JSON.stringify(join(repo, 'src/canon/index.ts'))};
+} from ${JSON.stringify(join(repo, 'src/fingerprint/index.ts'))};
 
 async function main(dir: string): Promise<void> {
   const want = fingerprintDirectory(dir).address;

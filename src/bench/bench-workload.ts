@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { fingerprintDirectoryAsync, framesJobsStarted, type ParallelStats } from '../canon/index.ts';
+import { fingerprintDirectoryAsync, framesJobsStarted, type ParallelStats } from '../fingerprint/index.ts';
 import { checkCandidate, candidateSource, failedResult, timedRun, type Candidate } from './candidates.ts';
 import type { ThroughputTiming, Timing, WorkloadResult } from './bench-report.ts';
 import { loadTree, rawHash, readOnlyWalk, startParallelLimit } from './limit-tasks.ts';

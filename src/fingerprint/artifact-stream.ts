@@ -1,7 +1,7 @@
 import { ProseError } from '../core/errors.ts';
-import { normalizeArtifactPath } from './artifact-path.ts';
+import { normalizeArtifactPath } from '../canon/artifact-path.ts';
 import { ArtifactStage, type Planned, type StreamStats } from './artifact-stage.ts';
-import { opwm1FileHeader } from './opwm1.ts';
+import { opwm1FileHeader } from '../canon/opwm1.ts';
 import type { TreeFile, TreeReader } from './tree-reader.ts';
 
 export type { Planned, StreamStats };

@@ -1,5 +1,5 @@
 import { ProseError } from '../core/errors.ts';
-import { opwm1FileHeader, opwm1Header, UINT32_MAX } from './opwm1.ts';
+import { opwm1FileHeader, opwm1Header, UINT32_MAX } from '../canon/opwm1.ts';
 import type { TreeFile, TreeFileAccess } from './tree-reader.ts';
 
 export interface StreamStats {

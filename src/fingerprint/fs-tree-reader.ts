@@ -4,7 +4,7 @@ import { ProseError } from '../core/errors.ts';
 import type { TreeFile, TreeFileAccess, TreeKind, TreeReader } from './tree-reader.ts';
 
 /**
- * The one file of src/canon that touches the disk. Sync calls on purpose: on many small files sync fs is 3-7x
+ * The one file of src/fingerprint that touches the disk. Sync calls on purpose: on many small files sync fs is 3-7x
  * faster than fs/promises here, and the walk is the hot path of a fingerprint. The one async
  * call, `readIntoAsync`, serves large files, where a read can overlap the hashing of the part before it. Many
  * small files are read by other threads with these same sync calls (`parallel-tree-read.ts`).
