@@ -1,5 +1,6 @@
 import { ProseError } from '../core/errors.ts';
-import { opwm1FileHeader, opwm1Header, UINT32_MAX } from '../canon/opwm1.ts';
+import { checkFrame, opwm1FileHeader, opwm1Header, UINT32_MAX } from '../canon/opwm1.ts';
+import { writeFrameHeader } from '../canon/opwm1-frame.ts';
 import type { TreeFile, TreeFileAccess } from './tree-reader.ts';
 
 export interface StreamStats {
@@ -75,7 +76,7 @@ export class ArtifactStage {
       got = access.readInto(handle, this.buf, this.pos + head, room);
       if (got < room) {
         if (file.size >= 0 && got !== file.size) throw changedSize(file, file.size, got);
-        writeFrameHeader(this.buf, this.pos, pathBytes, got, i);
+        frameHeader(this.buf, this.pos, pathBytes, got, i);
         this.pos += head + got;
         this.stats.bytes += head + got;
         return undefined;
@@ -85,7 +86,7 @@ export class ArtifactStage {
     if (got > size) throw changedSize(file, size, got, true);
     let out: Uint8Array[];
     if (room > 0) {
-      writeFrameHeader(this.buf, this.pos, pathBytes, size, i);
+      frameHeader(this.buf, this.pos, pathBytes, size, i);
       out = [this.buf.subarray(0, this.pos + head + got)];
     } else {
       // A path longer than the buffer: its header stands alone.
@@ -127,19 +128,10 @@ export class ArtifactStage {
   }
 }
 
-/** The frame header in place, as `opwm1FileHeader` builds it (which also raises its E_FORMAT when out of range). */
-function writeFrameHeader(buf: Uint8Array, at: number, pathBytes: Uint8Array, size: number, i: number): void {
-  if (size > UINT32_MAX || pathBytes.length > UINT32_MAX) opwm1FileHeader(pathBytes, size, `files[${i}]`);
-  writeU32(buf, at, pathBytes.length);
-  buf.set(pathBytes, at + 4);
-  writeU32(buf, at + 4 + pathBytes.length, size);
-}
-
-function writeU32(buf: Uint8Array, off: number, value: number): void {
-  buf[off] = value & 0xff;
-  buf[off + 1] = (value >>> 8) & 0xff;
-  buf[off + 2] = (value >>> 16) & 0xff;
-  buf[off + 3] = (value >>> 24) & 0xff;
+/** The frame header in place, its lengths checked as `opwm1FileHeader` checks them (only when out of range: hot path). */
+function frameHeader(buf: Uint8Array, at: number, pathBytes: Uint8Array, size: number, i: number): void {
+  if (size > UINT32_MAX || pathBytes.length > UINT32_MAX) checkFrame(pathBytes.length, size, `files[${i}]`);
+  writeFrameHeader(buf, at, pathBytes, size);
 }
 
 export function changedSize(file: TreeFile, size: number, read: number, more = false): ProseError {

@@ -1,3 +1,6 @@
+import { writeFrameHeader } from '../canon/opwm1-frame.ts';
+import { awaitFreeSlot } from './job-control.ts';
+
 /**
  * A frames job: one reader thread reads a tree's files from a given one on, in path order, into a ring of slots as
  * the OPWM1 stream itself (frame header, content, next frame...), a slot handed on as soon as it is full, while
@@ -5,9 +8,7 @@
  * machine 1 x 100 MiB hashed in 0.92x of (read + hash) against 1.02x reading on one thread, and unlike the thread
  * pool's reads (one hop per part) the hashing thread waits only when the ring is empty.
  *
- * Control words in a shared Int32Array: slots published; slots the hashing thread is done with; an abort flag; how
- * many readers are inside the job (-1: closed). The last three sit where a batch job has its own (`batch-job.ts`),
- * so a reader thread enters and leaves both kinds the same way.
+ * Control words in a shared Int32Array: slots published, then the words both job kinds share (`job-control.ts`).
  */
 export const PUBLISHED = 0;
 export const FRAMES_CONTROL_WORDS = 4;
@@ -56,85 +57,131 @@ export interface FrameFsCalls {
 /**
  * The reader's side of a frames job. Positioned reads (`at` is the file offset), so the first file can start where
  * the hashing thread left it. A file is read up to one byte past its size, which tells a grown file; a short read
- * is end of file. Self-contained on purpose: the reader thread runs its source text, so it may use nothing from
- * outside its parameters.
+ * is end of file.
  */
 export function fillFrames(fs: FrameFsCalls, d: FramesJob): void {
-  const ctrl = new Int32Array(d.ctrl);
-  const meta = new Float64Array(d.meta);
+  const ring = new RingWriter(d);
   const refs = d.refs.split('\0');
   const paths = d.paths.split('\0');
-  let j = 0;
-  let slot: Uint8Array = new Uint8Array(0);
-  let pos = 0;
-  // Waits for slot j to be free (the hashing thread done with what it held); false once the job is aborted.
-  const acquire = (): boolean => {
-    let c: number;
-    while (Atomics.load(ctrl, 2) === 0 && j >= (c = Atomics.load(ctrl, 1)) + d.slots) Atomics.wait(ctrl, 1, c, 1000);
-    if (Atomics.load(ctrl, 2) !== 0) return false;
-    slot = new Uint8Array(d.ring, (j % d.slots) * d.slotBytes, d.slotBytes);
-    pos = 0;
-    return true;
-  };
-  const publish = (file: number, at: number, size: number, flags: number): boolean => {
-    const m = (j % d.slots) * 5;
-    meta[m] = pos;
-    meta[m + 1] = file;
-    meta[m + 2] = at;
-    meta[m + 3] = size;
-    meta[m + 4] = flags;
-    Atomics.store(ctrl, 0, ++j);
-    Atomics.notify(ctrl, 0);
-    return (flags & 2) !== 0 || acquire();
-  };
-  const u32 = (at: number, v: number): void => {
-    slot[at] = v & 255;
-    slot[at + 1] = (v >>> 8) & 255;
-    slot[at + 2] = (v >>> 16) & 255;
-    slot[at + 3] = (v >>> 24) & 255;
-  };
-  const encoder = new TextEncoder();
-  if (!acquire()) return;
+  if (!ring.acquire()) return;
   for (let k = 0; k < d.count; k++) {
     const i = d.from + k;
-    let at = k === 0 ? d.startAt : -1;
-    let size = k === 0 ? d.startSize : -1;
-    let whole = false;
-    let fd = -1;
-    try {
-      fd = fs.openSync(refs[k]!, 'r');
-      if (at < 0) {
-        const listed = d.sizes ? d.sizes[k]! : -1;
-        size = listed >= 0 ? listed : fs.fstatSync(fd).size;
-        const path = encoder.encode(paths[k]!);
-        // Too large a frame for OPWM1, or a header longer than a slot: the hashing thread's path raises or holds it.
-        if (size > 0xffffffff || 8 + path.length > d.slotBytes) throw new RangeError('left to the hashing thread');
-        if (pos + 8 + path.length > d.slotBytes && !publish(i, -1, 0, 0)) return;
-        u32(pos, path.length);
-        slot.set(path, pos + 4);
-        u32(pos + 4 + path.length, size);
-        pos += 8 + path.length;
-        at = 0;
-      }
-      for (;;) {
-        if (pos === d.slotBytes && !publish(i, at, size, 0)) return;
-        const want = Math.min(d.slotBytes - pos, size + 1 - at);
-        const got = fs.readSync(fd, slot, pos, want, at);
-        const keep = Math.min(got, size - at);
-        pos += keep;
-        at += keep;
-        if (got > keep) break; // past its size: grown
-        if (got < want) {
-          whole = at === size;
-          break;
-        }
-      }
-    } catch {
-      // given up: the hashing thread reads the file on and raises the error with its path
-    } finally {
-      if (fd >= 0) fs.closeSync(fd);
-    }
-    if (!whole && !publish(i, at, size, 1)) return;
+    const got = fileIntoRing(fs, ring, d, k, refs[k]!, paths[k]!);
+    if (ring.aborted || (!got.whole && !ring.publish(i, got.at, got.size, STOP))) return;
   }
-  publish(d.from + d.count, -1, 0, 2);
+  ring.publish(d.from + d.count, -1, 0, LAST);
+}
+
+/** Where the stream stands in a file: `at` content bytes of `size` handed on; `whole` once all of it is. */
+interface FileState {
+  at: number;
+  size: number;
+  whole: boolean;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * File `k` of the job into the ring: its frame header unless the hashing thread wrote it (the first file, from
+ * `startAt`), then its content. A file given up (it could not be opened or read, or its size changed) comes back
+ * not whole, for the hashing thread to read on from where it stands, which raises the error with its path.
+ */
+function fileIntoRing(
+  fs: FrameFsCalls,
+  ring: RingWriter,
+  d: FramesJob,
+  k: number,
+  ref: string,
+  path: string,
+): FileState {
+  const i = d.from + k;
+  const state: FileState = { at: k === 0 ? d.startAt : -1, size: k === 0 ? d.startSize : -1, whole: false };
+  let fd = -1;
+  try {
+    fd = fs.openSync(ref, 'r');
+    if (state.at < 0) {
+      const listed = d.sizes ? d.sizes[k]! : -1;
+      state.size = listed >= 0 ? listed : fs.fstatSync(fd).size;
+      const pathBytes = encoder.encode(path);
+      // Too large a frame for OPWM1, or a header longer than a slot: the hashing thread's path raises or holds it.
+      if (state.size > 0xffffffff || 8 + pathBytes.length > d.slotBytes)
+        throw new RangeError('left to the hashing thread');
+      if (!ring.header(i, pathBytes, state.size)) return state;
+      state.at = 0;
+    }
+    ring.content(fs, fd, i, state);
+  } catch {
+    // given up: the hashing thread reads the file on and raises the error with its path
+  } finally {
+    if (fd >= 0) fs.closeSync(fd);
+  }
+  return state;
+}
+
+/** The reader's end of the ring: the slot it fills, published to the hashing thread as each is full. */
+class RingWriter {
+  /** Set when the hashing thread aborted the job while this one waited for a free slot. */
+  aborted = false;
+  private readonly d: FramesJob;
+  private readonly ctrl: Int32Array;
+  private readonly meta: Float64Array;
+  /** Slots published so far; the one being filled is j % slots. */
+  private j = 0;
+  private slot: Uint8Array = new Uint8Array(0);
+  private pos = 0;
+
+  constructor(d: FramesJob) {
+    this.d = d;
+    this.ctrl = new Int32Array(d.ctrl);
+    this.meta = new Float64Array(d.meta);
+  }
+
+  /** Waits for slot j to be free; false (and `aborted`) once the job is aborted. */
+  acquire(): boolean {
+    if (!awaitFreeSlot(this.ctrl, this.j, this.d.slots)) {
+      this.aborted = true;
+      return false;
+    }
+    this.slot = new Uint8Array(this.d.ring, (this.j % this.d.slots) * this.d.slotBytes, this.d.slotBytes);
+    this.pos = 0;
+    return true;
+  }
+
+  /** Hands the slot on with where the stream stands after it, then takes the next (not after the last). */
+  publish(file: number, at: number, size: number, flags: number): boolean {
+    const m = (this.j % this.d.slots) * META_FIELDS;
+    this.meta[m] = this.pos;
+    this.meta[m + 1] = file;
+    this.meta[m + 2] = at;
+    this.meta[m + 3] = size;
+    this.meta[m + 4] = flags;
+    Atomics.store(this.ctrl, PUBLISHED, ++this.j);
+    Atomics.notify(this.ctrl, PUBLISHED);
+    return (flags & LAST) !== 0 || this.acquire();
+  }
+
+  /** File `i`'s frame header, in a fresh slot when this one lacks the room; false when the job was aborted. */
+  header(i: number, pathBytes: Uint8Array, size: number): boolean {
+    if (this.pos + 8 + pathBytes.length > this.d.slotBytes && !this.publish(i, -1, 0, 0)) return false;
+    this.pos += writeFrameHeader(this.slot, this.pos, pathBytes, size);
+    return true;
+  }
+
+  /** File `i`'s content from `state.at` on, slot after slot; whole when a short read ends it at its size. */
+  content(fs: FrameFsCalls, fd: number, i: number, state: FileState): void {
+    const slotBytes = this.d.slotBytes;
+    for (;;) {
+      if (this.pos === slotBytes && !this.publish(i, state.at, state.size, 0)) return;
+      const want = Math.min(slotBytes - this.pos, state.size + 1 - state.at);
+      const got = fs.readSync(fd, this.slot, this.pos, want, state.at);
+      const keep = Math.min(got, state.size - state.at);
+      this.pos += keep;
+      state.at += keep;
+      if (got > keep) return; // past its size: grown
+      if (got < want) {
+        state.whole = state.at === state.size;
+        return;
+      }
+    }
+  }
 }

@@ -1,5 +1,5 @@
 import { ArtifactStage, changedSize, type Planned } from './artifact-stage.ts';
-import { ABORT, ACTIVE, CONSUMED } from './batch-job.ts';
+import { ABORT, ACTIVE, closeJob, markConsumed } from './job-control.ts';
 import { FRAMES_CONTROL_WORDS, LAST, META_FIELDS, PUBLISHED, STOP, type FramesJob } from './frame-job.ts';
 import { readerThreads, readyReaderThread } from './reader-threads.ts';
 import type { TreeFileAccess } from './tree-reader.ts';
@@ -137,8 +137,7 @@ export async function* framesFromRing(
         stage.stats.bytes += len;
         yield new Uint8Array(job.ring, s * job.slotBytes, len);
       }
-      Atomics.store(ctrl, CONSUMED, ++h);
-      Atomics.notify(ctrl, CONSUMED);
+      markConsumed(ctrl, ++h);
       slotsFromReaders++;
       if (flags & LAST) break;
       if (flags & STOP) {
@@ -158,10 +157,7 @@ export async function* framesFromRing(
  * slot leaves; one whose message is still queued finds the job closed when no reader is inside it.
  */
 export function endFramesJob(open: OpenFramesJob): void {
-  const { ctrl } = open;
-  Atomics.store(ctrl, ABORT, 1);
-  Atomics.compareExchange(ctrl, ACTIVE, 0, -1);
-  Atomics.notify(ctrl, CONSUMED);
+  closeJob(open.ctrl);
   openJobs.delete(open);
 }
 

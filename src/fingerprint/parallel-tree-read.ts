@@ -2,7 +2,8 @@ import { availableParallelism } from 'node:os';
 import { ArtifactStage, type Planned, type StreamStats } from './artifact-stage.ts';
 import { DEFAULT_BUFFER_BYTES } from './artifact-stream.ts';
 import { stageStart, streamRestAsync, type Spare } from './artifact-stream-async.ts';
-import { ABORT, ACTIVE, CONSUMED, fillBatch, NEXT, READY } from './batch-job.ts';
+import { fillBatch, NEXT, READY, type BatchJob } from './batch-job.ts';
+import { closeJob, markConsumed } from './job-control.ts';
 import { fsSyncCalls } from './fs-tree-reader.ts';
 import { readerThreads } from './reader-threads.ts';
 import type { TreeReader } from './tree-reader.ts';
@@ -94,7 +95,8 @@ export async function* artifactChunksParallel(
   const tableView = (s: number): Int32Array => new Int32Array(tables, s * batchFiles * 4, batchFiles);
   const readers = readerThreads(opts.workers ?? defaultReaderThreads());
   if (readers.length > 0) {
-    const job = {
+    const job: BatchJob = {
+      kind: 'batches',
       ctrl: ctrlBuf,
       data,
       tables,
@@ -183,16 +185,13 @@ export async function* artifactChunksParallel(
           if (open) yield* streamRestAsync(access, stage, entry, open, spare);
         } else yield* stage.stageWhole(access, entry, i);
       }
-      Atomics.store(ctrl, CONSUMED, h + 1);
-      Atomics.notify(ctrl, CONSUMED);
+      markConsumed(ctrl, h + 1);
     }
     if (stage.pos > 0) yield stage.take();
   } finally {
     // Done or stopped early: readers still waiting for a slot or about to claim one leave; a reader whose message
     // is still queued finds the job closed when no reader is inside it.
-    Atomics.store(ctrl, ABORT, 1);
-    Atomics.compareExchange(ctrl, ACTIVE, 0, -1);
-    Atomics.notify(ctrl, CONSUMED);
+    closeJob(ctrl);
     for (let k = 0; k < slots; k++) Atomics.notify(ctrl, READY + slots + k);
   }
 }

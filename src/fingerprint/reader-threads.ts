@@ -1,57 +1,25 @@
 import { Worker } from 'node:worker_threads';
-import { ABORT, ACTIVE, CONSUMED, fillBatch, NEXT, READY } from './batch-job.ts';
-import { fillFrames } from './frame-job.ts';
 
 /**
- * A reader thread: started once and kept (unref'd, so it never holds the process open), it serves one job per
- * message. A job is one tree: its shared control words and ring, and its files' refs and paths joined by NUL (one
- * string clones faster than 10,000). The thread enters a job only while the job is open (ACTIVE >= 0), so a
- * message that arrives after the job ended is dropped. A frames job it reads alone (`fillFrames`); in a batch job
- * it claims batches in order, waits for a free slot (the cap), fills it, marks it ready. The job functions run from
- * their source text, which tsx (not the bundle) compiles with calls to its `__name` helper: defined here as a no-op.
+ * The reader threads: each runs `reader-worker.ts`, started once and kept (unref'd, so it never holds the process
+ * open), serving one job per message. In the single binary that program is a script the bundle step made of it
+ * (scripts/binary/bundle.mjs defines the constant below); from a checkout the thread loads the file itself, its
+ * types stripped by Node (so without tsx in the thread: `execArgv` empty, which measured about 40 ms less CPU per
+ * thread started than loading tsx there), except under node_modules, where Node strips no types and tsx must.
  */
-const WORKER_SOURCE = `
-var __name = (f) => f;
-const { parentPort, workerData } = require('node:worker_threads');
-const fs = require('node:fs');
-const fillBatch = ${fillBatch.toString()};
-const fillFrames = ${fillFrames.toString()};
-parentPort.on('message', (d) => {
-  const ctrl = new Int32Array(d.ctrl);
-  for (;;) {
-    const a = Atomics.load(ctrl, ${ACTIVE});
-    if (a < 0) return;
-    if (Atomics.compareExchange(ctrl, ${ACTIVE}, a, a + 1) === a) break;
-  }
-  try {
-    if (d.kind === 'frames') return fillFrames(fs, d);
-    const refs = d.refs.split('\\0');
-    const paths = d.paths.split('\\0');
-    const BUSY = ${READY} + d.slots;
-    for (;;) {
-      if (Atomics.load(ctrl, ${ABORT})) break;
-      const j = Atomics.add(ctrl, ${NEXT}, 1);
-      if (j >= d.batches) break;
-      const s = j % d.slots;
-      let c;
-      while (!Atomics.load(ctrl, ${ABORT}) && j >= (c = Atomics.load(ctrl, ${CONSUMED})) + d.slots) Atomics.wait(ctrl, ${CONSUMED}, c, 1000);
-      while (!Atomics.load(ctrl, ${ABORT}) && Atomics.compareExchange(ctrl, BUSY + s, 0, 1) !== 0) Atomics.wait(ctrl, BUSY + s, 1, 1000);
-      if (Atomics.load(ctrl, ${ABORT})) break;
-      fillBatch(fs, refs, paths, d.sizes, j * d.batchFiles, Math.min(refs.length, (j + 1) * d.batchFiles),
-        Buffer.from(d.data, s * d.slotBytes, d.slotBytes), new Int32Array(d.tables, s * d.batchFiles * 4, d.batchFiles));
-      Atomics.store(ctrl, ${READY} + s, j + 1);
-      Atomics.notify(ctrl, ${READY} + s);
-      Atomics.store(ctrl, BUSY + s, 0);
-      Atomics.notify(ctrl, BUSY + s);
-    }
-  } finally {
-    Atomics.sub(ctrl, ${ACTIVE}, 1);
-  }
-});
-Atomics.store(new Int32Array(workerData.started), 0, 1);
-`;
+declare const __PROSE_STATE_READER_WORKER__: string | undefined;
 
-/** The reader threads, started on first use and kept for the next trees (a thread costs 30-40 ms of CPU to start). */
+const WORKER_FILE = new URL('./reader-worker.ts', import.meta.url);
+
+function startReader(workerData: { started: SharedArrayBuffer }): Worker {
+  if (typeof __PROSE_STATE_READER_WORKER__ === 'string')
+    return new Worker(__PROSE_STATE_READER_WORKER__, { eval: true, workerData });
+  const execArgv = WORKER_FILE.pathname.includes('/node_modules/') ? undefined : [];
+  return new Worker(WORKER_FILE, { workerData, execArgv });
+}
+
+/** The reader threads, started on first use and kept for the next trees (a thread costs 30-40 ms of CPU to start in
+ * the binary, more from a checkout, where Node strips its types). */
 const pool: { worker: Worker; started: Int32Array }[] = [];
 
 /**
@@ -70,7 +38,7 @@ export function readerThreads(count: number): Worker[] {
     let worker: Worker;
     const started = new Int32Array(new SharedArrayBuffer(4));
     try {
-      worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { started: started.buffer } });
+      worker = startReader({ started: started.buffer as SharedArrayBuffer });
     } catch {
       break;
     }
