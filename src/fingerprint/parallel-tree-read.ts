@@ -2,11 +2,11 @@ import { availableParallelism } from 'node:os';
 import { ArtifactStage, type Planned, type StreamStats } from './artifact-stage.ts';
 import { DEFAULT_BUFFER_BYTES } from './artifact-stream.ts';
 import { stageStart, streamRestAsync, type Spare } from './artifact-stream-async.ts';
-import { fillBatch, NEXT, READY, type BatchJob } from './batch-job.ts';
-import { closeJob, markConsumed } from './job-control.ts';
-import { fsSyncCalls } from './fs-tree-reader.ts';
+import { BatchRing, type Batch, type BatchShape, type ParallelStats } from './batch-ring.ts';
 import { readerThreads } from './reader-threads.ts';
-import type { TreeReader } from './tree-reader.ts';
+import type { TreeFileAccess, TreeReader } from './tree-reader.ts';
+
+export type { ParallelStats };
 
 /**
  * Below this many files a tree is read on one thread while no reader thread has started: one takes 15-90 ms to
@@ -40,19 +40,6 @@ export interface ParallelOptions {
   waitMs?: number;
 }
 
-/** What the parallel read did: how much it may hold at once, and how the batches were shared. */
-export interface ParallelStats {
-  workers: number;
-  /** 2 x slots x slotBytes: the most file bytes held read ahead of the hash at any moment. */
-  capBytes: number;
-  batches: number;
-  /** Batches a reader thread read and the hash used (the rest the hashing thread read itself). */
-  workerBatches: number;
-  /** Batches a reader still held when nothing was left to claim, read again by the hashing thread instead of
-   * waiting (its copy unused). */
-  stolen: number;
-}
-
 const DEFAULTS = { batchFiles: 64, slotBytes: 256 * 1024, slots: 8, mainShare: 0.5, waitMs: 0 };
 
 export function defaultReaderThreads(): number {
@@ -78,120 +65,69 @@ export async function* artifactChunksParallel(
   opts: ParallelOptions = {},
   out?: ParallelStats,
 ): AsyncGenerator<Uint8Array> {
-  const access = reader.access!;
-  const batchFiles = opts.batchFiles ?? DEFAULTS.batchFiles;
-  const slotBytes = opts.slotBytes ?? DEFAULTS.slotBytes;
-  const slots = opts.slots ?? DEFAULTS.slots;
-  const n = planned.length;
-  const batches = Math.ceil(n / batchFiles);
-  const ctrlBuf = new SharedArrayBuffer(4 * (READY + 2 * slots));
-  const ctrl = new Int32Array(ctrlBuf);
-  const data = new SharedArrayBuffer(slots * slotBytes);
-  const tables = new SharedArrayBuffer(4 * slots * batchFiles);
-  const refs = planned.map((p) => p.file.ref);
-  const paths = planned.map((p) => p.file.path);
-  const sizes = planned.some((p) => p.file.size >= 0) ? Float64Array.from(planned, (p) => p.file.size) : undefined;
-  const slotView = (s: number): Uint8Array => new Uint8Array(data, s * slotBytes, slotBytes);
-  const tableView = (s: number): Int32Array => new Int32Array(tables, s * batchFiles * 4, batchFiles);
+  const shape: BatchShape = {
+    batchFiles: opts.batchFiles ?? DEFAULTS.batchFiles,
+    slotBytes: opts.slotBytes ?? DEFAULTS.slotBytes,
+    slots: opts.slots ?? DEFAULTS.slots,
+    mainShare: opts.mainShare ?? DEFAULTS.mainShare,
+    waitMs: opts.waitMs ?? DEFAULTS.waitMs,
+  };
   const readers = readerThreads(opts.workers ?? defaultReaderThreads());
+  const ps = out ?? { workers: 0, capBytes: 0, batches: 0, workerBatches: 0, stolen: 0 };
+  const ring = new BatchRing(planned, shape, ps, readers.length);
   if (readers.length > 0) {
-    const job: BatchJob = {
-      kind: 'batches',
-      ctrl: ctrlBuf,
-      data,
-      tables,
-      refs: refs.join('\0'),
-      paths: paths.join('\0'),
-      sizes,
-      batches,
-      batchFiles,
-      slots,
-      slotBytes,
-    };
+    const job = ring.message();
     for (const w of readers) w.postMessage(job);
   }
-  const workerCount = readers.length;
-  const ps = out ?? { workers: 0, capBytes: 0, batches: 0, workerBatches: 0, stolen: 0 };
-  Object.assign(ps, { workers: workerCount, capBytes: 2 * slots * slotBytes, batches, workerBatches: 0, stolen: 0 });
-  // This thread's own ring: batch j in own[j % slots], which only this thread touches.
-  const own: { batch: number; slot: Buffer; table: Int32Array }[] = [];
-  const fillHere = (j: number): void => {
-    const k = j % slots;
-    const mine = (own[k] ??= { batch: -1, slot: Buffer.allocUnsafe(slotBytes), table: new Int32Array(batchFiles) });
-    const first = j * batchFiles;
-    fillBatch(fsSyncCalls, refs, paths, sizes, first, Math.min(n, first + batchFiles), mine.slot, mine.table);
-    mine.batch = j;
-  };
-  const stage = new ArtifactStage(n, stats, opts.bufferBytes ?? DEFAULT_BUFFER_BYTES);
-  const share = opts.mainShare ?? DEFAULTS.mainShare;
-  const waitMs = opts.waitMs ?? DEFAULTS.waitMs;
-  let waiting = workerCount > 0 && waitMs > 0;
-  let claimed = 0;
+  const stage = new ArtifactStage(planned.length, stats, opts.bufferBytes ?? DEFAULT_BUFFER_BYTES);
   const spare: Spare = {};
   try {
-    for (let h = 0; h < batches; h++) {
-      const s = h % slots;
-      for (;;) {
-        const ready = Atomics.load(ctrl, READY + s);
-        if (own[s]?.batch === h || ready === h + 1) break;
-        const j = Atomics.load(ctrl, NEXT);
-        // Batch h is not ready. Nobody claimed it: read it here. A reader holds it: read the next unclaimed batch
-        // here meanwhile while this thread's share allows, else wait for the reader ...
-        if (j < batches && j < h + slots && (j === h || !waiting || claimed < share * (ps.workerBatches + 1))) {
-          if (Atomics.compareExchange(ctrl, NEXT, j, j + 1) === j) {
-            fillHere(j);
-            claimed++;
-          }
-          continue;
-        }
-        if (waiting) {
-          if (Atomics.wait(ctrl, READY + s, ready, waitMs) === 'timed-out') waiting = false;
-          continue;
-        }
-        // ... and with nothing left to claim, read h again rather than wait for the reader holding it.
-        fillHere(h);
-        ps.stolen++;
-      }
-      const mine = own[s]?.batch === h;
-      if (!mine) ps.workerBatches++;
-      const slot = mine ? own[s]!.slot : slotView(s);
-      const table = mine ? own[s]!.table : tableView(s);
-      const first = h * batchFiles;
-      const end = Math.min(n, first + batchFiles);
-      let from = 0;
-      let pos = 0;
-      // Runs of frames in the slot go out as one chunk each; a file left to this thread (-1) ends a run. The
-      // pass at i === end hands on the last run.
-      for (let i = first; i <= end; i++) {
-        const len = i < end ? table[i - first]! : -1;
-        if (len >= 0) {
-          pos += len;
-          continue;
-        }
-        if (pos > from) {
-          if (stage.pos > 0) yield stage.take();
-          stats.bytes += pos - from;
-          yield slot.subarray(from, pos);
-        }
-        from = pos;
-        if (i === end) break;
-        // The checked sequential path, through the stage (a large file's rest read on the thread pool while the
-        // part before is hashed, as in `artifactChunksAsync`).
-        const entry = planned[i]!;
-        const full = stage.flushFor(8 + entry.pathBytes.length);
-        if (full) yield full;
-        if (access.readIntoAsync) {
-          const open = stageStart(access, stage, entry, i);
-          if (open) yield* streamRestAsync(access, stage, entry, open, spare);
-        } else yield* stage.stageWhole(access, entry, i);
-      }
-      markConsumed(ctrl, h + 1);
+    for (let h = 0; h < ring.batches; h++) {
+      yield* batchChunks(reader.access!, planned, stage, ring.take(h), h * shape.batchFiles, spare);
+      ring.done(h);
     }
     if (stage.pos > 0) yield stage.take();
   } finally {
-    // Done or stopped early: readers still waiting for a slot or about to claim one leave; a reader whose message
-    // is still queued finds the job closed when no reader is inside it.
-    closeJob(ctrl);
-    for (let k = 0; k < slots; k++) Atomics.notify(ctrl, READY + slots + k);
+    ring.close();
+  }
+}
+
+/**
+ * The stream's part from one batch whose first file is `first`: runs of frames in the slot go out as one chunk
+ * each; a file left to this thread (-1) ends a run and is read through the stage on the checked sequential path
+ * (a large file's rest read on the thread pool while the part before is hashed, as in `artifactChunksAsync`).
+ */
+async function* batchChunks(
+  access: TreeFileAccess,
+  planned: readonly Planned[],
+  stage: ArtifactStage,
+  { slot, table }: Batch,
+  first: number,
+  spare: Spare,
+): AsyncGenerator<Uint8Array> {
+  const end = Math.min(planned.length, first + table.length);
+  let from = 0;
+  let pos = 0;
+  // The pass at i === end hands on the last run.
+  for (let i = first; i <= end; i++) {
+    const len = i < end ? table[i - first]! : -1;
+    if (len >= 0) {
+      pos += len;
+      continue;
+    }
+    if (pos > from) {
+      if (stage.pos > 0) yield stage.take();
+      stage.stats.bytes += pos - from;
+      yield slot.subarray(from, pos);
+    }
+    from = pos;
+    if (i === end) break;
+    const entry = planned[i]!;
+    const full = stage.flushFor(8 + entry.pathBytes.length);
+    if (full) yield full;
+    if (access.readIntoAsync) {
+      const open = stageStart(access, stage, entry, i);
+      if (open) yield* streamRestAsync(access, stage, entry, open, spare);
+    } else yield* stage.stageWhole(access, entry, i);
   }
 }
