@@ -1,4 +1,4 @@
-import { ArtifactStage, changedSize, type Planned } from './artifact-stage.ts';
+import { ArtifactStage, type Planned } from './artifact-stage.ts';
 import { ABORT, ACTIVE, closeJob, markConsumed } from './job-control.ts';
 import { FRAMES_CONTROL_WORDS, LAST, META_FIELDS, PUBLISHED, STOP, type FramesJob } from './frame-job.ts';
 import { readerThreads, readyReaderThread } from './reader-threads.ts';
@@ -133,7 +133,7 @@ export async function* framesFromRing(
       size = meta[m + 3]!;
       const flags = meta[m + 4]!;
       if (len > 0) {
-        if (stage.pos > 0) yield stage.take();
+        if (stage.holding) yield stage.take();
         stage.stats.bytes += len;
         yield new Uint8Array(job.ring, s * job.slotBytes, len);
       }
@@ -146,7 +146,7 @@ export async function* framesFromRing(
         file++;
       }
     }
-    if (stage.pos > 0) yield stage.take();
+    if (stage.holding) yield stage.take();
   } finally {
     endFramesJob(open);
   }
@@ -204,18 +204,5 @@ function* here(
     yield* stage.stageWhole(access, entry, i);
     return;
   }
-  if (stage.pos > 0) yield stage.take();
-  // `finish` counts the whole frame again.
-  stage.stats.bytes -= 8 + entry.pathBytes.length + at;
-  const handle = access.open(entry.file);
-  try {
-    for (let skipped = 0; skipped < at;) {
-      const n = access.readInto(handle, stage.buf, 0, Math.min(stage.buf.length, at - skipped));
-      if (n === 0) throw changedSize(entry.file, size, skipped);
-      skipped += n;
-    }
-    yield* stage.streamRest(access, handle, entry, { size, read: at, out: [] });
-  } finally {
-    access.close(handle);
-  }
+  yield* stage.streamFrom(access, entry, at, size);
 }

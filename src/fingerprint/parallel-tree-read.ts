@@ -86,7 +86,7 @@ export async function* artifactChunksParallel(
       yield* batchChunks(reader.access!, planned, stage, ring.take(h), h * shape.batchFiles, spare);
       ring.done(h);
     }
-    if (stage.pos > 0) yield stage.take();
+    if (stage.holding) yield stage.take();
   } finally {
     ring.close();
   }
@@ -116,7 +116,7 @@ async function* batchChunks(
       continue;
     }
     if (pos > from) {
-      if (stage.pos > 0) yield stage.take();
+      if (stage.holding) yield stage.take();
       stage.stats.bytes += pos - from;
       yield slot.subarray(from, pos);
     }
