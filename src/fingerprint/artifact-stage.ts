@@ -213,7 +213,7 @@ export class ArtifactStage {
   }
 }
 
-/** The frame header in place, its lengths checked as `opwm1FileHeader` checks them (only when out of range: hot path). */
+/** The frame header in place; its lengths checked as `opwm1FileHeader` does only when out of range (the hot path). */
 function frameHeader(buf: Uint8Array, at: number, pathBytes: Uint8Array, size: number, i: number): void {
   if (size > UINT32_MAX || pathBytes.length > UINT32_MAX) checkFrame(pathBytes.length, size, `files[${i}]`);
   writeFrameHeader(buf, at, pathBytes, size);

@@ -55,8 +55,9 @@ export function defaultReaderThreads(): number {
  * (7 of ~115 ms of CPU on 10,000 x 1 KiB), so both threads are best kept reading: the readers then supply about
  * half the batches. (With `waitMs` > 0 it reads only `mainShare` batches per batch the readers supplied and past
  * that waits for the reader holding the batch, at most `waitMs`, once: a tuning aid, measured slower, docs/bench.md.)
- * A reader waits for a free slot, so at most 2 x `slots x slotBytes` bytes are held read ahead. A thread still starting (the first tree) costs its start's
- * CPU and nothing more: this thread reads until it joins. Only for the fs reader (the threads open the real files).
+ * A reader waits for a free slot, so at most 2 x `slots x slotBytes` bytes are held read ahead. A thread still
+ * starting (the first tree) costs its start's CPU and nothing more: this thread reads until it joins. Only for the
+ * fs reader (the threads open the real files).
  */
 export async function* artifactChunksParallel(
   reader: TreeReader,
