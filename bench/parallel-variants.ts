@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closeReaderThreads, fingerprintDirectoryAsync, type FingerprintOptions } from '../src/canon/index.ts';
+import { closeReaderThreads, fingerprintDirectoryAsync, type FingerprintOptions } from '../src/fingerprint/index.ts';
 import { loadTree, rawHash, readOnlyWalk, startParallelLimit } from '../src/bench/limit-tasks.ts';
 import { median } from '../src/bench/measure.ts';
 import { assertThreadCpuUsage, measureVariants } from './variant-rounds.ts';

@@ -6,19 +6,19 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { REPO } from './built-binary.ts';
 
-// The reader threads run their job functions from source text (`fillFrames.toString()`), so the binary's bundle,
-// which renames and minifies, must leave those functions runnable in a thread. A broken one would not show as a
-// wrong address: the hashing thread takes a job no reader serves back and reads the tree itself, only slower. So
-// this bundles a small program with the binary's own esbuild step (scripts/binary/bundle.mjs) and checks, in that
-// bundle, that a reader thread filled ring slots the hash used.
+// The reader threads run reader-worker.ts, which the binary's bundle step bundles to a script of its own and defines
+// into the CLI's bundle as a string. A broken one would not show as a wrong address: the hashing thread takes a job
+// no reader serves back and reads the tree itself, only slower. So this bundles a small program with the binary's
+// own esbuild step (scripts/binary/bundle.mjs) and checks, in that bundle, that a reader thread filled ring slots
+// the hash used.
 
 const ENTRY = (repo: string): string => `
 import { createHash } from 'node:crypto';
-import { artifactChunksAsync } from ${JSON.stringify(join(repo, 'src/canon/artifact-stream-async.ts'))};
-import { startFramesJob } from ${JSON.stringify(join(repo, 'src/canon/frame-ring.ts'))};
+import { artifactChunksAsync } from ${JSON.stringify(join(repo, 'src/fingerprint/artifact-stream-async.ts'))};
+import { startFramesJob } from ${JSON.stringify(join(repo, 'src/fingerprint/frame-ring.ts'))};
 import {
   fingerprintDirectory, framesJobsStarted, framesSlotsFromReaders, fsTreeReader, planTree, readyReaderThreads,
-} from ${JSON.stringify(join(repo, 'src/canon/index.ts'))};
+} from ${JSON.stringify(join(repo, 'src/fingerprint/index.ts'))};
 
 async function main(dir: string): Promise<void> {
   const want = fingerprintDirectory(dir).address;

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fingerprintDirectory } from '../../src/canon/index.ts';
+import { fingerprintDirectory } from '../../src/fingerprint/index.ts';
 import { fsRun } from './_fs.ts';
 
 // Decision wm-publish-order: .version is the pointer; readPublished reads the bytes it names, not the directory.

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fingerprintDirectory } from '../../src/canon/index.ts';
+import { fingerprintDirectory } from '../../src/fingerprint/index.ts';
 import { listTree } from '../helpers/temp-env.ts';
 import { fsRun } from './_fs.ts';
 import { playHistory } from './_history.ts';

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fingerprintDirectoryAsync } from '../canon/index.ts';
+import { fingerprintDirectoryAsync } from '../fingerprint/index.ts';
 import type { MemoryResult, Skipped } from './bench-report.ts';
 
 /** What a peak-memory probe prints: one JSON line. */

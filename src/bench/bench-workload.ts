@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { fingerprintDirectoryAsync, framesJobsStarted, type ParallelStats } from '../canon/index.ts';
+import { fingerprintDirectoryAsync, framesJobsStarted, type ParallelStats } from '../fingerprint/index.ts';
 import { checkCandidate, candidateSource, failedResult, timedRun, type Candidate, type Outcome } from './candidates.ts';
 import type { CandidateResult, ThroughputTiming, Timing, WorkloadResult } from './bench-report.ts';
 import { loadTree, rawHash, readOnlyWalk, startParallelLimit, type ParallelLimit } from './limit-tasks.ts';

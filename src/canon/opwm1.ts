@@ -1,6 +1,7 @@
 import { ProseError } from '../core/errors.ts';
 import { canonicalEntries, type ArtifactEntry, type ArtifactInput } from './artifact-files.ts';
 import { contentAddressOf, type ContentAddress } from './content-address.ts';
+import { writeFrameHeader, writeU32LE } from './opwm1-frame.ts';
 
 /**
  * OPWM1, the reference artifact format: ASCII `OPWM1`, uint32 LE file count, then per file (in UTF-8 path byte
@@ -14,17 +15,22 @@ export const UINT32_MAX = 0xffff_ffff;
 export function opwm1Header(fileCount: number): Uint8Array {
   const out = new Uint8Array(9);
   out.set(OPWM1_MAGIC, 0);
-  writeU32(out, 5, checkU32(fileCount, 'fileCount'));
+  writeU32LE(out, 5, checkU32(fileCount, 'fileCount'));
   return out;
 }
 
 /** The frame before one file's content: path length, path bytes, content length. */
 export function opwm1FileHeader(pathBytes: Uint8Array, contentLength: number, field = 'file'): Uint8Array {
+  checkFrame(pathBytes.length, contentLength, field);
   const out = new Uint8Array(8 + pathBytes.length);
-  writeU32(out, 0, checkU32(pathBytes.length, `${field}.pathLength`));
-  out.set(pathBytes, 4);
-  writeU32(out, 4 + pathBytes.length, checkU32(contentLength, `${field}.contentLength`));
+  writeFrameHeader(out, 0, pathBytes, contentLength);
   return out;
+}
+
+/** Raises E_FORMAT (at `field`) when a frame's lengths do not fit OPWM1's uint32. */
+export function checkFrame(pathLength: number, contentLength: number, field = 'file'): void {
+  checkU32(pathLength, `${field}.pathLength`);
+  checkU32(contentLength, `${field}.contentLength`);
 }
 
 /** The OPWM1 bytes of an artifact held in memory. One allocation, no intermediate chunks. */
@@ -39,8 +45,8 @@ export function serializeEntries(entries: readonly ArtifactEntry[]): Uint8Array 
   out.set(opwm1Header(entries.length), 0);
   let off = 9;
   entries.forEach((e, i) => {
-    out.set(opwm1FileHeader(e.pathBytes, e.content.length, `files[${i}]`), off);
-    off += 8 + e.pathBytes.length;
+    checkFrame(e.pathBytes.length, e.content.length, `files[${i}]`);
+    off += writeFrameHeader(out, off, e.pathBytes, e.content.length);
     out.set(e.content, off);
     off += e.content.length;
   });
@@ -73,11 +79,4 @@ function checkU32(value: number, field: string): number {
     });
   }
   return value;
-}
-
-function writeU32(buf: Uint8Array, off: number, value: number): void {
-  buf[off] = value & 0xff;
-  buf[off + 1] = (value >>> 8) & 0xff;
-  buf[off + 2] = (value >>> 16) & 0xff;
-  buf[off + 3] = (value >>> 24) & 0xff;
 }

@@ -27,39 +27,15 @@ export function receiptHash(envelope: object): ContentAddress {
  */
 export function validateReceipt(value: unknown): ReceiptProblem[] {
   const out: ReceiptProblem[] = [];
-  const add = (rule: string, field: string, message: string) => out.push({ rule, field, message });
+  const add: Add = (rule, field, message) => out.push({ rule, field, message });
   if (!isPlain(value)) {
     add('receipt.object', '$', 'a receipt must be a plain JSON object');
     return out;
   }
-  exactKeys(value, '', RECEIPT_KEYS, 'receipt.keys', add);
-  if (value.schema !== RECEIPT_SCHEMA) add('receipt.schema', 'schema', `schema must be "${RECEIPT_SCHEMA}"`);
-  if (value.hash_algorithm !== RECEIPT_HASH_ALGORITHM)
-    add('receipt.schema', 'hash_algorithm', `hash_algorithm must be "${RECEIPT_HASH_ALGORITHM}"`);
-  nonEmpty(value, 'node', 'receipt.field', add);
-  nonEmpty(value, 'contract_fingerprint', 'receipt.field', add);
-  if (!oneOf(value.status, RECEIPT_STATUSES))
-    add('receipt.field', 'status', `status must be one of ${RECEIPT_STATUSES.join(', ')}`);
-
-  const wake = value.wake;
-  if (!isPlain(wake)) add('receipt.wake', 'wake', 'wake must be an object');
-  else {
-    exactKeys(wake, 'wake.', ['source', 'refs'], 'receipt.wake', add);
-    if (!oneOf(wake.source, WAKE_SOURCES))
-      add('receipt.wake', 'wake.source', `wake.source must be one of ${WAKE_SOURCES.join(', ')}`);
-    addressArray(wake.refs, 'wake.refs', add);
-  }
+  checkHeader(value, add);
+  checkWake(value.wake, add);
   stringArray(value.input_fingerprints, 'input_fingerprints', add);
-  const fps = value.fingerprints;
-  if (!isPlain(fps)) add('receipt.fingerprints', 'fingerprints', 'fingerprints must be an object');
-  else {
-    if (!Object.hasOwn(fps, ATOMIC_FACET))
-      add('receipt.fingerprints', 'fingerprints', `fingerprints must include "${ATOMIC_FACET}"`);
-    for (const [k, v] of Object.entries(fps)) {
-      if (typeof v !== 'string' || v.length === 0)
-        add('receipt.fingerprints', `fingerprints.${k}`, 'a fingerprint token must be a non-empty string');
-    }
-  }
+  checkFingerprints(value.fingerprints, add);
   if (!isPlain(value.semantic_diff)) add('receipt.field', 'semantic_diff', 'semantic_diff must be an object');
   if (value.prev !== null && !(typeof value.prev === 'string' && CONTENT_ADDRESS_RE.test(value.prev))) {
     add('receipt.field', 'prev', 'prev must be null (cold start) or sha256:<64 lowercase hex>');
@@ -68,6 +44,52 @@ export function validateReceipt(value: unknown): ReceiptProblem[] {
   const cost = value.cost;
   if (!isPlain(cost)) add('receipt.cost', 'cost', 'cost must be an object');
   else checkCost(cost, add);
+  checkAgreement(value, add);
+  checkHash(value, add);
+  return out;
+}
+
+type Add = (rule: string, field: string, message: string) => void;
+
+/** The keys, the schema and hash algorithm, the node, the contract and the status. */
+function checkHeader(value: Rec, add: Add): void {
+  exactKeys(value, '', RECEIPT_KEYS, 'receipt.keys', add);
+  if (value.schema !== RECEIPT_SCHEMA) add('receipt.schema', 'schema', `schema must be "${RECEIPT_SCHEMA}"`);
+  if (value.hash_algorithm !== RECEIPT_HASH_ALGORITHM)
+    add('receipt.schema', 'hash_algorithm', `hash_algorithm must be "${RECEIPT_HASH_ALGORITHM}"`);
+  nonEmpty(value, 'node', 'receipt.field', add);
+  nonEmpty(value, 'contract_fingerprint', 'receipt.field', add);
+  if (!oneOf(value.status, RECEIPT_STATUSES))
+    add('receipt.field', 'status', `status must be one of ${RECEIPT_STATUSES.join(', ')}`);
+}
+
+function checkWake(wake: unknown, add: Add): void {
+  if (!isPlain(wake)) {
+    add('receipt.wake', 'wake', 'wake must be an object');
+    return;
+  }
+  exactKeys(wake, 'wake.', ['source', 'refs'], 'receipt.wake', add);
+  if (!oneOf(wake.source, WAKE_SOURCES))
+    add('receipt.wake', 'wake.source', `wake.source must be one of ${WAKE_SOURCES.join(', ')}`);
+  addressArray(wake.refs, 'wake.refs', add);
+}
+
+function checkFingerprints(fps: unknown, add: Add): void {
+  if (!isPlain(fps)) {
+    add('receipt.fingerprints', 'fingerprints', 'fingerprints must be an object');
+    return;
+  }
+  if (!Object.hasOwn(fps, ATOMIC_FACET))
+    add('receipt.fingerprints', 'fingerprints', `fingerprints must include "${ATOMIC_FACET}"`);
+  for (const [k, v] of Object.entries(fps)) {
+    if (typeof v !== 'string' || v.length === 0)
+      add('receipt.fingerprints', `fingerprints.${k}`, 'a fingerprint token must be a non-empty string');
+  }
+}
+
+/** The rules across fields: the surprise's cause is the wake's source; a skipped receipt changed and spent nothing. */
+function checkAgreement(value: Rec, add: Add): void {
+  const { wake, cost } = value;
   if (
     isPlain(wake) &&
     isPlain(cost) &&
@@ -88,11 +110,9 @@ export function validateReceipt(value: unknown): ReceiptProblem[] {
     if (isPlain(tokens) && typeof tokens.fresh === 'number' && tokens.fresh !== 0)
       add('receipt.skipped', 'cost.tokens.fresh', 'a skipped receipt carries zero fresh tokens');
   }
-  checkHash(value, add);
-  return out;
 }
 
-function checkHash(value: Rec, add: (r: string, f: string, m: string) => void): void {
+function checkHash(value: Rec, add: Add): void {
   const actual = value.content_hash;
   if (typeof actual !== 'string' || !CONTENT_ADDRESS_RE.test(actual)) {
     add('receipt.hash', 'content_hash', 'content_hash must be sha256:<64 lowercase hex>');
@@ -109,7 +129,7 @@ function checkHash(value: Rec, add: (r: string, f: string, m: string) => void): 
     add('receipt.hash', 'content_hash', `content_hash ${actual} does not match the canonical envelope (${expected})`);
 }
 
-function checkSig(sig: unknown, add: (r: string, f: string, m: string) => void): void {
+function checkSig(sig: unknown, add: Add): void {
   if (!isPlain(sig)) return void add('receipt.sig', 'sig', 'sig must be an object');
   if (sig.scheme !== 'none')
     return void add(
@@ -121,7 +141,7 @@ function checkSig(sig: unknown, add: (r: string, f: string, m: string) => void):
   nonEmpty(sig, 'null_reason', 'receipt.sig', add, 'sig.');
 }
 
-function checkCost(cost: Rec, add: (r: string, f: string, m: string) => void): void {
+function checkCost(cost: Rec, add: Add): void {
   nonEmpty(cost, 'provider', 'receipt.cost', add, 'cost.');
   nonEmpty(cost, 'model', 'receipt.cost', add, 'cost.');
   if (!oneOf(cost.surprise_cause, WAKE_SOURCES))
@@ -135,31 +155,19 @@ function checkCost(cost: Rec, add: (r: string, f: string, m: string) => void): v
   }
 }
 
-function exactKeys(
-  rec: Rec,
-  prefix: string,
-  allowed: readonly string[],
-  rule: string,
-  add: (r: string, f: string, m: string) => void,
-): void {
+function exactKeys(rec: Rec, prefix: string, allowed: readonly string[], rule: string, add: Add): void {
   for (const k of Object.keys(rec))
     if (!allowed.includes(k)) add(rule, `${prefix}${k}`, `key "${prefix}${k}" is not in the receipt shape`);
   for (const k of allowed) if (!Object.hasOwn(rec, k)) add(rule, `${prefix}${k}`, `key "${prefix}${k}" is missing`);
 }
 
-function nonEmpty(
-  rec: Rec,
-  key: string,
-  rule: string,
-  add: (r: string, f: string, m: string) => void,
-  prefix = '',
-): void {
+function nonEmpty(rec: Rec, key: string, rule: string, add: Add, prefix = ''): void {
   const v = rec[key];
   if (typeof v !== 'string' || v.length === 0)
     add(rule, `${prefix}${key}`, `${prefix}${key} must be a non-empty string`);
 }
 
-function stringArray(v: unknown, field: string, add: (r: string, f: string, m: string) => void): void {
+function stringArray(v: unknown, field: string, add: Add): void {
   if (!Array.isArray(v)) return void add('receipt.field', field, `${field} must be an array of fingerprint tokens`);
   v.forEach((item, i) => {
     if (typeof item !== 'string' || item.length === 0)
@@ -167,7 +175,7 @@ function stringArray(v: unknown, field: string, add: (r: string, f: string, m: s
   });
 }
 
-function addressArray(v: unknown, field: string, add: (r: string, f: string, m: string) => void): void {
+function addressArray(v: unknown, field: string, add: Add): void {
   if (!Array.isArray(v)) return void add('receipt.wake', field, `${field} must be an array of content addresses`);
   v.forEach((item, i) => {
     if (typeof item !== 'string' || !CONTENT_ADDRESS_RE.test(item))

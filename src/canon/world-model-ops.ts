@@ -1,15 +1,13 @@
 import type { Handlers, WorldModelOp } from '../core/semantics.ts';
 import { ProseError } from '../core/errors.ts';
 import type { RunRef } from '../core/model.ts';
-import { checkName } from '../core/names.ts';
-import type { OpArgs } from '../core/ops.ts';
-import type { StateStore, WorldModelStore } from '../core/store.ts';
+import type { OpArgs, OpResults } from '../core/ops.ts';
+import type { WorldModelStore, StateStore } from '../core/store.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { normalizeArtifactPath } from './artifact-path.ts';
-import type { ContentAddress } from './content-address.ts';
-import { ATOMIC_FACET, type LedgerReceipt } from './receipt.ts';
-import { validateReceipt } from './validate-receipt.ts';
+import { ATOMIC_FACET } from './receipt.ts';
 import { artifactEntriesOf, checkAddressArg, commitEntries, filesOfVersion } from './world-model-files.ts';
+import { lastOf, parseReceipt, WorldModelContext } from './world-model-context.ts';
 import {
   COLD_START_FINGERPRINTS,
   failedReceipt,
@@ -19,158 +17,138 @@ import {
 } from './world-model-receipts.ts';
 import { serializeReceipt } from './receipt-for.ts';
 
-/** Node names the directory layout reserves: `world-model/caller/` holds caller inputs (`wm-node-names`). */
-const RESERVED_NODES = new Set(['caller']);
-
 /**
  * The semantics of the world-model, receipt and envelope operations over `store.worldModel`, the same for every
  * built-in backend, so the same history gives the same addresses and receipt bytes everywhere. Calls on one
  * (run, node) are serialized in this process so a chain never forks.
  */
 export function worldModelHandlers(store: StateStore): Pick<Handlers, WorldModelOp> {
-  const locks = new Map<string, Promise<unknown>>();
-  const serial = <T>(key: string, fn: () => Promise<T>): Promise<T> => {
-    const next = (locks.get(key) ?? Promise.resolve()).catch(() => undefined).then(fn);
-    locks.set(key, next);
-    return next.finally(() => {
-      if (locks.get(key) === next) locks.delete(key);
-    });
-  };
-  const wm = async (run: RunRef): Promise<WorldModelStore> => {
-    const rec = await store.readRun(run).catch((err: unknown) => {
-      if (err instanceof ProseError && err.code === 'E_NOT_FOUND') return undefined;
-      throw err;
-    });
-    if (!rec) throw new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)}`, { location: { field: 'run' } });
-    if (!store.worldModel) throw new ProseError('E_UNSUPPORTED', 'this backend keeps no world-model store');
-    return store.worldModel;
-  };
-  const nodeName = (node: string): string => {
-    checkName('node', node, 'node');
-    if (RESERVED_NODES.has(node))
-      throw new ProseError('E_INVALID_NAME', `node name ${JSON.stringify(node)} is reserved`, {
-        location: { field: 'node' },
-        hint: 'world-model/caller/ holds the caller inputs',
-      });
-    return node;
-  };
-  const chainOf = async (s: WorldModelStore, run: RunRef, node: string): Promise<LedgerReceipt[]> =>
-    (await s.readReceipts(run, node)).map((text, i) => parseReceipt(text, `receipts of ${node}[${i}]`));
-  const lastOf = (chain: LedgerReceipt[]) => {
-    const last = chain.at(-1);
-    return {
-      prev: (last?.content_hash ?? null) as ContentAddress | null,
-      fingerprints: last ? last.fingerprints : { ...COLD_START_FINGERPRINTS },
-    };
-  };
-
+  const c = new WorldModelContext(store);
   return {
-    async commitWorldModel(a) {
-      const node = nodeName(a.node);
-      const entries = artifactEntriesOf(a.files);
-      const s = await wm(a.run);
-      return serial(`${a.run}\u0000${node}`, async () => {
-        const { address, bytes } = commitEntries(entries);
-        const { prev, fingerprints: before } = lastOf(await chainOf(s, a.run, node));
-        const after = { [ATOMIC_FACET]: address };
-        const ctx = { ...a, node };
-        if (sameFingerprints(before, after)) {
-          const receipt = skippedReceipt(ctx, prev, before);
-          await s.appendReceipt(a.run, node, serializeReceipt(receipt));
-          return {
-            status: 'skipped' as const,
-            version: await s.readPublished(a.run, node),
-            contentHash: receipt.content_hash,
-            prev,
-            fingerprints: { ...before },
-          };
-        }
-        const receipt = renderedReceipt(ctx, prev, before, after);
-        await s.writeVersion(a.run, node, address, bytes);
-        await s.publish(a.run, node, address);
-        await s.appendReceipt(a.run, node, serializeReceipt(receipt));
-        return {
-          status: 'rendered' as const,
-          version: address,
-          contentHash: receipt.content_hash,
-          prev,
-          fingerprints: after,
-        };
-      });
-    },
-    async failRender(a) {
-      const node = nodeName(a.node);
-      const s = await wm(a.run);
-      return serial(`${a.run}\u0000${node}`, async () => {
-        const { prev, fingerprints } = lastOf(await chainOf(s, a.run, node));
-        const receipt = failedReceipt({ ...a, node }, prev, fingerprints, a.reason);
-        await s.appendReceipt(a.run, node, serializeReceipt(receipt));
-        return { status: 'failed' as const, contentHash: receipt.content_hash, prev };
-      });
-    },
-    async readPublished(a) {
-      const node = nodeName(a.node);
-      const s = await wm(a.run);
-      const version = await s.readPublished(a.run, node);
-      if (version === null) return { version: null, fingerprints: { ...COLD_START_FINGERPRINTS }, files: {} };
-      return {
-        version,
-        fingerprints: { [ATOMIC_FACET]: version },
-        files: await versionFiles(s, a.run, node, version, true),
-      };
-    },
-    async readVersion(a) {
-      const node = nodeName(a.node);
-      const version = checkAddressArg(a.version, 'version');
-      const s = await wm(a.run);
-      return { files: await versionFiles(s, a.run, node, version, false) };
-    },
-    async listReceipts(a) {
-      const node = a.node === undefined ? undefined : nodeName(a.node);
-      const s = await wm(a.run);
-      const texts = await s.readReceipts(a.run, node);
-      const parsed = texts.map((t, i) => parseReceipt(t, `receipts[${i}]`) as unknown as Record<string, unknown>);
-      return { receipts: node === undefined ? byNode(parsed) : parsed };
-    },
-    async writeWorkspace(a) {
-      const node = nodeName(a.node);
-      const entries = artifactEntriesOf(a.files);
-      const s = await wm(a.run);
-      await serial(`${a.run}\u0000${node}\u0000ws`, () => s.writeWorkspace(a.run, node, commitEntries(entries).bytes));
-      return {};
-    },
-    async writeEnvelope(a) {
-      const envelope = envelopeOf(a);
-      const s = await wm(a.run);
-      return serial(`${a.run}\u0000envelope`, async () => {
-        const existing = await s.readEnvelope(a.run);
-        if (existing) {
-          if (canonicalJson(existing) === canonicalJson(envelope)) return {};
-          throw new ProseError('E_CONFLICT', 'the run envelope is already written and differs', {
-            location: { field: 'run' },
-            hint: 'compiled-intent.json, root.prose.md and sources/ are immutable during a run',
-          });
-        }
-        await s.writeEnvelope(a.run, envelope);
-        return {};
-      });
-    },
-    async readEnvelope(a) {
-      const s = await wm(a.run);
-      const env = await s.readEnvelope(a.run);
-      if (!env) throw new ProseError('E_NOT_FOUND', `run ${a.run} has no envelope yet`, { location: { field: 'run' } });
-      let compiledIntent: Record<string, unknown>;
-      try {
-        compiledIntent = JSON.parse(env.compiledIntentJson) as Record<string, unknown>;
-      } catch (err) {
-        throw new ProseError('E_CORRUPT', 'compiled-intent.json is not JSON', {
-          location: { field: 'compiledIntent' },
-          cause: err,
-        });
-      }
-      return { compiledIntent, rootSource: env.rootSource, sources: sortedRecord(env.sources) };
-    },
+    commitWorldModel: (a) => commitWorldModel(c, a),
+    failRender: (a) => failRender(c, a),
+    readPublished: (a) => readPublished(c, a),
+    readVersion: (a) => readVersion(c, a),
+    listReceipts: (a) => listReceipts(c, a),
+    writeWorkspace: (a) => writeWorkspace(c, a),
+    writeEnvelope: (a) => writeEnvelope(c, a),
+    readEnvelope: (a) => readEnvelope(c, a),
   };
+}
+
+type Result<K extends WorldModelOp> = Promise<OpResults[K]>;
+
+async function commitWorldModel(c: WorldModelContext, a: OpArgs['commitWorldModel']): Result<'commitWorldModel'> {
+  const node = c.nodeName(a.node);
+  const entries = artifactEntriesOf(a.files);
+  const s = await c.wm(a.run);
+  return c.serial(`${a.run}\u0000${node}`, async () => {
+    const { address, bytes } = commitEntries(entries);
+    const { prev, fingerprints: before } = lastOf(await c.chainOf(s, a.run, node));
+    const after = { [ATOMIC_FACET]: address };
+    const ctx = { ...a, node };
+    if (sameFingerprints(before, after)) {
+      const receipt = skippedReceipt(ctx, prev, before);
+      await s.appendReceipt(a.run, node, serializeReceipt(receipt));
+      return {
+        status: 'skipped' as const,
+        version: await s.readPublished(a.run, node),
+        contentHash: receipt.content_hash,
+        prev,
+        fingerprints: { ...before },
+      };
+    }
+    const receipt = renderedReceipt(ctx, prev, before, after);
+    await s.writeVersion(a.run, node, address, bytes);
+    await s.publish(a.run, node, address);
+    await s.appendReceipt(a.run, node, serializeReceipt(receipt));
+    return {
+      status: 'rendered' as const,
+      version: address,
+      contentHash: receipt.content_hash,
+      prev,
+      fingerprints: after,
+    };
+  });
+}
+
+async function failRender(c: WorldModelContext, a: OpArgs['failRender']): Result<'failRender'> {
+  const node = c.nodeName(a.node);
+  const s = await c.wm(a.run);
+  return c.serial(`${a.run}\u0000${node}`, async () => {
+    const { prev, fingerprints } = lastOf(await c.chainOf(s, a.run, node));
+    const receipt = failedReceipt({ ...a, node }, prev, fingerprints, a.reason);
+    await s.appendReceipt(a.run, node, serializeReceipt(receipt));
+    return { status: 'failed' as const, contentHash: receipt.content_hash, prev };
+  });
+}
+
+async function readPublished(c: WorldModelContext, a: OpArgs['readPublished']): Result<'readPublished'> {
+  const node = c.nodeName(a.node);
+  const s = await c.wm(a.run);
+  const version = await s.readPublished(a.run, node);
+  if (version === null) return { version: null, fingerprints: { ...COLD_START_FINGERPRINTS }, files: {} };
+  return {
+    version,
+    fingerprints: { [ATOMIC_FACET]: version },
+    files: await versionFiles(s, a.run, node, version, true),
+  };
+}
+
+async function readVersion(c: WorldModelContext, a: OpArgs['readVersion']): Result<'readVersion'> {
+  const node = c.nodeName(a.node);
+  const version = checkAddressArg(a.version, 'version');
+  const s = await c.wm(a.run);
+  return { files: await versionFiles(s, a.run, node, version, false) };
+}
+
+async function listReceipts(c: WorldModelContext, a: OpArgs['listReceipts']): Result<'listReceipts'> {
+  const node = a.node === undefined ? undefined : c.nodeName(a.node);
+  const s = await c.wm(a.run);
+  const texts = await s.readReceipts(a.run, node);
+  const parsed = texts.map((t, i) => parseReceipt(t, `receipts[${i}]`) as unknown as Record<string, unknown>);
+  return { receipts: node === undefined ? byNode(parsed) : parsed };
+}
+
+async function writeWorkspace(c: WorldModelContext, a: OpArgs['writeWorkspace']): Result<'writeWorkspace'> {
+  const node = c.nodeName(a.node);
+  const entries = artifactEntriesOf(a.files);
+  const s = await c.wm(a.run);
+  await c.serial(`${a.run}\u0000${node}\u0000ws`, () => s.writeWorkspace(a.run, node, commitEntries(entries).bytes));
+  return {};
+}
+
+async function writeEnvelope(c: WorldModelContext, a: OpArgs['writeEnvelope']): Result<'writeEnvelope'> {
+  const envelope = envelopeOf(a);
+  const s = await c.wm(a.run);
+  return c.serial(`${a.run}\u0000envelope`, async () => {
+    const existing = await s.readEnvelope(a.run);
+    if (existing) {
+      if (canonicalJson(existing) === canonicalJson(envelope)) return {};
+      throw new ProseError('E_CONFLICT', 'the run envelope is already written and differs', {
+        location: { field: 'run' },
+        hint: 'compiled-intent.json, root.prose.md and sources/ are immutable during a run',
+      });
+    }
+    await s.writeEnvelope(a.run, envelope);
+    return {};
+  });
+}
+
+async function readEnvelope(c: WorldModelContext, a: OpArgs['readEnvelope']): Result<'readEnvelope'> {
+  const s = await c.wm(a.run);
+  const env = await s.readEnvelope(a.run);
+  if (!env) throw new ProseError('E_NOT_FOUND', `run ${a.run} has no envelope yet`, { location: { field: 'run' } });
+  let compiledIntent: Record<string, unknown>;
+  try {
+    compiledIntent = JSON.parse(env.compiledIntentJson) as Record<string, unknown>;
+  } catch (err) {
+    throw new ProseError('E_CORRUPT', 'compiled-intent.json is not JSON', {
+      location: { field: 'compiledIntent' },
+      cause: err,
+    });
+  }
+  return { compiledIntent, rootSource: env.rootSource, sources: sortedRecord(env.sources) };
 }
 
 async function versionFiles(
@@ -189,22 +167,6 @@ async function versionFiles(
     throw new ProseError('E_NOT_FOUND', `node ${node} has no version ${version}`, { location: { field: 'version' } });
   }
   return filesOfVersion(bytes, `${node}@${version}`, version);
-}
-
-/** Stored receipt text back to an envelope; a line that is not a valid receipt is E_CORRUPT. */
-function parseReceipt(text: string, where: string): LedgerReceipt {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new ProseError('E_CORRUPT', `${where} is not JSON`, { location: { field: where }, cause: err });
-  }
-  const problems = validateReceipt(value);
-  if (problems.length > 0)
-    throw new ProseError('E_CORRUPT', `${where}: ${problems[0]!.message}`, {
-      location: { field: `${where}.${problems[0]!.field}` },
-    });
-  return value as LedgerReceipt;
 }
 
 /** Every node's receipts: nodes in UTF-8 byte order of their names, each chain in append order (`wm-list-order`). */

@@ -5,7 +5,7 @@ import {
   serializeDirectoryTo,
   type ByteSink,
   type DirectoryFingerprint,
-} from '../../canon/index.ts';
+} from '../../fingerprint/index.ts';
 import { formatError, ProseError, toProseError } from '../../core/errors.ts';
 import { parseOptions } from '../args.ts';
 import { EXIT, type CliIo, type Command } from '../io.ts';

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { contentAddressOf, fingerprintDirectory, parseArtifact } from '../../canon/index.ts';
+import { contentAddressOf, parseArtifact } from '../../canon/index.ts';
+import { fingerprintDirectory } from '../../fingerprint/index.ts';
 import type { Finding } from '../finding.ts';
 import type { NodeLedger } from '../kit/check-ledger.ts';
 import { finding } from '../kit/finding-sink.ts';

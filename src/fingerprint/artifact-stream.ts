@@ -1,7 +1,6 @@
 import { ProseError } from '../core/errors.ts';
-import { normalizeArtifactPath } from './artifact-path.ts';
+import { normalizeArtifactPath } from '../canon/artifact-path.ts';
 import { ArtifactStage, type Planned, type StreamStats } from './artifact-stage.ts';
-import { opwm1FileHeader } from './opwm1.ts';
 import type { TreeFile, TreeReader } from './tree-reader.ts';
 
 export type { Planned, StreamStats };
@@ -108,33 +107,10 @@ export function* artifactChunks(
     const full = stage.flushFor(8 + entry.pathBytes.length);
     if (full) yield full;
     if (access === undefined) {
-      yield* genericFile(reader, stage, entry, i);
+      yield* stage.stageGeneric(reader, entry, i);
       continue;
     }
     yield* stage.stageWhole(access, entry, i);
   }
-  if (stage.pos > 0) yield stage.take();
-}
-
-/** The generic path: the listed size, the header staged (or alone if it does not fit), the content streamed. */
-function* genericFile(reader: TreeReader, stage: ArtifactStage, entry: Planned, i: number): Generator<Uint8Array> {
-  const { file, pathBytes } = entry;
-  if (file.size < 0) throw new Error(`tree reader listed ${file.path} without a size and offers no access to learn it`);
-  const frame = opwm1FileHeader(pathBytes, file.size, `files[${i}]`);
-  const buf = stage.buf;
-  if (stage.pos + frame.length <= buf.length) {
-    buf.set(frame, stage.pos);
-    stage.pos += frame.length;
-    yield stage.take();
-  } else {
-    if (stage.pos > 0) yield stage.take();
-    yield frame;
-  }
-  let read = 0;
-  for (const chunk of reader.chunks(file, buf)) {
-    read += chunk.length;
-    if (read > file.size) break;
-    yield chunk;
-  }
-  stage.finish(entry, file.size, read);
+  if (stage.holding) yield stage.take();
 }

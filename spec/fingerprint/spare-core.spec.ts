@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { reapedChildrenMs, spareBetween, spareCore, SpareCoreJudge } from '../../src/canon/spare-core.ts';
+import { reapedChildrenMs, spareBetween, spareCore, SpareCoreJudge } from '../../src/fingerprint/spare-core.ts';
 
 const at = (t: number, busyMs: number, oursMs: number) => ({ at: t, busyMs, oursMs });
 

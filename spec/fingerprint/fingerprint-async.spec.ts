@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ASYNC_FROM_BYTES, commit, fingerprintDirectory, fingerprintDirectoryAsync } from '../../src/canon/index.ts';
+import { commit } from '../../src/canon/index.ts';
+import { ASYNC_FROM_BYTES, fingerprintDirectory, fingerprintDirectoryAsync } from '../../src/fingerprint/index.ts';
 
 /** Deterministic bytes, so no two files are equal and a misplaced chunk changes the address. */
 const bytes = (n: number, seed: number): Uint8Array => {

@@ -71,7 +71,7 @@ function sample(): Sample | undefined {
  * the kernel's fixed 100 ticks per second); 0 where there is no /proc.
  */
 export function reapedChildrenMs(): number {
-  // Through the fs reader's calls: canon touches the file system in one file only.
+  // Through the fs reader's calls: on this thread the engine touches the file system in one file only.
   const { openSync, readSync, closeSync } = fsSyncCalls;
   let stat: string;
   try {

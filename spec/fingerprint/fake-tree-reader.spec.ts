@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { commit, fingerprintDirectory, type TreeFile, type TreeReader } from '../../src/canon/index.ts';
-import { throwsCode, utf8 } from './vectors.ts';
+import { commit } from '../../src/canon/index.ts';
+import { fingerprintDirectory, type TreeFile, type TreeReader } from '../../src/fingerprint/index.ts';
+import { throwsCode, utf8 } from '../canon/vectors.ts';
 
 /** An in-memory tree behind the reader interface: Windows-style names, and files that lie about their size. */
 const fake = (files: Record<string, string>, lie: Record<string, number> = {}): TreeReader => ({

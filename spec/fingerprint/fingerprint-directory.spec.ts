@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { commit, fingerprintDirectory } from '../../src/canon/index.ts';
+import { commit } from '../../src/canon/index.ts';
+import { fingerprintDirectory } from '../../src/fingerprint/index.ts';
 
 const tree = (files: Record<string, string>): string => {
   const dir = mkdtempSync(join(tmpdir(), 'canon-fp-'));

@@ -1,14 +1,14 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { commit } from '../../src/canon/index.ts';
 import {
   artifactChunksAsync,
   ASYNC_FROM_BYTES,
-  commit,
   fingerprintDirectoryAsync,
   planTree,
   type TreeReader,
-} from '../../src/canon/index.ts';
-import { poolMemory } from '../../src/canon/artifact-stream-async.ts';
+} from '../../src/fingerprint/index.ts';
+import { poolMemory } from '../../src/fingerprint/artifact-stream-async.ts';
 
 // A stream that found the pool a loss makes the next ones read on this thread for a while: each test starts clean.
 test.before.each(() => poolMemory.forget());

@@ -1,4 +1,4 @@
-import { ArtifactStage, changedSize, type Overflow, type Planned, type StreamStats } from './artifact-stage.ts';
+import { ArtifactStage, type Overflow, type Planned, type StreamStats } from './artifact-stage.ts';
 import { artifactChunks, DEFAULT_BUFFER_BYTES } from './artifact-stream.ts';
 import { endFramesJob, framesFromRing, type OpenFramesJob } from './frame-ring.ts';
 import type { TreeFileAccess, TreeReader } from './tree-reader.ts';
@@ -73,7 +73,7 @@ export async function* artifactChunksAsync(
     if (pool) yield* streamRestAsync(access, stage, entry, open, spare);
     else yield* streamRestSync(access, stage, entry, open);
   }
-  if (stage.pos > 0) yield stage.take();
+  if (stage.holding) yield stage.take();
 }
 
 const always = (): boolean => true;
@@ -191,7 +191,7 @@ export async function* streamRestAsync(
         yield* stage.streamRest(access, handle, entry, ov);
         return;
       }
-      const into = (spare.buf ??= new Uint8Array(stage.buf.length));
+      const into = (spare.buf ??= new Uint8Array(stage.size));
       inflight = access.readIntoAsync!(handle, into, 0, into.length);
       inflight.catch(ignore); // awaited below; not an unhandled rejection while the consumer holds a chunk
       for (const chunk of ov.out) yield chunk;
@@ -201,8 +201,8 @@ export async function* streamRestAsync(
       pace.settled(now - t, now);
       inflight = undefined;
       // The part just read is now the stage; the buffer the consumer is done with is the next spare.
-      [stage.buf, spare.buf] = [into, stage.buf];
-      if (!nextPart(stage, ov, entry, n)) break;
+      spare.buf = stage.swap(into);
+      if (!stage.nextPart(ov, entry, n)) break;
     }
     stage.finish(entry, ov.size, ov.read);
   } finally {
@@ -210,19 +210,4 @@ export async function* streamRestAsync(
     if (inflight) await inflight.catch(ignore);
     access.close(handle);
   }
-}
-
-/**
- * Accounts for `n` bytes just read into the stage's buffer. A full buffer is the next chunk to hand on (true: read
- * on); a short read is end of file, and that tail stays staged so the next files pack in behind it.
- */
-function nextPart(stage: ArtifactStage, ov: Overflow, entry: Planned, n: number): boolean {
-  ov.read += n;
-  if (ov.read > ov.size) throw changedSize(entry.file, ov.size, ov.read, true);
-  if (n < stage.buf.length) {
-    stage.pos = n;
-    return false;
-  }
-  ov.out = [stage.buf.subarray(0, n)];
-  return true;
 }

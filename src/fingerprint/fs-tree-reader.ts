@@ -4,10 +4,11 @@ import { ProseError } from '../core/errors.ts';
 import type { TreeFile, TreeFileAccess, TreeKind, TreeReader } from './tree-reader.ts';
 
 /**
- * The one file of src/canon that touches the disk. Sync calls on purpose: on many small files sync fs is 3-7x
- * faster than fs/promises here, and the walk is the hot path of a fingerprint. The one async
- * call, `readIntoAsync`, serves large files, where a read can overlap the hashing of the part before it. Many
- * small files are read by other threads with these same sync calls (`parallel-tree-read.ts`).
+ * The one file of src/fingerprint that touches the disk on the hashing thread (the reader threads' program,
+ * `reader-worker.ts`, hands node:fs to its jobs). Sync calls on purpose: on many small files sync fs is 3-7x faster
+ * than fs/promises here, and the walk is the hot path of a fingerprint. The one async call, `readIntoAsync`, serves
+ * large files, where a read can overlap the hashing of the part before it. Many small files are read by other
+ * threads with these same sync calls (`parallel-tree-read.ts`).
  */
 const UTF8_STRICT = new TextDecoder('utf-8', { fatal: true });
 

@@ -1,5 +1,5 @@
-import { ArtifactStage, changedSize, type Planned } from './artifact-stage.ts';
-import { ABORT, ACTIVE, CONSUMED } from './batch-job.ts';
+import { ArtifactStage, type Planned } from './artifact-stage.ts';
+import { ABORT, ACTIVE, closeJob, markConsumed } from './job-control.ts';
 import { FRAMES_CONTROL_WORDS, LAST, META_FIELDS, PUBLISHED, STOP, type FramesJob } from './frame-job.ts';
 import { readerThreads, readyReaderThread } from './reader-threads.ts';
 import type { TreeFileAccess } from './tree-reader.ts';
@@ -133,12 +133,11 @@ export async function* framesFromRing(
       size = meta[m + 3]!;
       const flags = meta[m + 4]!;
       if (len > 0) {
-        if (stage.pos > 0) yield stage.take();
+        if (stage.holding) yield stage.take();
         stage.stats.bytes += len;
         yield new Uint8Array(job.ring, s * job.slotBytes, len);
       }
-      Atomics.store(ctrl, CONSUMED, ++h);
-      Atomics.notify(ctrl, CONSUMED);
+      markConsumed(ctrl, ++h);
       slotsFromReaders++;
       if (flags & LAST) break;
       if (flags & STOP) {
@@ -147,7 +146,7 @@ export async function* framesFromRing(
         file++;
       }
     }
-    if (stage.pos > 0) yield stage.take();
+    if (stage.holding) yield stage.take();
   } finally {
     endFramesJob(open);
   }
@@ -158,10 +157,7 @@ export async function* framesFromRing(
  * slot leaves; one whose message is still queued finds the job closed when no reader is inside it.
  */
 export function endFramesJob(open: OpenFramesJob): void {
-  const { ctrl } = open;
-  Atomics.store(ctrl, ABORT, 1);
-  Atomics.compareExchange(ctrl, ACTIVE, 0, -1);
-  Atomics.notify(ctrl, CONSUMED);
+  closeJob(open.ctrl);
   openJobs.delete(open);
 }
 
@@ -208,18 +204,5 @@ function* here(
     yield* stage.stageWhole(access, entry, i);
     return;
   }
-  if (stage.pos > 0) yield stage.take();
-  // `finish` counts the whole frame again.
-  stage.stats.bytes -= 8 + entry.pathBytes.length + at;
-  const handle = access.open(entry.file);
-  try {
-    for (let skipped = 0; skipped < at;) {
-      const n = access.readInto(handle, stage.buf, 0, Math.min(stage.buf.length, at - skipped));
-      if (n === 0) throw changedSize(entry.file, size, skipped);
-      skipped += n;
-    }
-    yield* stage.streamRest(access, handle, entry, { size, read: at, out: [] });
-  } finally {
-    access.close(handle);
-  }
+  yield* stage.streamFrom(access, entry, at, size);
 }

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fingerprintDirectory } from '../../src/canon/index.ts';
-import { throwsCode } from './vectors.ts';
+import { fingerprintDirectory } from '../../src/fingerprint/index.ts';
+import { throwsCode } from '../canon/vectors.ts';
 
 const withDir = (fn: (dir: string) => void) => {
   const dir = mkdtempSync(join(tmpdir(), 'canon-refuse-'));

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { commit, fingerprintDirectory, fsTreeReader, planTree } from '../../src/canon/index.ts';
+import { commit } from '../../src/canon/index.ts';
+import { fingerprintDirectory, fsTreeReader, planTree } from '../../src/fingerprint/index.ts';
 
 const tree = (names: string[]): string => {
   const dir = mkdtempSync(join(tmpdir(), 'canon-order-'));

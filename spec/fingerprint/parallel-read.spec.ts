@@ -3,20 +3,18 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { commit, parseArtifact, serializeArtifact } from '../../src/canon/index.ts';
 import {
   artifactChunksParallel,
   closeReaderThreads,
-  commit,
   fsTreeReader,
   planTree,
   fingerprintDirectory,
   fingerprintDirectoryAsync,
-  parseArtifact,
-  serializeArtifact,
   serializeDirectoryTo,
   type ParallelOptions,
-} from '../../src/canon/index.ts';
-import { allBins } from './vectors.ts';
+} from '../../src/fingerprint/index.ts';
+import { allBins } from '../canon/vectors.ts';
 
 /** A seeded generator, so a failing tree can be made again from its seed. */
 function rng(seed: number): () => number {

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ArtifactStage, type Planned, type StreamStats } from '../../src/canon/artifact-stage.ts';
-import { artifactChunksAsync, type ReadAhead } from '../../src/canon/artifact-stream-async.ts';
-import { fillFrames, type FrameFsCalls } from '../../src/canon/frame-job.ts';
-import { framesFromRing, framesJob, startFramesJob, type OpenFramesJob } from '../../src/canon/frame-ring.ts';
+import { ArtifactStage, type Planned, type StreamStats } from '../../src/fingerprint/artifact-stage.ts';
+import { artifactChunksAsync, type ReadAhead } from '../../src/fingerprint/artifact-stream-async.ts';
+import { fillFrames, type FrameFsCalls } from '../../src/fingerprint/frame-job.ts';
+import { framesFromRing, framesJob, startFramesJob, type OpenFramesJob } from '../../src/fingerprint/frame-ring.ts';
 import {
   artifactChunks,
   fingerprintDirectory,
@@ -15,7 +15,7 @@ import {
   planTree,
   readyReaderThreads,
   serializeDirectoryTo,
-} from '../../src/canon/index.ts';
+} from '../../src/fingerprint/index.ts';
 
 const realFs: FrameFsCalls = fs;
 

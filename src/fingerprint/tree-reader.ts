@@ -1,5 +1,5 @@
 /**
- * How the canon layer sees a directory tree, so only one file (`fs-tree-reader.ts`) touches `node:fs` and a
+ * How the fingerprint engine sees a directory tree, so only one file (`fs-tree-reader.ts`) touches `node:fs` and a
  * fake tree can stand in for tests.
  */
 export interface TreeFile {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { contentAddressOf, parseArtifact, serializeArtifact, serializeDirectoryTo } from '../../src/canon/index.ts';
+import { contentAddressOf, parseArtifact, serializeArtifact } from '../../src/canon/index.ts';
+import { serializeDirectoryTo } from '../../src/fingerprint/index.ts';
 
 test('serializeDirectoryTo writes the exact OPWM1 bytes and returns their address, honouring backpressure', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'canon-ser-'));

@@ -1,6 +1,7 @@
 import { ProseError } from '../core/errors.ts';
-import { opwm1FileHeader, opwm1Header, UINT32_MAX } from './opwm1.ts';
-import type { TreeFile, TreeFileAccess } from './tree-reader.ts';
+import { checkFrame, opwm1FileHeader, opwm1Header, UINT32_MAX } from '../canon/opwm1.ts';
+import { writeFrameHeader } from '../canon/opwm1-frame.ts';
+import type { TreeFile, TreeFileAccess, TreeReader } from './tree-reader.ts';
 
 export interface StreamStats {
   files: number;
@@ -25,11 +26,12 @@ export interface Overflow {
  * The staging buffer both artifact streams (sync and async) fill: the stream header, then per file its frame
  * header and, when the file fits, its bytes read straight in behind it. A short read is end of file, so its length
  * is the size and the header is written in front of the bytes afterwards: a small file costs open + read + close.
- * Chunks handed out are views of `buf`, valid until the stream's next step.
+ * Chunks handed out are views of `buf`, valid until the stream's next step. The buffer and the position are this
+ * class's alone: the streams (sync, async, ring, batches) stage, hand on and read through its methods.
  */
 export class ArtifactStage {
-  buf: Uint8Array;
-  pos: number;
+  private buf: Uint8Array;
+  private pos: number;
   /** With less room than this left for content, the stage is handed on first, so that a small file is not sent
    * down the size-query-and-stream path only because the buffer is nearly full. */
   private readonly minRoom: number;
@@ -61,6 +63,42 @@ export class ArtifactStage {
     return out;
   }
 
+  /** Whether anything is staged (to hand on with `take` before bytes that did not come through the stage). */
+  get holding(): boolean {
+    return this.pos > 0;
+  }
+
+  /** The staging buffer's length: a spare buffer for reads off this thread is as large. */
+  get size(): number {
+    return this.buf.length;
+  }
+
+  /**
+   * Makes `into` (as large, holding a part just read off this thread) the staging buffer and returns the one the
+   * stage held, which the consumer is done with: the next spare.
+   */
+  swap(into: Uint8Array): Uint8Array {
+    const old = this.buf;
+    this.buf = into;
+    return old;
+  }
+
+  /**
+   * Accounts for `n` bytes of an overflowing file just read into the staging buffer (`swap`). A full buffer is the
+   * next chunk to hand on (`ov.out`; true: read on); a short read is end of file, and that tail stays staged so the
+   * next files pack in behind it.
+   */
+  nextPart(ov: Overflow, entry: Planned, n: number): boolean {
+    ov.read += n;
+    if (ov.read > ov.size) throw changedSize(entry.file, ov.size, ov.read, true);
+    if (n < this.buf.length) {
+      this.pos = n;
+      return false;
+    }
+    ov.out = [this.buf.subarray(0, n)];
+    return true;
+  }
+
   /**
    * Reads up to `probe` bytes of the open file in behind its frame header. Returns undefined when the file ended
    * there (it is staged whole), else its size (asked of `access` when not listed) and what to hand on before the
@@ -75,7 +113,7 @@ export class ArtifactStage {
       got = access.readInto(handle, this.buf, this.pos + head, room);
       if (got < room) {
         if (file.size >= 0 && got !== file.size) throw changedSize(file, file.size, got);
-        writeFrameHeader(this.buf, this.pos, pathBytes, got, i);
+        frameHeader(this.buf, this.pos, pathBytes, got, i);
         this.pos += head + got;
         this.stats.bytes += head + got;
         return undefined;
@@ -85,7 +123,7 @@ export class ArtifactStage {
     if (got > size) throw changedSize(file, size, got, true);
     let out: Uint8Array[];
     if (room > 0) {
-      writeFrameHeader(this.buf, this.pos, pathBytes, size, i);
+      frameHeader(this.buf, this.pos, pathBytes, size, i);
       out = [this.buf.subarray(0, this.pos + head + got)];
     } else {
       // A path longer than the buffer: its header stands alone.
@@ -120,6 +158,54 @@ export class ArtifactStage {
     this.finish(entry, ov.size, read);
   }
 
+  /**
+   * One file of a reader without `access`: its listed size, the header staged (or alone if it does not fit), the
+   * content streamed through the buffer with `chunks`.
+   */
+  *stageGeneric(reader: TreeReader, entry: Planned, i: number): Generator<Uint8Array> {
+    const { file, pathBytes } = entry;
+    if (file.size < 0)
+      throw new Error(`tree reader listed ${file.path} without a size and offers no access to learn it`);
+    const frame = opwm1FileHeader(pathBytes, file.size, `files[${i}]`);
+    const buf = this.buf;
+    if (this.pos + frame.length <= buf.length) {
+      buf.set(frame, this.pos);
+      this.pos += frame.length;
+      yield this.take();
+    } else {
+      if (this.pos > 0) yield this.take();
+      yield frame;
+    }
+    let read = 0;
+    for (const chunk of reader.chunks(file, buf)) {
+      read += chunk.length;
+      if (read > file.size) break;
+      yield chunk;
+    }
+    this.finish(entry, file.size, read);
+  }
+
+  /**
+   * A file read on from `at` content bytes already handed on (of `size`, its frame header with them, and counted
+   * in `stats`): what is staged first, then the rest, the first `at` bytes read past; checked against its size.
+   */
+  *streamFrom(access: TreeFileAccess, entry: Planned, at: number, size: number): Generator<Uint8Array> {
+    if (this.pos > 0) yield this.take();
+    // `finish` counts the whole frame again.
+    this.stats.bytes -= 8 + entry.pathBytes.length + at;
+    const handle = access.open(entry.file);
+    try {
+      for (let skipped = 0; skipped < at;) {
+        const n = access.readInto(handle, this.buf, 0, Math.min(this.buf.length, at - skipped));
+        if (n === 0) throw changedSize(entry.file, size, skipped);
+        skipped += n;
+      }
+      yield* this.streamRest(access, handle, entry, { size, read: at, out: [] });
+    } finally {
+      access.close(handle);
+    }
+  }
+
   /** Checks a streamed file's length against its size and counts its frame. */
   finish(entry: Planned, size: number, read: number): void {
     if (read !== size) throw changedSize(entry.file, size, read, read > size);
@@ -127,19 +213,10 @@ export class ArtifactStage {
   }
 }
 
-/** The frame header in place, as `opwm1FileHeader` builds it (which also raises its E_FORMAT when out of range). */
-function writeFrameHeader(buf: Uint8Array, at: number, pathBytes: Uint8Array, size: number, i: number): void {
-  if (size > UINT32_MAX || pathBytes.length > UINT32_MAX) opwm1FileHeader(pathBytes, size, `files[${i}]`);
-  writeU32(buf, at, pathBytes.length);
-  buf.set(pathBytes, at + 4);
-  writeU32(buf, at + 4 + pathBytes.length, size);
-}
-
-function writeU32(buf: Uint8Array, off: number, value: number): void {
-  buf[off] = value & 0xff;
-  buf[off + 1] = (value >>> 8) & 0xff;
-  buf[off + 2] = (value >>> 16) & 0xff;
-  buf[off + 3] = (value >>> 24) & 0xff;
+/** The frame header in place; its lengths checked as `opwm1FileHeader` does only when out of range (the hot path). */
+function frameHeader(buf: Uint8Array, at: number, pathBytes: Uint8Array, size: number, i: number): void {
+  if (size > UINT32_MAX || pathBytes.length > UINT32_MAX) checkFrame(pathBytes.length, size, `files[${i}]`);
+  writeFrameHeader(buf, at, pathBytes, size);
 }
 
 export function changedSize(file: TreeFile, size: number, read: number, more = false): ProseError {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { addressFromHex, type ContentAddress } from './content-address.ts';
+import { addressFromHex, type ContentAddress } from '../canon/content-address.ts';
 import { artifactChunks, planTree, type StreamStats, type TreeOptions } from './artifact-stream.ts';
 import { artifactChunksAsync } from './artifact-stream-async.ts';
 import { fsTreeReader } from './fs-tree-reader.ts';

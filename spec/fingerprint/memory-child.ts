@@ -1,7 +1,7 @@
 // Child process for fingerprint-memory.spec.ts: prints its peak RSS (KiB) after fingerprinting, or after only
 // loading the same modules ("baseline"), so the difference is what the walk itself costs.
 // "measure-async" does the same through fingerprintDirectoryAsync (two buffers, reads on the thread pool).
-import { fingerprintDirectory, fingerprintDirectoryAsync } from '../../src/canon/index.ts';
+import { fingerprintDirectory, fingerprintDirectoryAsync } from '../../src/fingerprint/index.ts';
 
 const [mode, dir] = process.argv.slice(2);
 const result =

@@ -1,0 +1,81 @@
+import { ProseError } from '../core/errors.ts';
+import type { RunRef } from '../core/model.ts';
+import { checkName } from '../core/names.ts';
+import type { StateStore, WorldModelStore } from '../core/store.ts';
+import type { ContentAddress } from './content-address.ts';
+import type { LedgerReceipt } from './receipt.ts';
+import { validateReceipt } from './validate-receipt.ts';
+import { COLD_START_FINGERPRINTS } from './world-model-receipts.ts';
+
+/** Node names the directory layout reserves: `world-model/caller/` holds caller inputs (`wm-node-names`). */
+const RESERVED_NODES = new Set(['caller']);
+
+/**
+ * What the world-model operations share over one `StateStore` (`world-model-ops.ts`): its world-model store, node
+ * names checked, a node's chain read, and calls on one key serialized in this process so a chain never forks.
+ */
+export class WorldModelContext {
+  private readonly locks = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly store: StateStore) {}
+
+  /** Runs `fn` after every earlier call on `key` settled. */
+  serial<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const locks = this.locks;
+    const next = (locks.get(key) ?? Promise.resolve()).catch(() => undefined).then(fn);
+    locks.set(key, next);
+    return next.finally(() => {
+      if (locks.get(key) === next) locks.delete(key);
+    });
+  }
+
+  /** The world-model store, once the run is known to exist. */
+  async wm(run: RunRef): Promise<WorldModelStore> {
+    const rec = await this.store.readRun(run).catch((err: unknown) => {
+      if (err instanceof ProseError && err.code === 'E_NOT_FOUND') return undefined;
+      throw err;
+    });
+    if (!rec) throw new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)}`, { location: { field: 'run' } });
+    if (!this.store.worldModel) throw new ProseError('E_UNSUPPORTED', 'this backend keeps no world-model store');
+    return this.store.worldModel;
+  }
+
+  nodeName(node: string): string {
+    checkName('node', node, 'node');
+    if (RESERVED_NODES.has(node))
+      throw new ProseError('E_INVALID_NAME', `node name ${JSON.stringify(node)} is reserved`, {
+        location: { field: 'node' },
+        hint: 'world-model/caller/ holds the caller inputs',
+      });
+    return node;
+  }
+
+  async chainOf(s: WorldModelStore, run: RunRef, node: string): Promise<LedgerReceipt[]> {
+    return (await s.readReceipts(run, node)).map((text, i) => parseReceipt(text, `receipts of ${node}[${i}]`));
+  }
+}
+
+/** The head of a chain: the last receipt's hash (null: cold start) and its fingerprints. */
+export function lastOf(chain: LedgerReceipt[]): { prev: ContentAddress | null; fingerprints: Record<string, string> } {
+  const last = chain.at(-1);
+  return {
+    prev: (last?.content_hash ?? null) as ContentAddress | null,
+    fingerprints: last ? last.fingerprints : { ...COLD_START_FINGERPRINTS },
+  };
+}
+
+/** Stored receipt text back to an envelope; a line that is not a valid receipt is E_CORRUPT. */
+export function parseReceipt(text: string, where: string): LedgerReceipt {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new ProseError('E_CORRUPT', `${where} is not JSON`, { location: { field: where }, cause: err });
+  }
+  const problems = validateReceipt(value);
+  if (problems.length > 0)
+    throw new ProseError('E_CORRUPT', `${where}: ${problems[0]!.message}`, {
+      location: { field: `${where}.${problems[0]!.field}` },
+    });
+  return value as LedgerReceipt;
+}
