@@ -13,7 +13,7 @@ const RULES = {
   core: ['core'],
   io: ['core', 'io'],
   canon: ['core', 'canon'],
-  fingerprint: ['core', 'canon', 'io', 'fingerprint'],
+  fingerprint: ['core', 'canon', 'fingerprint'],
   transcript: ['core', 'transcript'],
   plugin: ['core', 'plugin'],
   conformance: ['core', 'canon', 'conformance', 'session', 'verify/finding.ts'],
