@@ -1,17 +1,12 @@
 import { join, relative, sep } from 'node:path';
 import type { Finding } from '../verify/finding.ts';
-import { checkRow, readFileBinding } from './check-stored-binding.ts';
+import { checkRow, readFileBinding, type BindingExpect } from './check-stored-binding.ts';
+
+export type { BindingExpect };
 import type { BindingBlock } from './parse-confirmation.ts';
 import { parseLocation, type Location } from './parse-location.ts';
 import { isInside, resolveMessagePath, sqliteRows, type PgQuery, type RunTarget } from './run-target.ts';
 import { finding } from './session-rules.ts';
-
-export interface BindingExpect {
-  executionId?: number | null;
-  kind?: string;
-  /** Above this many UTF-8 bytes the value must be an attachment (sqlite.md "Large Outputs"; decision attachment-threshold). */
-  thresholdBytes: number;
-}
 
 /** What the checker learned about the binding: the value (for the echo rule), when it could read it. */
 export interface BindingCheck {

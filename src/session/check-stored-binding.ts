@@ -4,9 +4,15 @@ import { ProseError } from '../core/errors.ts';
 import { parseBindingFile } from '../core/formats/binding-file.ts';
 import { BINDING_KINDS } from '../core/model.ts';
 import type { Finding } from '../verify/finding.ts';
-import type { BindingExpect } from './check-binding.ts';
 import type { RunTarget } from './run-target.ts';
 import { finding } from './session-rules.ts';
+
+export interface BindingExpect {
+  executionId?: number | null;
+  kind?: string;
+  /** Above this many UTF-8 bytes the value must be an attachment (sqlite.md "Large Outputs"; decision attachment-threshold). */
+  thresholdBytes: number;
+}
 
 /**
  * What a binding holds once its location checked out: a binding file (filesystem) or a bindings row (sqlite,

@@ -1,4 +1,4 @@
-import type { SqlParams, SqlRow, SqlValue } from './rows.ts';
+import type { SqlParams, SqlRow, SqlValue } from './sql-values.ts';
 import { decodeWtf8 } from './wtf8.ts';
 
 /** The parts of node:sqlite (Node 22.5+) the native engine uses. */

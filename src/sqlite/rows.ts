@@ -4,9 +4,9 @@ import { NativeDatabase } from './native-db.ts';
 import { loadedSqlite, type Sqlite3Static } from './wasm.ts';
 import { decodeWtf8 } from './wtf8.ts';
 
-export type SqlValue = string | number | bigint | Uint8Array | null;
-export type SqlRow = Record<string, SqlValue>;
-export type SqlParams = readonly unknown[] | Record<string, unknown>;
+import type { SqlParams, SqlRow, SqlValue } from './sql-values.ts';
+
+export type { SqlParams, SqlRow, SqlValue };
 /** A connection handed to `read`/`write` callbacks: WASM SQLite's, or node:sqlite's on the native engine. */
 export type Database = WasmDatabase | NativeDatabase;
 export type { WasmDatabase };

@@ -2,7 +2,7 @@ import { ProseError } from '../../core/errors.ts';
 import type { ExecutionEvent, JoinStrategy, RunStatus } from '../../core/model.ts';
 import { RUN_STATUSES } from '../../core/model.ts';
 import { foldEvents } from '../../core/execution-log.ts';
-import type { StateDoc } from './state-md.ts';
+import type { StateDoc } from './state-doc.ts';
 
 /**
  * A state.md as filesystem.md's example writes it: header, annotated Execution Trace, Active Constructs, Index and

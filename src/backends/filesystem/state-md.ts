@@ -5,6 +5,9 @@ import { RUN_STATUSES } from '../../core/model.ts';
 import { checkEventShape } from '../../core/check-args.ts';
 import { RunPaths } from './run-paths.ts';
 import { parseSeedStateMd } from './seed-state-md.ts';
+import type { StateDoc } from './state-doc.ts';
+
+export type { StateDoc };
 
 /**
  * `state.md`, the seed's annotated execution state (filesystem.md "state.md"), written by the VM only.
@@ -12,15 +15,6 @@ import { parseSeedStateMd } from './seed-state-md.ts';
  * section of one JSON event per line, our extension: it is what the backend reads back, so the rendered sections
  * never disagree with it (docs/decisions.md `state-md-event-log`).
  */
-export interface StateDoc {
-  runId: string;
-  programPath: string;
-  status: RunStatus;
-  started: string;
-  updated: string;
-  events: ExecutionEvent[];
-}
-
 export interface IndexEntries {
   bindings: { name: string; kind: string; executionId: number | null }[];
   agents: { name: string; scope: string; path: string }[];
