@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import type { Backend, BackendFactory } from '../core/backend.ts';
 import { ProseError } from '../core/errors.ts';
-import type { LayoutStep } from './case-types.ts';
+import type { LayoutStep } from './steps/layout.ts';
 import { match, show } from './match.ts';
 import { interpolate, type Vars } from './template.ts';
 

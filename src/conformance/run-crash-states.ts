@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { ProseError } from '../core/errors.ts';
-import type { CrashStatesStep } from './case-types.ts';
+import type { CrashStatesStep } from './steps/crash-states.ts';
 import { checkWritten } from './check-written.ts';
 import { buildCrashStates, type CrashState } from './crash-states/build-states.ts';
 import { FileModel } from './crash-states/file-model.ts';

@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { MixedWritersStep } from './case-types.ts';
+import type { MixedWritersStep } from './steps/mixed-writers.ts';
 import { checkWritten } from './check-written.ts';
 import { workerBase, type WorkerContext, type WorkerVerdict } from './run-workers.ts';
 import { spawnWorker, type WorkerHandle } from './spawn-worker.ts';

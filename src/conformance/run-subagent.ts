@@ -21,7 +21,7 @@ import {
   type SubagentWork,
 } from '../session/index.ts';
 import type { Finding } from '../verify/finding.ts';
-import type { SubagentStep } from './case-types.ts';
+import type { SubagentStep } from './steps/subagent.ts';
 import { deviateMessage, segmentOffset } from './subagent-deviation.ts';
 import { interpolate, type Vars } from './template.ts';
 

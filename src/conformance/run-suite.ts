@@ -5,7 +5,6 @@ import type { BackendFactory } from '../core/backend.ts';
 import type { Decisions } from '../core/decisions.ts';
 import type { Case, Suite } from './case-types.ts';
 import { CaseWorkers, type CaseSettings } from './case-workers.ts';
-import { containsKind } from './load-suite.ts';
 import type { CapabilityReport } from './probes/capability-report.ts';
 import { applyExpectation, expectationFor, type Expectations } from './expectations.ts';
 import { countOutcomes, sumMetrics, type CaseResult, type Counts } from './outcome.ts';
@@ -15,6 +14,7 @@ import type { QuickCounts } from './quick.ts';
 import type { FindingsFilter } from './run-subagent.ts';
 import { probeBackend } from './probes/run-probes.ts';
 import { shardCases, type Shard } from './shard.ts';
+import { stepSlots, stepWorkers } from './steps/step-kinds.ts';
 import { Slots, type UnitKind } from './slots.ts';
 
 export interface RunHeader {
@@ -280,34 +280,21 @@ async function runOne(
  * takes every slot. With one job every case takes the one slot: the sequential run.
  */
 function weightOf(c: Case, jobs: number): number {
-  let w = containsKind(c.steps, 'concurrent') && jobs > 1 ? 0.5 : 1;
-  const visit = (steps: Case['steps']) => {
-    for (const s of steps) {
-      if (s.kind === 'repeat') visit(s.steps);
-      else if (s.kind === 'mixed-writers') w = Math.max(w, s.ours + s.cli + s.readers);
-      else if (s.kind === 'crash' || s.kind === 'crash-states') w = Math.max(w, 1);
-    }
-  };
-  visit(c.steps);
-  return Math.min(w, jobs);
+  return Math.min(stepSlots(c.steps, jobs), jobs);
 }
 
-/** Whether a case starts worker processes of the CLI (crash, crash-states, concurrent, mixed-writers or subagent steps). */
+/** Whether a case starts worker processes of the CLI (a step of a kind that declares `workers`). */
 export function usesWorkerProcesses(c: Case): boolean {
-  return (['crash', 'crash-states', 'concurrent', 'mixed-writers', 'subagent'] as const).some((k) =>
-    containsKind(c.steps, k),
-  );
+  return stepWorkers(c.steps) !== undefined;
 }
 
 function isPlugin(f: BackendFactory): boolean {
   return !!f.spec && /^(exec|module):/.test(f.spec);
 }
 
-/** Cases whose steps time worker processes: crash, concurrent and mixed-writers steps. */
+/** Cases whose steps time worker processes (a step of a kind with `workers: 'timed'`). */
 function kindOf(c: Case): UnitKind {
-  return (['crash', 'crash-states', 'concurrent', 'mixed-writers'] as const).some((k) => containsKind(c.steps, k))
-    ? 'timed'
-    : 'in-process';
+  return stepWorkers(c.steps) === 'timed' ? 'timed' : 'in-process';
 }
 
 /** Each case gets its own seed from the run's, so cases do not share kill points but all replay from one number. */

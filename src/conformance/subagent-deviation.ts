@@ -1,4 +1,4 @@
-import type { Deviation } from './case-types.ts';
+import type { Deviation } from './steps/subagent.ts';
 
 /**
  * The ways a scripted subagent departs from its instructions, each one a mistake session.md warns about, so a case

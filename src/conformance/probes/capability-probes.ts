@@ -2,6 +2,7 @@ import type { BackendEnv, BackendFactory } from '../../core/backend.ts';
 import { CAPABILITIES, type Capability } from '../../core/capabilities.ts';
 import type { CapabilityVerdict } from './capability-verdict.ts';
 import { ProseError } from '../../core/errors.ts';
+import { ERRORED_CODES } from '../outcome.ts';
 import {
   Broken,
   genericProbe,
@@ -21,9 +22,6 @@ export interface ProbeOptions {
 
 /** What a probe came to: its outcome, a wrong answer (`broken`), or the backend breaking (`errored`). */
 type Ran = ProbeOutcome | { broken: string } | { errored: string };
-
-/** Codes that say the backend or the plugin broke, not how it answers (the runner errors a case on them too). */
-const ERRORED_CODES = new Set(['E_PLUGIN', 'E_BACKEND', 'E_IO', 'E_CASE']);
 
 /**
  * Checks each capability both ways: a declared one must work, an undeclared one must answer E_UNSUPPORTED (or its
