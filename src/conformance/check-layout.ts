@@ -5,6 +5,7 @@ import { ProseError } from '../core/errors.ts';
 import type { LayoutStep } from './steps/layout.ts';
 import { match, show } from './match.ts';
 import { interpolate, type Vars } from './template.ts';
+import { unreachable } from './unreachable.ts';
 
 /**
  * Checks one layout expectation against the backend's storage. Returns 'n/a' when the step is for another
@@ -47,6 +48,8 @@ export async function checkLayout(
       const rows = await view.query(s.query!, s.params ?? []);
       return match(s.rows, rows, s.query!);
     }
+    default:
+      return unreachable(view, 'storage view');
   }
 }
 

@@ -7,6 +7,7 @@ import type { Outcome } from './outcome.ts';
 import type { StepObserver } from './run-context.ts';
 import { explainStep, type Step } from './steps/step-kinds.ts';
 import { interpolate, type Vars } from './template.ts';
+import { unreachable } from './unreachable.ts';
 
 /**
  * `test --explain CASE`: the case's steps as they run, each call as a protocol line and its reply, so an author
@@ -74,6 +75,8 @@ export function explainOutcome(o: Outcome): string[] {
       return [...explainOutcome(o.failure), `  (expected to fail: ${o.reason})`];
     case 'xpassed':
       return ['', `outcome: passed, but the expectations file says it fails (${o.reason})`];
+    default:
+      return unreachable(o, 'outcome');
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Actor } from '../core/actor.ts';
 import type { Capability } from '../core/capabilities.ts';
 import type { OpName } from '../core/ops.ts';
+import { unreachable } from './unreachable.ts';
 
 /**
  * The write workloads of the crash and concurrency areas. Item `i` of writer `w` is the same call in the worker
@@ -90,6 +91,8 @@ export function workItem(
         },
         actor: { role: 'vm' },
       };
+    default:
+      return unreachable(kind, 'workload');
   }
 }
 

@@ -1,6 +1,7 @@
 import type { CapabilityVerdict } from '../probes/capability-verdict.ts';
 import { isContradiction } from '../probes/capability-verdict.ts';
 import type { CapabilityReport } from '../probes/capability-report.ts';
+import { unreachable } from '../unreachable.ts';
 
 /** What every report says of capability claims, so the formats agree. */
 
@@ -26,6 +27,8 @@ export function claimCell(v: CapabilityVerdict | undefined): string {
       return 'unprobed';
     case 'errored':
       return 'errored';
+    default:
+      return unreachable(v.verdict, 'verdict');
   }
 }
 

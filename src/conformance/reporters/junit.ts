@@ -6,6 +6,7 @@ import type { RunHeader } from '../run-suite.ts';
 import { isFailure, notExercised } from './claims.ts';
 import type { Reporter, Write } from './reporter.ts';
 import { quickNote } from './run-notes.ts';
+import { unreachable } from '../unreachable.ts';
 
 /**
  * JUnit XML for CI dashboards: one testsuite per backend, written when the run is over, and beside it one
@@ -81,6 +82,8 @@ function testcase(r: CaseResult): string {
       return `${open}><failure message="${esc(o.message)}">${esc(`${o.at.file}:${o.at.line}\n${o.step}`)}</failure></testcase>`;
     case 'errored':
       return `${open}><error message="${esc(`${o.error.code}: ${o.error.message}`)}">${esc(o.evidence ?? '')}</error></testcase>`;
+    default:
+      return unreachable(o, 'outcome');
   }
 }
 

@@ -5,6 +5,7 @@ import { CLAIM_LEGEND, claimCell, claimLine, claimsTable, needsAttention } from 
 import { buildMatrix, cellText } from './matrix.ts';
 import type { Reporter, Write } from './reporter.ts';
 import { quickNote } from './run-notes.ts';
+import { unreachable } from '../unreachable.ts';
 
 /** The compliance matrix as Markdown: each cell links to that area's failures on that backend, with expected vs seen. */
 export function markdownReporter(write: Write): Reporter {
@@ -114,7 +115,11 @@ function detail(r: CaseResult): string[] {
       return [`- **${r.id}** errored: ${o.error.code}: ${o.error.message}`];
     case 'xpassed':
       return [`- **${r.id}** passed although expected to fail (${o.reason})`];
-    default:
+    case 'passed':
+    case 'skipped':
+    case 'xfailed':
       return [];
+    default:
+      return unreachable(o, 'outcome');
   }
 }

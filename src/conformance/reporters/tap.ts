@@ -3,6 +3,7 @@ import type { Outcome } from '../outcome.ts';
 import { isFailure, notExercised } from './claims.ts';
 import type { Reporter, Write } from './reporter.ts';
 import { cutShortNote, quickNote } from './run-notes.ts';
+import { unreachable } from '../unreachable.ts';
 
 /**
  * TAP 14. Expected failures are `# TODO`; an unexpected pass is `not ok`, since it needs a person's attention.
@@ -50,6 +51,8 @@ function tapLine(n: number, name: string, o: Outcome): string {
       return `not ok ${n} - ${name}\n${diag({ message: o.message, at: `${o.at.file}:${o.at.line}`, step: o.step })}`;
     case 'errored':
       return `not ok ${n} - ${name}\n${diag({ message: `errored: ${o.error.code}: ${o.error.message}`, ...(o.at ? { at: `${o.at.file}:${o.at.line}` } : {}) })}`;
+    default:
+      return unreachable(o, 'outcome');
   }
 }
 
