@@ -61,7 +61,8 @@ export async function runMixedWriters(
   await ctx.close();
 
   const cliInsert = (name: string, value: string) =>
-    `INSERT OR REPLACE INTO bindings (name, execution_id, kind, value, source_statement, updated_at) VALUES ('${name}', NULL, 'let', '${value.replace(/'/g, "''")}', 'let ${name} = session "cli"', datetime('now'))`;
+    'INSERT OR REPLACE INTO bindings (name, execution_id, kind, value, source_statement, updated_at) ' +
+    `VALUES ('${name}', NULL, 'let', '${value.replace(/'/g, "''")}', 'let ${name} = session "cli"', datetime('now'))`;
 
   /** One sqlite3 process; resolves with its exit and output. */
   const runCli = (args: string[]) =>

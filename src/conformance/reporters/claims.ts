@@ -33,7 +33,8 @@ export function claimCell(v: CapabilityVerdict | undefined): string {
 }
 
 export const CLAIM_LEGEND =
-  'yes: declared and works; no: undeclared and refused (E_UNSUPPORTED or its off behaviour); no (n/a): undeclared and not exercised (nothing to refuse, or no probe yet); ' +
+  'yes: declared and works; no: undeclared and refused (E_UNSUPPORTED or its off behaviour); ' +
+  'no (n/a): undeclared and not exercised (nothing to refuse, or no probe yet); ' +
   'BROKEN: declared but does not work; WORKS!: works although undeclared; HALF!: undeclared, neither works nor answers E_UNSUPPORTED; ' +
   'unprobed: declared, no probe can exercise it yet; errored: the probe could not tell (the backend broke or hung).';
 

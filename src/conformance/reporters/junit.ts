@@ -38,7 +38,8 @@ export function junitXml(
     const c = countOutcomes(rs);
     const time = rs.reduce((t, r) => t + r.durationMs, 0) / 1000;
     out.push(
-      `  <testsuite name="${esc(b)}" tests="${c.total}" failures="${c.failed + c.xpassed}" errors="${c.errored}" skipped="${c.skipped + c.xfailed}" time="${time.toFixed(3)}">`,
+      `  <testsuite name="${esc(b)}" tests="${c.total}" failures="${c.failed + c.xpassed}" errors="${c.errored}" ` +
+        `skipped="${c.skipped + c.xfailed}" time="${time.toFixed(3)}">`,
     );
     const h = headers.get(b);
     if (h) out.push(...properties(h));
@@ -93,7 +94,8 @@ function claimsSuite(r: CapabilityReport): string[] {
   const errors = n((v) => v.verdict === 'errored');
   const skipped = n((v) => v.verdict === 'unprobed' || notExercised(v));
   return [
-    `  <testsuite name="${esc(`${r.backend} capability claims`)}" tests="${r.verdicts.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${(r.durationMs / 1000).toFixed(3)}">`,
+    `  <testsuite name="${esc(`${r.backend} capability claims`)}" tests="${r.verdicts.length}" ` +
+      `failures="${failures}" errors="${errors}" skipped="${skipped}" time="${(r.durationMs / 1000).toFixed(3)}">`,
     ...r.verdicts.map((v) => claimCase(r.backend, v)),
     '  </testsuite>',
   ];

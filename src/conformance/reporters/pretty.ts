@@ -43,7 +43,8 @@ export function prettyReporter(write: Write, opts: { verbose?: boolean } = {}): 
         .map(([k, v]) => `${v} ${k}`)
         .join(', ');
       write(
-        `  ${backend}: ${c.passed} passed, ${c.failed} failed, ${c.errored} errored, ${c.skipped} skipped, ${c.xfailed} xfailed, ${c.xpassed} xpassed${measured ? `; survived: ${measured}` : ''}\n`,
+        `  ${backend}: ${c.passed} passed, ${c.failed} failed, ${c.errored} errored, ${c.skipped} skipped, ` +
+          `${c.xfailed} xfailed, ${c.xpassed} xpassed${measured ? `; survived: ${measured}` : ''}\n`,
       );
       const cut = cutShortNote(extra);
       if (cut) write(`  ${cut}\n`);
@@ -102,7 +103,8 @@ function prettyResult(r: CaseResult, write: Write, verbose: boolean): void {
       const m = o.metrics;
       if (m?.['crash states checked'] !== undefined)
         write(
-          `  states ${r.id}: ${m['crash states checked'] === m['crash states possible'] ? `all ${m['crash states checked']}` : `${m['crash states checked']} of at most ${m['crash states possible']} (a seeded sample)`} crash states checked, ${m['file operations recorded']} file operations recorded, ${m['crash-state ms']} ms\n`,
+          `  states ${r.id}: ${statesChecked(m)} crash states checked, ` +
+            `${m['file operations recorded']} file operations recorded, ${m['crash-state ms']} ms\n`,
         );
       return;
     }
@@ -123,10 +125,18 @@ function prettyResult(r: CaseResult, write: Write, verbose: boolean): void {
       return;
     case 'errored':
       write(
-        `  ERROR ${r.id}${o.at ? `  ${o.at.file}:${o.at.line}` : ''}\n        ${o.error.code}: ${o.error.message}\n${o.evidence ? `        ${o.evidence.split('\n').join('\n        ')}\n` : ''}`,
+        `  ERROR ${r.id}${o.at ? `  ${o.at.file}:${o.at.line}` : ''}\n        ${o.error.code}: ${o.error.message}\n` +
+          (o.evidence ? `        ${o.evidence.split('\n').join('\n        ')}\n` : ''),
       );
       return;
     default:
       unreachable(o, 'outcome');
   }
+}
+
+/** All of the crash states, or how many of how many a seeded sample checked. */
+function statesChecked(m: Record<string, number>): string {
+  const checked = m['crash states checked'];
+  const possible = m['crash states possible'];
+  return checked === possible ? `all ${checked}` : `${checked} of at most ${possible} (a seeded sample)`;
 }
