@@ -16,6 +16,7 @@ import { probeBackend } from './probes/run-probes.ts';
 import { shardCases, type Shard } from './shard.ts';
 import { stepSlots, stepWorkers } from './steps/step-kinds.ts';
 import { Slots, type UnitKind } from './slots.ts';
+import { UnitQueue } from './unit-queue.ts';
 
 export interface RunHeader {
   suite: { name: string; version: string };
@@ -110,122 +111,119 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
     jobs > 1 && opts.caseWorkers && opts.workerCommand && !opts.onStep && !opts.checkerBug
       ? new CaseWorkers(opts.workerCommand)
       : undefined;
-  const elsewhere = (f: BackendFactory, c: Case) => !!pool && !isPlugin(f) && !!f.spec && kindOf(c) === 'in-process';
-  const all: CaseResult[] = [];
-  // The first failed or errored case in sequential order, of the run (--bail) and of each backend (selftest's
-  // stopAtFirstFailure): cases after it are not started, so --jobs 1 runs exactly what the sequential loop ran.
-  let firstBad = Infinity;
-  const firstBadOf = new Map<number, number>();
-  const skipped = (f: number, n: number) =>
-    (opts.bail && f * cases.length + n > firstBad) || (opts.stopAtFirstFailure && n > (firstBadOf.get(f) ?? Infinity));
-  const inFlight: Promise<unknown>[] = [];
-  /** Starts `work` when slots are free (in the order queued, so --jobs 1 is the sequential run). */
-  const start = <T>(
-    f: number,
-    n: number,
-    weight: number,
-    kind: UnitKind,
-    work: () => Promise<T>,
-  ): Promise<T | undefined> => {
-    const p = (async () => {
-      const lane = lanes[f];
-      await lane?.take(1);
-      await slots.take(Math.min(weight, jobs), kind);
-      try {
-        if (skipped(f, n)) return undefined;
-        const r = await work();
-        const status = (r as { outcome?: CaseResult['outcome'] }).outcome?.status;
-        if (status === 'failed' || status === 'errored') {
-          firstBad = Math.min(firstBad, f * cases.length + n);
-          firstBadOf.set(f, Math.min(firstBadOf.get(f) ?? Infinity, n));
-        }
-        return r;
-      } finally {
-        slots.give(Math.min(weight, jobs), kind);
-        lane?.give(1);
-      }
-    })();
-    // Told in order later; until then a rejection (a probe that throws) must not count as unhandled.
-    p.catch(() => undefined);
-    inFlight.push(p);
-    return p;
-  };
+  const queue = new UnitQueue(slots, jobs, lanes, cases.length, opts);
+  const run: SuiteRun = { opts, cases, root, seed, jobs, slots, pool, queue };
   try {
-    // Every unit is queued at once (the slots let `jobs` of them run); results are told in the sequential order.
-    // With more than one job the cases that time worker processes of every backend are queued first, so they run
-    // side by side (they are most of a full run, and may not share the loop with in-process cases), and the cases
-    // that compute follow, in case workers beside them when there is a pool; with one job the queue is the
-    // sequential order itself.
-    const queued = opts.factories.map(() => new Map<number, Promise<CaseResult | undefined>>());
-    const queue = (f: number, n: number) => {
-      const there = elsewhere(opts.factories[f]!, cases[n]!);
-      if (there) slots.announceElsewhere();
-      queued[f]!.set(
-        n,
-        start(f, n, weightOf(cases[n]!, jobs), there ? 'elsewhere' : kindOf(cases[n]!), () =>
-          runOne(opts, opts.factories[f]!, cases[n]!, join(root, `${f}-${n}`), seed, there ? pool : undefined),
-        ),
-      );
-      return queued[f]!;
-    };
-    if (jobs > 1) opts.factories.forEach((_, f) => cases.forEach((c, n) => kindOf(c) === 'timed' && queue(f, n)));
-    const units = opts.factories.map((factory, f) => ({
-      factory,
-      probe: opts.probe
-        ? start(f, -0.5, 1, 'in-process', () =>
-            probeBackend(factory, opts.decisions, join(root, `${f}-probes`), opts.stepTimeoutMs ?? 30_000),
-          )
-        : undefined,
-      cases: cases.map((_, n) => (queued[f]!.has(n) ? queued[f]! : queue(f, n)).get(n)!),
-    }));
-    let told = 0;
-    let stopped = false;
-    for (const unit of units) {
-      if (stopped) break;
-      opts.listener.header({
-        suite: { name: opts.suite.name, version: opts.suite.version },
-        backend: {
-          name: unit.factory.name,
-          kind: unit.factory.kind,
-          capabilities: unit.factory.capabilities,
-          description: unit.factory.description,
-          ...(unit.factory.settings ? { settings: unit.factory.settings } : {}),
-        },
-        decisions: opts.decisions,
-        cases: cases.length,
-        seed,
-        probes: opts.probe ? 'run' : 'skipped',
-        ...(opts.shard ? { shard: opts.shard } : {}),
-        ...(opts.quick ? { quick: opts.quick } : {}),
-      });
-      const report = await unit.probe;
-      if (report) opts.listener.capabilities?.(report);
-      const results: CaseResult[] = [];
-      for (const pending of unit.cases) {
-        const r = await pending;
-        if (!r) break;
-        results.push(r);
-        told++;
-        opts.listener.result(r);
-        if (r.outcome.status === 'failed' || r.outcome.status === 'errored') {
-          stopped = !!opts.bail;
-          if (stopped || opts.stopAtFirstFailure) break;
-        }
-      }
-      opts.listener.footer(unit.factory.name, countOutcomes(results), {
-        ...sumMetrics(results),
-        ...(stopped ? { cutShort: { by: 'bail', notRun: opts.factories.length * cases.length - told } } : {}),
-      });
-      all.push(...results);
-    }
+    return await tellUnits(run, queueUnits(run));
   } finally {
-    firstBad = -Infinity; // a run that stops early (an error thrown) starts nothing more
     // Cases still running when a run stops (--bail) finish before their storage is removed.
-    await Promise.allSettled(inFlight);
+    await queue.drain();
     pool?.close();
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+/** One run of the suite under way: its cases, its storage root, its seed, and how it schedules its units. */
+interface SuiteRun {
+  opts: RunOptions;
+  cases: Case[];
+  root: string;
+  seed: number;
+  jobs: number;
+  slots: Slots;
+  pool: CaseWorkers | undefined;
+  queue: UnitQueue;
+}
+
+/** One backend's part of the run: its probes and its cases, each a pending result. */
+interface Unit {
+  factory: BackendFactory;
+  probe: Promise<CapabilityReport | undefined> | undefined;
+  cases: Promise<CaseResult | undefined>[];
+}
+
+/**
+ * Every unit is queued at once (the slots let `jobs` of them run); results are told in the sequential order. With
+ * more than one job the cases that time worker processes of every backend are queued first, so they run side by side
+ * (they are most of a full run, and may not share the loop with in-process cases), and the cases that compute
+ * follow, in case workers beside them when there is a pool; with one job the queue is the sequential order itself.
+ */
+function queueUnits(run: SuiteRun): Unit[] {
+  const { opts, cases, root, seed, jobs, slots, pool, queue } = run;
+  const elsewhere = (f: BackendFactory, c: Case) => !!pool && !isPlugin(f) && !!f.spec && kindOf(c) === 'in-process';
+  const queued = opts.factories.map(() => new Map<number, Promise<CaseResult | undefined>>());
+  const queueCase = (f: number, n: number) => {
+    const there = elsewhere(opts.factories[f]!, cases[n]!);
+    if (there) slots.announceElsewhere();
+    queued[f]!.set(
+      n,
+      queue.start(f, n, weightOf(cases[n]!, jobs), there ? 'elsewhere' : kindOf(cases[n]!), () =>
+        runOne(opts, opts.factories[f]!, cases[n]!, join(root, `${f}-${n}`), seed, there ? pool : undefined),
+      ),
+    );
+    return queued[f]!;
+  };
+  if (jobs > 1) opts.factories.forEach((_, f) => cases.forEach((c, n) => kindOf(c) === 'timed' && queueCase(f, n)));
+  return opts.factories.map((factory, f) => ({
+    factory,
+    probe: opts.probe
+      ? queue.start(f, -0.5, 1, 'in-process', () =>
+          probeBackend(factory, opts.decisions, join(root, `${f}-probes`), opts.stepTimeoutMs ?? 30_000),
+        )
+      : undefined,
+    cases: cases.map((_, n) => (queued[f]!.has(n) ? queued[f]! : queueCase(f, n)).get(n)!),
+  }));
+}
+
+/** Tells each backend's header, probes, results and footer in order, as its units finish; --bail stops the telling. */
+async function tellUnits(run: SuiteRun, units: Unit[]): Promise<CaseResult[]> {
+  const { opts, cases } = run;
+  const all: CaseResult[] = [];
+  let told = 0;
+  let stopped = false;
+  for (const unit of units) {
+    if (stopped) break;
+    opts.listener.header(headerOf(run, unit.factory));
+    const report = await unit.probe;
+    if (report) opts.listener.capabilities?.(report);
+    const results: CaseResult[] = [];
+    for (const pending of unit.cases) {
+      const r = await pending;
+      if (!r) break;
+      results.push(r);
+      told++;
+      opts.listener.result(r);
+      if (r.outcome.status === 'failed' || r.outcome.status === 'errored') {
+        stopped = !!opts.bail;
+        if (stopped || opts.stopAtFirstFailure) break;
+      }
+    }
+    opts.listener.footer(unit.factory.name, countOutcomes(results), {
+      ...sumMetrics(results),
+      ...(stopped ? { cutShort: { by: 'bail', notRun: opts.factories.length * cases.length - told } } : {}),
+    });
+    all.push(...results);
+  }
   return all;
+}
+
+function headerOf({ opts, cases, seed }: SuiteRun, factory: BackendFactory): RunHeader {
+  return {
+    suite: { name: opts.suite.name, version: opts.suite.version },
+    backend: {
+      name: factory.name,
+      kind: factory.kind,
+      capabilities: factory.capabilities,
+      description: factory.description,
+      ...(factory.settings ? { settings: factory.settings } : {}),
+    },
+    decisions: opts.decisions,
+    cases: cases.length,
+    seed,
+    probes: opts.probe ? 'run' : 'skipped',
+    ...(opts.shard ? { shard: opts.shard } : {}),
+    ...(opts.quick ? { quick: opts.quick } : {}),
+  };
 }
 
 async function runOne(
