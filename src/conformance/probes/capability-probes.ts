@@ -3,6 +3,7 @@ import { CAPABILITIES, type Capability } from '../../core/capabilities.ts';
 import type { CapabilityVerdict } from './capability-verdict.ts';
 import { ProseError } from '../../core/errors.ts';
 import { ERRORED_CODES } from '../outcome.ts';
+import { withTimeout } from '../with-timeout.ts';
 import {
   Broken,
   genericProbe,
@@ -58,24 +59,21 @@ export async function probeCapabilities(
 }
 
 async function runProbe(probe: Probe, ctx: ProbeContext, timeoutMs: number): Promise<Ran> {
-  let timer: NodeJS.Timeout | undefined;
-  // A probe that never answers is the backend hanging; the run goes on without it.
-  const timeout = new Promise<Ran>((resolve) => {
-    timer = setTimeout(() => resolve({ errored: `the probe timed out after ${timeoutMs} ms` }), timeoutMs);
-  });
   try {
-    return await Promise.race([probe.run(ctx), timeout]);
+    // A probe that never answers is the backend hanging; the run goes on without it.
+    return await withTimeout(probe.run(ctx), timeoutMs, 'the probe', () => PROBE_TIMED_OUT);
   } catch (err) {
+    if (err === PROBE_TIMED_OUT) return { errored: `the probe timed out after ${timeoutMs} ms` };
     if (err instanceof Broken) return { broken: err.message };
     if (err instanceof ProseError) {
       const text = `${err.code}: ${err.message.split('\n')[0]}`;
       return ERRORED_CODES.has(err.code) ? { errored: text } : { broken: text };
     }
     return { errored: `the backend threw ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}` };
-  } finally {
-    clearTimeout(timer);
   }
 }
+
+const PROBE_TIMED_OUT = Symbol('the probe timed out');
 
 function judge(
   capability: Capability,
