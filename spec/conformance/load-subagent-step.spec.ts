@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { loadSuite } from '../../src/conformance/load-suite.ts';
-import type { SubagentStep } from '../../src/conformance/case-types.ts';
+import type { SubagentStep } from '../../src/conformance/steps/subagent.ts';
 import { ProseError } from '../../src/core/errors.ts';
 import { tempSuite } from '../helpers/temp-suite.ts';
 

@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { loadSuite } from '../../src/conformance/load-suite.ts';
 import { plantPathProblem } from '../../src/conformance/plant.ts';
 import { runSuite } from '../../src/conformance/run-suite.ts';
-import type { PlantStep } from '../../src/conformance/case-types.ts';
+import type { PlantStep } from '../../src/conformance/steps/plant.ts';
 import type { CaseResult } from '../../src/conformance/outcome.ts';
 import { DEFAULT_DECISIONS } from '../../src/core/decisions.ts';
 import type { ProseError } from '../../src/core/errors.ts';

@@ -2,9 +2,10 @@ import { readFileSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import type { Backend, BackendFactory } from '../core/backend.ts';
 import { ProseError } from '../core/errors.ts';
-import type { LayoutStep } from './case-types.ts';
+import type { LayoutStep } from './steps/layout.ts';
 import { match, show } from './match.ts';
 import { interpolate, type Vars } from './template.ts';
+import { unreachable } from './unreachable.ts';
 
 /**
  * Checks one layout expectation against the backend's storage. Returns 'n/a' when the step is for another
@@ -47,6 +48,8 @@ export async function checkLayout(
       const rows = await view.query(s.query!, s.params ?? []);
       return match(s.rows, rows, s.query!);
     }
+    default:
+      return unreachable(view, 'storage view');
   }
 }
 

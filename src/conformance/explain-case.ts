@@ -2,10 +2,12 @@ import type { Actor } from '../core/actor.ts';
 import type { Backend, BackendEnv, BackendFactory } from '../core/backend.ts';
 import { serializeError, toProseError } from '../core/errors.ts';
 import type { OpArgs, OpName, OpResults } from '../core/ops.ts';
-import type { Case, Step } from './case-types.ts';
+import type { Case } from './case-types.ts';
 import type { Outcome } from './outcome.ts';
-import type { StepObserver } from './run-case.ts';
+import type { StepObserver } from './run-context.ts';
+import { explainStep, type Step } from './steps/step-kinds.ts';
 import { interpolate, type Vars } from './template.ts';
+import { unreachable } from './unreachable.ts';
 
 /**
  * `test --explain CASE`: the case's steps as they run, each call as a protocol line and its reply, so an author
@@ -25,7 +27,6 @@ export function wireLine(direction: 'sent' | 'received', line: string): string {
 }
 
 function describeStep(step: Step, vars: Vars): string {
-  const at = `${step.pos.file}:${step.pos.line}`;
   const show = (v: unknown) => {
     try {
       return JSON.stringify(interpolate(v, vars));
@@ -33,50 +34,7 @@ function describeStep(step: Step, vars: Vars): string {
       return JSON.stringify(v);
     }
   };
-  switch (step.kind) {
-    case 'op': {
-      const wants = step.error
-        ? `expects error ${step.error}${step.message ? ` with a message matching /${step.message}/` : ''}`
-        : step.expect !== undefined
-          ? `expects a result containing ${show(step.expect)}`
-          : 'expects success';
-      return `\nstep ${at}: ${step.op}, ${wants}${step.actor !== undefined ? ` (as ${show(step.actor)})` : ''}`;
-    }
-    case 'restart':
-      return `\nstep ${at}: restart: close the backend, open it again on the same storage${step.project ? ` in project ${step.project}` : ''}`;
-    case 'repeat':
-      return `\nstep ${at}: repeat ${show(step.times)} times (\${i} counts from 1)`;
-    case 'layout': {
-      const what =
-        step.file !== undefined
-          ? `file ${show(step.file)}`
-          : step.query !== undefined
-            ? `query ${show(step.query)}`
-            : 'the transcript';
-      return `\nstep ${at}: layout ${step.storage}: read ${what} directly (no message; run only where layout:${step.storage} is declared)`;
-    }
-    case 'crash':
-      return step.inProcess
-        ? `\nstep ${at}: crash in-process: the runner writes the ${step.workload} workload and drops the backend unclosed ${step.kills} times, opening a fresh instance each time`
-        : `\nstep ${at}: crash: a worker process writes the ${step.workload} workload and is killed ${step.kills} times (its messages are not shown)`;
-    case 'crash-states':
-      return `\nstep ${at}: crash-states: a worker process writes ${step.count} ${step.workload} items under strace; up to ${step.maxStates} crash states built from its file operations are opened and checked (messages not shown)`;
-    case 'concurrent':
-      return `\nstep ${at}: concurrent: ${step.writers} worker processes write ${step.each} ${step.workload} items each (their messages are not shown)`;
-    case 'subagent':
-      return `\nstep ${at}: subagent: a scripted subagent writes into the storage as session.md instructs (no message)`;
-    case 'mixed-writers':
-      return `\nstep ${at}: mixed-writers: ${step.ours} worker processes of ours and ${step.cli} sqlite3 writers x ${step.each} bindings, ${step.readers} sqlite3 readers${step.kills ? `, ${step.kills} kills` : ''} (their messages are not shown)`;
-    case 'plant': {
-      const what = [
-        step.files ? `files ${Object.keys(step.files).join(', ')}` : '',
-        step.sql !== undefined ? `SQL${step.db ? ` on ${step.db}` : ''}` : '',
-      ]
-        .filter(Boolean)
-        .join(' and ');
-      return `\nstep ${at}: plant ${step.storage}: close the backend, write ${what} as a seed-following VM would, open it again (no message)`;
-    }
-  }
+  return explainStep(step, show);
 }
 
 /** The case's header lines. */
@@ -117,6 +75,8 @@ export function explainOutcome(o: Outcome): string[] {
       return [...explainOutcome(o.failure), `  (expected to fail: ${o.reason})`];
     case 'xpassed':
       return ['', `outcome: passed, but the expectations file says it fails (${o.reason})`];
+    default:
+      return unreachable(o, 'outcome');
   }
 }
 

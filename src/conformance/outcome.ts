@@ -50,3 +50,9 @@ export function sumMetrics(results: readonly CaseResult[]): Record<string, numbe
   }
   return out;
 }
+
+/**
+ * Codes that say the backend or the plugin broke (harness and infrastructure errors), not how it answers: a case
+ * errors on them and a capability probe counts them as errored, never as a wrong answer.
+ */
+export const ERRORED_CODES: ReadonlySet<string> = new Set(['E_PLUGIN', 'E_BACKEND', 'E_IO', 'E_CASE']);

@@ -3,7 +3,9 @@ import { dirname, resolve, sep } from 'node:path';
 import type { Backend, BackendEnv } from '../core/backend.ts';
 import { ProseError } from '../core/errors.ts';
 import { runSeedSql } from '../session/index.ts';
-import type { Case, PlantStep, PlantStorage, Step } from './case-types.ts';
+import type { Case } from './case-types.ts';
+import type { PlantStep, PlantStorage } from './steps/plant.ts';
+import type { Step } from './steps/step-kinds.ts';
 import { interpolate, type Vars } from './template.ts';
 
 /**

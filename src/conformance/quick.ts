@@ -1,4 +1,5 @@
-import type { Case, Step, Suite } from './case-types.ts';
+import type { Case, Suite } from './case-types.ts';
+import { quickSteps } from './steps/step-kinds.ts';
 
 /** The counts a quick run (test --quick) caps the worker steps at; every other step runs as written. */
 export interface QuickCounts {
@@ -21,29 +22,5 @@ export const QUICK: QuickCounts = { kills: 3, writers: 2, each: 50, states: 20 }
 
 /** The suite with its crash, crash-states, concurrent and mixed-writers steps capped at `q` (the suite's version stays: it is the same cases). */
 export function quickSuite(suite: Suite, q: QuickCounts = QUICK): Suite {
-  return { ...suite, cases: suite.cases.map((c): Case => ({ ...c, steps: c.steps.map((s) => quickStep(s, q)) })) };
-}
-
-function quickStep(s: Step, q: QuickCounts): Step {
-  switch (s.kind) {
-    case 'repeat':
-      return { ...s, steps: s.steps.map((x) => quickStep(x, q)) };
-    case 'crash':
-      return { ...s, kills: Math.min(s.kills, q.kills) };
-    case 'crash-states':
-      return { ...s, maxStates: Math.min(s.maxStates, q.states) };
-    case 'concurrent':
-      return { ...s, writers: Math.min(s.writers, q.writers), each: Math.min(s.each, q.each) };
-    case 'mixed-writers':
-      return {
-        ...s,
-        ours: Math.min(s.ours, q.writers),
-        cli: Math.min(s.cli, q.writers),
-        each: Math.min(s.each, q.each),
-        readers: Math.min(s.readers, 1),
-        kills: Math.min(s.kills, q.kills),
-      };
-    default:
-      return s;
-  }
+  return { ...suite, cases: suite.cases.map((c): Case => ({ ...c, steps: quickSteps(c.steps, q) })) };
 }

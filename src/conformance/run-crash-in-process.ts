@@ -1,6 +1,6 @@
 import type { Backend } from '../core/backend.ts';
 import { toProseError } from '../core/errors.ts';
-import type { CrashStep } from './case-types.ts';
+import type { CrashStep } from './steps/crash.ts';
 import { checkWritten } from './check-written.ts';
 import type { WorkerContext, WorkerVerdict } from './run-workers.ts';
 import { withTimeout } from './with-timeout.ts';

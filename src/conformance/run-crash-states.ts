@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { ProseError } from '../core/errors.ts';
-import type { CrashStatesStep } from './case-types.ts';
+import type { CrashStatesStep } from './steps/crash-states.ts';
 import { checkWritten } from './check-written.ts';
 import { buildCrashStates, type CrashState } from './crash-states/build-states.ts';
 import { FileModel } from './crash-states/file-model.ts';
@@ -30,11 +30,58 @@ export async function runCrashStates(step: CrashStatesStep, ctx: WorkerContext):
   const tracer = findStrace();
   if ('skip' in tracer) return { skip: tracer.skip };
   await ctx.close();
+  const began = Date.now();
+  const rec = await record(step, ctx, tracer.strace);
+  if ('skip' in rec) return { skip: rec.skip };
+  const { initial, final, log, changes } = rec;
+  const { states, candidates } = buildCrashStates(initial, log, step.maxStates, seededRandom(ctx.seed));
+  let checked = 0;
+  try {
+    for (const [n, state] of states.entries()) {
+      state.model.materialize();
+      const what = `crash state ${n + 1} of ${states.length}`;
+      const problem = await withTimeout(checkState(state, ctx), 2 * ctx.readyTimeoutMs, what);
+      checked++;
+      if (problem)
+        return { ok: false, message: `${what} checked (${candidates} possible): ${describe(state, log)}: ${problem}` };
+    }
+  } finally {
+    // The case goes on from the state the writer really left.
+    final.materialize();
+  }
+  await ctx.reopen();
+  return {
+    ok: true,
+    metrics: {
+      'crash states checked': checked,
+      'crash states possible': candidates,
+      'file operations recorded': changes,
+      'crash-state ms': Date.now() - began,
+    },
+  };
+}
+
+interface Recording {
+  initial: FileModel;
+  final: FileModel;
+  log: LoggedOp[];
+  /** The operations that change the storage (not acks, not syncs). */
+  changes: number;
+}
+
+/**
+ * One writer recorded under strace: the storage before it, the state its operations lead to (which must be the state
+ * it left), and the operations; skipped when it made none under the storage.
+ */
+async function record(
+  step: CrashStatesStep,
+  ctx: WorkerContext,
+  strace: string,
+): Promise<Recording | { skip: string }> {
   const roots = [ctx.env.projectDir, ctx.env.homeDir];
   const initial = FileModel.load(roots);
-  const began = Date.now();
   const calls = await recordWorker({
-    strace: tracer.strace,
+    strace,
     command: ctx.command,
     backendSpec: specOf(ctx.factory),
     env: ctx.env,
@@ -60,55 +107,22 @@ export async function runCrashStates(step: CrashStatesStep, ctx: WorkerContext):
       `the recording does not explain the state the writer left: ${unexplained} (a write no system-call recorder sees, such as mmap or io_uring)`,
     );
   for (const m of [initial, final]) for (const p of [...m.names.keys()]) if (VOLATILE.test(p)) m.names.delete(p);
-  const { states, candidates } = buildCrashStates(initial, log, step.maxStates, seededRandom(ctx.seed));
-  let checked = 0;
+  return { initial, final, log, changes };
+}
+
+/** A fresh backend instance opened on one crash state must hold what was acknowledged before it; the problem, if not. */
+async function checkState(state: CrashState, ctx: WorkerContext): Promise<string | undefined> {
+  let backend;
   try {
-    for (const [n, state] of states.entries()) {
-      state.model.materialize();
-      const problem = await withTimeout(
-        (async () => {
-          let backend;
-          try {
-            backend = await ctx.factory.open(ctx.env);
-          } catch (err) {
-            return `the backend does not open: ${(err as Error).message}`;
-          }
-          try {
-            return await checkWritten(
-              backend,
-              ctx.factory,
-              ctx.run,
-              state.acks,
-              ctx.env.decisions.attachmentThresholdBytes,
-            );
-          } finally {
-            await backend.close().catch(() => undefined);
-          }
-        })(),
-        2 * ctx.readyTimeoutMs,
-        `crash state ${n + 1} of ${states.length}`,
-      );
-      checked++;
-      if (problem)
-        return {
-          ok: false,
-          message: `crash state ${n + 1} of ${states.length} checked (${candidates} possible): ${describe(state, log)}: ${problem}`,
-        };
-    }
-  } finally {
-    // The case goes on from the state the writer really left.
-    final.materialize();
+    backend = await ctx.factory.open(ctx.env);
+  } catch (err) {
+    return `the backend does not open: ${(err as Error).message}`;
   }
-  await ctx.reopen();
-  return {
-    ok: true,
-    metrics: {
-      'crash states checked': checked,
-      'crash states possible': candidates,
-      'file operations recorded': changes,
-      'crash-state ms': Date.now() - began,
-    },
-  };
+  try {
+    return await checkWritten(backend, ctx.factory, ctx.run, state.acks, ctx.env.decisions.attachmentThresholdBytes);
+  } finally {
+    await backend.close().catch(() => undefined);
+  }
 }
 
 function describe(s: CrashState, log: LoggedOp[]): string {

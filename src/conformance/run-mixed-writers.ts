@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { MixedWritersStep } from './case-types.ts';
+import type { MixedWritersStep } from './steps/mixed-writers.ts';
 import { checkWritten } from './check-written.ts';
 import { workerBase, type WorkerContext, type WorkerVerdict } from './run-workers.ts';
 import { spawnWorker, type WorkerHandle } from './spawn-worker.ts';
@@ -48,29 +48,81 @@ export async function runMixedWriters(
   ctx: WorkerContext,
   sqlite3: string,
 ): Promise<WorkerVerdict> {
-  const db = join(ctx.env.projectDir, '.prose', 'runs', ctx.run, 'state.db');
-  const random = seededRandom(ctx.seed);
-  const acked = new Set<string>(); // binding names, ours and the CLI's, in the order acknowledged
-  const cliValues = new Map<string, string>();
-  const writerFailures: string[] = [];
-  const badReads: string[] = [];
-  const running = new Set<ChildProcess>();
-  let stopping = false;
-  let kills = 0;
-  let readerQueries = 0;
+  const m = new MixedRun(step, ctx, sqlite3);
   await ctx.close();
+  const writers = [
+    ...Array.from({ length: step.ours }, (_, w) => m.ourWriter(w)),
+    ...Array.from({ length: step.cli }, (_, w) => m.cliWriter(w)),
+  ];
+  const readers = Array.from({ length: step.readers }, (_, n) => m.reader(n));
+  const killing = m.killer();
+  await Promise.all(writers);
+  m.stopping = true;
+  await Promise.all([...readers, killing]);
+  // Everything is counted, not only the first problem: the area's report is the evidence of what went wrong.
+  const wrong: string[] = [];
+  if (m.writerFailures.length)
+    wrong.push(`${m.writerFailures.length} writer(s) failed (first: ${m.writerFailures[0]!.slice(0, 240)})`);
+  if (m.badReads.length)
+    wrong.push(
+      `${m.badReads.length} of ${m.readerQueries} reads saw a torn or wrong state (first: ${m.badReads[0]!.slice(0, 240)})`,
+    );
+  wrong.push(...(await storedProblems(m)));
+  const expected = (step.ours + step.cli) * step.each;
+  if (wrong.length === 0 && m.acked.size !== expected)
+    wrong.push(`${m.acked.size} of ${expected} writes were acknowledged`);
+  if (wrong.length === 0) {
+    const oursAcked = new Map(
+      [...m.acked].filter((n) => OUR_NAME.test(n)).map((n) => [`binding ${n}`, true] as [string, unknown]),
+    );
+    const threshold = ctx.env.decisions.attachmentThresholdBytes;
+    const problem = await checkWritten(await ctx.reopen(), ctx.factory, ctx.run, oursAcked, threshold);
+    if (problem) wrong.push(problem);
+  }
+  if (wrong.length)
+    return {
+      ok: false,
+      message: `${m.acked.size} writes acknowledged, ${m.readerQueries} reads, ${m.kills} kills: ${wrong.join('; ')}`,
+    };
+  return {
+    ok: true,
+    metrics: { 'mixed writes': expected, 'reader queries': m.readerQueries, ...(step.kills ? { kills: m.kills } : {}) },
+  };
+}
 
-  const cliInsert = (name: string, value: string) =>
-    `INSERT OR REPLACE INTO bindings (name, execution_id, kind, value, source_statement, updated_at) VALUES ('${name}', NULL, 'let', '${value.replace(/'/g, "''")}', 'let ${name} = session "cli"', datetime('now'))`;
+type CliExit = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
+
+/** One mixed-writers step under way: its writers, readers and killer, and what they acknowledged and saw. */
+class MixedRun {
+  readonly db: string;
+  readonly random: () => number;
+  /** Binding names, ours and the CLI's, in the order acknowledged. */
+  readonly acked = new Set<string>();
+  readonly cliValues = new Map<string, string>();
+  readonly writerFailures: string[] = [];
+  readonly badReads: string[] = [];
+  readonly running = new Set<ChildProcess>();
+  stopping = false;
+  kills = 0;
+  readerQueries = 0;
+
+  constructor(
+    readonly step: MixedWritersStep,
+    readonly ctx: WorkerContext,
+    readonly sqlite3: string,
+  ) {
+    this.db = join(ctx.env.projectDir, '.prose', 'runs', ctx.run, 'state.db');
+    this.random = seededRandom(ctx.seed);
+  }
 
   /** One sqlite3 process; resolves with its exit and output. */
-  const runCli = (args: string[]) =>
-    new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(sqlite3, args, {
+  runCli(args: string[]): Promise<CliExit> {
+    return new Promise<CliExit>((resolve) => {
+      const child = spawn(this.sqlite3, args, {
         stdio: ['ignore', 'pipe', 'pipe'],
-        ...(ctx.signal ? { signal: ctx.signal, killSignal: 'SIGKILL' as const } : {}),
+        ...(this.ctx.signal ? { signal: this.ctx.signal, killSignal: 'SIGKILL' as const } : {}),
       });
-      running.add(child);
+      this.running.add(child);
       let stdout = '';
       let stderr = '';
       child.stdout!.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -79,99 +131,92 @@ export async function runMixedWriters(
         stderr += err.message;
       });
       child.on('close', (code, signal) => {
-        running.delete(child);
+        this.running.delete(child);
         resolve({ code, signal, stdout, stderr });
       });
     });
+  }
 
-  const cliWriter = async (w: number) => {
-    for (let i = 0; i < step.each && !stopping; i++) {
+  async cliWriter(w: number): Promise<void> {
+    for (let i = 0; i < this.step.each && !this.stopping; i++) {
       const name = `c${w}_${i}`;
       const value = cliValue(w, i);
       for (;;) {
-        const r = await runCli(['-cmd', `.timeout ${CLI_TIMEOUT_MS}`, db, cliInsert(name, value)]);
+        const r = await this.runCli(['-cmd', `.timeout ${CLI_TIMEOUT_MS}`, this.db, cliInsert(name, value)]);
         if (r.signal === 'SIGKILL') continue; // killed mid-INSERT: not acknowledged, run again (REPLACE keeps one row)
         if (r.code !== 0) {
-          writerFailures.push(`sqlite3 writer ${w} item ${i}: exit ${r.code}: ${r.stderr.trim().slice(0, 200)}`);
+          this.writerFailures.push(`sqlite3 writer ${w} item ${i}: exit ${r.code}: ${r.stderr.trim().slice(0, 200)}`);
           return;
         }
-        cliValues.set(name, value);
-        acked.add(name);
+        this.cliValues.set(name, value);
+        this.acked.add(name);
         break;
       }
     }
-  };
+  }
 
-  const ourWriter = async (w: number) => {
+  async ourWriter(w: number): Promise<void> {
     let done = 0;
-    while (done < step.each && !stopping) {
+    while (done < this.step.each && !this.stopping) {
       const h: WorkerHandle = spawnWorker({
-        ...workerBase(ctx),
+        ...workerBase(this.ctx),
         workload: 'bindings',
         writer: w,
         start: done,
-        count: step.each - done,
-        onAck: (key) => acked.add(key.slice('binding '.length)),
+        count: this.step.each - done,
+        onAck: (key) => this.acked.add(key.slice('binding '.length)),
         waitForGo: true,
       });
       h.child.stdin!.end(); // go as soon as it is ready (and exit when done: an open stdin keeps a worker alive)
-      running.add(h.child);
-      h.child.on('close', () => running.delete(h.child));
+      this.running.add(h.child);
+      h.child.on('close', () => this.running.delete(h.child));
       const r = await h.done;
       done += r.acks.size;
       if (r.signal === 'SIGKILL') continue; // restarted at the first write it did not acknowledge
       if (r.failure || r.code !== 0) {
-        writerFailures.push(`our writer ${w}: ${r.failure ?? `exit ${r.code}: ${r.stderr.slice(-300)}`}`);
+        this.writerFailures.push(`our writer ${w}: ${r.failure ?? `exit ${r.code}: ${r.stderr.slice(-300)}`}`);
         return;
       }
     }
-  };
+  }
 
-  const reader = async (n: number) => {
-    while (!stopping) {
-      const before = new Set(acked);
-      const r = await runCli([
-        '-cmd',
-        `.timeout ${CLI_TIMEOUT_MS}`,
-        db,
-        'BEGIN; PRAGMA quick_check; SELECT count(*) FROM bindings; SELECT name FROM bindings; COMMIT',
-      ]);
-      if (stopping && r.signal) return;
-      readerQueries++; // one transaction: the count and the names are of one state
+  async reader(n: number): Promise<void> {
+    while (!this.stopping) {
+      const before = new Set(this.acked);
+      const r = await this.runCli(['-cmd', `.timeout ${CLI_TIMEOUT_MS}`, this.db, READ]);
+      if (this.stopping && r.signal) return;
+      this.readerQueries++; // one transaction: the count and the names are of one state
       const wrong = judgeRead(r.code, r.stdout, r.stderr, before);
-      if (wrong) badReads.push(`sqlite3 reader ${n}, query ${readerQueries}: ${wrong}`);
+      if (wrong) this.badReads.push(`sqlite3 reader ${n}, query ${this.readerQueries}: ${wrong}`);
     }
-  };
+  }
 
-  const killer = async () => {
-    for (let k = 0; k < step.kills && !stopping; k++) {
-      await new Promise((r) => setTimeout(r, 50 + Math.floor(random() * 400)));
+  async killer(): Promise<void> {
+    const isReader = (c: ChildProcess) => c.spawnargs.some((a) => a.includes('PRAGMA quick_check'));
+    for (let k = 0; k < this.step.kills && !this.stopping; k++) {
+      await new Promise((r) => setTimeout(r, 50 + Math.floor(this.random() * 400)));
       // Alternately one of ours and one sqlite3 writer, whichever is running now.
-      const pool = [...running].filter((c) => (k % 2 === 0) === (c.spawnfile !== sqlite3) && !isReader(c));
-      const victim = pool[Math.floor(random() * pool.length)];
-      if (victim?.kill('SIGKILL')) kills++;
+      const pool = [...this.running].filter((c) => (k % 2 === 0) === (c.spawnfile !== this.sqlite3) && !isReader(c));
+      const victim = pool[Math.floor(this.random() * pool.length)];
+      if (victim?.kill('SIGKILL')) this.kills++;
     }
-  };
-  const isReader = (c: ChildProcess) => c.spawnargs.some((a) => a.includes('PRAGMA quick_check'));
+  }
+}
 
-  const writers = [
-    ...Array.from({ length: step.ours }, (_, w) => ourWriter(w)),
-    ...Array.from({ length: step.cli }, (_, w) => cliWriter(w)),
-  ];
-  const readers = Array.from({ length: step.readers }, (_, n) => reader(n));
-  const killing = killer();
-  await Promise.all(writers);
-  stopping = true;
-  await Promise.all([...readers, killing]);
-  // Everything is counted, not only the first problem: the area's report is the evidence of what went wrong.
+/** A reader's transaction: the count and the names are of one state. */
+const READ = 'BEGIN; PRAGMA quick_check; SELECT count(*) FROM bindings; SELECT name FROM bindings; COMMIT';
+
+function cliInsert(name: string, value: string): string {
+  return (
+    'INSERT OR REPLACE INTO bindings (name, execution_id, kind, value, source_statement, updated_at) ' +
+    `VALUES ('${name}', NULL, 'let', '${value.replace(/'/g, "''")}', 'let ${name} = session "cli"', datetime('now'))`
+  );
+}
+
+/** What the real sqlite3 finds stored afterwards: integrity, and every acknowledged write there once and whole. */
+async function storedProblems(m: MixedRun): Promise<string[]> {
   const wrong: string[] = [];
-  if (writerFailures.length)
-    wrong.push(`${writerFailures.length} writer(s) failed (first: ${writerFailures[0]!.slice(0, 240)})`);
-  if (badReads.length)
-    wrong.push(
-      `${badReads.length} of ${readerQueries} reads saw a torn or wrong state (first: ${badReads[0]!.slice(0, 240)})`,
-    );
-  const after = await runCli([db, 'PRAGMA integrity_check', "SELECT name || '=' || value FROM bindings"]);
+  const after = await m.runCli([m.db, 'PRAGMA integrity_check', "SELECT name || '=' || value FROM bindings"]);
   const lines = after.stdout.split('\n').filter((l) => l !== '');
   const verdict = lines.slice(
     0,
@@ -185,44 +230,20 @@ export async function runMixedWriters(
   const rows = new Map<string, number>();
   const values = new Map<string, string>();
   for (const l of lines.slice(1)) {
-    const m = /^([cw]\d+_\d+)=/.exec(l);
-    if (!m) continue; // the rest of a multi-line value of ours (checked through the backend below)
-    rows.set(m[1]!, (rows.get(m[1]!) ?? 0) + 1);
-    values.set(m[1]!, l.slice(m[0].length));
+    const match = /^([cw]\d+_\d+)=/.exec(l);
+    if (!match) continue; // the rest of a multi-line value of ours (checked through the backend afterwards)
+    rows.set(match[1]!, (rows.get(match[1]!) ?? 0) + 1);
+    values.set(match[1]!, l.slice(match[0].length));
   }
-  const lost = [...acked].filter((n) => !rows.has(n));
+  const lost = [...m.acked].filter((n) => !rows.has(n));
   const doubled = [...rows].filter(([, k]) => k > 1).map(([n]) => n);
-  const tornCli = [...cliValues].filter(([n, v]) => rows.has(n) && values.get(n) !== v).map(([n]) => n);
+  const tornCli = [...m.cliValues].filter(([n, v]) => rows.has(n) && values.get(n) !== v).map(([n]) => n);
   if (lost.length) wrong.push(`${lost.length} acknowledged write(s) lost (${lost.slice(0, 5).join(', ')})`);
   if (doubled.length)
     wrong.push(`${doubled.length} binding(s) stored more than once (${doubled.slice(0, 5).join(', ')})`);
   if (tornCli.length)
     wrong.push(`${tornCli.length} sqlite3 write(s) read back torn (${tornCli.slice(0, 5).join(', ')})`);
-  const expected = (step.ours + step.cli) * step.each;
-  if (wrong.length === 0 && acked.size !== expected)
-    wrong.push(`${acked.size} of ${expected} writes were acknowledged`);
-  if (wrong.length === 0) {
-    const oursAcked = new Map(
-      [...acked].filter((n) => OUR_NAME.test(n)).map((n) => [`binding ${n}`, true] as [string, unknown]),
-    );
-    const problem = await checkWritten(
-      await ctx.reopen(),
-      ctx.factory,
-      ctx.run,
-      oursAcked,
-      ctx.env.decisions.attachmentThresholdBytes,
-    );
-    if (problem) wrong.push(problem);
-  }
-  if (wrong.length)
-    return {
-      ok: false,
-      message: `${acked.size} writes acknowledged, ${readerQueries} reads, ${kills} kills: ${wrong.join('; ')}`,
-    };
-  return {
-    ok: true,
-    metrics: { 'mixed writes': expected, 'reader queries': readerQueries, ...(step.kills ? { kills } : {}) },
-  };
+  return wrong;
 }
 
 /**

@@ -1,5 +1,12 @@
 import { join } from 'node:path';
-import { isSubagentStorageKind, type Backend, type BackendEnv, type BackendFactory } from '../core/backend.ts';
+import {
+  isSubagentStorageKind,
+  type Backend,
+  type BackendEnv,
+  type BackendFactory,
+  type StorageView,
+  type SubagentStorageKind,
+} from '../core/backend.ts';
 import { ProseError } from '../core/errors.ts';
 import type { BindingKind } from '../core/model.ts';
 import { runsDir } from '../core/seed-layout.ts';
@@ -14,7 +21,7 @@ import {
   type SubagentWork,
 } from '../session/index.ts';
 import type { Finding } from '../verify/finding.ts';
-import type { SubagentStep } from './case-types.ts';
+import type { SubagentStep } from './steps/subagent.ts';
 import { deviateMessage, segmentOffset } from './subagent-deviation.ts';
 import { interpolate, type Vars } from './template.ts';
 
@@ -45,19 +52,67 @@ export interface SubagentResult {
 /** How SQLite ("UNIQUE constraint failed") and PostgreSQL ("duplicate key value violates unique constraint") refuse. */
 const UNIQUE_REFUSAL = /UNIQUE constraint failed|duplicate key value violates unique constraint/i;
 
+/** A session made ready: the VM's instructions for this storage, and what the subagent is to produce. */
+interface Session {
+  storage: SubagentStorageKind;
+  target: RunTarget;
+  instructions: string;
+  work: SubagentWork;
+  binding?: { name: string; kind: BindingKind; executionId: number | null; source: string };
+  agent?: { name: string; scope: 'execution' | 'project' | 'user'; segment: number; prompt: string };
+  /** The segment number the VM handed out (before any deviation). */
+  segment?: number;
+  view: StorageView | undefined;
+  pgRun?: (script: string) => Promise<void>;
+}
+
 /**
  * One session of a scripted subagent: the VM's instructions for this storage, followed literally, then the
  * returned message checked against what is stored. The step fails when the checker's rule ids differ from the
  * case's `findings` (as sets).
  */
 export async function runSubagent(step: SubagentStep, c: SubagentContext): Promise<SubagentResult> {
+  const v = interpolate(step, c.vars) as SubagentStep;
+  const s = await prepareSession(v, c);
+  const mustRefuse = typeof step.refused === 'boolean' ? step.refused : step.refused[s.storage];
+  const message = v.deviate === 'no-write' ? returnMessage(s.instructions, s.work) : await writeAs(s, c, mustRefuse);
+  if (message === undefined)
+    return {
+      verdict: 'the storage accepted the deviating write; it must refuse it',
+      message: '',
+      instructions: s.instructions,
+      findings: [],
+    };
+  const returned = deviateMessage(v.deviate, message, s.work.value);
+  const checked = await checkSubagentOutput(returned, s.storage === 'postgres' ? s.target.runId : s.target.runDir, {
+    projectDir: c.env.projectDir,
+    homeDir: c.env.homeDir,
+    backend: s.storage,
+    attachmentThresholdBytes: c.env.decisions.attachmentThresholdBytes,
+    ...(s.view?.kind === 'postgres' ? { pgQuery: s.view.query.bind(s.view) } : {}),
+    expect: {
+      ...(s.binding ? { binding: s.binding.name, executionId: s.binding.executionId, kind: s.binding.kind } : {}),
+      ...(s.agent ? { agent: s.agent.name, segment: s.segment } : {}),
+    },
+  });
+  const findings = c.checkerBug ? c.checkerBug(checked) : checked;
+  const expected = Array.isArray(step.findings) ? step.findings : step.findings[s.storage];
+  return {
+    verdict: compareRules(expected, findings),
+    message: returned,
+    instructions: s.instructions,
+    ...(s.segment !== undefined ? { segment: s.segment } : {}),
+    findings,
+  };
+}
+
+async function prepareSession(v: SubagentStep, c: SubagentContext): Promise<Session> {
   const storage = c.factory.kind;
   if (!isSubagentStorageKind(storage))
     throw new ProseError(
       'E_CASE',
       `${c.factory.name} declares subagent-writes, but session.md has no instructions for storage kind "${c.factory.kind}"`,
     );
-  const v = interpolate(step, c.vars) as SubagentStep;
   const run = String(c.vars.run);
   const target: RunTarget = {
     runDir: join(runsDir(c.env.projectDir), run),
@@ -77,25 +132,7 @@ export async function runSubagent(step: SubagentStep, c: SubagentContext): Promi
           executionId,
           source: String(v.source ?? `let ${String(v.binding)} = session "conformance"`),
         };
-  let segment: number | undefined;
-  let agent;
-  if (v.agent !== undefined) {
-    const scope = v.scope ?? 'execution';
-    // The VM hands out one past the newest segment the backend lists (read back, so subagent writes must be seen).
-    const listed = await c.backend.call(
-      'listSegments',
-      { agent: String(v.agent), scope, ...(scope === 'execution' ? { run } : {}) },
-      { role: 'vm' },
-    );
-    segment = Math.max(0, ...listed.segments.map((s) => s.number)) + 1;
-    agent = {
-      name: String(v.agent),
-      scope,
-      segment: segment + segmentOffset(v.deviate),
-      prompt: String(v.prompt ?? 'Continue the review'),
-    };
-    if (storage === 'sqlite') await prepareAgentDb(target, scope);
-  }
+  const { segment, agent } = v.agent === undefined ? {} : await nextSegment(v, c, target, run);
   const sqlite3 = sqliteProgram('auto', process.env);
   const instructions = buildInstructions({
     backend: storage,
@@ -122,54 +159,47 @@ export async function runSubagent(step: SubagentStep, c: SubagentContext): Promi
     ...(v.segmentSummary !== undefined ? { segmentSummary: String(v.segmentSummary) } : {}),
     ...(v.deviate === 'ignore-large-output' ? { ignoreLargeOutput: true } : {}),
   };
-  const mustRefuse = typeof step.refused === 'boolean' ? step.refused : step.refused[storage];
-  let message: string;
-  if (v.deviate === 'no-write') message = returnMessage(instructions, work);
-  else {
-    try {
-      message = await followInstructions(instructions, work, {
-        backend: storage,
-        projectDir: c.env.projectDir,
-        homeDir: c.env.homeDir,
-        ...(c.self ? { self: c.self } : {}),
-        ...(pgRun ? { pgRun } : {}),
-        timeoutMs: c.timeoutMs,
-      });
-      if (mustRefuse)
-        return {
-          verdict: 'the storage accepted the deviating write; it must refuse it',
-          message: '',
-          instructions,
-          findings: [],
-        };
-    } catch (err) {
-      // Only a refusal to store a duplicate counts: any other failure (no sqlite3, a syntax error) is the step's.
-      if (!mustRefuse || !UNIQUE_REFUSAL.test(err instanceof Error ? err.message : String(err))) throw err;
-      // A subagent whose write was refused still returns its confirmation; the checker must catch the mismatch.
-      message = returnMessage(instructions, work);
-    }
-  }
-  const returned = deviateMessage(v.deviate, message, work.value);
-  const checked = await checkSubagentOutput(returned, storage === 'postgres' ? target.runId : target.runDir, {
-    projectDir: c.env.projectDir,
-    homeDir: c.env.homeDir,
-    backend: storage,
-    attachmentThresholdBytes: c.env.decisions.attachmentThresholdBytes,
-    ...(view?.kind === 'postgres' ? { pgQuery: view.query.bind(view) } : {}),
-    expect: {
-      ...(binding ? { binding: binding.name, executionId, kind: binding.kind } : {}),
-      ...(agent ? { agent: agent.name, segment } : {}),
-    },
-  });
-  const findings = c.checkerBug ? c.checkerBug(checked) : checked;
-  const expected = Array.isArray(step.findings) ? step.findings : step.findings[storage];
-  return {
-    verdict: compareRules(expected, findings),
-    message: returned,
-    instructions,
-    ...(segment !== undefined ? { segment } : {}),
-    findings,
+  const session = { storage, target, instructions, work, view, ...(pgRun ? { pgRun } : {}) };
+  return { ...session, ...(binding ? { binding } : {}), ...(agent ? { agent, segment } : {}) };
+}
+
+/** The agent's next segment: the VM hands out one past the newest the backend lists (so subagent writes must be seen). */
+async function nextSegment(v: SubagentStep, c: SubagentContext, target: RunTarget, run: string) {
+  const scope = v.scope ?? 'execution';
+  const listed = await c.backend.call(
+    'listSegments',
+    { agent: String(v.agent), scope, ...(scope === 'execution' ? { run } : {}) },
+    { role: 'vm' },
+  );
+  const segment = Math.max(0, ...listed.segments.map((s) => s.number)) + 1;
+  const agent = {
+    name: String(v.agent),
+    scope,
+    segment: segment + segmentOffset(v.deviate),
+    prompt: String(v.prompt ?? 'Continue the review'),
   };
+  if (target.backend === 'sqlite') await prepareAgentDb(target, scope);
+  return { segment, agent };
+}
+
+/** The subagent writes as instructed and returns its message; undefined when a write that must be refused was taken. */
+async function writeAs(s: Session, c: SubagentContext, mustRefuse: boolean): Promise<string | undefined> {
+  try {
+    const message = await followInstructions(s.instructions, s.work, {
+      backend: s.storage,
+      projectDir: c.env.projectDir,
+      homeDir: c.env.homeDir,
+      ...(c.self ? { self: c.self } : {}),
+      ...(s.pgRun ? { pgRun: s.pgRun } : {}),
+      timeoutMs: c.timeoutMs,
+    });
+    return mustRefuse ? undefined : message;
+  } catch (err) {
+    // Only a refusal to store a duplicate counts: any other failure (no sqlite3, a syntax error) is the step's.
+    if (!mustRefuse || !UNIQUE_REFUSAL.test(err instanceof Error ? err.message : String(err))) throw err;
+    // A subagent whose write was refused still returns its confirmation; the checker must catch the mismatch.
+    return returnMessage(s.instructions, s.work);
+  }
 }
 
 function compareRules(expected: readonly string[], seen: readonly Finding[]): string | null {

@@ -5,7 +5,6 @@ import type { BackendFactory } from '../core/backend.ts';
 import type { Decisions } from '../core/decisions.ts';
 import type { Case, Suite } from './case-types.ts';
 import { CaseWorkers, type CaseSettings } from './case-workers.ts';
-import { containsKind } from './load-suite.ts';
 import type { CapabilityReport } from './probes/capability-report.ts';
 import { applyExpectation, expectationFor, type Expectations } from './expectations.ts';
 import { countOutcomes, sumMetrics, type CaseResult, type Counts } from './outcome.ts';
@@ -15,7 +14,9 @@ import type { QuickCounts } from './quick.ts';
 import type { FindingsFilter } from './run-subagent.ts';
 import { probeBackend } from './probes/run-probes.ts';
 import { shardCases, type Shard } from './shard.ts';
+import { stepSlots, stepWorkers } from './steps/step-kinds.ts';
 import { Slots, type UnitKind } from './slots.ts';
+import { UnitQueue } from './unit-queue.ts';
 
 export interface RunHeader {
   suite: { name: string; version: string };
@@ -110,122 +111,119 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
     jobs > 1 && opts.caseWorkers && opts.workerCommand && !opts.onStep && !opts.checkerBug
       ? new CaseWorkers(opts.workerCommand)
       : undefined;
-  const elsewhere = (f: BackendFactory, c: Case) => !!pool && !isPlugin(f) && !!f.spec && kindOf(c) === 'in-process';
-  const all: CaseResult[] = [];
-  // The first failed or errored case in sequential order, of the run (--bail) and of each backend (selftest's
-  // stopAtFirstFailure): cases after it are not started, so --jobs 1 runs exactly what the sequential loop ran.
-  let firstBad = Infinity;
-  const firstBadOf = new Map<number, number>();
-  const skipped = (f: number, n: number) =>
-    (opts.bail && f * cases.length + n > firstBad) || (opts.stopAtFirstFailure && n > (firstBadOf.get(f) ?? Infinity));
-  const inFlight: Promise<unknown>[] = [];
-  /** Starts `work` when slots are free (in the order queued, so --jobs 1 is the sequential run). */
-  const start = <T>(
-    f: number,
-    n: number,
-    weight: number,
-    kind: UnitKind,
-    work: () => Promise<T>,
-  ): Promise<T | undefined> => {
-    const p = (async () => {
-      const lane = lanes[f];
-      await lane?.take(1);
-      await slots.take(Math.min(weight, jobs), kind);
-      try {
-        if (skipped(f, n)) return undefined;
-        const r = await work();
-        const status = (r as { outcome?: CaseResult['outcome'] }).outcome?.status;
-        if (status === 'failed' || status === 'errored') {
-          firstBad = Math.min(firstBad, f * cases.length + n);
-          firstBadOf.set(f, Math.min(firstBadOf.get(f) ?? Infinity, n));
-        }
-        return r;
-      } finally {
-        slots.give(Math.min(weight, jobs), kind);
-        lane?.give(1);
-      }
-    })();
-    // Told in order later; until then a rejection (a probe that throws) must not count as unhandled.
-    p.catch(() => undefined);
-    inFlight.push(p);
-    return p;
-  };
+  const queue = new UnitQueue(slots, jobs, lanes, cases.length, opts);
+  const run: SuiteRun = { opts, cases, root, seed, jobs, slots, pool, queue };
   try {
-    // Every unit is queued at once (the slots let `jobs` of them run); results are told in the sequential order.
-    // With more than one job the cases that time worker processes of every backend are queued first, so they run
-    // side by side (they are most of a full run, and may not share the loop with in-process cases), and the cases
-    // that compute follow, in case workers beside them when there is a pool; with one job the queue is the
-    // sequential order itself.
-    const queued = opts.factories.map(() => new Map<number, Promise<CaseResult | undefined>>());
-    const queue = (f: number, n: number) => {
-      const there = elsewhere(opts.factories[f]!, cases[n]!);
-      if (there) slots.announceElsewhere();
-      queued[f]!.set(
-        n,
-        start(f, n, weightOf(cases[n]!, jobs), there ? 'elsewhere' : kindOf(cases[n]!), () =>
-          runOne(opts, opts.factories[f]!, cases[n]!, join(root, `${f}-${n}`), seed, there ? pool : undefined),
-        ),
-      );
-      return queued[f]!;
-    };
-    if (jobs > 1) opts.factories.forEach((_, f) => cases.forEach((c, n) => kindOf(c) === 'timed' && queue(f, n)));
-    const units = opts.factories.map((factory, f) => ({
-      factory,
-      probe: opts.probe
-        ? start(f, -0.5, 1, 'in-process', () =>
-            probeBackend(factory, opts.decisions, join(root, `${f}-probes`), opts.stepTimeoutMs ?? 30_000),
-          )
-        : undefined,
-      cases: cases.map((_, n) => (queued[f]!.has(n) ? queued[f]! : queue(f, n)).get(n)!),
-    }));
-    let told = 0;
-    let stopped = false;
-    for (const unit of units) {
-      if (stopped) break;
-      opts.listener.header({
-        suite: { name: opts.suite.name, version: opts.suite.version },
-        backend: {
-          name: unit.factory.name,
-          kind: unit.factory.kind,
-          capabilities: unit.factory.capabilities,
-          description: unit.factory.description,
-          ...(unit.factory.settings ? { settings: unit.factory.settings } : {}),
-        },
-        decisions: opts.decisions,
-        cases: cases.length,
-        seed,
-        probes: opts.probe ? 'run' : 'skipped',
-        ...(opts.shard ? { shard: opts.shard } : {}),
-        ...(opts.quick ? { quick: opts.quick } : {}),
-      });
-      const report = await unit.probe;
-      if (report) opts.listener.capabilities?.(report);
-      const results: CaseResult[] = [];
-      for (const pending of unit.cases) {
-        const r = await pending;
-        if (!r) break;
-        results.push(r);
-        told++;
-        opts.listener.result(r);
-        if (r.outcome.status === 'failed' || r.outcome.status === 'errored') {
-          stopped = !!opts.bail;
-          if (stopped || opts.stopAtFirstFailure) break;
-        }
-      }
-      opts.listener.footer(unit.factory.name, countOutcomes(results), {
-        ...sumMetrics(results),
-        ...(stopped ? { cutShort: { by: 'bail', notRun: opts.factories.length * cases.length - told } } : {}),
-      });
-      all.push(...results);
-    }
+    return await tellUnits(run, queueUnits(run));
   } finally {
-    firstBad = -Infinity; // a run that stops early (an error thrown) starts nothing more
     // Cases still running when a run stops (--bail) finish before their storage is removed.
-    await Promise.allSettled(inFlight);
+    await queue.drain();
     pool?.close();
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+/** One run of the suite under way: its cases, its storage root, its seed, and how it schedules its units. */
+interface SuiteRun {
+  opts: RunOptions;
+  cases: Case[];
+  root: string;
+  seed: number;
+  jobs: number;
+  slots: Slots;
+  pool: CaseWorkers | undefined;
+  queue: UnitQueue;
+}
+
+/** One backend's part of the run: its probes and its cases, each a pending result. */
+interface Unit {
+  factory: BackendFactory;
+  probe: Promise<CapabilityReport | undefined> | undefined;
+  cases: Promise<CaseResult | undefined>[];
+}
+
+/**
+ * Every unit is queued at once (the slots let `jobs` of them run); results are told in the sequential order. With
+ * more than one job the cases that time worker processes of every backend are queued first, so they run side by side
+ * (they are most of a full run, and may not share the loop with in-process cases), and the cases that compute
+ * follow, in case workers beside them when there is a pool; with one job the queue is the sequential order itself.
+ */
+function queueUnits(run: SuiteRun): Unit[] {
+  const { opts, cases, root, seed, jobs, slots, pool, queue } = run;
+  const elsewhere = (f: BackendFactory, c: Case) => !!pool && !isPlugin(f) && !!f.spec && kindOf(c) === 'in-process';
+  const queued = opts.factories.map(() => new Map<number, Promise<CaseResult | undefined>>());
+  const queueCase = (f: number, n: number) => {
+    const there = elsewhere(opts.factories[f]!, cases[n]!);
+    if (there) slots.announceElsewhere();
+    queued[f]!.set(
+      n,
+      queue.start(f, n, weightOf(cases[n]!, jobs), there ? 'elsewhere' : kindOf(cases[n]!), () =>
+        runOne(opts, opts.factories[f]!, cases[n]!, join(root, `${f}-${n}`), seed, there ? pool : undefined),
+      ),
+    );
+    return queued[f]!;
+  };
+  if (jobs > 1) opts.factories.forEach((_, f) => cases.forEach((c, n) => kindOf(c) === 'timed' && queueCase(f, n)));
+  return opts.factories.map((factory, f) => ({
+    factory,
+    probe: opts.probe
+      ? queue.start(f, -0.5, 1, 'in-process', () =>
+          probeBackend(factory, opts.decisions, join(root, `${f}-probes`), opts.stepTimeoutMs ?? 30_000),
+        )
+      : undefined,
+    cases: cases.map((_, n) => (queued[f]!.has(n) ? queued[f]! : queueCase(f, n)).get(n)!),
+  }));
+}
+
+/** Tells each backend's header, probes, results and footer in order, as its units finish; --bail stops the telling. */
+async function tellUnits(run: SuiteRun, units: Unit[]): Promise<CaseResult[]> {
+  const { opts, cases } = run;
+  const all: CaseResult[] = [];
+  let told = 0;
+  let stopped = false;
+  for (const unit of units) {
+    if (stopped) break;
+    opts.listener.header(headerOf(run, unit.factory));
+    const report = await unit.probe;
+    if (report) opts.listener.capabilities?.(report);
+    const results: CaseResult[] = [];
+    for (const pending of unit.cases) {
+      const r = await pending;
+      if (!r) break;
+      results.push(r);
+      told++;
+      opts.listener.result(r);
+      if (r.outcome.status === 'failed' || r.outcome.status === 'errored') {
+        stopped = !!opts.bail;
+        if (stopped || opts.stopAtFirstFailure) break;
+      }
+    }
+    opts.listener.footer(unit.factory.name, countOutcomes(results), {
+      ...sumMetrics(results),
+      ...(stopped ? { cutShort: { by: 'bail', notRun: opts.factories.length * cases.length - told } } : {}),
+    });
+    all.push(...results);
+  }
   return all;
+}
+
+function headerOf({ opts, cases, seed }: SuiteRun, factory: BackendFactory): RunHeader {
+  return {
+    suite: { name: opts.suite.name, version: opts.suite.version },
+    backend: {
+      name: factory.name,
+      kind: factory.kind,
+      capabilities: factory.capabilities,
+      description: factory.description,
+      ...(factory.settings ? { settings: factory.settings } : {}),
+    },
+    decisions: opts.decisions,
+    cases: cases.length,
+    seed,
+    probes: opts.probe ? 'run' : 'skipped',
+    ...(opts.shard ? { shard: opts.shard } : {}),
+    ...(opts.quick ? { quick: opts.quick } : {}),
+  };
 }
 
 async function runOne(
@@ -280,34 +278,21 @@ async function runOne(
  * takes every slot. With one job every case takes the one slot: the sequential run.
  */
 function weightOf(c: Case, jobs: number): number {
-  let w = containsKind(c.steps, 'concurrent') && jobs > 1 ? 0.5 : 1;
-  const visit = (steps: Case['steps']) => {
-    for (const s of steps) {
-      if (s.kind === 'repeat') visit(s.steps);
-      else if (s.kind === 'mixed-writers') w = Math.max(w, s.ours + s.cli + s.readers);
-      else if (s.kind === 'crash' || s.kind === 'crash-states') w = Math.max(w, 1);
-    }
-  };
-  visit(c.steps);
-  return Math.min(w, jobs);
+  return Math.min(stepSlots(c.steps, jobs), jobs);
 }
 
-/** Whether a case starts worker processes of the CLI (crash, crash-states, concurrent, mixed-writers or subagent steps). */
+/** Whether a case starts worker processes of the CLI (a step of a kind that declares `workers`). */
 export function usesWorkerProcesses(c: Case): boolean {
-  return (['crash', 'crash-states', 'concurrent', 'mixed-writers', 'subagent'] as const).some((k) =>
-    containsKind(c.steps, k),
-  );
+  return stepWorkers(c.steps) !== undefined;
 }
 
 function isPlugin(f: BackendFactory): boolean {
   return !!f.spec && /^(exec|module):/.test(f.spec);
 }
 
-/** Cases whose steps time worker processes: crash, concurrent and mixed-writers steps. */
+/** Cases whose steps time worker processes (a step of a kind with `workers: 'timed'`). */
 function kindOf(c: Case): UnitKind {
-  return (['crash', 'crash-states', 'concurrent', 'mixed-writers'] as const).some((k) => containsKind(c.steps, k))
-    ? 'timed'
-    : 'in-process';
+  return stepWorkers(c.steps) === 'timed' ? 'timed' : 'in-process';
 }
 
 /** Each case gets its own seed from the run's, so cases do not share kill points but all replay from one number. */

@@ -1,6 +1,7 @@
 import type { Backend, BackendEnv, BackendFactory } from '../core/backend.ts';
 import { ProseError } from '../core/errors.ts';
-import type { CrashStep, ConcurrentStep } from './case-types.ts';
+import type { ConcurrentStep } from './steps/concurrent.ts';
+import type { CrashStep } from './steps/crash.ts';
 import { checkWritten } from './check-written.ts';
 import { spawnWorker } from './spawn-worker.ts';
 import { withTimeout } from './with-timeout.ts';

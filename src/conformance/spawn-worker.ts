@@ -46,34 +46,10 @@ export interface WorkerOptions {
 
 /** Starts one worker process (src/cli/commands/worker.ts) and follows its acknowledgements line by line. */
 export function spawnWorker(o: WorkerOptions): WorkerHandle {
-  const args = [
-    ...o.command.slice(1),
-    'worker',
-    '--workload',
-    o.workload,
-    '--run',
-    o.run,
-    '--writer',
-    String(o.writer),
-    ...(o.start === 'later' ? ['--start-from-stdin'] : ['--start', String(o.start)]),
-  ];
-  if (o.count !== undefined) args.push('--count', String(o.count));
-  if (o.waitForGo) args.push('--wait-go');
-  const argv = [...(o.wrap ?? []), o.command[0]!, ...args];
-  const child = spawn(argv[0]!, argv.slice(1), {
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      ...o.extraEnv,
-      PROSE_STATE_WORKER_BACKEND: o.backendSpec,
-      PROSE_STATE_WORKER_ENV: JSON.stringify(o.env),
-    },
-    ...(o.signal ? { signal: o.signal, killSignal: 'SIGKILL' as const } : {}),
-  });
+  const child = startProcess(o);
   const acks = new Map<string, unknown>();
   let failure: string | undefined;
   let stderr = '';
-  let buffer = '';
   let onReady: () => void = () => undefined;
   let onNotReady: (e: Error) => void = () => undefined;
   const ready = new Promise<void>((resolve, reject) => {
@@ -86,33 +62,21 @@ export function spawnWorker(o: WorkerOptions): WorkerHandle {
   // One poll phase before the verdict: a "ready" may be waiting in the pipe behind a held loop (timeout-after-io.ts).
   const arm = () =>
     (timer = timeoutAfterIo(() => {
-      if (!isReady)
-        onNotReady(
-          new ProseError('E_BACKEND', `worker did not open the backend within ${o.readyTimeoutMs} ms`, {
-            hint: stderr.slice(-500),
-          }),
-        );
+      if (!isReady) onNotReady(notReady(`worker did not open the backend within ${o.readyTimeoutMs} ms`, stderr));
     }, o.readyTimeoutMs));
   if (o.start !== 'later') arm();
-  child.stdout!.setEncoding('utf8');
-  child.stdout!.on('data', (chunk: string) => {
-    buffer += chunk;
-    let nl: number;
-    while ((nl = buffer.indexOf('\n')) !== -1) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      if (line === 'ready') {
-        isReady = true;
-        clearTimeout(timer);
-        onReady();
-        continue;
-      }
-      const tab = line.indexOf('\t');
-      if (line.startsWith('ack ') && tab > 0) {
-        acks.set(line.slice(4, tab), JSON.parse(line.slice(tab + 1)));
-        o.onAck?.(line.slice(4, tab));
-      } else if (line.startsWith('fail ')) failure ??= line.slice(5).replace('\t', ': ');
+  eachLine(child.stdout!, (line) => {
+    if (line === 'ready') {
+      isReady = true;
+      clearTimeout(timer);
+      onReady();
+      return;
     }
+    const tab = line.indexOf('\t');
+    if (line.startsWith('ack ') && tab > 0) {
+      acks.set(line.slice(4, tab), JSON.parse(line.slice(tab + 1)));
+      o.onAck?.(line.slice(4, tab));
+    } else if (line.startsWith('fail ')) failure ??= line.slice(5).replace('\t', ': ');
   });
   // A spawn that failed, or was aborted by the step's signal (the kill then closes it), is reported, not thrown.
   child.on('error', (err) => {
@@ -125,11 +89,7 @@ export function spawnWorker(o: WorkerOptions): WorkerHandle {
   const done = new Promise<Awaited<WorkerHandle['done']>>((resolve) => {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      onNotReady(
-        new ProseError('E_BACKEND', `worker exited (${signal ?? code}) before it was ready`, {
-          hint: stderr.slice(-500),
-        }),
-      );
+      onNotReady(notReady(`worker exited (${signal ?? code}) before it was ready`, stderr));
       resolve({ acks, failure, code, signal, stderr });
     });
   });
@@ -144,4 +104,51 @@ export function spawnWorker(o: WorkerOptions): WorkerHandle {
       child.stdin!.write(`${index}\n`);
     },
   };
+}
+
+/** The worker process: the CLI's `worker` command, under `wrap` when given, told its backend and storage by env. */
+function startProcess(o: WorkerOptions): ChildProcess {
+  const args = [
+    ...o.command.slice(1),
+    'worker',
+    '--workload',
+    o.workload,
+    '--run',
+    o.run,
+    '--writer',
+    String(o.writer),
+    ...(o.start === 'later' ? ['--start-from-stdin'] : ['--start', String(o.start)]),
+  ];
+  if (o.count !== undefined) args.push('--count', String(o.count));
+  if (o.waitForGo) args.push('--wait-go');
+  const argv = [...(o.wrap ?? []), o.command[0]!, ...args];
+  return spawn(argv[0]!, argv.slice(1), {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      ...o.extraEnv,
+      PROSE_STATE_WORKER_BACKEND: o.backendSpec,
+      PROSE_STATE_WORKER_ENV: JSON.stringify(o.env),
+    },
+    ...(o.signal ? { signal: o.signal, killSignal: 'SIGKILL' as const } : {}),
+  });
+}
+
+/** Calls `fn` with each whole line the stream prints. */
+function eachLine(stream: NodeJS.ReadableStream, fn: (line: string) => void): void {
+  let buffer = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    buffer += chunk;
+    let nl: number;
+    while ((nl = buffer.indexOf('\n')) !== -1) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      fn(line);
+    }
+  });
+}
+
+function notReady(message: string, stderr: string): ProseError {
+  return new ProseError('E_BACKEND', message, { hint: stderr.slice(-500) });
 }

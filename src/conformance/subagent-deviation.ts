@@ -1,4 +1,5 @@
-import type { Deviation } from './case-types.ts';
+import type { Deviation } from './steps/subagent.ts';
+import { unreachable } from './unreachable.ts';
 
 /**
  * The ways a scripted subagent departs from its instructions, each one a mistake session.md warns about, so a case
@@ -30,8 +31,14 @@ export function deviateMessage(d: Deviation | undefined, message: string, value:
       return `${message}\nDECISION: Approve the chunking plan in src/chunk.ts:12\n`;
     case 'location-outside-run':
       return message.replace(/^Location: (.*)$/m, (_, loc: string) => `Location: ${outside(loc)}`);
-    default:
+    case 'no-write':
+    case 'skip-segment':
+    case 'reuse-segment':
+    case 'ignore-large-output':
+    case undefined:
       return message;
+    default:
+      return unreachable(d, 'deviation');
   }
 }
 

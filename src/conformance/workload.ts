@@ -32,66 +32,73 @@ export function workItem(
   thresholdBytes: number,
 ): WorkItem {
   const kind = workload === 'mixed' ? mixedKind(i, caps) : workload;
-  switch (kind) {
-    case 'bindings': {
-      const name = `w${writer}_${i}`;
-      return {
-        key: `binding ${name}`,
-        op: 'bind',
-        args: {
-          run,
-          name,
-          kind: 'let',
-          value: itemValue(writer, i, thresholdBytes),
-          source: `let ${name} = session "item ${i}"`,
-        },
-        actor: { role: 'subagent', binding: name, executionId: null },
-      };
-    }
-    case 'segments':
-      return {
-        key: `segment w${writer}_${i}`,
-        op: 'appendSegment',
-        args: {
-          run,
-          agent: 'captain',
-          scope: 'execution',
-          prompt: `w${writer}_${i}`,
-          summary: `- Reviewed: item ${i} of writer ${writer}`,
-        },
-        actor: { role: 'subagent', agent: 'captain' },
-      };
-    case 'anon':
-      return { key: `anon w${writer}_${i}`, op: 'allocateAnon', args: { run }, actor: { role: 'vm' } };
-    case 'events':
-      return {
-        key: `event w${writer}_${i}`,
-        op: 'recordEvent',
-        args: {
-          run,
-          event: {
-            type: 'statement',
-            index: writer * 1_000_000 + i,
-            text: `session "w${writer} ${i}"`,
-            status: 'completed',
-          },
-        },
-        actor: { role: 'vm' },
-      };
-    case 'world-model':
-      return {
-        key: `commit w${writer}_${i}`,
-        op: 'commitWorldModel',
-        args: {
-          run,
-          node: `node-${writer}`,
-          files: { 'truth.json': JSON.stringify({ writer, i }), 'notes.md': itemValue(writer, i, 200) },
-          contract: 'contract:crash',
-        },
-        actor: { role: 'vm' },
-      };
-  }
+  return ITEMS[kind]({ run, writer, i, thresholdBytes });
 }
+
+type ItemKind = Exclude<Workload, 'mixed'> | 'world-model';
+type ItemOf = (at: { run: string; writer: number; i: number; thresholdBytes: number }) => WorkItem;
+
+/** Item i of a writer, by the kind of workload (a table over every kind, so none is left without one). */
+const ITEMS: Record<ItemKind, ItemOf> = {
+  bindings: ({ run, writer, i, thresholdBytes }) => {
+    const name = `w${writer}_${i}`;
+    return {
+      key: `binding ${name}`,
+      op: 'bind',
+      args: {
+        run,
+        name,
+        kind: 'let',
+        value: itemValue(writer, i, thresholdBytes),
+        source: `let ${name} = session "item ${i}"`,
+      },
+      actor: { role: 'subagent', binding: name, executionId: null },
+    };
+  },
+  segments: ({ run, writer, i }) => ({
+    key: `segment w${writer}_${i}`,
+    op: 'appendSegment',
+    args: {
+      run,
+      agent: 'captain',
+      scope: 'execution',
+      prompt: `w${writer}_${i}`,
+      summary: `- Reviewed: item ${i} of writer ${writer}`,
+    },
+    actor: { role: 'subagent', agent: 'captain' },
+  }),
+  anon: ({ run, writer, i }) => ({
+    key: `anon w${writer}_${i}`,
+    op: 'allocateAnon',
+    args: { run },
+    actor: { role: 'vm' },
+  }),
+  events: ({ run, writer, i }) => ({
+    key: `event w${writer}_${i}`,
+    op: 'recordEvent',
+    args: {
+      run,
+      event: {
+        type: 'statement',
+        index: writer * 1_000_000 + i,
+        text: `session "w${writer} ${i}"`,
+        status: 'completed',
+      },
+    },
+    actor: { role: 'vm' },
+  }),
+  'world-model': ({ run, writer, i }) => ({
+    key: `commit w${writer}_${i}`,
+    op: 'commitWorldModel',
+    args: {
+      run,
+      node: `node-${writer}`,
+      files: { 'truth.json': JSON.stringify({ writer, i }), 'notes.md': itemValue(writer, i, 200) },
+      contract: 'contract:crash',
+    },
+    actor: { role: 'vm' },
+  }),
+};
 
 function mixedKind(i: number, caps: readonly Capability[]): Exclude<Workload, 'mixed'> | 'world-model' {
   const kinds: (Exclude<Workload, 'mixed'> | 'world-model')[] = ['bindings', 'segments', 'bindings', 'events', 'anon'];

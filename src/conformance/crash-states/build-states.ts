@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 import { FileModel, type FileOp } from './file-model.ts';
 import type { LoggedOp } from './resolve-ops.ts';
+import { unreachable } from '../unreachable.ts';
 
 /** One state a crash could leave: the log's first `upTo` operations, less `omit`, with `torn` cut short. */
 export interface CrashState {
@@ -30,8 +31,13 @@ function dirOf(op: FileOp): string | undefined {
     case 'rename':
     case 'link':
       return dirname(op.to);
-    default:
+    case 'write':
+    case 'truncate':
+    case 'sync':
+    case 'ack':
       return undefined;
+    default:
+      return unreachable(op, 'file operation');
   }
 }
 

@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, lstatSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import { unreachable } from '../unreachable.ts';
 
 /**
  * A file operation as the file system saw it, resolved from the recorded calls: names are absolute paths, file
@@ -136,6 +137,8 @@ export class FileModel {
       case 'sync':
       case 'ack':
         return true;
+      default:
+        return unreachable(op, 'file operation');
     }
   }
 

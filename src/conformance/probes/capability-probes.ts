@@ -2,6 +2,8 @@ import type { BackendEnv, BackendFactory } from '../../core/backend.ts';
 import { CAPABILITIES, type Capability } from '../../core/capabilities.ts';
 import type { CapabilityVerdict } from './capability-verdict.ts';
 import { ProseError } from '../../core/errors.ts';
+import { ERRORED_CODES } from '../outcome.ts';
+import { withTimeout } from '../with-timeout.ts';
 import {
   Broken,
   genericProbe,
@@ -21,9 +23,6 @@ export interface ProbeOptions {
 
 /** What a probe came to: its outcome, a wrong answer (`broken`), or the backend breaking (`errored`). */
 type Ran = ProbeOutcome | { broken: string } | { errored: string };
-
-/** Codes that say the backend or the plugin broke, not how it answers (the runner errors a case on them too). */
-const ERRORED_CODES = new Set(['E_PLUGIN', 'E_BACKEND', 'E_IO', 'E_CASE']);
 
 /**
  * Checks each capability both ways: a declared one must work, an undeclared one must answer E_UNSUPPORTED (or its
@@ -60,24 +59,21 @@ export async function probeCapabilities(
 }
 
 async function runProbe(probe: Probe, ctx: ProbeContext, timeoutMs: number): Promise<Ran> {
-  let timer: NodeJS.Timeout | undefined;
-  // A probe that never answers is the backend hanging; the run goes on without it.
-  const timeout = new Promise<Ran>((resolve) => {
-    timer = setTimeout(() => resolve({ errored: `the probe timed out after ${timeoutMs} ms` }), timeoutMs);
-  });
   try {
-    return await Promise.race([probe.run(ctx), timeout]);
+    // A probe that never answers is the backend hanging; the run goes on without it.
+    return await withTimeout(probe.run(ctx), timeoutMs, 'the probe', () => PROBE_TIMED_OUT);
   } catch (err) {
+    if (err === PROBE_TIMED_OUT) return { errored: `the probe timed out after ${timeoutMs} ms` };
     if (err instanceof Broken) return { broken: err.message };
     if (err instanceof ProseError) {
       const text = `${err.code}: ${err.message.split('\n')[0]}`;
       return ERRORED_CODES.has(err.code) ? { errored: text } : { broken: text };
     }
     return { errored: `the backend threw ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}` };
-  } finally {
-    clearTimeout(timer);
   }
 }
+
+const PROBE_TIMED_OUT = Symbol('the probe timed out');
 
 function judge(
   capability: Capability,

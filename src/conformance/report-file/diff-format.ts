@@ -51,11 +51,15 @@ export function diffHtml(d: ReportDiff): string {
     ([title, k]) => `<h2 id="${k}">${title} (${d[k].length})</h2>\n${table(d[k])}`,
   );
   const gone = d.gone.length
-    ? `<h2 id="gone">not in the new report (${d.gone.length})</h2><ul>${d.gone.map((g) => `<li>${esc(`${g.backend} ${g.id} (was ${g.before})`)}</li>`).join('')}</ul>`
+    ? `<h2 id="gone">not in the new report (${d.gone.length})</h2>` +
+      `<ul>${d.gone.map((g) => `<li>${esc(`${g.backend} ${g.id} (was ${g.before})`)}</li>`).join('')}</ul>`
     : '';
+  const style =
+    'body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}' +
+    'td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>prose-state report diff</title>
-<style>body{font:14px system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}</style></head>
+<style>${style}</style></head>
 <body><h1>prose-state report diff</h1><p><code>${esc(d.old)}</code> → <code>${esc(d.new)}</code>: ${esc(summary(d))}</p>
 ${sections.join('\n')}${gone}
 </body></html>
@@ -63,5 +67,6 @@ ${sections.join('\n')}${gone}
 }
 
 function summary(d: ReportDiff): string {
-  return `${d.newlyFailing.length} newly failing, ${d.newlyPassing.length} newly passing, ${d.newlySkipped.length} newly skipped${d.gone.length ? `, ${d.gone.length} gone` : ''}`;
+  const gone = d.gone.length ? `, ${d.gone.length} gone` : '';
+  return `${d.newlyFailing.length} newly failing, ${d.newlyPassing.length} newly passing, ${d.newlySkipped.length} newly skipped${gone}`;
 }

@@ -1,5 +1,6 @@
 import type { CaseResult, Status } from '../outcome.ts';
 import type { SavedReport } from './read-report.ts';
+import { unreachable } from '../unreachable.ts';
 
 /** How a status reads across two reports: an unexpected pass needs attention like a failure; xfail is a kind of skip. */
 export type Standing = 'failing' | 'passing' | 'skipped';
@@ -79,5 +80,7 @@ function why(r: CaseResult): string {
       return o.reason;
     case 'passed':
       return '';
+    default:
+      return unreachable(o, 'outcome');
   }
 }

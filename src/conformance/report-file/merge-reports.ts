@@ -14,7 +14,31 @@ import { requireComplete, type SavedReport, type SavedRun } from './read-report.
 export function mergeReports(reports: readonly SavedReport[], rank: (id: string) => number): SavedRun[] {
   if (!reports.length) throw new ProseError('E_USAGE', 'report merge needs at least one report file');
   for (const r of reports) requireComplete(r);
-  const shardOf = (r: SavedReport) => r.runs[0]!.header.shard ?? { index: 1, count: 1 };
+  checkAlike(reports);
+  const ordered = orderShards(reports);
+  const first = reports[0]!;
+  return first.runs.map((lead, b) => {
+    const results = backendResults(ordered, b, lead.header.backend.name);
+    results.sort((x, y) => rank(x.id) - rank(y.id) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+    const cases = ordered.reduce((n, r) => n + r.runs[b]!.header.cases, 0);
+    const { shard: _shard, ...header } = lead.header;
+    const head = ordered[0]!.runs[b]!;
+    return {
+      header: { ...header, cases } as RunHeader,
+      line: lead.line,
+      ...(head.capabilities ? { capabilities: head.capabilities } : {}),
+      results,
+      footer: { counts: countOutcomes(results), extra: sumMetrics(results) },
+    };
+  });
+}
+
+function shardOf(r: SavedReport): { index: number; count: number } {
+  return r.runs[0]!.header.shard ?? { index: 1, count: 1 };
+}
+
+/** Every report one shard of one CI run: each file one shard, all of one suite version, seed, decisions, backends. */
+function checkAlike(reports: readonly SavedReport[]): void {
   const first = reports[0]!;
   const want = fingerprint(first);
   for (const r of reports) {
@@ -33,6 +57,11 @@ export function mergeReports(reports: readonly SavedReport[], rank: (id: string)
           'merge only the shards of one CI run: the same suite version, seed, decisions, backends and shard count',
         );
   }
+}
+
+/** The reports in shard order, each shard of 1..N once. */
+function orderShards(reports: readonly SavedReport[]): SavedReport[] {
+  const first = reports[0]!;
   const count = shardOf(first).count;
   const byIndex = new Map<number, SavedReport>();
   for (const r of reports) {
@@ -48,38 +77,29 @@ export function mergeReports(reports: readonly SavedReport[], rank: (id: string)
       `shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')} missing: the merge would have a hole`,
       { location: { file: first.file }, hint: `pass the reports of all ${count} shards (a failed CI job: rerun it)` },
     );
-  const ordered = [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
-  return first.runs.map((lead, b) => {
-    const seen = new Map<string, string>();
-    const results: CaseResult[] = [];
-    let cases = 0;
-    for (const r of ordered) {
-      const run = r.runs[b]!;
-      cases += run.header.cases;
-      for (const res of run.results) {
-        const other = seen.get(res.id);
-        if (other !== undefined)
-          throw refuse(
-            r.file,
-            run.line,
-            `case ${res.id} on ${lead.header.backend.name} is also in ${other}: the shards overlap`,
-            'merge shards cut from one case list (the same --shard count, --durations report and filters)',
-          );
-        seen.set(res.id, r.file);
-        results.push(res);
-      }
+  return [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, r]) => r);
+}
+
+/** Backend `b`'s cases from every shard, no case twice. */
+function backendResults(ordered: readonly SavedReport[], b: number, backend: string): CaseResult[] {
+  const seen = new Map<string, string>();
+  const results: CaseResult[] = [];
+  for (const r of ordered) {
+    const run = r.runs[b]!;
+    for (const res of run.results) {
+      const other = seen.get(res.id);
+      if (other !== undefined)
+        throw refuse(
+          r.file,
+          run.line,
+          `case ${res.id} on ${backend} is also in ${other}: the shards overlap`,
+          'merge shards cut from one case list (the same --shard count, --durations report and filters)',
+        );
+      seen.set(res.id, r.file);
+      results.push(res);
     }
-    results.sort((x, y) => rank(x.id) - rank(y.id) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
-    const { shard: _shard, ...header } = lead.header;
-    const head = ordered[0]!.runs[b]!;
-    return {
-      header: { ...header, cases } as RunHeader,
-      line: lead.line,
-      ...(head.capabilities ? { capabilities: head.capabilities } : {}),
-      results,
-      footer: { counts: countOutcomes(results), extra: sumMetrics(results) },
-    };
-  });
+  }
+  return results;
 }
 
 /** Tells a reporter the saved runs as the runner would have, then finishes it. */

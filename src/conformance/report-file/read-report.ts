@@ -53,49 +53,7 @@ export function readReport(file: string): SavedReport {
       if (i === lines.length - 1) break;
       throw bad('not a JSON line');
     }
-    const run = runs.at(-1);
-    const open = run && !run.footer ? run : undefined;
-    switch (rec.type) {
-      case 'header': {
-        if (open) throw bad(`a header before the footer of backend ${open.header.backend.name}`);
-        const { type: _type, ...header } = rec;
-        const h = header as unknown as RunHeader;
-        if (typeof h.suite?.version !== 'string' || typeof h.backend?.name !== 'string' || typeof h.seed !== 'number')
-          throw bad('a header needs suite, backend and seed');
-        runs.push({ header: h, line, results: [] });
-        break;
-      }
-      case 'capabilities': {
-        if (!open) throw bad('a capabilities record outside a backend (no header before it)');
-        const { backend, durationMs, verdicts } = rec as unknown as CapabilityReport;
-        open.capabilities = { backend, durationMs, verdicts };
-        break;
-      }
-      case 'case': {
-        if (!open) throw bad('a case record outside a backend (no header before it)');
-        const { type: _type, backend, id, area, title, spec, durationMs, ...outcome } = rec;
-        if (typeof id !== 'string' || typeof outcome.status !== 'string')
-          throw bad('a case record needs id and status');
-        open.results.push({
-          backend: backend as string,
-          id,
-          area: area as string,
-          title: title as string,
-          spec: spec as string,
-          durationMs: durationMs as number,
-          outcome: outcome as unknown as Outcome,
-        });
-        break;
-      }
-      case 'footer': {
-        if (!open) throw bad('a footer outside a backend (no header before it)');
-        const { type: _type, backend: _b, counts, ...extra } = rec;
-        open.footer = { counts: counts as Counts, extra };
-        break;
-      }
-      default:
-        throw bad(`unknown record type ${JSON.stringify(rec.type)}`);
-    }
+    addRecord(rec, runs, line, bad);
   }
   if (!runs.length)
     throw new ProseError('E_FORMAT', `${file} holds no report (no header line)`, {
@@ -118,4 +76,55 @@ export function requireComplete(report: SavedReport): SavedReport {
         },
       );
   return report;
+}
+
+/** Adds one record to the runs read so far: a header opens a backend's run, its cases and footer go into it. */
+function addRecord(
+  rec: Record<string, unknown>,
+  runs: SavedRun[],
+  line: number,
+  bad: (why: string) => ProseError,
+): void {
+  const run = runs.at(-1);
+  const open = run && !run.footer ? run : undefined;
+  switch (rec.type) {
+    case 'header': {
+      if (open) throw bad(`a header before the footer of backend ${open.header.backend.name}`);
+      const { type: _type, ...header } = rec;
+      const h = header as unknown as RunHeader;
+      if (typeof h.suite?.version !== 'string' || typeof h.backend?.name !== 'string' || typeof h.seed !== 'number')
+        throw bad('a header needs suite, backend and seed');
+      runs.push({ header: h, line, results: [] });
+      break;
+    }
+    case 'capabilities': {
+      if (!open) throw bad('a capabilities record outside a backend (no header before it)');
+      const { backend, durationMs, verdicts } = rec as unknown as CapabilityReport;
+      open.capabilities = { backend, durationMs, verdicts };
+      break;
+    }
+    case 'case': {
+      if (!open) throw bad('a case record outside a backend (no header before it)');
+      const { type: _type, backend, id, area, title, spec, durationMs, ...outcome } = rec;
+      if (typeof id !== 'string' || typeof outcome.status !== 'string') throw bad('a case record needs id and status');
+      open.results.push({
+        backend: backend as string,
+        id,
+        area: area as string,
+        title: title as string,
+        spec: spec as string,
+        durationMs: durationMs as number,
+        outcome: outcome as unknown as Outcome,
+      });
+      break;
+    }
+    case 'footer': {
+      if (!open) throw bad('a footer outside a backend (no header before it)');
+      const { type: _type, backend: _b, counts, ...extra } = rec;
+      open.footer = { counts: counts as Counts, extra };
+      break;
+    }
+    default:
+      throw bad(`unknown record type ${JSON.stringify(rec.type)}`);
+  }
 }

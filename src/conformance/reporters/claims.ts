@@ -1,6 +1,7 @@
 import type { CapabilityVerdict } from '../probes/capability-verdict.ts';
 import { isContradiction } from '../probes/capability-verdict.ts';
 import type { CapabilityReport } from '../probes/capability-report.ts';
+import { unreachable } from '../unreachable.ts';
 
 /** What every report says of capability claims, so the formats agree. */
 
@@ -26,11 +27,14 @@ export function claimCell(v: CapabilityVerdict | undefined): string {
       return 'unprobed';
     case 'errored':
       return 'errored';
+    default:
+      return unreachable(v.verdict, 'verdict');
   }
 }
 
 export const CLAIM_LEGEND =
-  'yes: declared and works; no: undeclared and refused (E_UNSUPPORTED or its off behaviour); no (n/a): undeclared and not exercised (nothing to refuse, or no probe yet); ' +
+  'yes: declared and works; no: undeclared and refused (E_UNSUPPORTED or its off behaviour); ' +
+  'no (n/a): undeclared and not exercised (nothing to refuse, or no probe yet); ' +
   'BROKEN: declared but does not work; WORKS!: works although undeclared; HALF!: undeclared, neither works nor answers E_UNSUPPORTED; ' +
   'unprobed: declared, no probe can exercise it yet; errored: the probe could not tell (the backend broke or hung).';
 

@@ -2,6 +2,7 @@ import { show } from '../match.ts';
 import { countOutcomes, type CaseResult } from '../outcome.ts';
 import { isFailure } from './claims.ts';
 import type { Reporter, ReporterOptions, Write } from './reporter.ts';
+import { unreachable } from '../unreachable.ts';
 
 /**
  * GitHub Actions annotations: one `::error file=...,line=...,title=...::message` line per failed, errored or
@@ -57,8 +58,12 @@ function annotation(r: CaseResult, source: { file: string; line: number } | unde
         { ...where(), title: `${title} passed unexpectedly` },
         `expected to fail (${o.reason}); remove its entry from the --expect file`,
       );
-    default:
+    case 'passed':
+    case 'skipped':
+    case 'xfailed':
       return undefined;
+    default:
+      return unreachable(o, 'outcome');
   }
 }
 

@@ -56,7 +56,8 @@ export function htmlReport(
           const cls = c.total === 0 ? 'none' : failing ? 'bad' : c.passed === 0 ? 'skip' : 'ok';
           const text = esc(cellText(c));
           const first = failing && bad.find((r) => r.backend === b && r.area === a);
-          return `<td id="${cellId(b, a)}" class="${cls}" data-filter data-backend="${esc(b)}">${first ? `<a href="#${caseId(first)}">${text}</a>` : text}</td>`;
+          const link = first ? `<a href="#${caseId(first)}">${text}</a>` : text;
+          return `<td id="${cellId(b, a)}" class="${cls}" data-filter data-backend="${esc(b)}">${link}</td>`;
         })
         .join('')}</tr>`,
   );
@@ -64,7 +65,9 @@ export function htmlReport(
     const o = r.outcome;
     const note = o.status === 'skipped' || o.status === 'xfailed' || o.status === 'xpassed' ? o.reason : '';
     const id = NEEDS_ATTENTION.includes(o.status) ? `<a href="#${caseId(r)}">${esc(r.id)}</a>` : esc(r.id);
-    return `<tr id="${rowId(r)}" class="case-row" data-filter data-area="${esc(r.area)}" data-backend="${esc(r.backend)}" data-status="${o.status}"><td>${esc(r.backend)}</td><td>${esc(r.area)}</td><td>${id}</td><td>${o.status}</td><td class="ms">${r.durationMs}</td><td>${esc(note)}</td></tr>`;
+    const attrs = `data-filter data-area="${esc(r.area)}" data-backend="${esc(r.backend)}" data-status="${o.status}"`;
+    const cells = [esc(r.backend), esc(r.area), id, o.status].map((c) => `<td>${c}</td>`).join('');
+    return `<tr id="${rowId(r)}" class="case-row" ${attrs}>${cells}<td class="ms">${r.durationMs}</td><td>${esc(note)}</td></tr>`;
   });
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>prose-state compliance</title>
@@ -102,13 +105,22 @@ function runsTable(headers: readonly RunHeader[]): string {
     [quickNote(h) ? 'quick (--quick)' : '', h.probes === 'skipped' ? 'capability probes skipped (--no-probe)' : '']
       .filter(Boolean)
       .join('; ') || '-';
-  const row = (h: RunHeader) =>
-    `<tr><td>${esc(h.backend.name)}</td><td>${esc(h.backend.kind)}</td><td>${esc(`${h.suite.name} ${h.suite.version}`)}</td><td>${h.cases}</td><td>${h.seed}</td><td>${h.shard ? `${h.shard.index}/${h.shard.count}` : '-'}</td><td>${esc(notes(h))}</td><td>${esc(
-      Object.entries(h.decisions)
-        .map(([k, v]) => `${k}=${v}`)
-        .join(', '),
-    )}</td></tr>`;
-  return `${quick.map((q) => `<p class="quick"><strong>${esc(q)}</strong></p>\n`).join('')}<table id="runs"><tr><th>backend</th><th>kind</th><th>suite</th><th>cases</th><th>seed</th><th>shard</th><th>run</th><th>decisions</th></tr>
+  const row = (h: RunHeader) => {
+    const decisions = Object.entries(h.decisions)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ');
+    const shard = h.shard ? `${h.shard.index}/${h.shard.count}` : '-';
+    const cells = [
+      esc(h.backend.name),
+      esc(h.backend.kind),
+      esc(`${h.suite.name} ${h.suite.version}`),
+      h.cases,
+      h.seed,
+    ];
+    return `<tr>${[...cells, shard, esc(notes(h)), esc(decisions)].map((c) => `<td>${c}</td>`).join('')}</tr>`;
+  };
+  const head = ['backend', 'kind', 'suite', 'cases', 'seed', 'shard', 'run', 'decisions'].map((t) => `<th>${t}</th>`);
+  return `${quick.map((q) => `<p class="quick"><strong>${esc(q)}</strong></p>\n`).join('')}<table id="runs"><tr>${head.join('')}</tr>
 ${headers.map(row).join('\n')}
 </table>`;
 }
@@ -122,15 +134,20 @@ function failure(r: CaseResult, source: CaseSource | undefined): string {
   if (o.status === 'failed') {
     body = `<p>step <code>${esc(o.step)}</code>: ${esc(o.message)}</p>`;
     if (o.expected !== undefined || o.seen !== undefined)
-      body += `<div class="pair"><div>expected<pre class="expected">${esc(full(o.expected))}</pre></div><div>seen<pre class="seen">${esc(full(o.seen))}</pre></div></div>`;
+      body +=
+        `<div class="pair"><div>expected<pre class="expected">${esc(full(o.expected))}</pre></div>` +
+        `<div>seen<pre class="seen">${esc(full(o.seen))}</pre></div></div>`;
   } else if (o.status === 'errored') {
-    body = `<p>errored${o.step ? ` at <code>${esc(o.step)}</code>` : ''}: ${esc(o.error.code)}: ${esc(o.error.message)}${o.error.hint ? ` (${esc(o.error.hint)})` : ''}</p>${o.evidence ? `<pre>${esc(o.evidence)}</pre>` : ''}`;
+    const at = o.step ? ` at <code>${esc(o.step)}</code>` : '';
+    const hint = o.error.hint ? ` (${esc(o.error.hint)})` : '';
+    body = `<p>errored${at}: ${esc(o.error.code)}: ${esc(o.error.message)}${hint}</p>${o.evidence ? `<pre>${esc(o.evidence)}</pre>` : ''}`;
   } else if (o.status === 'xpassed') {
     body = `<p>passed although expected to fail: ${esc(o.reason)}</p>`;
   }
+  const links = `<a href="#${cellId(r.backend, r.area)}">matrix cell</a> &middot; <a href="#${rowId(r)}">case row</a>`;
   return `<div class="detail" id="${caseId(r)}" data-filter data-area="${esc(r.area)}" data-backend="${esc(r.backend)}" data-status="${o.status}">
 <h3>${esc(r.backend)} ${esc(r.id)} <small>${o.status}</small></h3>
-<p>${esc(r.title)}${where ? ` &middot; <code>${esc(where)}</code>` : ''} &middot; <a href="#${cellId(r.backend, r.area)}">matrix cell</a> &middot; <a href="#${rowId(r)}">case row</a></p>
+<p>${esc(r.title)}${where ? ` &middot; <code>${esc(where)}</code>` : ''} &middot; ${links}</p>
 ${body}${r.spec ? `<p class="spec">spec: ${esc(r.spec)}</p>` : ''}
 ${source ? `<details open><summary>${esc(`${source.file}:${source.line}`)}</summary><pre class="yaml">${yaml(source, at?.line)}</pre></details>` : ''}
 </div>`;

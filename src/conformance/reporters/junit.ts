@@ -6,6 +6,7 @@ import type { RunHeader } from '../run-suite.ts';
 import { isFailure, notExercised } from './claims.ts';
 import type { Reporter, Write } from './reporter.ts';
 import { quickNote } from './run-notes.ts';
+import { unreachable } from '../unreachable.ts';
 
 /**
  * JUnit XML for CI dashboards: one testsuite per backend, written when the run is over, and beside it one
@@ -37,7 +38,8 @@ export function junitXml(
     const c = countOutcomes(rs);
     const time = rs.reduce((t, r) => t + r.durationMs, 0) / 1000;
     out.push(
-      `  <testsuite name="${esc(b)}" tests="${c.total}" failures="${c.failed + c.xpassed}" errors="${c.errored}" skipped="${c.skipped + c.xfailed}" time="${time.toFixed(3)}">`,
+      `  <testsuite name="${esc(b)}" tests="${c.total}" failures="${c.failed + c.xpassed}" errors="${c.errored}" ` +
+        `skipped="${c.skipped + c.xfailed}" time="${time.toFixed(3)}">`,
     );
     const h = headers.get(b);
     if (h) out.push(...properties(h));
@@ -81,6 +83,8 @@ function testcase(r: CaseResult): string {
       return `${open}><failure message="${esc(o.message)}">${esc(`${o.at.file}:${o.at.line}\n${o.step}`)}</failure></testcase>`;
     case 'errored':
       return `${open}><error message="${esc(`${o.error.code}: ${o.error.message}`)}">${esc(o.evidence ?? '')}</error></testcase>`;
+    default:
+      return unreachable(o, 'outcome');
   }
 }
 
@@ -90,7 +94,8 @@ function claimsSuite(r: CapabilityReport): string[] {
   const errors = n((v) => v.verdict === 'errored');
   const skipped = n((v) => v.verdict === 'unprobed' || notExercised(v));
   return [
-    `  <testsuite name="${esc(`${r.backend} capability claims`)}" tests="${r.verdicts.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${(r.durationMs / 1000).toFixed(3)}">`,
+    `  <testsuite name="${esc(`${r.backend} capability claims`)}" tests="${r.verdicts.length}" ` +
+      `failures="${failures}" errors="${errors}" skipped="${skipped}" time="${(r.durationMs / 1000).toFixed(3)}">`,
     ...r.verdicts.map((v) => claimCase(r.backend, v)),
     '  </testsuite>',
   ];

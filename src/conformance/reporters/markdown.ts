@@ -4,23 +4,16 @@ import type { CaseResult } from '../outcome.ts';
 import { CLAIM_LEGEND, claimCell, claimLine, claimsTable, needsAttention } from './claims.ts';
 import { buildMatrix, cellText } from './matrix.ts';
 import type { Reporter, Write } from './reporter.ts';
+import type { RunHeader } from '../run-suite.ts';
 import { quickNote } from './run-notes.ts';
+import { unreachable } from '../unreachable.ts';
 
 /** The compliance matrix as Markdown: each cell links to that area's failures on that backend, with expected vs seen. */
 export function markdownReporter(write: Write): Reporter {
   const headers: string[] = [];
   const claims: CapabilityReport[] = [];
   return {
-    header: (h) =>
-      headers.push(
-        `- **${h.backend.name}** (${h.backend.kind}), suite ${h.suite.name} ${h.suite.version}; decisions: ${Object.entries(
-          h.decisions,
-        )
-          .map(([k, v]) => `${k}=${v}`)
-          .join(
-            ', ',
-          )}${h.shard ? `; shard ${h.shard.index}/${h.shard.count}` : ''}${h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : ''}${quickNote(h) ? `; **${quickNote(h)}**` : ''}`,
-      ),
+    header: (h) => headers.push(headerLine(h)),
     capabilities: (r) => claims.push(r),
     result: () => undefined,
     footer: () => undefined,
@@ -114,7 +107,22 @@ function detail(r: CaseResult): string[] {
       return [`- **${r.id}** errored: ${o.error.code}: ${o.error.message}`];
     case 'xpassed':
       return [`- **${r.id}** passed although expected to fail (${o.reason})`];
-    default:
+    case 'passed':
+    case 'skipped':
+    case 'xfailed':
       return [];
+    default:
+      return unreachable(o, 'outcome');
   }
+}
+
+/** A backend's line in the runs list: its suite, its decisions and how the run was cut. */
+function headerLine(h: RunHeader): string {
+  const decisions = Object.entries(h.decisions)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
+  const shard = h.shard ? `; shard ${h.shard.index}/${h.shard.count}` : '';
+  const probes = h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : '';
+  const quick = quickNote(h) ? `; **${quickNote(h)}**` : '';
+  return `- **${h.backend.name}** (${h.backend.kind}), suite ${h.suite.name} ${h.suite.version}; decisions: ${decisions}${shard}${probes}${quick}`;
 }

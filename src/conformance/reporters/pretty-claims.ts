@@ -28,5 +28,9 @@ export function prettyClaimsTotal(reports: readonly CapabilityReport[], skipped:
   if (skipped) return 'capability claims: not probed (--no-probe)';
   const all = reports.flatMap((r) => r.verdicts);
   const count = (v: string) => all.filter((x) => x.verdict === v).length;
-  return `capability claims: ${contradictions(reports)} contradicted, ${count('errored')} errored, ${count('unprobed')} unprobed, ${count('ok')} ok on ${reports.length} backend${reports.length === 1 ? '' : 's'}`;
+  const backends = `${reports.length} backend${reports.length === 1 ? '' : 's'}`;
+  return (
+    `capability claims: ${contradictions(reports)} contradicted, ${count('errored')} errored, ` +
+    `${count('unprobed')} unprobed, ${count('ok')} ok on ${backends}`
+  );
 }

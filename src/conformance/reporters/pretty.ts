@@ -4,6 +4,7 @@ import { buildMatrix, cellText } from './matrix.ts';
 import { prettyClaims, prettyClaimsTotal } from './pretty-claims.ts';
 import type { Reporter, Write } from './reporter.ts';
 import { cutShortNote, measuredOf, quickNote } from './run-notes.ts';
+import { unreachable } from '../unreachable.ts';
 
 /**
  * For people: a line per backend as it starts, every case that needs attention with where and why, then the
@@ -36,49 +37,14 @@ export function prettyReporter(write: Write, opts: { verbose?: boolean } = {}): 
       claims.push(r);
       write(prettyClaims(r));
     },
-    result: (r) => {
-      const o = r.outcome;
-      switch (o.status) {
-        case 'passed': {
-          if (opts.verbose) write(`  pass  ${r.id}\n`);
-          // Crash states are a budget per case: each case says how much of what was possible it covered.
-          const m = o.metrics;
-          if (m?.['crash states checked'] !== undefined)
-            write(
-              `  states ${r.id}: ${m['crash states checked'] === m['crash states possible'] ? `all ${m['crash states checked']}` : `${m['crash states checked']} of at most ${m['crash states possible']} (a seeded sample)`} crash states checked, ${m['file operations recorded']} file operations recorded, ${m['crash-state ms']} ms\n`,
-            );
-          return;
-        }
-        case 'skipped':
-          if (opts.verbose) write(`  skip  ${r.id}: ${o.reason}\n`);
-          return;
-        case 'xfailed':
-          write(`  xfail ${r.id}: ${o.reason}\n`);
-          return;
-        case 'xpassed':
-          write(
-            `  XPASS ${r.id}: expected to fail (${o.reason}) but passed; remove its entry from the --expect file\n`,
-          );
-          return;
-        // The spec line names the seed sentence or decision the case checks, so a failure says what it departs from.
-        case 'failed':
-          write(
-            `  FAIL  ${r.id}  ${o.at.file}:${o.at.line}\n        ${o.step}\n        ${o.message}\n        spec: ${r.spec}\n`,
-          );
-          return;
-        case 'errored':
-          write(
-            `  ERROR ${r.id}${o.at ? `  ${o.at.file}:${o.at.line}` : ''}\n        ${o.error.code}: ${o.error.message}\n${o.evidence ? `        ${o.evidence.split('\n').join('\n        ')}\n` : ''}`,
-          );
-          return;
-      }
-    },
+    result: (r) => prettyResult(r, write, !!opts.verbose),
     footer: (backend, c, extra) => {
       const measured = measuredOf(extra)
         .map(([k, v]) => `${v} ${k}`)
         .join(', ');
       write(
-        `  ${backend}: ${c.passed} passed, ${c.failed} failed, ${c.errored} errored, ${c.skipped} skipped, ${c.xfailed} xfailed, ${c.xpassed} xpassed${measured ? `; survived: ${measured}` : ''}\n`,
+        `  ${backend}: ${c.passed} passed, ${c.failed} failed, ${c.errored} errored, ${c.skipped} skipped, ` +
+          `${c.xfailed} xfailed, ${c.xpassed} xpassed${measured ? `; survived: ${measured}` : ''}\n`,
       );
       const cut = cutShortNote(extra);
       if (cut) write(`  ${cut}\n`);
@@ -125,4 +91,52 @@ export function prettySummary(
   if (claims.length || probesSkipped) out.push(prettyClaimsTotal(claims, probesSkipped));
   out.push('');
   return out.join('\n');
+}
+
+/** A case's lines as it is told: every case that needs attention, with where and why (all of them with verbose). */
+function prettyResult(r: CaseResult, write: Write, verbose: boolean): void {
+  const o = r.outcome;
+  switch (o.status) {
+    case 'passed': {
+      if (verbose) write(`  pass  ${r.id}\n`);
+      // Crash states are a budget per case: each case says how much of what was possible it covered.
+      const m = o.metrics;
+      if (m?.['crash states checked'] !== undefined)
+        write(
+          `  states ${r.id}: ${statesChecked(m)} crash states checked, ` +
+            `${m['file operations recorded']} file operations recorded, ${m['crash-state ms']} ms\n`,
+        );
+      return;
+    }
+    case 'skipped':
+      if (verbose) write(`  skip  ${r.id}: ${o.reason}\n`);
+      return;
+    case 'xfailed':
+      write(`  xfail ${r.id}: ${o.reason}\n`);
+      return;
+    case 'xpassed':
+      write(`  XPASS ${r.id}: expected to fail (${o.reason}) but passed; remove its entry from the --expect file\n`);
+      return;
+    // The spec line names the seed sentence or decision the case checks, so a failure says what it departs from.
+    case 'failed':
+      write(
+        `  FAIL  ${r.id}  ${o.at.file}:${o.at.line}\n        ${o.step}\n        ${o.message}\n        spec: ${r.spec}\n`,
+      );
+      return;
+    case 'errored':
+      write(
+        `  ERROR ${r.id}${o.at ? `  ${o.at.file}:${o.at.line}` : ''}\n        ${o.error.code}: ${o.error.message}\n` +
+          (o.evidence ? `        ${o.evidence.split('\n').join('\n        ')}\n` : ''),
+      );
+      return;
+    default:
+      unreachable(o, 'outcome');
+  }
+}
+
+/** All of the crash states, or how many of how many a seeded sample checked. */
+function statesChecked(m: Record<string, number>): string {
+  const checked = m['crash states checked'];
+  const possible = m['crash states possible'];
+  return checked === possible ? `all ${checked}` : `${checked} of at most ${possible} (a seeded sample)`;
 }

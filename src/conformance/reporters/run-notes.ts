@@ -3,7 +3,8 @@ import type { RunHeader } from '../run-suite.ts';
 /** The header's word that a run is quick (test --quick): said by every human-read report, so none passes for a full run. */
 export function quickNote(h: RunHeader): string | undefined {
   return h.quick
-    ? `QUICK run (--quick): crash and mixed-writers steps capped at ${h.quick.kills} kills, worker steps at ${h.quick.writers} writers of ${h.quick.each}, crash-states at ${h.quick.states} states; not a full run`
+    ? `QUICK run (--quick): crash and mixed-writers steps capped at ${h.quick.kills} kills, ` +
+        `worker steps at ${h.quick.writers} writers of ${h.quick.each}, crash-states at ${h.quick.states} states; not a full run`
     : undefined;
 }
 

@@ -3,6 +3,7 @@ import type { Outcome } from '../outcome.ts';
 import { isFailure, notExercised } from './claims.ts';
 import type { Reporter, Write } from './reporter.ts';
 import { cutShortNote, quickNote } from './run-notes.ts';
+import { unreachable } from '../unreachable.ts';
 
 /**
  * TAP 14. Expected failures are `# TODO`; an unexpected pass is `not ok`, since it needs a person's attention.
@@ -15,7 +16,8 @@ export function tapReporter(write: Write): Reporter {
   return {
     header: (h) =>
       write(
-        `# backend ${h.backend.name}: ${h.cases} cases, suite ${h.suite.name} ${h.suite.version}${h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : ''}\n${quickNote(h) ? `# ${quickNote(h)}\n` : ''}`,
+        `# backend ${h.backend.name}: ${h.cases} cases, suite ${h.suite.name} ${h.suite.version}` +
+          `${h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : ''}\n${quickNote(h) ? `# ${quickNote(h)}\n` : ''}`,
       ),
     capabilities: (r) => {
       for (const v of r.verdicts) {
@@ -30,7 +32,8 @@ export function tapReporter(write: Write): Reporter {
     },
     footer: (backend, c, extra) =>
       write(
-        `# ${backend}: ${c.passed} passed, ${c.failed} failed, ${c.errored} errored, ${c.skipped} skipped, ${c.xfailed} xfailed, ${c.xpassed} xpassed\n${cutShortNote(extra) ? `# ${cutShortNote(extra)}\n` : ''}`,
+        `# ${backend}: ${c.passed} passed, ${c.failed} failed, ${c.errored} errored, ${c.skipped} skipped, ` +
+          `${c.xfailed} xfailed, ${c.xpassed} xpassed\n${cutShortNote(extra) ? `# ${cutShortNote(extra)}\n` : ''}`,
       ),
     finish: () => write(`1..${n}\n`),
   };
@@ -49,7 +52,12 @@ function tapLine(n: number, name: string, o: Outcome): string {
     case 'failed':
       return `not ok ${n} - ${name}\n${diag({ message: o.message, at: `${o.at.file}:${o.at.line}`, step: o.step })}`;
     case 'errored':
-      return `not ok ${n} - ${name}\n${diag({ message: `errored: ${o.error.code}: ${o.error.message}`, ...(o.at ? { at: `${o.at.file}:${o.at.line}` } : {}) })}`;
+      return `not ok ${n} - ${name}\n${diag({
+        message: `errored: ${o.error.code}: ${o.error.message}`,
+        ...(o.at ? { at: `${o.at.file}:${o.at.line}` } : {}),
+      })}`;
+    default:
+      return unreachable(o, 'outcome');
   }
 }
 
