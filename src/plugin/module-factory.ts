@@ -6,13 +6,23 @@ import { STORAGE_KINDS, type Backend, type BackendEnv, type BackendFactory } fro
 import { isCapability } from '../core/capabilities.ts';
 import { ProseError, toProseError } from '../core/errors.ts';
 import type { OpArgs, OpName, OpResults } from '../core/ops.ts';
+import { DEFAULT_TIMEOUT_MS } from './protocol-messages.ts';
+import { settleWithin } from './settle-within.ts';
+
+export interface ModuleOptions {
+  /** How long one call of the module (open, call, close, dispose) may take to settle (default 10 s, as exec's). */
+  timeoutMs?: number;
+}
 
 /**
  * Loads a JS or TS module (tsx handles TS when running from source) exporting a backend factory as `factory` or
  * as the default export, checks its shape and wraps it so errors thrown by plain JavaScript (an Error with a
- * contract `code`) reach the runner as ProseErrors.
+ * contract `code`) reach the runner as ProseErrors. Every call is timed here, as an exec plugin's requests are timed
+ * in its session, rather than where the runner calls the backend: the runner times op steps only, not the case's
+ * own createRun, layout checks, probes' setup or close, and a timeout below the runner's step timeout makes a hang
+ * the plugin's error (E_PLUGIN) whoever called.
  */
-export async function moduleFactory(path: string): Promise<BackendFactory> {
+export async function moduleFactory(path: string, opts: ModuleOptions = {}): Promise<BackendFactory> {
   let mod: Record<string, unknown>;
   try {
     mod = await importFile(resolve(path));
@@ -32,7 +42,7 @@ export async function moduleFactory(path: string): Promise<BackendFactory> {
       'exports neither "factory" nor a default export',
       'export const factory = { name, kind, capabilities, open(env) }',
     );
-  return wrapFactory(checkShape(path, which, f));
+  return wrapFactory(checkShape(path, which, f), { path, ms: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS });
 }
 
 /**
@@ -69,19 +79,25 @@ function checkShape(path: string, which: string, f: unknown): BackendFactory {
   };
 }
 
-function wrapFactory(f: BackendFactory): BackendFactory {
+/** Where a module's calls are timed, and after how long. */
+interface Timing {
+  path: string;
+  ms: number;
+}
+
+function wrapFactory(f: BackendFactory, t: Timing): BackendFactory {
   return {
     name: f.name,
     kind: f.kind,
     capabilities: Object.freeze([...f.capabilities]),
     description: f.description,
     ...(f.settings ? { settings: f.settings } : {}),
-    open: async (env: BackendEnv) => wrapBackend(f.name, await callPlugin(() => f.open(env))),
-    ...(f.dispose ? { dispose: (env: BackendEnv) => callPlugin(() => f.dispose!(env)) } : {}),
+    open: async (env: BackendEnv) => wrapBackend(f.name, await callPlugin(t, `${f.name} open`, () => f.open(env)), t),
+    ...(f.dispose ? { dispose: (env: BackendEnv) => callPlugin(t, `${f.name} dispose`, () => f.dispose!(env)) } : {}),
   };
 }
 
-function wrapBackend(name: string, b: unknown): Backend {
+function wrapBackend(name: string, b: unknown, t: Timing): Backend {
   const o = b as Record<string, unknown> | null;
   if (!o || typeof o.call !== 'function' || typeof o.close !== 'function') {
     throw new ProseError(
@@ -92,16 +108,25 @@ function wrapBackend(name: string, b: unknown): Backend {
   const backend = o as unknown as Backend;
   return {
     call: <K extends OpName>(op: K, args: OpArgs[K], actor: Actor) =>
-      callPlugin(() => backend.call(op, args, actor)) as Promise<OpResults[K]>,
+      callPlugin(t, `${name} call ${op}`, () => backend.call(op, args, actor)) as Promise<OpResults[K]>,
     ...(typeof o.storage === 'function' ? { storage: () => backend.storage!() } : {}),
-    close: () => callPlugin(() => backend.close()),
+    close: () => callPlugin(t, `${name} close`, () => backend.close()),
   };
 }
 
-/** Keeps contract codes of plain `Error`s with a `code`; anything else is the backend failing (E_BACKEND). */
-async function callPlugin<T>(fn: () => T | Promise<T>): Promise<T> {
+/**
+ * Keeps contract codes of plain `Error`s with a `code`; anything else is the backend failing (E_BACKEND). A call that
+ * has not settled within the timeout is E_PLUGIN naming it.
+ */
+async function callPlugin<T>(t: Timing, what: string, fn: () => T | Promise<T>): Promise<T> {
+  const late = () =>
+    new ProseError('E_PLUGIN', `module backend ${what}: no answer within ${t.ms} ms`, {
+      location: { file: t.path },
+      hint: 'every promise a module plugin returns must settle; a slow backend needs a longer plugin timeout',
+    });
   try {
-    return await fn();
+    // fn runs now, as before the timer: a synchronous throw still rejects.
+    return await settleWithin(new Promise<T>((r) => r(fn())), t.ms, late);
   } catch (err) {
     throw toProseError(err, 'E_BACKEND');
   }

@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { endGroup, trackGroup } from './process-groups.ts';
 import { StderrRing } from './stderr-ring.ts';
 
 export interface ProcessExit {
@@ -38,7 +39,9 @@ function spawnShell(command: string, opts: PluginProcessOptions): ChildProcess {
 /**
  * One plugin process started through `/bin/sh -c` (on Windows `cmd.exe /d /s /c`, as Node's `shell: true` runs
  * it: decisions platform-shell), speaking lines over stdio. It runs in its own process group (on Windows: its
- * process tree) so `kill()` also ends what the shell started. Nothing here knows the protocol.
+ * process tree) so `kill()` also ends what the shell started. The group ends with the plugin: when the process
+ * exits, whatever it left running in its group is killed, and so is every group still live when prose-state exits
+ * (process-groups.ts). Nothing here knows the protocol.
  */
 export class PluginProcess {
   readonly stderr: StderrRing;
@@ -58,6 +61,7 @@ export class PluginProcess {
     this.stderr = new StderrRing(opts.stderrBytes ?? 8192);
     this.maxLine = opts.maxLineBytes ?? 64 * 1024 * 1024;
     this.child = spawnShell(command, opts);
+    if (!WINDOWS && this.child.pid !== undefined) trackGroup(this.child.pid);
     this.exited = new Promise((r) => {
       this.resolveExit = r;
     });
@@ -103,6 +107,8 @@ export class PluginProcess {
   private finish(code: number | null, signal: string | null): void {
     if (this.exitInfo) return;
     this.exitInfo = { code, signal };
+    // What the plugin started (`sleep 300 &`, a server it forked) must not outlive it.
+    if (!WINDOWS && this.child.pid !== undefined) endGroup(this.child.pid);
     // A last line without its newline is still evidence of what the plugin said.
     if (this.buffered.length) this.events.line(this.buffered.join(''));
     this.events.exit(this.exitInfo);
@@ -129,21 +135,20 @@ export class PluginProcess {
   }
 
   /**
-   * Kills the whole process group (the shell and what it started), by the id of the process we spawned. Windows
-   * has no process groups to signal: `taskkill /T /F` ends the tree (TerminateProcess on each).
+   * Kills the whole process group (the shell and what it started), by the id of the process we spawned, even when
+   * that process has exited already: its children may still run in the group. Windows has no process groups to
+   * signal: `taskkill /T /F` ends the tree (TerminateProcess on each), which needs the root still running.
    */
   kill(): void {
-    if (this.exitInfo || this.child.pid === undefined) return;
+    if (this.child.pid === undefined) return;
     if (WINDOWS) {
+      if (this.exitInfo) return;
       spawnSync('taskkill', ['/pid', String(this.child.pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
       this.child.kill('SIGKILL');
       return;
     }
-    try {
-      process.kill(-this.child.pid, 'SIGKILL');
-    } catch {
-      this.child.kill('SIGKILL');
-    }
+    endGroup(this.child.pid);
+    if (!this.exitInfo) this.child.kill('SIGKILL');
   }
 
   /** Waits up to `ms` for the process to exit by itself, then kills it. */
