@@ -53,7 +53,7 @@ test('test on a hung module plugin: exit 3, E_PLUGIN in the output, the reports 
     const reports = join(dir, 'reports');
     const args = ['--suite', suite, '--no-probe', '--jobs', '1', '--report-dir', reports];
     const child = spawn(process.execPath, [BIN, 'test', ...args, '--backend', `module:${NEVER}`], {
-      env: { ...process.env, TMPDIR: temp },
+      env: { ...process.env, TMPDIR: temp, PROSE_STATE_PLUGIN_TIMEOUT: '1500' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -61,7 +61,7 @@ test('test on a hung module plugin: exit 3, E_PLUGIN in the output, the reports 
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
     const code = await new Promise((r) => child.on('close', r));
     assert.is(code, 3, out);
-    assert.match(out, 'E_PLUGIN: module backend never-settles call createRun: no answer within 10000 ms');
+    assert.match(out, 'E_PLUGIN: module backend never-settles call createRun: no answer within 1500 ms');
     for (const f of ['report.jsonl', 'report.junit.xml', 'report.md', 'report.tap', 'report.html'])
       assert.ok(existsSync(join(reports, f)), `${f} is missing`);
     // tsx keeps its compile cache in the temp dir; the run's own storage must be gone.

@@ -54,7 +54,11 @@ const KINDS: readonly BackendKind[] = [
   {
     prefix: 'module:',
     usage: ['module:PATH'],
-    open: async (rest, ctx) => (await import('../plugin/index.ts')).moduleFactory(resolve(ctx.cwd, rest)),
+    open: async (rest, ctx) => {
+      const timeoutMs = pluginTimeout(ctx);
+      const { moduleFactory } = await import('../plugin/index.ts');
+      return moduleFactory(resolve(ctx.cwd, rest), timeoutMs !== undefined ? { timeoutMs } : {});
+    },
   },
   { prefix: 'exec:', usage: ['exec:COMMAND'], open: openExec },
   // The selftest's deliberately broken backends, by name, so a worker process can open the same one.
@@ -106,12 +110,20 @@ async function openPostgres(rest: string, ctx: ResolveContext): Promise<BackendF
   return pg.postgresUrlFactory(found.url, found.source);
 }
 
-async function openExec(rest: string, ctx: ResolveContext): Promise<BackendFactory> {
-  const { execFactory } = await import('../plugin/index.ts');
-  // The per-request timeout stays below the runner's step timeout, so a hung plugin is the plugin's error.
+/**
+ * A plugin's per-call timeout (exec requests and module calls alike), from PROSE_STATE_PLUGIN_TIMEOUT. It stays below
+ * the runner's step timeout, so a hung plugin is the plugin's error.
+ */
+function pluginTimeout(ctx: ResolveContext): number | undefined {
   const timeoutMs = ctx.env.PROSE_STATE_PLUGIN_TIMEOUT ? Number(ctx.env.PROSE_STATE_PLUGIN_TIMEOUT) : undefined;
   if (timeoutMs !== undefined && !(Number.isSafeInteger(timeoutMs) && timeoutMs > 0))
     throw new ProseError('E_USAGE', 'PROSE_STATE_PLUGIN_TIMEOUT must be a positive number of milliseconds');
+  return timeoutMs;
+}
+
+async function openExec(rest: string, ctx: ResolveContext): Promise<BackendFactory> {
+  const { execFactory } = await import('../plugin/index.ts');
+  const timeoutMs = pluginTimeout(ctx);
   return execFactory(rest, {
     suite: ctx.suiteVersion ?? 'unknown',
     cwd: ctx.cwd,
