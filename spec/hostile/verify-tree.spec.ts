@@ -31,11 +31,14 @@ const quotesOutside = (fs: Finding[]) => JSON.stringify(fs).includes(SECRET);
  * verifyPath in a child process with a time and memory bound, for the probes that hang or exhaust memory on a
  * verifier that follows links or opens FIFOs: the spec fails rather than hangs.
  */
-function boundedVerify(path: string): VerifyResult | { failed: string } {
-  const code = `import('./src/verify/registry.ts').then(async (m) => process.stdout.write(JSON.stringify(await m.verifyPath(process.argv[1]))))`;
+function boundedVerify(path: string, kind?: string): VerifyResult | { failed: string } | { error: string } {
+  const code =
+    `import('./src/verify/registry.ts').then((m) => m.verifyPath(process.argv[1], JSON.parse(process.argv[2])))` +
+    `.then((r) => r, (e) => ({ error: e.code })).then((r) => process.stdout.write(JSON.stringify(r)))`;
+  const opts = JSON.stringify(kind === undefined ? {} : { kind });
   const r = spawnSync(
     'sh',
-    ['-c', 'ulimit -v 2000000; exec "$0" "$@"', process.execPath, '--import', 'tsx', '-e', code, path],
+    ['-c', 'ulimit -v 4000000; exec "$0" "$@"', process.execPath, '--import', 'tsx', '-e', code, path, opts],
     {
       cwd: REPO,
       timeout: 30_000,
@@ -47,9 +50,10 @@ function boundedVerify(path: string): VerifyResult | { failed: string } {
   return JSON.parse(r.stdout) as VerifyResult;
 }
 
-function bounded(path: string): VerifyResult {
-  const r = boundedVerify(path);
+function bounded(path: string, kind?: string): VerifyResult {
+  const r = boundedVerify(path, kind);
   if ('failed' in r) assert.unreachable(`verify did not finish in bounds: ${r.failed}`);
+  if ('error' in r) assert.unreachable(`verify threw ${r.error}`);
   return r as VerifyResult;
 }
 
@@ -127,6 +131,21 @@ test('a FIFO among the bindings: tree.special-file, never opened', () => {
     assert.equal(
       only(r, 'tree.special-file').map((f) => [f.file, f.severity]),
       [['bindings/pipe.md', 'error']],
+    );
+  } finally {
+    fx.cleanup();
+  }
+});
+
+test('a FIFO named as the path: no verifier recognises it (detection opens nothing that blocks)', () => {
+  const fx = hostile();
+  try {
+    const fifo = join(fx.outside, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    assert.equal(boundedVerify(fifo), { error: 'E_UNSUPPORTED' });
+    assert.equal(
+      bounded(fifo, 'transcript').findings.map((f) => f.rule),
+      ['tree.special-file'],
     );
   } finally {
     fx.cleanup();

@@ -9,6 +9,7 @@ import {
   statSync,
   type Stats,
 } from 'node:fs';
+import { isAbsolute, join, normalize, sep } from 'node:path';
 
 /**
  * The one way a verifier lists and reads the tree it was given. State on disk is written by someone else's program,
@@ -47,6 +48,18 @@ export function kindOf(p: string): EntryKind {
 /** True when `p` is a regular file (or a directory), not a link to one; never throws. */
 export function isKind(p: string, kind: 'file' | 'dir'): boolean {
   return kindOf(p) === kind;
+}
+
+/** `rel` under `root`, or undefined when it is absolute or climbs out (a path read from the state itself). */
+export function inTree(root: string, rel: string): string | undefined {
+  const n = normalize(rel);
+  return isAbsolute(n) || n === '..' || n.startsWith(`..${sep}`) ? undefined : join(root, n);
+}
+
+/** True when `rel` names a regular file inside `root` (not a link to one, and not a path climbing out). */
+export function isFileInTree(root: string, rel: string): boolean {
+  const p = inTree(root, rel);
+  return p !== undefined && isKind(p, 'file');
 }
 
 /** The path the user named may be a link (they chose it); only what lies under it is taken as found. */
