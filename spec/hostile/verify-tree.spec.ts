@@ -223,6 +223,41 @@ test('a binding whose name is not UTF-8: tree.name-encoding with the bytes shown
   }
 });
 
+test('a link among the receipts: one tree.symlink, from the world-model scan, not twice', async () => {
+  const fx = hostile();
+  try {
+    mkdirSync(join(fx.run, 'receipts'));
+    symlinkSync(fx.secret, join(fx.run, 'receipts', 'n.jsonl'));
+    const r = await verifyPath(fx.run);
+    assert.equal(
+      only(r, 'tree.symlink').map((f) => f.file),
+      ['receipts/n.jsonl'],
+    );
+    assert.not.ok(quotesOutside(r.findings), JSON.stringify(r.findings));
+  } finally {
+    fx.cleanup();
+  }
+});
+
+test('a Reactor state directory with a linked version file: tree.symlink, never read', async () => {
+  const fx = hostile();
+  try {
+    const reactor = join(fx.outside, 'reactor');
+    const node = join(reactor, 'world-models', Buffer.from('n').toString('hex'), 'versions');
+    mkdirSync(node, { recursive: true });
+    writeFileSync(join(reactor, 'receipts.json'), '[]\n');
+    symlinkSync(fx.secret, join(node, `sha256_${'0'.repeat(64)}.bin`));
+    const r = await verifyPath(reactor);
+    assert.is(r.kind, 'reactor');
+    assert.equal(
+      only(r, 'tree.symlink').map((f) => f.file),
+      [`world-models/6e/versions/sha256_${'0'.repeat(64)}.bin`],
+    );
+  } finally {
+    fx.cleanup();
+  }
+});
+
 test('a valid tree gives no tree.* finding', async () => {
   const fx = hostile();
   try {
