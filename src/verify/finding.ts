@@ -33,4 +33,6 @@ export interface VerifyOptions {
   /** Home directory standing in for `~` (user-scope agents). */
   homeDir?: string;
   attachmentThresholdBytes?: number;
+  /** Files larger than this are not read (a `tree.too-large` finding); default DEFAULT_MAX_FILE_BYTES, 64 MiB. */
+  maxFileBytes?: number;
 }

@@ -3,6 +3,7 @@ import { renderRuleTable } from './kit/rule-table.ts';
 import { REACTOR_RULES } from './reactor/rules.ts';
 import { RUN_DIR_RULES } from './run-dir/rules.ts';
 import { STATE_DB_RULES } from './state-db/rules.ts';
+import { TREE_RULES } from './kit/tree-rules.ts';
 import { WORLD_MODEL_RULES } from './world-model/rules.ts';
 
 /**
@@ -20,6 +21,15 @@ src/verify/*/rules.ts: do not edit by hand.
 Usage: \`prose-state verify PATH [--format json] [--home DIR] [--threshold BYTES] [--kind KIND]\`. Exit 0 no error
 finding, 1 an error finding, 2 usage, 3 no verifier recognises PATH. From code: \`await verifyPath(path, { homeDir })\`
 (src/verify/registry.ts) returns \`{ kind, findings }\`.
+
+## Every tree on disk (kinds \`run-dir\`, \`prose-dir\`, \`reactor\`, \`world-model\`)
+
+verify reads only what it owns: regular files and directories inside the path it was given, never following a link
+and never opening a FIFO, socket or device (src/verify/kit/owned-files.ts). It reports each of those it meets, and
+does not read a file over the size cap (\`maxFileBytes\` in the options, default 64 MiB), so nothing it prints
+quotes bytes from outside the tree and no tree can make it hang.
+
+${renderRuleTable(TREE_RULES)}
 
 ## Run directories and .prose/ (kinds \`run-dir\`, \`prose-dir\`)
 

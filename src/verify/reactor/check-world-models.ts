@@ -1,13 +1,18 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentAddressOf, EMPTY_ARTIFACT_ADDRESS, isPlain, parseArtifact } from '../../canon/index.ts';
 import { ProseError } from '../../core/errors.ts';
 import type { Finding } from '../finding.ts';
 import { sameJson, type NodeLedger } from '../kit/check-ledger.ts';
 import { finding } from '../kit/finding-sink.ts';
+import { isKind, kindOf, listOwned, readIfOwned, readOwned, readOwnedText, RefusedFile } from '../kit/owned-files.ts';
 import { REACTOR_RULES } from './rules.ts';
 
 type Ledgers = Map<string, NodeLedger>;
+/** What every node directory is checked against: the ledgers, and the size cap on the files read. */
+interface NodeCtx {
+  ledgers: Ledgers;
+  maxFileBytes: number;
+}
 
 const BIN_NAME = /^sha256_([0-9a-f]{64})\.bin$/;
 const HEX_NAME = /^(?:[0-9a-f]{2})+$/;
@@ -15,12 +20,12 @@ const UTF8_STRICT = new TextDecoder('utf-8', { fatal: true });
 const KNOWN = new Set(['published.json', 'versions', 'workspace.bin']);
 
 /** Checks world-models/: directory names, every version file, workspace.bin, published.json and @atomic links. */
-export function checkWorldModels(root: string, ledgers: Ledgers, out: Finding[]): void {
+export function checkWorldModels(root: string, ledgers: Ledgers, out: Finding[], maxFileBytes: number): void {
   const wmRoot = join(root, 'world-models');
   const seen = new Set<string>();
-  for (const dirName of readdirSync(wmRoot).sort()) {
+  for (const dirName of listOwned(wmRoot)) {
     const rel = `world-models/${dirName}`;
-    if (!statSync(join(wmRoot, dirName)).isDirectory()) {
+    if (!isKind(join(wmRoot, dirName), 'dir')) {
       out.push(finding(REACTOR_RULES, 'reactor.wm-unknown', `${rel} is not a node directory`, { file: rel }));
       continue;
     }
@@ -41,7 +46,7 @@ export function checkWorldModels(root: string, ledgers: Ledgers, out: Finding[])
           node,
         }),
       );
-    checkNodeDir(join(wmRoot, dirName), rel, node, ledgers, out);
+    checkNodeDir(join(wmRoot, dirName), rel, node, { ledgers, maxFileBytes }, out);
   }
   for (const [node, ledger] of ledgers) {
     if (ledger.last !== undefined && !seen.has(node))
@@ -56,25 +61,29 @@ export function checkWorldModels(root: string, ledgers: Ledgers, out: Finding[])
   }
 }
 
-function checkNodeDir(dir: string, rel: string, node: string, ledgers: Ledgers, out: Finding[]): void {
-  for (const name of readdirSync(dir)) {
+function checkNodeDir(dir: string, rel: string, node: string, ctx: NodeCtx, out: Finding[]): void {
+  for (const name of listOwned(dir)) {
     if (!KNOWN.has(name))
       out.push(
         finding(REACTOR_RULES, 'reactor.wm-unknown', `unexpected ${rel}/${name}`, { file: `${rel}/${name}`, node }),
       );
   }
-  const versions = checkVersions(join(dir, 'versions'), `${rel}/versions`, node, out);
-  if (existsSync(join(dir, 'workspace.bin'))) {
+  const versions = checkVersions(join(dir, 'versions'), `${rel}/versions`, node, out, ctx.maxFileBytes);
+  if (kindOf(join(dir, 'workspace.bin')) !== 'missing') {
     try {
-      parseArtifact(readFileSync(join(dir, 'workspace.bin')));
+      parseArtifact(readOwned(join(dir, 'workspace.bin'), ctx.maxFileBytes));
     } catch (err) {
-      out.push(finding(REACTOR_RULES, 'reactor.workspace-bin', describe(err), { file: `${rel}/workspace.bin`, node }));
+      // A refused file has its tree.* finding already.
+      if (!(err instanceof RefusedFile))
+        out.push(
+          finding(REACTOR_RULES, 'reactor.workspace-bin', describe(err), { file: `${rel}/workspace.bin`, node }),
+        );
     }
   }
-  const published = checkPublished(join(dir, 'published.json'), `${rel}/published.json`, node, versions, ledgers, out);
+  const published = checkPublished(join(dir, 'published.json'), `${rel}/published.json`, node, versions, ctx, out);
   // The @atomic -> .bin link holds only under the atomic canonicalizer, seen as published version == @atomic.
   const atomicCanonicalizer = published !== undefined && published.version === published.atomic;
-  for (const r of ledgers.get(node)?.rendered ?? []) {
+  for (const r of ctx.ledgers.get(node)?.rendered ?? []) {
     if (versions.has(r.atomic)) continue;
     out.push(
       finding(
@@ -96,10 +105,10 @@ function checkNodeDir(dir: string, rel: string, node: string, ledgers: Ledgers, 
 }
 
 /** Returns the addresses of version files whose bytes parse and hash to their name. */
-function checkVersions(dir: string, rel: string, node: string, out: Finding[]): Set<string> {
+function checkVersions(dir: string, rel: string, node: string, out: Finding[], maxFileBytes: number): Set<string> {
   const valid = new Set<string>();
-  if (!existsSync(dir)) return valid;
-  for (const name of readdirSync(dir).sort()) {
+  if (!isKind(dir, 'dir')) return valid;
+  for (const name of listOwned(dir)) {
     const file = `${rel}/${name}`;
     const m = BIN_NAME.exec(name);
     if (!m) {
@@ -111,7 +120,8 @@ function checkVersions(dir: string, rel: string, node: string, out: Finding[]): 
       );
       continue;
     }
-    const bytes = readFileSync(join(dir, name));
+    const bytes = readIfOwned(join(dir, name), maxFileBytes);
+    if (bytes === undefined) continue; // a tree.* finding says why
     try {
       parseArtifact(bytes);
     } catch (err) {
@@ -139,11 +149,11 @@ function checkPublished(
   file: string,
   node: string,
   versions: Set<string>,
-  ledgers: Ledgers,
+  ctx: NodeCtx,
   out: Finding[],
 ): { version: unknown; atomic: unknown } | undefined {
-  const expected = ledgers.get(node)?.last;
-  if (!existsSync(path)) {
+  const expected = ctx.ledgers.get(node)?.last;
+  if (kindOf(path) === 'missing') {
     if (expected)
       out.push(
         finding(REACTOR_RULES, 'reactor.published-missing', 'the node committed but has no published.json', {
@@ -155,8 +165,9 @@ function checkPublished(
   }
   let pub: unknown;
   try {
-    pub = JSON.parse(readFileSync(path, 'utf8'));
+    pub = JSON.parse(readOwnedText(path, ctx.maxFileBytes));
   } catch (err) {
+    if (err instanceof RefusedFile) return undefined; // a tree.* finding says why
     out.push(finding(REACTOR_RULES, 'reactor.published-shape', `not JSON: ${(err as Error).message}`, { file, node }));
     return undefined;
   }

@@ -1,6 +1,8 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding, Verifier } from '../finding.ts';
+import { isKind, kindOf, readIfOwned } from '../kit/owned-files.ts';
+import { listReport, scanTree } from '../kit/scan-tree.ts';
+import { DEFAULT_MAX_FILE_BYTES } from '../kit/tree-rules.ts';
 import { checkLedger } from './check-ledger.ts';
 import { checkWorldModels } from './check-world-models.ts';
 
@@ -11,18 +13,16 @@ import { checkWorldModels } from './check-world-models.ts';
 export const reactorVerifier: Verifier = {
   kind: 'reactor',
   async detect(path: string): Promise<boolean> {
-    try {
-      return statSync(join(path, 'receipts.json')).isFile() && statSync(join(path, 'world-models')).isDirectory();
-    } catch {
-      return false;
-    }
+    return isKind(join(path, 'receipts.json'), 'file') && isKind(join(path, 'world-models'), 'dir');
   },
-  async verify(path: string): Promise<Finding[]> {
+  async verify(path, opts): Promise<Finding[]> {
     const out: Finding[] = [];
-    const receiptsPath = join(path, 'receipts.json');
-    const text = existsSync(receiptsPath) ? readFileSync(receiptsPath, 'utf8') : undefined;
+    const maxFileBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    scanTree(path, listReport(out), { maxFileBytes });
+    const receipts = join(path, 'receipts.json');
+    const text = kindOf(receipts) === 'missing' ? undefined : readIfOwned(receipts, maxFileBytes)?.toString('utf8');
     const ledgers = checkLedger(text, out);
-    if (existsSync(join(path, 'world-models'))) checkWorldModels(path, ledgers, out);
+    if (isKind(join(path, 'world-models'), 'dir')) checkWorldModels(path, ledgers, out, maxFileBytes);
     return out;
   },
 };

@@ -17,7 +17,7 @@ const SECTIONS = ['Current Understanding', 'Decisions Made', 'Open Concerns'];
  * agent holding memory.md and {name}-NNN.md segments (filesystem.md "Agent Memory Files", session.md 6.3).
  * `rel` is how the directory is named in findings. Returns the agent names found.
  */
-export function checkAgentsDir(abs: string, rel: string, sink: Sink): string[] {
+export function checkAgentsDir(abs: string, rel: string, sink: Sink, maxFileBytes: number): string[] {
   const names: string[] = [];
   for (const entry of listDir(abs, rel, sink)) {
     const at = `${rel}/${entry}`;
@@ -32,14 +32,14 @@ export function checkAgentsDir(abs: string, rel: string, sink: Sink): string[] {
       continue;
     }
     names.push(entry);
-    checkAgent(join(abs, entry), at, entry, sink);
+    checkAgent(join(abs, entry), at, entry, sink, maxFileBytes);
   }
   return names;
 }
 
-function checkAgent(abs: string, rel: string, agent: string, sink: Sink): void {
+function checkAgent(abs: string, rel: string, agent: string, sink: Sink, maxFileBytes: number): void {
   const entries = listDir(abs, rel, sink);
-  if (entries.includes('memory.md')) checkMemory(join(abs, 'memory.md'), `${rel}/memory.md`, agent, sink);
+  if (entries.includes('memory.md')) checkMemory(join(abs, 'memory.md'), `${rel}/memory.md`, agent, sink, maxFileBytes);
   else sink.add('agent.memory-missing', `agent ${agent} has no memory.md`, { file: `${rel}/` });
   const segments: number[] = [];
   const segmentLike = new RegExp(`^${escapeRe(agent)}-\\d+\\.md$`);
@@ -48,7 +48,7 @@ function checkAgent(abs: string, rel: string, agent: string, sink: Sink): void {
     const n = parseSegmentFileName(agent, e);
     if (n !== undefined) {
       segments.push(n);
-      checkSegment(join(abs, e), `${rel}/${e}`, e.slice(agent.length + 1, -3), sink);
+      checkSegment(join(abs, e), `${rel}/${e}`, e.slice(agent.length + 1, -3), sink, maxFileBytes);
     } else if (segmentLike.test(e)) {
       sink.add('segment.file-name', `${e} is not zero-padded to 3 digits (or has extra leading zeros past 999)`, {
         file: `${rel}/${e}`,
@@ -70,8 +70,8 @@ function checkAgent(abs: string, rel: string, agent: string, sink: Sink): void {
   }
 }
 
-function checkMemory(abs: string, rel: string, agent: string, sink: Sink): void {
-  const text = readText(abs, rel, sink);
+function checkMemory(abs: string, rel: string, agent: string, sink: Sink, maxFileBytes: number): void {
+  const text = readText(abs, rel, sink, maxFileBytes);
   if (text === undefined) return;
   const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
   const first = lines.findIndex((l) => l.trim() !== '');
@@ -88,8 +88,8 @@ function checkMemory(abs: string, rel: string, agent: string, sink: Sink): void 
   }
 }
 
-function checkSegment(abs: string, rel: string, digits: string, sink: Sink): void {
-  const text = readText(abs, rel, sink);
+function checkSegment(abs: string, rel: string, digits: string, sink: Sink, maxFileBytes: number): void {
+  const text = readText(abs, rel, sink, maxFileBytes);
   if (text === undefined) return;
   let seg;
   try {

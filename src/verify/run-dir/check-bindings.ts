@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProseError } from '../../core/errors.ts';
 import { parseBindingFile, type BindingFile } from '../../core/formats/binding-file.ts';
 import { checkName } from '../../core/names.ts';
 import type { FindingSink } from '../kit/finding-sink.ts';
+import { isKind, listOwned, readOwnedText, RefusedFile } from '../kit/owned-files.ts';
 import type { RunDirRuleId } from './rules.ts';
 
 type Sink = FindingSink<RunDirRuleId>;
@@ -24,12 +24,17 @@ const ANON = /^anon_(\d+)$/;
  * Checks every file in bindings/ (filesystem.md "bindings/{name}.md", session.md 6.1) and attachments/. Dot files
  * are writes in flight (the atomic-write temp files) and are skipped.
  */
-export function checkBindings(runDir: string, sink: Sink, thresholdBytes: number): BindingOnDisk[] {
+export function checkBindings(
+  runDir: string,
+  sink: Sink,
+  thresholdBytes: number,
+  maxFileBytes: number,
+): BindingOnDisk[] {
   const out: BindingOnDisk[] = [];
   const referenced = new Set<string>();
   for (const entry of listDir(join(runDir, 'bindings'), 'bindings', sink)) {
     const file = `bindings/${entry}`;
-    const b = checkOne(runDir, entry, file, sink, thresholdBytes);
+    const b = checkOne(runDir, entry, file, sink, { thresholdBytes, maxFileBytes });
     if (!b) continue;
     out.push(b);
     if (b.parsed?.attachment !== undefined) referenced.add(b.parsed.attachment);
@@ -47,7 +52,7 @@ function checkOne(
   entry: string,
   file: string,
   sink: Sink,
-  thresholdBytes: number,
+  { thresholdBytes, maxFileBytes }: { thresholdBytes: number; maxFileBytes: number },
 ): BindingOnDisk | undefined {
   if (!entry.endsWith('.md')) {
     sink.add('binding.file-name', `${entry} is not a binding file ({name}.md or {name}__{execution_id}.md)`, { file });
@@ -66,7 +71,7 @@ function checkOne(
     sink.add('binding.name', (err as Error).message, { file });
     return undefined;
   }
-  const text = readText(join(runDir, file), file, sink);
+  const text = readText(join(runDir, file), file, sink, maxFileBytes);
   if (text === undefined) return undefined;
   const parsed = parse(text, file, sink);
   const b: BindingOnDisk = { file, name, executionId, ...(parsed ? { parsed } : {}) };
@@ -129,13 +134,8 @@ function checkAttachment(runDir: string, attachment: string, file: string, text:
     );
     return;
   }
-  let ok = false;
-  try {
-    ok = statSync(join(runDir, attachment)).isFile();
-  } catch {
-    /* missing */
-  }
-  if (!ok) sink.add('binding.attachment', `attachment ${attachment} does not exist`, { file, line });
+  if (!isKind(join(runDir, attachment), 'file'))
+    sink.add('binding.attachment', `attachment ${attachment} does not exist`, { file, line });
 }
 
 /** anon_001, anon_002, ... one counter per run (decisions anon-numbering): gaps and repeats are warnings. */
@@ -161,23 +161,27 @@ function checkAnonSequence(bindings: BindingOnDisk[], sink: Sink): void {
   }
 }
 
-/** Entries of a directory, sorted, without dot files; a missing directory is empty; an unreadable one a finding. */
+/**
+ * Regular files and directories in a directory, sorted, without dot files; a missing directory (or a link where it
+ * belongs, reported by the tree scan) is empty; an unreadable one a finding.
+ */
 export function listDir(abs: string, rel: string, sink: Sink): string[] {
   try {
-    return readdirSync(abs)
-      .filter((e) => !e.startsWith('.'))
-      .sort();
+    return listOwned(abs).filter((e) => !e.startsWith('.'));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') sink.add('run.unreadable', `cannot list ${rel}: ${(err as Error).message}`, { file: rel });
+    if (code !== 'ENOENT' && !(err instanceof RefusedFile))
+      sink.add('run.unreadable', `cannot list ${rel}: ${(err as Error).message}`, { file: rel });
     return [];
   }
 }
 
-export function readText(abs: string, rel: string, sink: Sink): string | undefined {
+/** A file's text; undefined (with a finding unless the tree scan already has one) when it cannot be read. */
+export function readText(abs: string, rel: string, sink: Sink, maxBytes: number): string | undefined {
   try {
-    return readFileSync(abs, 'utf8');
+    return readOwnedText(abs, maxBytes);
   } catch (err) {
+    if (err instanceof RefusedFile) return undefined;
     sink.add('run.unreadable', `cannot read ${rel}: ${(err as Error).message}`, { file: rel });
     return undefined;
   }

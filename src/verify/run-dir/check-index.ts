@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { AGENT_SCOPES, BINDING_KINDS } from '../../core/model.ts';
-import { isKind } from '../kit/is-kind.ts';
+import { isFileInTree, isKind } from '../kit/owned-files.ts';
 import type { BindingOnDisk } from './check-bindings.ts';
 import type { StateMdFacts } from './check-state-md.ts';
 import type { FindingSink } from '../kit/finding-sink.ts';
@@ -41,7 +41,7 @@ export function checkIndex(facts: StateMdFacts, ctx: IndexContext, sink: Sink): 
     listed.add(row.path);
     const onDisk = byFile.get(row.path);
     if (!onDisk) {
-      if (!isKind(join(ctx.runDir, row.path), 'file'))
+      if (!isFileInTree(ctx.runDir, row.path))
         sink.add('index.path-missing', `the Index names ${row.path}, which does not exist`, {
           file: FILE,
           line: row.line,
@@ -56,7 +56,7 @@ export function checkIndex(facts: StateMdFacts, ctx: IndexContext, sink: Sink): 
     if (!listed.has(b.file)) sink.add('index.unlisted', `${b.file} is not in the Index`, { file: b.file });
   }
   for (const ref of facts.traceRefs) {
-    if (!byFile.has(ref.path) && !isKind(join(ctx.runDir, ref.path), 'file')) {
+    if (!byFile.has(ref.path) && !isFileInTree(ctx.runDir, ref.path)) {
       sink.add('state-md.trace-binding', `the trace says output was written to ${ref.path}, which does not exist`, {
         file: FILE,
         line: ref.line,

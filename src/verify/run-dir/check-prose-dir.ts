@@ -18,7 +18,7 @@ type Sink = FindingSink<RunDirRuleId>;
 export async function checkProseDir(
   abs: string,
   sink: Sink,
-  opts: { thresholdBytes: number; homeDir?: string },
+  opts: { thresholdBytes: number; maxFileBytes: number; homeDir?: string },
 ): Promise<void> {
   for (const entry of listDir(join(abs, 'runs'), 'runs', sink)) {
     const rel = `runs/${entry}`;
@@ -28,17 +28,21 @@ export async function checkProseDir(
     }
     await checkRunDir(join(abs, 'runs', entry), sink.at(rel), {
       thresholdBytes: opts.thresholdBytes,
+      maxFileBytes: opts.maxFileBytes,
       homeDir: opts.homeDir,
     });
   }
-  await checkScopeDir(abs, sink, opts.thresholdBytes);
-  if (opts.homeDir !== undefined)
-    await checkScopeDir(join(opts.homeDir, '.prose'), sink.at('~/.prose'), opts.thresholdBytes);
+  await checkScopeDir(abs, sink, opts);
+  if (opts.homeDir !== undefined) await checkScopeDir(join(opts.homeDir, '.prose'), sink.at('~/.prose'), opts);
 }
 
 /** The agents of one persistent scope: agents/ (filesystem layout) and agents.db (sqlite layout). */
-async function checkScopeDir(proseDir: string, sink: Sink, thresholdBytes: number): Promise<void> {
-  checkAgentsDir(join(proseDir, 'agents'), 'agents', sink);
+async function checkScopeDir(
+  proseDir: string,
+  sink: Sink,
+  { thresholdBytes, maxFileBytes }: { thresholdBytes: number; maxFileBytes: number },
+): Promise<void> {
+  checkAgentsDir(join(proseDir, 'agents'), 'agents', sink, maxFileBytes);
   if (isKind(join(proseDir, 'agents.db'), 'file')) {
     await checkStateDb(join(proseDir, 'agents.db'), sink.withRules(STATE_DB_RULES), {
       file: 'agents.db',

@@ -15,6 +15,7 @@ type Sink = FindingSink<RunDirRuleId>;
 
 export interface RunDirOptions {
   thresholdBytes: number;
+  maxFileBytes: number;
   homeDir?: string;
   /** True for an `imports/{handle}--{slug}/` directory: its name is not a run id. */
   isImport?: boolean;
@@ -34,11 +35,11 @@ export async function checkRunDir(abs: string, sink: Sink, opts: RunDirOptions):
   const hasMd = isKind(join(abs, 'state.md'), 'file');
   const hasDb = isKind(join(abs, 'state.db'), 'file');
   if (hasMd) {
-    const text = readText(join(abs, 'state.md'), 'state.md', sink);
+    const text = readText(join(abs, 'state.md'), 'state.md', sink, opts.maxFileBytes);
     const facts =
       text === undefined ? undefined : checkStateMd(text, sink, !opts.isImport && isRunId(name) ? name : undefined);
-    const bindings = checkBindings(abs, sink, opts.thresholdBytes);
-    const agents = checkAgentsDir(join(abs, 'agents'), 'agents', sink);
+    const bindings = checkBindings(abs, sink, opts.thresholdBytes, opts.maxFileBytes);
+    const agents = checkAgentsDir(join(abs, 'agents'), 'agents', sink, opts.maxFileBytes);
     if (facts)
       checkIndex(
         facts,

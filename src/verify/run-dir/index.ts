@@ -2,19 +2,25 @@ import { basename, join } from 'node:path';
 import { DEFAULT_DECISIONS } from '../../core/decisions.ts';
 import type { Finding, Verifier, VerifyOptions } from '../finding.ts';
 import { checkProseDir } from './check-prose-dir.ts';
-import { isKind } from '../kit/is-kind.ts';
+import { isKind, isRootDir } from '../kit/owned-files.ts';
+import { scanEntries, scanTree, sinkReport } from '../kit/scan-tree.ts';
+import { DEFAULT_MAX_FILE_BYTES } from '../kit/tree-rules.ts';
 import { checkRunDir } from './check-run-dir.ts';
 import { FindingSink } from '../kit/finding-sink.ts';
 import { RUN_DIR_RULES } from './rules.ts';
 
 const threshold = (opts: VerifyOptions) => opts.attachmentThresholdBytes ?? DEFAULT_DECISIONS.attachmentThresholdBytes;
+const maxFileBytes = (opts: VerifyOptions) => opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+// The world-model verifier runs with every run directory (registry.ts) and scans these, at each run level, itself.
+const WORLD_MODEL_DIRS = /^(?:imports\/[^/]+\/)*(?:receipts|world-model|state\/world-model)$/;
+const ownedByWorldModel = (rel: string) => WORLD_MODEL_DIRS.test(rel);
 
 /** One run directory, `.prose/runs/{id}/` (or an import on its own): it holds state.md or state.db. */
 export const runDirVerifier: Verifier = {
   kind: 'run-dir',
   async detect(path) {
     return (
-      isKind(path, 'dir') &&
+      isRootDir(path) &&
       (isKind(join(path, 'state.md'), 'file') ||
         isKind(join(path, 'state.db'), 'file') ||
         (isKind(join(path, 'program.prose'), 'file') && !isKind(join(path, 'runs'), 'dir')))
@@ -24,8 +30,11 @@ export const runDirVerifier: Verifier = {
     const out: Finding[] = [];
     // A run outside .../imports/ has a run id for a name; one inside imports/ has {handle}--{slug}.
     const isImport = basename(join(path, '..')) === 'imports';
-    await checkRunDir(path, new FindingSink(RUN_DIR_RULES, out), {
+    const sink = new FindingSink(RUN_DIR_RULES, out);
+    scanTree(path, sinkReport(sink), { maxFileBytes: maxFileBytes(opts), skip: ownedByWorldModel });
+    await checkRunDir(path, sink, {
       thresholdBytes: threshold(opts),
+      maxFileBytes: maxFileBytes(opts),
       homeDir: opts.homeDir,
       isImport,
     });
@@ -43,8 +52,15 @@ export const proseDirVerifier: Verifier = {
     const out: Finding[] = [];
     const root = proseRoot(path) ?? path;
     const sink = new FindingSink(RUN_DIR_RULES, out);
-    await checkProseDir(root, root === path ? sink : sink.at('.prose'), {
+    const at = root === path ? sink : sink.at('.prose');
+    scanTree(root, sinkReport(at), { maxFileBytes: maxFileBytes(opts) });
+    if (opts.homeDir !== undefined) {
+      const home = join(opts.homeDir, '.prose');
+      scanEntries(home, ['agents', 'agents.db'], sinkReport(sink.at('~/.prose')), { maxFileBytes: maxFileBytes(opts) });
+    }
+    await checkProseDir(root, at, {
       thresholdBytes: threshold(opts),
+      maxFileBytes: maxFileBytes(opts),
       homeDir: opts.homeDir,
     });
     return out;
@@ -53,7 +69,7 @@ export const proseDirVerifier: Verifier = {
 
 /** The `.prose/` directory `path` is or holds, if any. */
 function proseRoot(path: string): string | undefined {
-  if (!isKind(path, 'dir') || isKind(join(path, 'state.md'), 'file')) return undefined;
+  if (!isRootDir(path) || isKind(join(path, 'state.md'), 'file')) return undefined;
   if (basename(path) === '.prose' || isKind(join(path, 'runs'), 'dir')) return path;
   return isKind(join(path, '.prose'), 'dir') ? join(path, '.prose') : undefined;
 }

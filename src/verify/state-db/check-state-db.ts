@@ -1,10 +1,10 @@
-import { statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { AGENT_SCOPES, BINDING_KINDS, RUN_STATUSES } from '../../core/model.ts';
 import { checkName } from '../../core/names.ts';
 import { isRunId } from '../../core/run-id.ts';
 import { queryRows, SqliteFile, type Database, type SqlRow } from '../../sqlite/index.ts';
 import type { FindingSink } from '../kit/finding-sink.ts';
+import { isKind } from '../kit/owned-files.ts';
 import type { StateDbRuleId } from './rules.ts';
 
 type Sink = FindingSink<StateDbRuleId>;
@@ -188,13 +188,7 @@ function checkAttachment(
     );
     return;
   }
-  let ok = false;
-  try {
-    ok = statSync(full).isFile();
-  } catch {
-    /* missing */
-  }
-  if (!ok) sink.add('db.attachment', `attachment ${stored} does not exist`, where);
+  if (!isKind(full, 'file')) sink.add('db.attachment', `attachment ${stored} does not exist`, where);
 }
 
 function checkExecution(q: Q, sink: Sink, opts: StateDbOptions): void {

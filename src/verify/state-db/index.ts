@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { DEFAULT_DECISIONS } from '../../core/decisions.ts';
 import { isRunId } from '../../core/run-id.ts';
@@ -33,7 +33,9 @@ export const stateDbVerifier: Verifier = {
 function hasSqliteMagic(path: string): boolean {
   let fd: number | undefined;
   try {
-    fd = openSync(path, 'r');
+    // Non-blocking, and a regular file only: a FIFO named on the command line must not hang detection.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    if (!fstatSync(fd).isFile()) return false;
     const buf = Buffer.alloc(16);
     return readSync(fd, buf, 0, 16, 0) === 16 && buf.toString('latin1') === 'SQLite format 3\0';
   } catch {

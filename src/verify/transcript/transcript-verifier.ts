@@ -1,6 +1,10 @@
+import { realpathSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { Verifier } from '../finding.ts';
+import type { Finding, Verifier } from '../finding.ts';
+import { readOwnedText, RefusedFile } from '../kit/owned-files.ts';
+import { listReport } from '../kit/scan-tree.ts';
+import { DEFAULT_MAX_FILE_BYTES } from '../kit/tree-rules.ts';
 import { checkTranscript } from './check-transcript.ts';
 
 /** Larger files are not conversations the seed has in mind (in-context is for < 30 statements). */
@@ -25,8 +29,21 @@ export async function looksLikeTranscript(path: string): Promise<boolean> {
 export const transcriptVerifier: Verifier = {
   kind: 'transcript',
   detect: looksLikeTranscript,
-  async verify(path) {
-    const text = await readFile(path, 'utf8');
+  async verify(path, opts) {
+    const max = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    let text: string;
+    try {
+      // The file the user named may be a link they chose; it is resolved once, then read as an owned file.
+      text = readOwnedText(realpathSync(path), max);
+    } catch (err) {
+      if (!(err instanceof RefusedFile)) throw err;
+      const out: Finding[] = [];
+      const name = basename(path);
+      if (err.why === 'too-large')
+        listReport(out)('tree.too-large', `${name} is over the ${max}-byte cap: not read`, name);
+      else listReport(out)('tree.special-file', `${name} is not a regular file; verify does not open it`, name);
+      return out;
+    }
     return checkTranscript(text, basename(path));
   },
 };

@@ -1,33 +1,38 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson, isPlain } from '../../canon/index.ts';
 import type { Finding } from '../finding.ts';
 import { checkNodeLedger, type NodeLedger } from '../kit/check-ledger.ts';
 import { finding } from '../kit/finding-sink.ts';
+import { isKind, listOwned, readOwned, RefusedFile } from '../kit/owned-files.ts';
 import { WORLD_MODEL_RULES } from './rules.ts';
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Checks every receipts/{node}.jsonl of a run dir: lines, envelopes, the chain and the status rules. */
-export function checkReceipts(runDir: string, out: Finding[]): Map<string, NodeLedger> {
+export function checkReceipts(runDir: string, out: Finding[], maxFileBytes: number): Map<string, NodeLedger> {
   const ledgers = new Map<string, NodeLedger>();
   const dir = join(runDir, 'receipts');
-  if (!existsSync(dir)) return ledgers;
-  for (const name of readdirSync(dir).sort()) {
+  if (!isKind(dir, 'dir')) return ledgers;
+  for (const name of listOwned(dir)) {
     if (!name.endsWith('.jsonl') || name.startsWith('.')) continue;
     const node = name.slice(0, -'.jsonl'.length);
     const file = `receipts/${name}`;
-    const list = readLines(join(dir, name), file, node, out);
+    const list = readLines(join(dir, name), { file, node, maxFileBytes }, out);
     ledgers.set(node, checkChain(list, file, node, out));
   }
   return ledgers;
 }
 
-function readLines(path: string, file: string, node: string, out: Finding[]): unknown[] {
+function readLines(
+  path: string,
+  { file, node, maxFileBytes }: { file: string; node: string; maxFileBytes: number },
+  out: Finding[],
+): unknown[] {
   let text: string;
   try {
-    text = UTF8.decode(readFileSync(path));
-  } catch {
+    text = UTF8.decode(readOwned(path, maxFileBytes));
+  } catch (err) {
+    if (err instanceof RefusedFile) return []; // a tree.* finding says why
     out.push(finding(WORLD_MODEL_RULES, 'wm.receipts-file', `${file} is not UTF-8`, { file, node }));
     return [];
   }

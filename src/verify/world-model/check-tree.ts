@@ -1,10 +1,10 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentAddressOf, parseArtifact } from '../../canon/index.ts';
 import { fingerprintDirectory } from '../../fingerprint/index.ts';
 import type { Finding } from '../finding.ts';
 import type { NodeLedger } from '../kit/check-ledger.ts';
 import { finding } from '../kit/finding-sink.ts';
+import { isKind, listOwned, readIfOwned, readOwnedText } from '../kit/owned-files.ts';
 import { WORLD_MODEL_RULES } from './rules.ts';
 
 const BIN_NAME = /^sha256_([0-9a-f]{64})\.bin$/;
@@ -14,10 +14,15 @@ const VERSION_RE = /^sha256:[a-f0-9]{64}\n$/;
  * Checks world-model/{node}/ (.version and the directory hash), state/world-model/{node}/versions/*.bin, and
  * that what is published agrees with each node's ledger.
  */
-export function checkTree(runDir: string, ledgers: Map<string, NodeLedger>, out: Finding[]): void {
+export function checkTree(
+  runDir: string,
+  ledgers: Map<string, NodeLedger>,
+  out: Finding[],
+  maxFileBytes: number,
+): void {
   const wmDir = join(runDir, 'world-model');
-  const nodeDirs = existsSync(wmDir)
-    ? readdirSync(wmDir).filter((n) => n !== 'caller' && !n.startsWith('.') && statSync(join(wmDir, n)).isDirectory())
+  const nodeDirs = isKind(wmDir, 'dir')
+    ? listOwned(wmDir).filter((n) => n !== 'caller' && !n.startsWith('.') && isKind(join(wmDir, n), 'dir'))
     : [];
   const nodes = new Set([...nodeDirs, ...ledgers.keys()]);
   for (const node of [...nodes].sort()) {
@@ -29,8 +34,8 @@ export function checkTree(runDir: string, ledgers: Map<string, NodeLedger>, out:
           node,
         }),
       );
-    const stored = checkVersions(runDir, node, out);
-    const published = readVersionFile(runDir, node, out);
+    const stored = checkVersions(runDir, node, out, maxFileBytes);
+    const published = readVersionFile(runDir, node, out, maxFileBytes);
     if (published !== undefined) checkDirHash(runDir, node, published, out);
     if (published && !stored.has(published)) {
       out.push(
@@ -89,11 +94,16 @@ function checkAgainstLedger(
 }
 
 /** undefined: no .version; null: present but malformed (reported). */
-function readVersionFile(runDir: string, node: string, out: Finding[]): string | null | undefined {
+function readVersionFile(
+  runDir: string,
+  node: string,
+  out: Finding[],
+  maxFileBytes: number,
+): string | null | undefined {
   const file = `world-model/${node}/.version`;
   let text: string;
   try {
-    text = readFileSync(join(runDir, file), 'utf8');
+    text = readOwnedText(join(runDir, file), maxFileBytes);
   } catch {
     return undefined;
   }
@@ -136,12 +146,12 @@ function checkDirHash(runDir: string, node: string, published: string | null, ou
 }
 
 /** Checks every stored version file of a node; returns the addresses of the valid ones. */
-function checkVersions(runDir: string, node: string, out: Finding[]): Set<string> {
+function checkVersions(runDir: string, node: string, out: Finding[], maxFileBytes: number): Set<string> {
   const ok = new Set<string>();
   const rel = `state/world-model/${node}/versions`;
   const dir = join(runDir, rel);
-  if (!existsSync(dir)) return ok;
-  for (const name of readdirSync(dir).sort()) {
+  if (!isKind(dir, 'dir')) return ok;
+  for (const name of listOwned(dir)) {
     const file = `${rel}/${name}`;
     const m = BIN_NAME.exec(name);
     if (!m) {
@@ -149,7 +159,8 @@ function checkVersions(runDir: string, node: string, out: Finding[]): Set<string
         out.push(finding(WORLD_MODEL_RULES, 'wm.bin-name', `${file} is not named sha256_<64 hex>.bin`, { file, node }));
       continue;
     }
-    const bytes = readFileSync(join(dir, name));
+    const bytes = readIfOwned(join(dir, name), maxFileBytes);
+    if (bytes === undefined) continue; // a tree.* finding says why
     const address = contentAddressOf(bytes);
     if (address !== `sha256:${m[1]}`) {
       out.push(finding(WORLD_MODEL_RULES, 'wm.bin-hash', `${file} hashes to ${address}`, { file, node }));

@@ -1,7 +1,8 @@
-import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding, Verifier } from '../finding.ts';
-import { isKind } from '../kit/is-kind.ts';
+import { isKind, kindOf, listOwned } from '../kit/owned-files.ts';
+import { listReport, scanEntries } from '../kit/scan-tree.ts';
+import { DEFAULT_MAX_FILE_BYTES } from '../kit/tree-rules.ts';
 import { checkReceipts } from './check-receipts.ts';
 import { checkTree } from './check-tree.ts';
 
@@ -16,17 +17,20 @@ export const worldModelVerifier: Verifier = {
   async detect(path: string): Promise<boolean> {
     return isKind(join(path, 'receipts'), 'dir') || isKind(join(path, 'world-model'), 'dir');
   },
-  async verify(path: string): Promise<Finding[]> {
-    return verifyRunDir(path, '');
+  async verify(path, opts): Promise<Finding[]> {
+    return verifyRunDir(path, '', opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
   },
 };
 
 /** One run dir, then each `imports/{handle}--{slug}/` (filesystem.md: imports repeat the whole structure). */
-function verifyRunDir(path: string, prefix: string): Finding[] {
+function verifyRunDir(path: string, prefix: string, maxFileBytes: number): Finding[] {
   const out: Finding[] = [];
-  if (!existsSync(path)) return out;
-  const ledgers = checkReceipts(path, out);
-  checkTree(path, ledgers, out);
+  if (kindOf(path) === 'missing') return out;
+  // The run-dir verifier's scan leaves these to this one (run-dir/index.ts).
+  scanEntries(path, ['receipts', 'world-model'], listReport(out), { maxFileBytes });
+  scanEntries(join(path, 'state'), ['world-model'], listReport(out, 'state/'), { maxFileBytes });
+  const ledgers = checkReceipts(path, out, maxFileBytes);
+  checkTree(path, ledgers, out, maxFileBytes);
   const found =
     prefix === ''
       ? out
@@ -35,9 +39,9 @@ function verifyRunDir(path: string, prefix: string): Finding[] {
         );
   const imports = join(path, 'imports');
   if (isKind(imports, 'dir')) {
-    for (const name of readdirSync(imports).sort()) {
+    for (const name of listOwned(imports)) {
       if (isKind(join(imports, name), 'dir'))
-        found.push(...verifyRunDir(join(imports, name), `${prefix}imports/${name}/`));
+        found.push(...verifyRunDir(join(imports, name), `${prefix}imports/${name}/`, maxFileBytes));
     }
   }
   return found;
