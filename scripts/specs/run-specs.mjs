@@ -11,7 +11,7 @@
 // write each file's measured seconds into the durations file. --list: print the plan and run nothing. --durations FILE:
 // another durations file than spec/durations.json (the runner's own spec gives it fixtures).
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -55,13 +55,25 @@ function discover(paths) {
       for (const name of readdirSync(p)) if (name !== 'node_modules' && !name.startsWith('.git')) walk(join(p, name));
     } else if (PATTERN.test(p)) found.push(relative('.', p));
   };
-  for (const p of paths) walk(p);
+  for (const p of paths) {
+    if (!existsSync(p)) usage(`no such file or folder: ${p}`);
+    walk(p);
+  }
   return [...new Set(found)].sort((a, b) => a.localeCompare(b));
 }
 
+/** What the working tree changes against HEAD, untracked files included; nothing outside a git checkout. */
 function changedFiles() {
-  const git = (...args) => execFileSync('git', args, { encoding: 'utf8' }).split('\n').filter(Boolean);
-  return [...git('diff', '--name-only', 'HEAD'), ...git('ls-files', '--others', '--exclude-standard')];
+  const git = (...args) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  try {
+    return [
+      ...git('diff', '--name-only', 'HEAD').split('\n'),
+      ...git('ls-files', '--others', '--exclude-standard').split('\n'),
+    ].filter(Boolean);
+  } catch {
+    console.error('run-specs: not a git checkout (or no git): --changed adds no file');
+    return [];
+  }
 }
 
 function select(opts, durations) {
