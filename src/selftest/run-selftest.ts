@@ -26,6 +26,24 @@ export interface SelftestResult {
 
 const silent = { header() {}, result() {}, footer() {} };
 
+/** The cases that pass on each reference backend (`filesystem`, and `sqlite` when a mutant of it is chosen). */
+export type GoodCases = Record<string, ReadonlySet<string>>;
+
+/** Judges the mutants (after the control survived) and tells each verdict, in the mutants' order. */
+export type MutantJudge = (
+  mutants: readonly Mutant[],
+  good: GoodCases,
+  onVerdict: (v: MutantVerdict) => void,
+) => Promise<MutantVerdict[]>;
+
+/** How the run uses the machine: `jobs` cases of the control at once, and who judges the mutants. */
+export interface SelftestRun {
+  workerCommand?: readonly string[];
+  jobs?: number;
+  /** Default: one mutant after another in this process (`judgeInLanes` spreads them over child processes). */
+  judge?: MutantJudge;
+}
+
 /**
  * Runs the suite on every mutant. A mutant is killed when a case that passes on the reference backend fails or
  * errors on it. Reference results come first so a flaky or failing case never counts as a kill.
@@ -36,31 +54,30 @@ export async function runSelftest(
   decisions: Decisions,
   reference: CaseResult[],
   onVerdict: (v: MutantVerdict) => void,
-  workerCommand?: readonly string[],
+  run: SelftestRun = {},
 ): Promise<SelftestResult> {
   // The reference results of each backend a mutant is made of (the CLI runs every one the chosen mutants name).
   const goodOn = (backend: string) =>
     new Set(reference.filter((r) => r.backend === backend && r.outcome.status === 'passed').map((r) => r.id));
-  const good = goodOn('filesystem');
+  const good: GoodCases = { filesystem: goodOn('filesystem') };
+  for (const m of mutants) if (m.reference && !good[m.reference]) good[m.reference] = goodOn(m.reference);
   const unreliable = [
     ...new Set(
       reference.filter((r) => r.outcome.status !== 'passed' && r.outcome.status !== 'skipped').map((r) => r.id),
     ),
   ];
-  const verdicts: MutantVerdict[] = [];
-  const control = await verdictOf(CONTROL, suite, good, decisions, workerCommand);
-  if (control.killedBy.length > 0) return { control, verdicts, killed: 0, total: mutants.length, unreliable };
-  for (const m of mutants) {
-    const v = await verdictOf(
-      m,
-      suite,
-      m.reference && m.reference !== 'filesystem' ? goodOn(m.reference) : good,
-      decisions,
-      workerCommand,
-    );
-    verdicts.push(v);
-    onVerdict(v);
-  }
+  // The control runs every case that passes (it must survive them all): with jobs, side by side in case workers.
+  const control = await judgeMutant(CONTROL, suite, good, decisions, run.workerCommand, run.jobs);
+  if (control.killedBy.length > 0) return { control, verdicts: [], killed: 0, total: mutants.length, unreliable };
+  const inOrder: MutantJudge = async (ms, g, tell) => {
+    const out: MutantVerdict[] = [];
+    for (const m of ms) {
+      out.push(await judgeMutant(m, suite, g, decisions, run.workerCommand));
+      tell(out[out.length - 1]!);
+    }
+    return out;
+  };
+  const verdicts = await (run.judge ?? inOrder)(mutants, good, onVerdict);
   return {
     control,
     verdicts,
@@ -70,12 +87,28 @@ export async function runSelftest(
   };
 }
 
+/**
+ * One mutant's verdict, held to the cases that pass on the backend it is a mutant of. With more than one job its
+ * cases run side by side (only the control's: a mutant stops at its first kill, so its cases run one at a time).
+ */
+export function judgeMutant(
+  m: Mutant,
+  suite: Suite,
+  good: GoodCases,
+  decisions: Decisions,
+  workerCommand?: readonly string[],
+  jobs = 1,
+): Promise<MutantVerdict> {
+  return verdictOf(m, suite, new Set(good[m.reference ?? 'filesystem'] ?? []), decisions, workerCommand, jobs);
+}
+
 async function verdictOf(
   m: Mutant,
   suite: Suite,
   good: Set<string>,
   decisions: Decisions,
-  workerCommand?: readonly string[],
+  workerCommand: readonly string[] | undefined,
+  jobs: number,
 ): Promise<MutantVerdict> {
   const results = await runSuite({
     suite: fastFirst(suite),
@@ -85,6 +118,7 @@ async function verdictOf(
     listener: silent,
     stopAtFirstFailure: true,
     workerCommand,
+    ...(jobs > 1 ? { jobs, caseWorkers: true } : {}),
     ...(m.checker ? { checkerBug: m.checker } : {}),
   });
   const kills = results.filter(

@@ -1,17 +1,21 @@
+import { availableParallelism } from 'node:os';
 import { filesystemFactory } from '../../backends/filesystem/index.ts';
 import { sqliteFactory } from '../../backends/sqlite/index.ts';
-import { resolveDecisions } from '../../core/decisions.ts';
+import { resolveDecisions, type Decisions } from '../../core/decisions.ts';
 import { ProseError } from '../../core/errors.ts';
+import type { Suite } from '../../conformance/case-types.ts';
 import { loadSuite } from '../../conformance/load-suite.ts';
 import { runSuite } from '../../conformance/run-suite.ts';
+import { judgeInLanes, type LaneJob } from '../../selftest/mutant-lanes.ts';
+import type { Mutant } from '../../selftest/mutant.ts';
 import { MUTANTS } from '../../selftest/mutants/index.ts';
-import { runSelftest } from '../../selftest/run-selftest.ts';
+import { judgeMutant, runSelftest, type MutantVerdict, type SelftestResult } from '../../selftest/run-selftest.ts';
 import { parseOptions } from '../args.ts';
-import type { Command } from '../io.ts';
+import type { CliIo, Command } from '../io.ts';
 import { defaultSuiteDir } from '../suite-dir.ts';
 
 export const selftestCommand: Command = {
-  help: `Usage: prose-state selftest [--mutant NAME]... [--area AREA]... [--suite DIR] [--format json] [--list]
+  help: `Usage: prose-state selftest [--mutant NAME]... [--area AREA]... [--suite DIR] [--jobs N] [--format json] [--list]
 
 Each mutant is the filesystem backend (a few: the sqlite backend) with one real bug a backend author could write
 (an off-by-one in segment numbering, >= instead of > at the attachment threshold, root searched before the local
@@ -22,6 +26,9 @@ Options:
   --mutant NAME   only this mutant (repeatable)
   --area AREA     only the cases of this area (repeatable): a quicker, partial check
   --suite DIR     the suite directory (default: the built-in suite)
+  --jobs N        judge N mutants at once, each in a child process (default: this machine's cores); the reference
+                  and control runs take N cases at once. 1 judges them one after another in this process. The
+                  verdicts are the same and told in the same order whatever N.
   --format json   one JSON object with every verdict
   --list          list the mutants and their bugs, run nothing`,
   async run(argv, io) {
@@ -31,72 +38,134 @@ Options:
         mutant: { type: 'string', multiple: true },
         area: { type: 'string', multiple: true },
         suite: { type: 'string', env: 'PROSE_STATE_SUITE_DIR' },
+        jobs: { type: 'string', env: 'PROSE_STATE_JOBS' },
         format: { type: 'string' },
         list: { type: 'boolean' },
+        lane: { type: 'boolean' },
       },
       io.env,
     );
-    const names = (values.mutant as string[] | undefined) ?? [];
-    const unknown = names.filter((n) => !MUTANTS.some((m) => m.name === n));
-    if (unknown.length)
-      throw new ProseError('E_USAGE', `unknown mutant ${unknown.map((n) => `"${n}"`).join(', ')}`, {
-        hint: 'prose-state selftest --list',
-      });
-    const chosen = names.length ? MUTANTS.filter((m) => names.includes(m.name)) : MUTANTS;
+    const chosen = chooseMutants((values.mutant as string[] | undefined) ?? []);
     if (values.list) {
       for (const m of chosen) io.stdout.write(`${m.name.padEnd(30)} ${m.bug}\n`);
       return 0;
     }
-    const json = values.format === 'json';
-    const decisions = resolveDecisions();
-    const full = loadSuite((values.suite as string | undefined) ?? defaultSuiteDir(io.env));
+    const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
+    if (!(Number.isSafeInteger(jobs) && jobs > 0))
+      throw new ProseError('E_USAGE', '--jobs takes a whole number above 0');
+    const suiteDir = (values.suite as string | undefined) ?? defaultSuiteDir(io.env);
     const areas = (values.area as string[] | undefined) ?? [];
-    const suite = areas.length ? { ...full, cases: full.cases.filter((c) => areas.includes(c.area)) } : full;
-    if (suite.cases.length === 0) throw new ProseError('E_USAGE', `no case in area ${areas.join(', ')}`);
-    // Mutants of the sqlite backend are judged against the unmutated sqlite backend, run only when one is chosen.
-    const references = [
-      { ...filesystemFactory, spec: 'filesystem' },
-      ...(chosen.some((m) => m.reference === 'sqlite') ? [{ ...sqliteFactory, spec: 'sqlite' }] : []),
+    const suite = chosenSuite(suiteDir, areas);
+    const decisions = resolveDecisions();
+    if (values.lane) return runLane(suite, decisions, io);
+    // A lane is this command in a child process, on the same suite and areas.
+    const laneArgv = io.self && [
+      ...io.self,
+      'selftest',
+      '--lane',
+      '--suite',
+      suiteDir,
+      ...areas.flatMap((a) => ['--area', a]),
     ];
-    const reference = await runSuite({
-      suite,
-      factories: references,
-      decisions,
-      filter: { areas: [], ids: [] },
-      listener: { header() {}, result() {}, footer() {} },
-      workerCommand: io.self,
-    });
-    const result = await runSelftest(
-      suite,
-      chosen,
-      decisions,
-      reference,
-      (v) => {
-        if (!json)
-          io.stdout.write(
-            v.killedBy.length
-              ? `  killed   ${v.mutant.padEnd(30)} by ${v.killedBy.slice(0, 3).join(', ')}${v.killedBy.length > 3 ? ` and ${v.killedBy.length - 3} more` : ''}\n`
-              : `  SURVIVED ${v.mutant.padEnd(30)} ${v.bug}\n`,
-          );
-      },
-      io.self,
-    );
-    if (result.control.killedBy.length > 0) {
-      io.stderr.write(
-        `prose-state selftest: the control mutant (no bug) failed ${result.control.killedBy.join(', ')}: mutants are not built like the reference backend, so no kill would mean anything\n${result.control.evidence ? `  it saw: ${result.control.evidence}\n` : ''}`,
-      );
-      return 3;
-    }
-    if (json) {
-      io.stdout.write(JSON.stringify(result, null, 2) + '\n');
-    } else {
-      const survivors = result.verdicts.filter((v) => v.killedBy.length === 0);
-      if (result.unreliable.length)
-        io.stdout.write(`\nleft out (not passing on the reference backend): ${result.unreliable.join(', ')}\n`);
-      io.stdout.write(
-        `\nselftest: ${result.killed} of ${result.total} mutants killed (${((100 * result.killed) / result.total).toFixed(1)}%)${survivors.length ? `; survivors: ${survivors.map((s) => s.mutant).join(', ')}` : ''}\n`,
-      );
-    }
-    return result.killed === result.total ? 0 : 1;
+    const json = values.format === 'json';
+    const tell = (v: MutantVerdict) => void (json || io.stdout.write(verdictLine(v)));
+    return report(await judgeAll(suite, chosen, decisions, io, { jobs, laneArgv, tell }), json, io);
   },
 };
+
+function chooseMutants(names: string[]): readonly Mutant[] {
+  const unknown = names.filter((n) => !MUTANTS.some((m) => m.name === n));
+  if (unknown.length)
+    throw new ProseError('E_USAGE', `unknown mutant ${unknown.map((n) => `"${n}"`).join(', ')}`, {
+      hint: 'prose-state selftest --list',
+    });
+  return names.length ? MUTANTS.filter((m) => names.includes(m.name)) : MUTANTS;
+}
+
+function chosenSuite(dir: string, areas: string[]): Suite {
+  const full = loadSuite(dir);
+  const suite = areas.length ? { ...full, cases: full.cases.filter((c) => areas.includes(c.area)) } : full;
+  if (suite.cases.length === 0) throw new ProseError('E_USAGE', `no case in area ${areas.join(', ')}`);
+  return suite;
+}
+
+/** The reference run, the control, then the mutants: in lanes (child processes) when there is more than one job. */
+async function judgeAll(
+  suite: Suite,
+  chosen: readonly Mutant[],
+  decisions: Decisions,
+  io: CliIo,
+  { jobs, laneArgv, tell }: { jobs: number; laneArgv: string[] | undefined; tell: (v: MutantVerdict) => void },
+): Promise<SelftestResult> {
+  // Mutants of the sqlite backend are judged against the unmutated sqlite backend, run only when one is chosen.
+  const references = [
+    { ...filesystemFactory, spec: 'filesystem' },
+    ...(chosen.some((m) => m.reference === 'sqlite') ? [{ ...sqliteFactory, spec: 'sqlite' }] : []),
+  ];
+  const reference = await runSuite({
+    suite,
+    factories: references,
+    decisions,
+    filter: { areas: [], ids: [] },
+    listener: { header() {}, result() {}, footer() {} },
+    workerCommand: io.self,
+    ...(jobs > 1 ? { jobs, caseWorkers: true } : {}),
+  });
+  const lanes = jobs > 1 && laneArgv && chosen.length > 1 ? laneArgv : undefined;
+  return runSelftest(suite, chosen, decisions, reference, tell, {
+    workerCommand: io.self,
+    jobs,
+    ...(lanes ? { judge: (ms, good, onVerdict) => judgeInLanes(ms, good, jobs, lanes, onVerdict) } : {}),
+  });
+}
+
+function verdictLine(v: MutantVerdict): string {
+  if (!v.killedBy.length) return `  SURVIVED ${v.mutant.padEnd(30)} ${v.bug}\n`;
+  const more = v.killedBy.length > 3 ? ` and ${v.killedBy.length - 3} more` : '';
+  return `  killed   ${v.mutant.padEnd(30)} by ${v.killedBy.slice(0, 3).join(', ')}${more}\n`;
+}
+
+/**
+ * A lane (`selftest --lane`, started by judgeInLanes with an IPC channel): judges the mutants it is sent, one at a
+ * time, against the good cases the parent's reference run found, and answers each with its verdict. Exits when the
+ * channel closes.
+ */
+async function runLane(suite: Suite, decisions: Decisions, io: CliIo): Promise<number> {
+  const send = process.send?.bind(process);
+  if (!send) throw new ProseError('E_USAGE', 'selftest --lane is started by selftest --jobs, with an IPC channel');
+  let chain = Promise.resolve();
+  const one = async ({ mutant, good }: LaneJob) => {
+    const m = MUTANTS.find((x) => x.name === mutant)!;
+    const sets = Object.fromEntries(Object.entries(good).map(([backend, ids]) => [backend, new Set(ids)]));
+    send(await judgeMutant(m, suite, sets, decisions, io.self));
+  };
+  await new Promise<void>((resolve) => {
+    process.on('message', (job: LaneJob) => {
+      chain = chain.then(() => one(job));
+    });
+    process.on('disconnect', () => void chain.then(resolve));
+  });
+  return 0;
+}
+
+function report(result: SelftestResult, json: boolean, io: CliIo): number {
+  if (result.control.killedBy.length > 0) {
+    const saw = result.control.evidence ? `  it saw: ${result.control.evidence}\n` : '';
+    io.stderr.write(
+      `prose-state selftest: the control mutant (no bug) failed ${result.control.killedBy.join(', ')}: ` +
+        `mutants are not built like the reference backend, so no kill would mean anything\n${saw}`,
+    );
+    return 3;
+  }
+  if (json) {
+    io.stdout.write(JSON.stringify(result, null, 2) + '\n');
+  } else {
+    const survivors = result.verdicts.filter((v) => v.killedBy.length === 0);
+    if (result.unreliable.length)
+      io.stdout.write(`\nleft out (not passing on the reference backend): ${result.unreliable.join(', ')}\n`);
+    const share = ((100 * result.killed) / result.total).toFixed(1);
+    const named = survivors.length ? `; survivors: ${survivors.map((s) => s.mutant).join(', ')}` : '';
+    io.stdout.write(`\nselftest: ${result.killed} of ${result.total} mutants killed (${share}%)${named}\n`);
+  }
+  return result.killed === result.total ? 0 : 1;
+}
