@@ -5,6 +5,7 @@
 //   node scripts/check-size.mjs            fail when src/ is past a limit
 //   node scripts/check-size.mjs --list     also list every function past the soft limit and every long file
 //   node scripts/check-size.mjs --under src/canon   measure one folder (the limits on counts then do not apply)
+//   node scripts/check-size.mjs --src DIR           hold another copy of src/ to every limit (spec/layers plants one)
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,7 +61,8 @@ export function measureFile(file) {
 function main(argv) {
   const list = argv.includes('--list');
   const under = argv.includes('--under') ? argv[argv.indexOf('--under') + 1] : undefined;
-  const dir = resolve(root, under ?? 'src');
+  const other = argv.includes('--src') ? argv[argv.indexOf('--src') + 1] : undefined;
+  const dir = resolve(root, under ?? other ?? 'src');
   const soft = [];
   const hard = [];
   const bigFiles = [];
