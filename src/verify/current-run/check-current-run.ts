@@ -1,7 +1,7 @@
 import { basename, join } from 'node:path';
 import { checkName } from '../../core/names.ts';
 import { isRunId } from '../../core/run-id.ts';
-import type { FindingSink } from '../kit/finding-sink.ts';
+import type { RunSink } from './run-sink.ts';
 import { isKind } from '../kit/is-kind.ts';
 import { checkDurable } from './check-durable.ts';
 import { checkEnvelope } from './check-envelope.ts';
@@ -12,9 +12,8 @@ import { checkRunReceipts } from './check-run-receipts.ts';
 import { checkVmLog } from './check-vm-log.ts';
 import { checkWorkspace } from './check-workspace.ts';
 import { listNames } from './list-names.ts';
-import type { CurrentRunRuleId } from './rules.ts';
 
-type Sink = FindingSink<CurrentRunRuleId>;
+type Sink = RunSink;
 
 /** One run, then each `imports/{handle}--{slug}/` with the same rules (fs "Nested Imports"). */
 export function checkCurrentRun(run: string, sink: Sink, isImport: boolean): void {

@@ -1,14 +1,13 @@
 import { basename, dirname, join } from 'node:path';
 import { artifactAddress } from '../../canon/opwm1.ts';
-import type { FindingSink } from '../kit/finding-sink.ts';
+import type { RunSink } from './run-sink.ts';
 import { isKind } from '../kit/is-kind.ts';
 import { checkDurableVersions } from './check-durable-versions.ts';
 import { checkChain, type RunChain } from './check-run-receipts.ts';
 import { readLedger } from './read-ledger.ts';
 import { readTree } from './read-tree.ts';
-import type { CurrentRunRuleId } from './rules.ts';
 
-type Sink = FindingSink<CurrentRunRuleId>;
+type Sink = RunSink;
 /** Paths of the durable store as the run directory sees them: `<openprose-root>` is two levels up. */
 const UP = '../..';
 
@@ -46,7 +45,8 @@ function checkNode(run: string, rel: string, node: string, chain: RunChain, sink
   const pubRel = `${rel}/published`;
   if (!isKind(join(run, pubRel), 'dir')) return;
   const expected = (durable ?? chain).ledger.lastAtomic;
-  const tree = readTree(join(run, pubRel));
+  const tree = readTree(join(run, pubRel), sink.maxFileBytes);
+  if ('refused' in tree) return;
   if ('error' in tree)
     return sink.add('durable.published', `${pubRel}/ cannot be hashed: ${tree.error}`, { file: pubRel });
   let address: string;
