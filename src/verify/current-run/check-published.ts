@@ -4,7 +4,7 @@ import type { RunSink } from './run-sink.ts';
 import { isKind } from '../kit/is-kind.ts';
 import type { RunChain } from './check-run-receipts.ts';
 import { listNames } from './list-names.ts';
-import { readBytes } from './read-bytes.ts';
+import { isRefused, readBytes } from './read-bytes.ts';
 import { readTree } from './read-tree.ts';
 
 type Sink = RunSink;
@@ -27,7 +27,8 @@ export function checkPublished(run: string, chains: Map<string, RunChain>, sink:
   for (const node of [...new Set([...dirs, ...chains.keys()])].sort()) {
     const chain = chains.get(node);
     const rel = `world-model/${node}`;
-    if (!chain && dirs.includes(node)) sink.add('wm.orphan', `${rel}/ has no receipts/${node}.jsonl`, { file: rel });
+    if (!chain && dirs.includes(node) && !isRefused(join(run, 'receipts', `${node}.jsonl`), sink.maxFileBytes))
+      sink.add('wm.orphan', `${rel}/ has no receipts/${node}.jsonl`, { file: rel });
     const published = dirs.includes(node) ? readVersion(run, rel, sink) : undefined;
     if (published === 'refused') continue;
     if (typeof published === 'string') checkHash(run, rel, published, sink);

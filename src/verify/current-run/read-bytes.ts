@@ -1,4 +1,5 @@
-import { readOwned, RefusedFile } from '../kit/owned-files.ts';
+import { lstatSync } from 'node:fs';
+import { kindOf, readOwned, RefusedFile } from '../kit/owned-files.ts';
 
 /**
  * A file's bytes, or why it cannot be read (missing, a directory, no permission), or `refused` for a link, special
@@ -14,5 +15,19 @@ export function readBytes(
     if (err instanceof RefusedFile) return { refused: true };
     const code = (err as NodeJS.ErrnoException).code;
     return { error: code === 'ENOENT' ? 'is missing' : `cannot be read (${code ?? (err as Error).message})` };
+  }
+}
+
+/**
+ * True when readBytes would refuse `path` (a link, special file, or a file over `maxBytes`): what depends on that
+ * file stays silent too, so the entry is reported once, by the tree scan.
+ */
+export function isRefused(path: string, maxBytes: number): boolean {
+  const kind = kindOf(path);
+  if (kind === 'symlink' || kind === 'special') return true;
+  try {
+    return kind === 'file' && lstatSync(path).size > maxBytes;
+  } catch {
+    return false;
   }
 }
