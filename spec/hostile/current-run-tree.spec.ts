@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cpSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -119,6 +119,25 @@ test('a run linked out of the root: one tree.symlink, the run outside never walk
     assert.equal(
       r.findings.map((f) => [f.rule, f.file]),
       [['tree.symlink', 'runs/20260318-090000-b4c5d6']],
+    );
+    assert.not.ok(quotesOutside(r.findings));
+  } finally {
+    c.cleanup();
+  }
+});
+
+test('state/ linked out of the root: one tree.symlink, the durable store outside never read', async () => {
+  const c = hostile();
+  try {
+    const away = join(c.outside, 'state');
+    cpSync(join(c.root, 'state'), away, { recursive: true });
+    writeFileSync(join(away, 'world-model/scout/receipts.jsonl'), `${SECRET}\n`);
+    rmSync(join(c.root, 'state'), { recursive: true });
+    symlinkSync(away, join(c.root, 'state'));
+    const r = await verifyPath(c.root);
+    assert.equal(
+      r.findings.map((f) => [f.rule, f.file]),
+      [['tree.symlink', 'state']],
     );
     assert.not.ok(quotesOutside(r.findings));
   } finally {

@@ -4,12 +4,11 @@ import type { RunSink } from './run-sink.ts';
 import { isKind } from '../kit/is-kind.ts';
 import { checkDurableVersions } from './check-durable-versions.ts';
 import { checkChain, type RunChain } from './check-run-receipts.ts';
+import { durableNodeRel, UP } from './durable-dir.ts';
 import { readLedger } from './read-ledger.ts';
 import { readTree } from './read-tree.ts';
 
 type Sink = RunSink;
-/** Paths of the durable store as the run directory sees them: `<openprose-root>` is two levels up. */
-const UP = '../..';
 
 /**
  * The durable store beside the run (fs "Directory Structure": `<openprose-root>/state/world-model/{node}/` with
@@ -19,14 +18,15 @@ const UP = '../..';
 export function checkDurable(run: string, chains: Map<string, RunChain>, sink: Sink): void {
   if (basename(dirname(run)) !== 'runs') return;
   const state = join(run, UP, 'state');
+  if (!isKind(state, 'dir')) return; // none, or a link the tree scan reports
   for (const stray of ['world-models', 'responsibilities'])
     if (isKind(join(state, stray), 'dir'))
       sink.add('durable.dir', `state/${stray}/ is not the durable store: fs lays it out as state/world-model/{node}/`, {
         file: `${UP}/state/${stray}`,
       });
   for (const [node, chain] of [...chains].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const rel = `${UP}/state/world-model/${node}`;
-    if (isKind(join(run, rel), 'dir')) checkNode(run, rel, node, chain, sink);
+    const rel = durableNodeRel(run, node);
+    if (rel !== undefined) checkNode(run, rel, node, chain, sink);
   }
 }
 

@@ -1,4 +1,5 @@
 import { basename, dirname, join } from 'node:path';
+import { durableNodeRel } from './durable-dir.ts';
 import { readBytes } from './read-bytes.ts';
 import { splitLines } from './text-lines.ts';
 
@@ -16,7 +17,9 @@ export function durablePrior(
 ): unknown[] {
   const first = runTexts.find((t) => t !== undefined);
   if (first === undefined || basename(dirname(run)) !== 'runs') return [];
-  const read = readBytes(join(run, '..', '..', 'state', 'world-model', node, 'receipts.jsonl'), maxBytes);
+  const rel = durableNodeRel(run, node);
+  if (rel === undefined) return [];
+  const read = readBytes(join(run, rel, 'receipts.jsonl'), maxBytes);
   if (!('bytes' in read)) return [];
   const texts = splitLines(read.bytes)
     .lines.map((l) => l.text)
