@@ -1,4 +1,4 @@
-import { symlinkSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMPTY_ARTIFACT_ADDRESS } from '../../../src/canon/content-address.ts';
 import type { CurrentRunRuleId } from '../../../src/verify/current-run/rules.ts';
@@ -187,8 +187,11 @@ export const CURRENT_MUTATIONS: CurrentMutation[] = [
   },
   {
     rule: 'wm.unreadable',
-    what: 'a symlink in a published node',
-    apply: (c) => symlinkSync('findings.md', join(c.run, 'world-model/scout/link.md')),
+    // A link in a node was this rule's case until issue 34: it is now one tree.symlink
+    // (spec/hostile/current-run-tree.spec.ts), and the node is not hashed.
+    what: 'a .version that is a directory',
+    apply: (c) => (c.remove('world-model/scout/.version'), mkdirSync(join(c.run, 'world-model/scout/.version'))),
+    also: ['wm.version-missing'],
   },
   {
     rule: 'wm.receipt.object',

@@ -1,7 +1,7 @@
 import { basename, join } from 'node:path';
 import { checkName } from '../../core/names.ts';
 import { isRunId } from '../../core/run-id.ts';
-import type { FindingSink } from '../kit/finding-sink.ts';
+import type { RunSink } from './run-sink.ts';
 import { isKind } from '../kit/is-kind.ts';
 import { checkDurable } from './check-durable.ts';
 import { checkEnvelope } from './check-envelope.ts';
@@ -12,9 +12,10 @@ import { checkRunReceipts } from './check-run-receipts.ts';
 import { checkVmLog } from './check-vm-log.ts';
 import { checkWorkspace } from './check-workspace.ts';
 import { listNames } from './list-names.ts';
-import type { CurrentRunRuleId } from './rules.ts';
+import { isRefused } from './read-bytes.ts';
+import type { LineMarker } from './read-vm-log.ts';
 
-type Sink = FindingSink<CurrentRunRuleId>;
+type Sink = RunSink;
 
 /** One run, then each `imports/{handle}--{slug}/` with the same rules (fs "Nested Imports"). */
 export function checkCurrentRun(run: string, sink: Sink, isImport: boolean): void {
@@ -28,7 +29,7 @@ export function checkCurrentRun(run: string, sink: Sink, isImport: boolean): voi
   const chains = checkRunReceipts(run, sink);
   checkPublished(run, chains, sink);
   checkInputs(run, log, sink);
-  if (log && (hasReceipts || !functionOrTest)) checkLogAgainstReceipts(log.markers, chains, sink);
+  if (log && (hasReceipts || !functionOrTest)) checkLogAgainstReceipts(unrefused(run, log.markers, sink), chains, sink);
   checkWorkspace(run, chains, sink);
   if (!isImport) checkDurable(run, chains, sink);
   for (const imp of importDirs(run)) {
@@ -37,6 +38,12 @@ export function checkCurrentRun(run: string, sink: Sink, isImport: boolean): voi
     if (why) sink.add('import.name', `${rel} ${why}`, { file: rel });
     else checkCurrentRun(join(run, rel), sink.at(rel), true);
   }
+}
+
+/** The markers but those of a node whose receipts file was refused (the tree scan reported it; it has no chain). */
+function unrefused(run: string, markers: readonly LineMarker[], sink: Sink): LineMarker[] {
+  const refused = (node: string) => isRefused(join(run, 'receipts', `${node}.jsonl`), sink.maxFileBytes);
+  return markers.filter((m) => !('node' in m) || !refused(m.node));
 }
 
 function importDirs(run: string): string[] {

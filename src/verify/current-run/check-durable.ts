@@ -1,16 +1,14 @@
 import { basename, dirname, join } from 'node:path';
 import { artifactAddress } from '../../canon/opwm1.ts';
-import type { FindingSink } from '../kit/finding-sink.ts';
+import type { RunSink } from './run-sink.ts';
 import { isKind } from '../kit/is-kind.ts';
 import { checkDurableVersions } from './check-durable-versions.ts';
 import { checkChain, type RunChain } from './check-run-receipts.ts';
+import { durableNodeRel, UP } from './durable-dir.ts';
 import { readLedger } from './read-ledger.ts';
 import { readTree } from './read-tree.ts';
-import type { CurrentRunRuleId } from './rules.ts';
 
-type Sink = FindingSink<CurrentRunRuleId>;
-/** Paths of the durable store as the run directory sees them: `<openprose-root>` is two levels up. */
-const UP = '../..';
+type Sink = RunSink;
 
 /**
  * The durable store beside the run (fs "Directory Structure": `<openprose-root>/state/world-model/{node}/` with
@@ -20,14 +18,15 @@ const UP = '../..';
 export function checkDurable(run: string, chains: Map<string, RunChain>, sink: Sink): void {
   if (basename(dirname(run)) !== 'runs') return;
   const state = join(run, UP, 'state');
+  if (!isKind(state, 'dir')) return; // none, or a link the tree scan reports
   for (const stray of ['world-models', 'responsibilities'])
     if (isKind(join(state, stray), 'dir'))
       sink.add('durable.dir', `state/${stray}/ is not the durable store: fs lays it out as state/world-model/{node}/`, {
         file: `${UP}/state/${stray}`,
       });
   for (const [node, chain] of [...chains].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const rel = `${UP}/state/world-model/${node}`;
-    if (isKind(join(run, rel), 'dir')) checkNode(run, rel, node, chain, sink);
+    const rel = durableNodeRel(run, node);
+    if (rel !== undefined) checkNode(run, rel, node, chain, sink);
   }
 }
 
@@ -46,7 +45,8 @@ function checkNode(run: string, rel: string, node: string, chain: RunChain, sink
   const pubRel = `${rel}/published`;
   if (!isKind(join(run, pubRel), 'dir')) return;
   const expected = (durable ?? chain).ledger.lastAtomic;
-  const tree = readTree(join(run, pubRel));
+  const tree = readTree(join(run, pubRel), sink.maxFileBytes);
+  if ('refused' in tree) return;
   if ('error' in tree)
     return sink.add('durable.published', `${pubRel}/ cannot be hashed: ${tree.error}`, { file: pubRel });
   let address: string;

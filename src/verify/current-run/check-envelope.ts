@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { isKind } from '../kit/is-kind.ts';
-import type { FindingSink } from '../kit/finding-sink.ts';
+import type { RunSink } from './run-sink.ts';
 import { readBytes } from './read-bytes.ts';
-import type { CurrentRunRuleId } from './rules.ts';
 
-type Sink = FindingSink<CurrentRunRuleId>;
+type Sink = RunSink;
 const INTENT = 'compiled-intent.json';
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -21,7 +20,8 @@ export function checkEnvelope(run: string, sink: Sink, functionOrTest: boolean):
     sink.add('run.envelope', 'the run has no sources/ directory (snapshots of the referenced sources)', {
       file: 'sources',
     });
-  const read = readBytes(join(run, INTENT));
+  const read = readBytes(join(run, INTENT), sink.maxFileBytes);
+  if ('refused' in read) return;
   if ('error' in read) {
     const rule = functionOrTest && read.error === 'is missing' ? 'run.envelope-optional' : 'run.envelope';
     sink.add(rule, `${INTENT} ${read.error}`, { file: INTENT });

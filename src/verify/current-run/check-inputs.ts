@@ -1,14 +1,13 @@
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FindingSink } from '../kit/finding-sink.ts';
+import type { RunSink } from './run-sink.ts';
 import { isKind } from '../kit/is-kind.ts';
+import { listNames } from './list-names.ts';
 import { readBytes } from './read-bytes.ts';
 import { checkUpstream } from './check-upstream.ts';
 import type { VmLog } from './read-vm-log.ts';
-import type { CurrentRunRuleId } from './rules.ts';
 import { splitLines } from './text-lines.ts';
 
-type Sink = FindingSink<CurrentRunRuleId>;
+type Sink = RunSink;
 const CALLER = 'world-model/caller';
 
 /**
@@ -41,21 +40,17 @@ export function checkInputs(run: string, log: VmLog | undefined, sink: Sink): vo
 function callerFiles(run: string): string[] {
   const dir = join(run, CALLER);
   if (!isKind(dir, 'dir')) return [];
-  try {
-    return readdirSync(dir)
-      .filter((n) => n.endsWith('.md') && !n.startsWith('.'))
-      .map((n) => n.slice(0, -3))
-      .sort();
-  } catch {
-    return [];
-  }
+  return listNames(dir)
+    .filter((n) => n.endsWith('.md'))
+    .map((n) => n.slice(0, -3));
 }
 
 /** Checks one caller input; returns the run ids it names when it is run-typed. */
 function checkCallerFile(run: string, name: string, sink: Sink): string[] {
   const file = `${CALLER}/${name}.md`;
   const fail = (message: string, line?: number): string[] => (sink.add('wm.caller', message, { file, line }), []);
-  const read = readBytes(join(run, file));
+  const read = readBytes(join(run, file), sink.maxFileBytes);
+  if ('refused' in read) return [];
   if ('error' in read) return fail(`${file} ${read.error}`);
   const lines = splitLines(read.bytes).lines;
   const bad = lines.find((l) => l.text === undefined);

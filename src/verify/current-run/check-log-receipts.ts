@@ -1,10 +1,9 @@
-import type { FindingSink } from '../kit/finding-sink.ts';
+import type { RunSink } from './run-sink.ts';
 import type { RunChain } from './check-run-receipts.ts';
 import type { LineMarker } from './read-vm-log.ts';
-import type { CurrentRunRuleId } from './rules.ts';
 import type { Outcome } from './vm-log-marker.ts';
 
-type Sink = FindingSink<CurrentRunRuleId>;
+type Sink = RunSink;
 const STATUS_OF: Partial<Record<Outcome, string>> = { rendered: 'rendered', skipped: 'skipped', error: 'failed' };
 
 /**

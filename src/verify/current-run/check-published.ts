@@ -1,25 +1,20 @@
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { artifactAddress } from '../../canon/opwm1.ts';
-import type { FindingSink } from '../kit/finding-sink.ts';
+import type { RunSink } from './run-sink.ts';
 import { isKind } from '../kit/is-kind.ts';
 import type { RunChain } from './check-run-receipts.ts';
-import { readBytes } from './read-bytes.ts';
+import { listNames } from './list-names.ts';
+import { isRefused, readBytes } from './read-bytes.ts';
 import { readTree } from './read-tree.ts';
-import type { CurrentRunRuleId } from './rules.ts';
 
-type Sink = FindingSink<CurrentRunRuleId>;
+type Sink = RunSink;
 const VERSION_RE = /^sha256:[a-f0-9]{64}\n$/;
 
 /** The node directories under world-model/ (caller/ holds inputs, not a node). */
 export function publishedNodes(run: string): string[] {
   const dir = join(run, 'world-model');
   if (!isKind(dir, 'dir')) return [];
-  try {
-    return readdirSync(dir).filter((n) => n !== 'caller' && !n.startsWith('.') && isKind(join(dir, n), 'dir'));
-  } catch {
-    return [];
-  }
+  return listNames(dir).filter((n) => n !== 'caller' && isKind(join(dir, n), 'dir'));
 }
 
 /**
@@ -32,8 +27,10 @@ export function checkPublished(run: string, chains: Map<string, RunChain>, sink:
   for (const node of [...new Set([...dirs, ...chains.keys()])].sort()) {
     const chain = chains.get(node);
     const rel = `world-model/${node}`;
-    if (!chain && dirs.includes(node)) sink.add('wm.orphan', `${rel}/ has no receipts/${node}.jsonl`, { file: rel });
+    if (!chain && dirs.includes(node) && !isRefused(join(run, 'receipts', `${node}.jsonl`), sink.maxFileBytes))
+      sink.add('wm.orphan', `${rel}/ has no receipts/${node}.jsonl`, { file: rel });
     const published = dirs.includes(node) ? readVersion(run, rel, sink) : undefined;
+    if (published === 'refused') continue;
     if (typeof published === 'string') checkHash(run, rel, published, sink);
     if (chain) checkAgainstLedger(rel, published, chain, sink);
   }
@@ -53,10 +50,11 @@ function checkAgainstLedger(rel: string, published: string | null | undefined, c
     );
 }
 
-/** undefined: no .version; null: present but not an address (reported). */
-function readVersion(run: string, rel: string, sink: Sink): string | null | undefined {
+/** undefined: no .version; null: present but not an address (reported); 'refused': the tree scan reported it. */
+function readVersion(run: string, rel: string, sink: Sink): string | null | undefined | 'refused' {
   const file = `${rel}/.version`;
-  const read = readBytes(join(run, file));
+  const read = readBytes(join(run, file), sink.maxFileBytes);
+  if ('refused' in read) return 'refused';
   if ('error' in read) {
     if (read.error !== 'is missing') sink.add('wm.unreadable', `${file} ${read.error}`, { file });
     return undefined;
@@ -68,7 +66,8 @@ function readVersion(run: string, rel: string, sink: Sink): string | null | unde
 }
 
 function checkHash(run: string, rel: string, published: string, sink: Sink): void {
-  const tree = readTree(join(run, rel), (p) => p !== '.version');
+  const tree = readTree(join(run, rel), sink.maxFileBytes, (p) => p !== '.version');
+  if ('refused' in tree) return;
   if ('error' in tree) return sink.add('wm.unreadable', `${rel}/ cannot be hashed: ${tree.error}`, { file: rel });
   let address: string;
   try {

@@ -1,15 +1,14 @@
-import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isPlain } from '../../canon/validate-receipt.ts';
 import type { Finding } from '../finding.ts';
 import { checkNodeLedger, type NodeLedger } from '../kit/check-ledger.ts';
 import { durablePrior } from './durable-prior.ts';
-import type { FindingSink } from '../kit/finding-sink.ts';
+import type { RunSink } from './run-sink.ts';
 import { isKind } from '../kit/is-kind.ts';
+import { kindOf, listOwned } from '../kit/owned-files.ts';
 import { readLedger, type LedgerFile } from './read-ledger.ts';
-import type { CurrentRunRuleId } from './rules.ts';
 
-type Sink = FindingSink<CurrentRunRuleId>;
+type Sink = RunSink;
 
 /** One node's chain in this run: what the ledger checker made of it and the lines as read. */
 export interface RunChain {
@@ -27,12 +26,13 @@ export function checkRunReceipts(run: string, sink: Sink): Map<string, RunChain>
   const chains = new Map<string, RunChain>();
   const dir = join(run, 'receipts');
   if (!isKind(dir, 'dir')) {
-    if (existsSync(dir)) sink.add('wm.receipts-file', 'receipts is not a directory', { file: 'receipts' });
+    if (kindOf(dir) !== 'missing' && kindOf(dir) !== 'symlink')
+      sink.add('wm.receipts-file', 'receipts is not a directory', { file: 'receipts' });
     return chains;
   }
   let names: string[];
   try {
-    names = readdirSync(dir).sort();
+    names = listOwned(dir);
   } catch (err) {
     sink.add('wm.receipts-file', `receipts/ cannot be listed: ${(err as Error).message}`, { file: 'receipts' });
     return chains;
@@ -41,7 +41,11 @@ export function checkRunReceipts(run: string, sink: Sink): Map<string, RunChain>
     if (!name.endsWith('.jsonl') || name.startsWith('.')) continue;
     const node = name.slice(0, -'.jsonl'.length);
     const file = readLedger(join(dir, name), `receipts/${name}`, sink);
-    if (file) chains.set(node, checkChain(node, `receipts/${name}`, file, sink, durablePrior(run, node, file.texts)));
+    if (file)
+      chains.set(
+        node,
+        checkChain(node, `receipts/${name}`, file, sink, durablePrior(run, node, file.texts, sink.maxFileBytes)),
+      );
   }
   return chains;
 }

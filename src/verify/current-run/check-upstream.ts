@@ -1,7 +1,6 @@
-import type { FindingSink } from '../kit/finding-sink.ts';
-import type { CurrentRunRuleId } from './rules.ts';
+import type { RunSink } from './run-sink.ts';
 
-type Sink = FindingSink<CurrentRunRuleId>;
+type Sink = RunSink;
 
 /**
  * fs "Format" and prose.md "Event Store": `upstream:` lists the run ids of all run-typed inputs and is omitted when

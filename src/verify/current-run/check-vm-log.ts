@@ -1,13 +1,12 @@
 import { join } from 'node:path';
 import { isRunId } from '../../core/run-id.ts';
-import type { FindingSink } from '../kit/finding-sink.ts';
+import type { RunSink } from './run-sink.ts';
 import { readBytes } from './read-bytes.ts';
 import { readVmLog, type VmLog } from './read-vm-log.ts';
-import type { CurrentRunRuleId } from './rules.ts';
 import { splitLines } from './text-lines.ts';
 import { checkOrder } from './vm-log-order.ts';
 
-type Sink = FindingSink<CurrentRunRuleId>;
+type Sink = RunSink;
 const FILE = 'vm.log.md';
 
 /**
@@ -16,7 +15,8 @@ const FILE = 'vm.log.md';
  * checks against receipts and caller inputs; undefined when there is no file to read.
  */
 export function checkVmLog(run: string, sink: Sink, dirName?: string): VmLog | undefined {
-  const read = readBytes(join(run, FILE));
+  const read = readBytes(join(run, FILE), sink.maxFileBytes);
+  if ('refused' in read) return undefined;
   if ('error' in read) {
     sink.add('vmlog.file', `${FILE} ${read.error}`, { file: FILE });
     return undefined;

@@ -1,11 +1,10 @@
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FindingSink } from '../kit/finding-sink.ts';
+import { isKind, listOwned } from '../kit/owned-files.ts';
+import type { RunSink } from './run-sink.ts';
 import type { RunChain } from './check-run-receipts.ts';
 import { publishedNodes } from './check-published.ts';
-import type { CurrentRunRuleId } from './rules.ts';
 
-type Sink = FindingSink<CurrentRunRuleId>;
+type Sink = RunSink;
 
 /**
  * workspace/ is "Never fingerprinted, never subscribed to" (fs "workspace/ — Private Render Scratch"): no receipt
@@ -41,15 +40,15 @@ function workspacePath(value: unknown, path: string): string | undefined {
 }
 
 function scratchEntries(abs: string, rel: string): string[] {
-  let entries;
+  let names;
   try {
-    entries = readdirSync(abs, { withFileTypes: true });
+    names = listOwned(abs);
   } catch {
-    return []; // the hash check reports what cannot be read
+    return []; // the hash check reports what cannot be read, the tree scan what is refused
   }
-  return entries.flatMap((e) => {
-    const path = rel ? `${rel}/${e.name}` : e.name;
-    if (e.name === 'workspace' || e.name.startsWith('__')) return [path];
-    return e.isDirectory() ? scratchEntries(join(abs, e.name), path) : [];
+  return names.flatMap((name) => {
+    const path = rel ? `${rel}/${name}` : name;
+    if (name === 'workspace' || name.startsWith('__')) return [path];
+    return isKind(join(abs, name), 'dir') ? scratchEntries(join(abs, name), path) : [];
   });
 }

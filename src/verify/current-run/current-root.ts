@@ -1,11 +1,10 @@
 import { basename, join } from 'node:path';
-import type { FindingSink } from '../kit/finding-sink.ts';
+import type { RunSink } from './run-sink.ts';
 import { isKind } from '../kit/is-kind.ts';
 import { checkCurrentRun } from './check-current-run.ts';
 import { listNames } from './list-names.ts';
-import type { CurrentRunRuleId } from './rules.ts';
 
-type Sink = FindingSink<CurrentRunRuleId>;
+type Sink = RunSink;
 
 /** A current-edition run: vm.log.md and root.prose.md, and no state.md (docs/editions.md: the marker files decide). */
 export function isCurrentRun(path: string): boolean {

@@ -1,4 +1,5 @@
 import { basename, dirname, join } from 'node:path';
+import { durableNodeRel } from './durable-dir.ts';
 import { readBytes } from './read-bytes.ts';
 import { splitLines } from './text-lines.ts';
 
@@ -8,11 +9,18 @@ import { splitLines } from './text-lines.ts';
  * run's chain continues them (proposed durable-world-model-dir: one chain per node), so its first `prev` and its
  * copied fingerprints are judged after them. Empty otherwise; never a finding (check-durable.ts reports the file).
  */
-export function durablePrior(run: string, node: string, runTexts: readonly (string | undefined)[]): unknown[] {
+export function durablePrior(
+  run: string,
+  node: string,
+  runTexts: readonly (string | undefined)[],
+  maxBytes: number,
+): unknown[] {
   const first = runTexts.find((t) => t !== undefined);
   if (first === undefined || basename(dirname(run)) !== 'runs') return [];
-  const read = readBytes(join(run, '..', '..', 'state', 'world-model', node, 'receipts.jsonl'));
-  if ('error' in read) return [];
+  const rel = durableNodeRel(run, node);
+  if (rel === undefined) return [];
+  const read = readBytes(join(run, rel, 'receipts.jsonl'), maxBytes);
+  if (!('bytes' in read)) return [];
   const texts = splitLines(read.bytes)
     .lines.map((l) => l.text)
     .filter((t): t is string => t !== undefined && t !== '');

@@ -1,9 +1,10 @@
 import { basename, dirname } from 'node:path';
 import type { Finding, Verifier } from '../finding.ts';
-import { FindingSink } from '../kit/finding-sink.ts';
+import { scanTree, sinkReport } from '../kit/scan-tree.ts';
+import { DEFAULT_MAX_FILE_BYTES } from '../kit/tree-rules.ts';
 import { checkCurrentRun } from './check-current-run.ts';
 import { checkCurrentRoot, isCurrentRoot, isCurrentRun } from './current-root.ts';
-import { CURRENT_RUN_RULES } from './rules.ts';
+import { RunSink } from './run-sink.ts';
 
 /**
  * A run directory of the current edition (docs/editions.md): `<openprose-root>/runs/{id}/` holding vm.log.md and
@@ -15,9 +16,12 @@ export const currentRunVerifier: Verifier = {
   async detect(path) {
     return isCurrentRun(path) || isCurrentRoot(path);
   },
-  async verify(path) {
+  async verify(path, opts) {
     const out: Finding[] = [];
-    const sink = new FindingSink(CURRENT_RUN_RULES, out);
+    const maxFileBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    const sink = new RunSink(out, maxFileBytes);
+    // Each link, special file, bad name and over-cap file once, up front; the checks below read none of them.
+    scanTree(path, sinkReport(sink), { maxFileBytes });
     if (!isCurrentRun(path) && isCurrentRoot(path)) checkCurrentRoot(path, sink);
     else checkCurrentRun(path, sink, basename(dirname(path)) === 'imports');
     return out;

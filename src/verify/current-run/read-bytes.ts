@@ -1,11 +1,33 @@
-import { readFileSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
+import { kindOf, readOwned, RefusedFile } from '../kit/owned-files.ts';
 
-/** A file's bytes, or why it cannot be read (missing, a directory, no permission): never throws. */
-export function readBytes(path: string): { bytes: Uint8Array } | { error: string } {
+/**
+ * A file's bytes, or why it cannot be read (missing, a directory, no permission), or `refused` for a link, special
+ * file or one over `maxBytes` (the tree scan reports those, so callers stay silent): never throws.
+ */
+export function readBytes(
+  path: string,
+  maxBytes: number,
+): { bytes: Uint8Array } | { error: string } | { refused: true } {
   try {
-    return { bytes: readFileSync(path) };
+    return { bytes: readOwned(path, maxBytes) };
   } catch (err) {
+    if (err instanceof RefusedFile) return { refused: true };
     const code = (err as NodeJS.ErrnoException).code;
     return { error: code === 'ENOENT' ? 'is missing' : `cannot be read (${code ?? (err as Error).message})` };
+  }
+}
+
+/**
+ * True when readBytes would refuse `path` (a link, special file, or a file over `maxBytes`): what depends on that
+ * file stays silent too, so the entry is reported once, by the tree scan.
+ */
+export function isRefused(path: string, maxBytes: number): boolean {
+  const kind = kindOf(path);
+  if (kind === 'symlink' || kind === 'special') return true;
+  try {
+    return kind === 'file' && lstatSync(path).size > maxBytes;
+  } catch {
+    return false;
   }
 }

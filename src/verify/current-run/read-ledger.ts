@@ -1,10 +1,9 @@
 import { canonicalJson } from '../../canon/canonical-json.ts';
-import type { FindingSink } from '../kit/finding-sink.ts';
+import type { RunSink } from './run-sink.ts';
 import { readBytes } from './read-bytes.ts';
-import type { CurrentRunRuleId } from './rules.ts';
 import { splitLines } from './text-lines.ts';
 
-type Sink = FindingSink<CurrentRunRuleId>;
+type Sink = RunSink;
 
 /** A JSONL receipt ledger as read: per receipt line, its text, parsed value (undefined: not JSON) and number. */
 export interface LedgerFile {
@@ -19,7 +18,8 @@ export interface LedgerFile {
  * its place in the chain (as in the world-model verifier), a blank one does not.
  */
 export function readLedger(path: string, file: string, sink: Sink): LedgerFile | undefined {
-  const read = readBytes(path);
+  const read = readBytes(path, sink.maxFileBytes);
+  if ('refused' in read) return undefined;
   if ('error' in read) {
     sink.add('wm.receipts-file', `${file} ${read.error}`, { file });
     return undefined;
