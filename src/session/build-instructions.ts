@@ -26,11 +26,11 @@ import {
 import { fsAgent, fsBinding, fsLargeBinding } from './instructions-filesystem.ts';
 import { pgAgent, pgBinding, pgLargeBinding } from './instructions-postgres.ts';
 import { sqliteAgent, sqliteBinding, sqliteLargeBinding } from './instructions-sqlite.ts';
-import type { SessionBackend } from './run-target.ts';
+import type { SubagentStorageKind } from '../core/backend.ts';
 
 /** Each storage kind's three sections: a small output stored as the value, a large one as an attachment, an agent's memory. */
 const SECTIONS: Record<
-  SessionBackend,
+  SubagentStorageKind,
   {
     binding: (r: InstructionRequest, b: InstructionBinding) => string;
     largeBinding: (r: InstructionRequest, b: InstructionBinding) => string;

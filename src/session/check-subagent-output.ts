@@ -4,7 +4,8 @@ import { checkBinding } from './check-binding.ts';
 import { checkMemory } from './check-memory.ts';
 import { parseConfirmation, type BindingBlock, type MemoryBlock } from './parse-confirmation.ts';
 import { parseSignals } from './parse-signals.ts';
-import { resolveRunTarget, type PgQuery, type RunTarget, type SessionBackend } from './run-target.ts';
+import { resolveRunTarget, type PgQuery, type RunTarget } from './run-target.ts';
+import type { SubagentStorageKind } from '../core/backend.ts';
 import { finding } from './session-rules.ts';
 
 /** The pinned "pointers, not values" limits (conformance/decisions/session.yaml `session-pointer-limits`). */
@@ -20,7 +21,7 @@ export interface SubagentOutputOptions {
   /** Stands in for `~` (user-scoped agents). */
   homeDir?: string;
   /** Force the backend instead of detecting it from the run directory (state.db or state.md). */
-  backend?: SessionBackend;
+  backend?: SubagentStorageKind;
   /** Reads openprose.* for postgres locations; without it those rows are reported as unchecked. */
   pgQuery?: PgQuery;
   /** What the VM asked for, when known: checked against the message. */

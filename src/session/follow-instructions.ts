@@ -13,7 +13,7 @@ import {
   END_RETURN,
   PLACEHOLDER,
 } from './instruction-text.ts';
-import type { SessionBackend } from './run-target.ts';
+import type { SubagentStorageKind } from '../core/backend.ts';
 import { shSq, sqlLit } from './shell-quote.ts';
 
 /** What a scripted subagent produces: its output and, as a persistent agent, its memory and segment summary. */
@@ -28,7 +28,7 @@ export interface SubagentWork {
 }
 
 export interface FollowOptions {
-  backend: SessionBackend;
+  backend: SubagentStorageKind;
   /** The directory the subagent works in: relative paths in the instructions are relative to it. */
   projectDir: string;
   /** Where `~/` in the instructions points (user-scope agents). */

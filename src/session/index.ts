@@ -20,7 +20,7 @@ export { parseConfirmation, type Confirmation } from './parse-confirmation.ts';
 export { parseLocation, type Location } from './parse-location.ts';
 export { checkMemoryText } from './check-memory-text.ts';
 export { checkSegmentFile, checkSummary } from './check-segment-text.ts';
-export { resolveRunTarget, type RunTarget, type SessionBackend, type PgQuery } from './run-target.ts';
+export { resolveRunTarget, type RunTarget, type PgQuery } from './run-target.ts';
 export { nextSegmentNumber } from './next-segment.ts';
 export { SESSION_RULES, type SessionRule } from './session-rules.ts';
 export { sqliteProgram } from './sqlite-program.ts';

@@ -1,11 +1,12 @@
 import { join, relative, sep } from 'node:path';
 import type { BindingKind } from '../core/model.ts';
 import { agentDbFile, agentDir as agentDirOf, type FixedAgentScope } from '../core/seed-layout.ts';
-import type { RunTarget, SessionBackend } from './run-target.ts';
+import type { RunTarget } from './run-target.ts';
+import type { SubagentStorageKind } from '../core/backend.ts';
 import { sqlLit } from './shell-quote.ts';
 
 export interface InstructionRequest {
-  backend: SessionBackend;
+  backend: SubagentStorageKind;
   target: RunTarget;
   binding?: InstructionBinding;
   agent?: InstructionAgent;

@@ -1,11 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { parseSegmentFileName } from '../core/numbering.ts';
-import { sqliteRows, type RunTarget, type SessionBackend } from './run-target.ts';
+import { sqliteRows, type RunTarget } from './run-target.ts';
+import type { SubagentStorageKind } from '../core/backend.ts';
 import { agentDbFile, agentDir } from '../core/seed-layout.ts';
 
 /** The number the VM hands out for an agent's next segment: one past the newest stored (1 for a new agent). */
 export async function nextSegmentNumber(
-  backend: SessionBackend,
+  backend: SubagentStorageKind,
   t: RunTarget,
   agent: string,
   scope: 'execution' | 'project' | 'user',

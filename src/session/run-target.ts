@@ -6,7 +6,6 @@ import { runsDir } from '../core/seed-layout.ts';
 import { SqliteFile, queryRows } from '../sqlite/index.ts';
 
 /** The storage kind a run's instructions and checks are for (the core's name for it). */
-export type SessionBackend = SubagentStorageKind;
 
 /** A run being checked: its directory, the project above `.prose/`, and which backend's layout it holds. */
 export interface RunTarget {
@@ -16,7 +15,7 @@ export interface RunTarget {
   /** `{id}` or `{id}/imports/{handle}--{slug}` */
   runRef: string;
   runId: string;
-  backend: SessionBackend | undefined;
+  backend: SubagentStorageKind | undefined;
 }
 
 /**
@@ -25,7 +24,7 @@ export interface RunTarget {
  */
 export function resolveRunTarget(
   runPath: string,
-  opts: { projectDir?: string; homeDir?: string; backend?: SessionBackend } = {},
+  opts: { projectDir?: string; homeDir?: string; backend?: SubagentStorageKind } = {},
 ): RunTarget {
   const homeDir = opts.homeDir ?? homedir();
   let runDir = resolve(opts.projectDir ?? '.', runPath);

@@ -6,7 +6,8 @@ import { DEFAULT_DECISIONS } from '../../../src/core/decisions.ts';
 import { filesystemFactory } from '../../../src/backends/filesystem/index.ts';
 import { sqliteFactory } from '../../../src/backends/sqlite/index.ts';
 import { createPostgresMemFactory } from '../../../src/backends/postgres/index.ts';
-import type { PgQuery, SessionBackend } from '../../../src/session/index.ts';
+import type { PgQuery } from '../../../src/session/index.ts';
+import type { SubagentStorageKind } from '../../../src/core/backend.ts';
 
 export type Kind = 'filesystem' | 'sqlite' | 'postgres';
 
@@ -16,7 +17,7 @@ export interface Opened {
   projectDir: string;
   homeDir: string;
   /** The storage kind of the backend opened (what the session layer is told). */
-  storage: SessionBackend;
+  storage: SubagentStorageKind;
   pgQuery?: PgQuery;
   pgRun?: (sql: string) => Promise<unknown>;
 }
@@ -46,5 +47,11 @@ export async function openBackend(kind: Kind): Promise<Opened> {
   }
   const factory = kind === 'filesystem' ? filesystemFactory : sqliteFactory;
   const backend = await factory.open(env);
-  return { backend, env, projectDir: env.projectDir, homeDir: env.homeDir, storage: factory.kind as SessionBackend };
+  return {
+    backend,
+    env,
+    projectDir: env.projectDir,
+    homeDir: env.homeDir,
+    storage: factory.kind as SubagentStorageKind,
+  };
 }

@@ -9,8 +9,8 @@ import {
   prepareAgentDb,
   resolveRunTarget,
   sqliteProgram,
-  type SessionBackend,
 } from '../../session/index.ts';
+import type { SubagentStorageKind } from '../../core/backend.ts';
 import { parseOptions, type OptionSpec } from '../args.ts';
 import { EXIT, type CliIo, type Command } from '../io.ts';
 
@@ -64,7 +64,7 @@ export const instructionsCommand: Command = {
   },
 };
 
-const STORAGE_OF_BACKEND = new Map<string, SessionBackend>([
+const STORAGE_OF_BACKEND = new Map<string, SubagentStorageKind>([
   ['filesystem', 'directory'],
   ['sqlite', 'sqlite'],
   ['postgres', 'postgres'],
@@ -125,7 +125,12 @@ function bindingOf(v: Values, name: string) {
 }
 
 /** --agent NAME with its --scope, --segment (or the next one stored) and --prompt; for sqlite its agents.db made. */
-async function agentOf(v: Values, name: string, backend: SessionBackend, target: ReturnType<typeof resolveRunTarget>) {
+async function agentOf(
+  v: Values,
+  name: string,
+  backend: SubagentStorageKind,
+  target: ReturnType<typeof resolveRunTarget>,
+) {
   const scope = v.scope;
   if (scope !== 'execution' && scope !== 'project' && scope !== 'user')
     throw usage('--scope must be execution, project or user');
