@@ -1,5 +1,5 @@
 import { STORAGE_KINDS, type StorageKind } from '../../core/backend.ts';
-import type { SourcePos } from '../case-types.ts';
+import type { SourcePos } from '../source-pos.ts';
 import { caseError, checkKeys, toJs } from '../case-yaml.ts';
 import { checkLayout } from '../check-layout.ts';
 import { StepFailure, type StepKind } from './step-kind.ts';

@@ -1,5 +1,5 @@
 import type { Node, YAMLMap } from 'yaml';
-import type { SourcePos } from '../case-types.ts';
+import type { SourcePos } from '../source-pos.ts';
 import { caseError, checkKeys, toJs } from '../case-yaml.ts';
 import { plantPathProblem, runPlant } from '../plant.ts';
 import { withTimeout } from '../with-timeout.ts';

@@ -1,6 +1,6 @@
 import { isSeq, type Node } from 'yaml';
 import { ProseError } from '../../core/errors.ts';
-import type { SourcePos } from '../case-types.ts';
+import type { SourcePos } from '../source-pos.ts';
 import { caseError, checkKeys, toJs } from '../case-yaml.ts';
 import { show } from '../match.ts';
 import { interpolate } from '../template.ts';

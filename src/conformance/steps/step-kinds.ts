@@ -1,8 +1,8 @@
 import { isAlias, isMap, isScalar, type Node } from 'yaml';
 import type { Capability } from '../../core/capabilities.ts';
-import type { SourcePos } from '../case-types.ts';
+import type { SourcePos } from '../source-pos.ts';
 import { caseError, type Parsed } from '../case-yaml.ts';
-import type { QuickCounts } from '../quick.ts';
+import type { QuickCounts } from '../quick-counts.ts';
 import { concurrentStep } from './concurrent.ts';
 import { crashStatesStep } from './crash-states.ts';
 import { crashStep } from './crash.ts';

@@ -2,7 +2,7 @@ import type { Node, YAMLMap } from 'yaml';
 import { SUBAGENT_STORAGE_KINDS, type SubagentStorageKind } from '../../core/backend.ts';
 import type { ProseError } from '../../core/errors.ts';
 import { SESSION_RULES } from '../../session/session-rules.ts';
-import type { SourcePos } from '../case-types.ts';
+import type { SourcePos } from '../source-pos.ts';
 import { caseError, checkKeys, toJs, type Parsed } from '../case-yaml.ts';
 import { runSubagent } from '../run-subagent.ts';
 import { withTimeout } from '../with-timeout.ts';
