@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import type { BackendEnv } from '../core/backend.ts';
 import { serializeError, toProseError } from '../core/errors.ts';
 import type { Case } from './case-types.ts';
-import { plantStorages } from './plant.ts';
+import type { PlantStorage } from './plant.ts';
 import { platformSkip } from './platform-skips.ts';
 import type { Outcome } from './outcome.ts';
 import type { CaseContext, RunState } from './run-context.ts';
 import { evidenceOf, StepFailure, type StepRun } from './steps/step-kind.ts';
-import { runStep, type Step } from './steps/step-kinds.ts';
+import { allSteps, runStep, type Step } from './steps/step-kinds.ts';
 import type { Vars } from './template.ts';
 import { withTimeout } from './with-timeout.ts';
 
@@ -78,4 +78,9 @@ async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: Backen
     ctx.onStep?.step(step, vars);
     await runStep(step, r);
   }
+}
+
+/** The storage kinds a case plants for: it runs only on backends of one of them (an empty list: no plant steps). */
+function plantStorages(c: Case): PlantStorage[] {
+  return [...new Set(allSteps(c.steps).flatMap((s) => (s.kind === 'plant' ? [s.storage] : [])))];
 }
