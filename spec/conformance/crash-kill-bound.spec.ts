@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { filesystemFactory } from '../../src/backends/filesystem/index.ts';
 import { DEFAULT_DECISIONS } from '../../src/core/decisions.ts';
 import { runCrash, type WorkerContext } from '../../src/conformance/run-workers.ts';
+import type { CrashStep } from '../../src/conformance/steps/crash.ts';
 
 const idleWorker = fileURLToPath(new URL('./fixtures/ready-then-idle-worker.js', import.meta.url));
 
@@ -12,25 +13,23 @@ function crashUntilError(
   kills: number,
   ctx: Pick<WorkerContext, 'command' | 'readyTimeoutMs'>,
 ): Promise<Error | undefined> {
-  return runCrash(
-    {
-      kind: 'crash',
-      pos: { file: 'crash.yaml', line: 1 },
-      workload: 'bindings',
-      kills,
-      maxDelayMs: 1,
-      inProcess: false,
-    },
-    {
-      factory: { ...filesystemFactory, spec: 'filesystem' },
-      env: { root: '/nonexistent', decisions: DEFAULT_DECISIONS } as never,
-      run: 'r',
-      seed: 1,
-      reopen: () => new Promise(() => undefined),
-      close: async () => undefined,
-      ...ctx,
-    },
-  ).then(
+  const step: CrashStep = {
+    kind: 'crash',
+    pos: { file: 'crash.yaml', line: 1 },
+    workload: 'bindings',
+    kills,
+    maxDelayMs: 1,
+    inProcess: false,
+  };
+  return runCrash(step, {
+    factory: { ...filesystemFactory, spec: 'filesystem' },
+    env: { root: '/nonexistent', decisions: DEFAULT_DECISIONS } as never,
+    run: 'r',
+    seed: 1,
+    reopen: () => new Promise(() => undefined),
+    close: async () => undefined,
+    ...ctx,
+  }).then(
     () => undefined,
     (e: Error) => e,
   );

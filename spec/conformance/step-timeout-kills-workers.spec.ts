@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { filesystemFactory } from '../../src/backends/filesystem/index.ts';
 import { DEFAULT_DECISIONS } from '../../src/core/decisions.ts';
 import { runConcurrent } from '../../src/conformance/run-workers.ts';
+import type { ConcurrentStep } from '../../src/conformance/steps/concurrent.ts';
 
 const idleWorker = fileURLToPath(new URL('./fixtures/ready-then-idle-worker.js', import.meta.url));
 
@@ -21,20 +22,24 @@ const alive = (pid: number) => {
 test('when the step gives up (its signal aborted), every worker it started is killed', async () => {
   const abort = new AbortController();
   const pids: number[] = [];
-  const verdict = runConcurrent(
-    { kind: 'concurrent', pos: { file: 'c.yaml', line: 1 }, workload: 'bindings', writers: 3, each: 5 },
-    {
-      factory: { ...filesystemFactory, spec: 'filesystem' },
-      env: { root: '/nonexistent', decisions: DEFAULT_DECISIONS } as never,
-      run: 'r',
-      seed: 1,
-      command: [process.execPath, idleWorker],
-      readyTimeoutMs: 20_000,
-      signal: abort.signal,
-      reopen: () => new Promise(() => undefined),
-      close: async () => undefined,
-    },
-  );
+  const step: ConcurrentStep = {
+    kind: 'concurrent',
+    pos: { file: 'c.yaml', line: 1 },
+    workload: 'bindings',
+    writers: 3,
+    each: 5,
+  };
+  const verdict = runConcurrent(step, {
+    factory: { ...filesystemFactory, spec: 'filesystem' },
+    env: { root: '/nonexistent', decisions: DEFAULT_DECISIONS } as never,
+    run: 'r',
+    seed: 1,
+    command: [process.execPath, idleWorker],
+    readyTimeoutMs: 20_000,
+    signal: abort.signal,
+    reopen: () => new Promise(() => undefined),
+    close: async () => undefined,
+  });
   // The idle workers say ready and never finish: the step would wait forever.
   for (let i = 0; i < 200 && pids.length < 3; i++) {
     await new Promise((r) => setTimeout(r, 50));

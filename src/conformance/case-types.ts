@@ -1,11 +1,6 @@
 import type { Capability } from '../core/capabilities.ts';
+import type { SourcePos } from './source-pos.ts';
 import type { Step } from './steps/step-kinds.ts';
-
-/** Where something was written in the suite, for every error and every failure. */
-export interface SourcePos {
-  file: string;
-  line: number;
-}
 
 // Each step kind's type lives in its own file under steps/; the union of them is derived from the dispatcher's table.
 export type { Step } from './steps/step-kinds.ts';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { isScalar, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
 import { ProseError } from '../core/errors.ts';
-import type { SourcePos } from './case-types.ts';
+import type { SourcePos } from './source-pos.ts';
 
 /** A suite file parsed with its line counter: every loader reports file, line and field from it. */
 export interface Parsed {

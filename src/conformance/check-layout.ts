@@ -1,18 +1,37 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import type { Backend, BackendFactory } from '../core/backend.ts';
+import type { Backend, BackendFactory, StorageKind } from '../core/backend.ts';
 import { ProseError } from '../core/errors.ts';
-import type { LayoutStep } from './steps/layout.ts';
 import { match, show } from './match.ts';
 import { interpolate, type Vars } from './template.ts';
 import { unreachable } from './unreachable.ts';
+
+/** What a layout step checks (steps/layout.ts reads it from the case). */
+export interface LayoutCheck {
+  /** The storage kind this check belongs to; on other kinds it is not applicable and is counted as such. */
+  storage: Exclude<StorageKind, 'other'>;
+  /**
+   * A path relative to the project directory (`~/` for the home directory): on directory storage, and on sqlite and
+   * postgres for the files beside the database (attachments/).
+   */
+  file?: string;
+  exists?: boolean;
+  equals?: unknown;
+  contains?: unknown;
+  matches?: string;
+  /** sqlite: the database file relative to the project directory. */
+  db?: string;
+  query?: string;
+  params?: unknown[];
+  rows?: unknown;
+}
 
 /**
  * Checks one layout expectation against the backend's storage. Returns 'n/a' when the step is for another
  * storage kind or the backend does not declare `layout:KIND`, undefined when it holds, or the failure message.
  */
 export async function checkLayout(
-  step: LayoutStep,
+  step: LayoutCheck,
   factory: BackendFactory,
   backend: Backend,
   vars: Vars,
@@ -26,7 +45,7 @@ export async function checkLayout(
       ' (a module plugin returns one from storage(); an exec plugin gets one only for kind directory)'
     );
   }
-  const s = interpolate(step, vars) as LayoutStep;
+  const s = interpolate(step, vars) as LayoutCheck;
   switch (view.kind) {
     case 'directory': {
       return checkText(s, readText(s.file!, view), s.file!);
@@ -69,7 +88,7 @@ function readText(file: string, dirs: { projectDir: string; homeDir?: string }):
   }
 }
 
-function checkText(s: LayoutStep, text: string | undefined, what: string): string | undefined {
+function checkText(s: LayoutCheck, text: string | undefined, what: string): string | undefined {
   const exists = s.exists ?? true;
   if (text === undefined) return exists ? `${what} does not exist` : undefined;
   if (!exists) return `${what} exists but should not`;

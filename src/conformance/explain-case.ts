@@ -2,10 +2,11 @@ import type { Actor } from '../core/actor.ts';
 import type { Backend, BackendEnv, BackendFactory } from '../core/backend.ts';
 import { serializeError, toProseError } from '../core/errors.ts';
 import type { OpArgs, OpName, OpResults } from '../core/ops.ts';
+import type { BaseStep } from './base-step.ts';
 import type { Case } from './case-types.ts';
 import type { Outcome } from './outcome.ts';
 import type { StepObserver } from './run-context.ts';
-import { explainStep, type Step } from './steps/step-kinds.ts';
+import { explainStep } from './steps/step-kinds.ts';
 import { interpolate, type Vars } from './template.ts';
 import { unreachable } from './unreachable.ts';
 
@@ -26,7 +27,7 @@ export function wireLine(direction: 'sent' | 'received', line: string): string {
   return `${direction === 'sent' ? '->' : '<-'} ${line}`;
 }
 
-function describeStep(step: Step, vars: Vars): string {
+function describeStep(step: BaseStep, vars: Vars): string {
   const show = (v: unknown) => {
     try {
       return JSON.stringify(interpolate(v, vars));

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { isMap, isSeq, type Node } from 'yaml';
 import { isCapability, type Capability } from '../core/capabilities.ts';
 import { ProseError } from '../core/errors.ts';
-import type { Case, SourcePos, Suite } from './case-types.ts';
+import type { Case, Suite } from './case-types.ts';
+import type { SourcePos } from './source-pos.ts';
 import { caseError, checkKeys, readYaml, str, toJs } from './case-yaml.ts';
 import { allSteps, impliedCapabilities, loadStep } from './steps/step-kinds.ts';
 

@@ -1,5 +1,5 @@
 import type { SerializedError } from '../core/errors.ts';
-import type { SourcePos } from './case-types.ts';
+import type { SourcePos } from './source-pos.ts';
 
 /** What happened to one case on one backend. Checked exhaustively wherever it is read. */
 export type Outcome =

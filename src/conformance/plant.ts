@@ -3,10 +3,26 @@ import { dirname, resolve, sep } from 'node:path';
 import type { Backend, BackendEnv } from '../core/backend.ts';
 import { ProseError } from '../core/errors.ts';
 import { runSeedSql } from '../session/index.ts';
-import type { Case } from './case-types.ts';
-import type { PlantStep, PlantStorage } from './steps/plant.ts';
-import type { Step } from './steps/step-kinds.ts';
+import type { SourcePos } from './source-pos.ts';
 import { interpolate, type Vars } from './template.ts';
+
+export const PLANT_STORAGES = ['directory', 'sqlite', 'postgres'] as const;
+export type PlantStorage = (typeof PLANT_STORAGES)[number];
+
+/** What a plant step plants (steps/plant.ts reads it from the case); `pos` names the step in errors. */
+export interface PlantSpec {
+  pos: SourcePos;
+  storage: PlantStorage;
+  /** path -> content, written byte for byte (UTF-8). */
+  files?: Record<string, string>;
+  /** sqlite: the database file the SQL runs on, relative to the project directory. */
+  db?: string;
+  /**
+   * SQL run on the storage as the seed's VM or subagent would run it (sqlite: on `db`; postgres: on the storage's own
+   * connection).
+   */
+  sql?: string;
+}
 
 /**
  * Why a planted path is refused, or undefined: relative to the project (`~/` to the home directory), with no `.`,
@@ -23,17 +39,8 @@ export function plantPathProblem(path: string): string | undefined {
   return undefined;
 }
 
-/** The storage kinds a case plants for: it runs only on backends of one of them (an empty list: no plant steps). */
-export function plantStorages(c: Case): PlantStorage[] {
-  const kinds = new Set<PlantStorage>();
-  const walk = (steps: Step[]) =>
-    steps.forEach((s) => (s.kind === 'plant' ? kinds.add(s.storage) : s.kind === 'repeat' ? walk(s.steps) : undefined));
-  walk(c.steps);
-  return [...kinds];
-}
-
 /** The absolute path of a planted file, checked again after templates are filled (`${run}` may hold anything). */
-function plantedPath(path: string, env: BackendEnv, pos: PlantStep['pos']): string {
+function plantedPath(path: string, env: BackendEnv, pos: SourcePos): string {
   const problem = plantPathProblem(path);
   if (problem) throw new ProseError('E_CASE', problem, { location: pos });
   const home = path.startsWith('~/');
@@ -57,8 +64,8 @@ export interface PlantContext {
  * Plants one step: postgres SQL on the open storage's connection (the schema exists once a backend opened it), then
  * the backend is closed, files are written and SQLite SQL is run, and a new backend instance opens the storage.
  */
-export async function runPlant(step: PlantStep, c: PlantContext): Promise<void> {
-  const s = interpolate(step, c.vars) as PlantStep;
+export async function runPlant(step: PlantSpec, c: PlantContext): Promise<void> {
+  const s = interpolate(step, c.vars) as PlantSpec;
   if (s.sql !== undefined && s.storage === 'postgres') {
     const view = c.backend.storage?.();
     if (view?.kind !== 'postgres' || !view.subagentScript)

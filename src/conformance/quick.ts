@@ -1,17 +1,6 @@
 import type { Case, Suite } from './case-types.ts';
+import type { QuickCounts } from './quick-counts.ts';
 import { quickSteps } from './steps/step-kinds.ts';
-
-/** The counts a quick run (test --quick) caps the worker steps at; every other step runs as written. */
-export interface QuickCounts {
-  /** Kills per crash step and per mixed-writers step. */
-  kills: number;
-  /** Writer processes per concurrent step, and per side of a mixed-writers step. */
-  writers: number;
-  /** Items each writer writes. */
-  each: number;
-  /** Crash states checked per crash-states step (a seeded sample beyond it). */
-  states: number;
-}
 
 /**
  * Small enough that a backend's whole suite answers in seconds, large enough that every worker step still kills,

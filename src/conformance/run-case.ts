@@ -2,13 +2,14 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BackendEnv } from '../core/backend.ts';
 import { serializeError, toProseError } from '../core/errors.ts';
+import type { BaseStep } from './base-step.ts';
 import type { Case } from './case-types.ts';
-import { plantStorages } from './plant.ts';
+import type { PlantStorage } from './plant.ts';
 import { platformSkip } from './platform-skips.ts';
 import type { Outcome } from './outcome.ts';
 import type { CaseContext, RunState } from './run-context.ts';
 import { evidenceOf, StepFailure, type StepRun } from './steps/step-kind.ts';
-import { runStep, type Step } from './steps/step-kinds.ts';
+import { allSteps, runStep } from './steps/step-kinds.ts';
 import type { Vars } from './template.ts';
 import { withTimeout } from './with-timeout.ts';
 
@@ -72,10 +73,21 @@ export async function runCase(c: Case, ctx: CaseContext): Promise<Outcome> {
   }
 }
 
-async function runSteps(steps: Step[], vars: Vars, ctx: CaseContext, env: BackendEnv, state: RunState): Promise<void> {
+async function runSteps(
+  steps: BaseStep[],
+  vars: Vars,
+  ctx: CaseContext,
+  env: BackendEnv,
+  state: RunState,
+): Promise<void> {
   const r: StepRun = { ctx, env, vars, state, runSteps: (inner) => runSteps(inner, vars, ctx, env, state) };
   for (const step of steps) {
     ctx.onStep?.step(step, vars);
     await runStep(step, r);
   }
+}
+
+/** The storage kinds a case plants for: it runs only on backends of one of them (an empty list: no plant steps). */
+function plantStorages(c: Case): PlantStorage[] {
+  return [...new Set(allSteps(c.steps).flatMap((s) => (s.kind === 'plant' ? [s.storage] : [])))];
 }

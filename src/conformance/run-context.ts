@@ -1,8 +1,8 @@
+import type { BaseStep } from './base-step.ts';
 import type { Backend, BackendFactory } from '../core/backend.ts';
 import type { Decisions } from '../core/decisions.ts';
 import type { ProgressSink } from './progress.ts';
 import type { FindingsFilter } from './run-subagent.ts';
-import type { Step } from './steps/step-kinds.ts';
 import type { Vars } from './template.ts';
 
 export interface CaseContext {
@@ -33,7 +33,7 @@ export interface CaseContext {
 /** Sees the case unfold: `note` for what the runner does on its own, `step` before each step of the case. */
 export interface StepObserver {
   note(text: string): void;
-  step(step: Step, vars: Vars): void;
+  step(step: BaseStep, vars: Vars): void;
 }
 
 /** What the steps of one case share as they run: the open backend (none between a close and a reopen) and counts. */

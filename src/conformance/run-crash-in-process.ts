@@ -1,10 +1,9 @@
 import type { Backend } from '../core/backend.ts';
 import { toProseError } from '../core/errors.ts';
-import type { CrashStep } from './steps/crash.ts';
 import { checkWritten } from './check-written.ts';
 import type { WorkerContext, WorkerVerdict } from './run-workers.ts';
 import { withTimeout } from './with-timeout.ts';
-import { seededRandom, workItem } from './workload.ts';
+import { seededRandom, workItem, type Workload } from './workload.ts';
 
 /** What the in-process crash needs beyond a worker context: the instance to drop without closing it. */
 export interface InProcessCrashContext extends WorkerContext {
@@ -19,7 +18,10 @@ export interface InProcessCrashContext extends WorkerContext {
  * write it answered before making) is exactly what a crash loses; dropped instances are closed only once every check
  * is done, so their late writes cannot hide a loss from a check.
  */
-export async function runCrashInProcess(step: CrashStep, ctx: InProcessCrashContext): Promise<WorkerVerdict> {
+export async function runCrashInProcess(
+  step: { workload: Workload; kills: number },
+  ctx: InProcessCrashContext,
+): Promise<WorkerVerdict> {
   const random = seededRandom(ctx.seed);
   const acks = new Map<string, unknown>();
   const dropped: Backend[] = [];

@@ -1,6 +1,5 @@
 import { dirname, join } from 'node:path';
 import { ProseError } from '../core/errors.ts';
-import type { CrashStatesStep } from './steps/crash-states.ts';
 import { checkWritten } from './check-written.ts';
 import { buildCrashStates, type CrashState } from './crash-states/build-states.ts';
 import { FileModel } from './crash-states/file-model.ts';
@@ -8,19 +7,27 @@ import { findStrace, recordWorker } from './crash-states/record.ts';
 import { resolveOps, type LoggedOp } from './crash-states/resolve-ops.ts';
 import { specOf, type WorkerContext, type WorkerVerdict } from './run-workers.ts';
 import { withTimeout } from './with-timeout.ts';
-import { seededRandom } from './workload.ts';
+import { seededRandom, type Workload } from './workload.ts';
 
 /** Files a crash state leaves out: SQLite rebuilds its shared-memory index, which it writes through mmap. */
 const VOLATILE = /-shm$/;
 
 export type CrashStatesVerdict = WorkerVerdict | { skip: string };
 
+/** What runCrashStates reads of a crash-states step. */
+export interface CrashStatesRun {
+  workload: Workload;
+  start: number;
+  count: number;
+  maxStates: number;
+}
+
 /**
  * The crash-states area: one writer runs the workload under strace; from its file operations every crash state
  * the weak model allows is built on a copy of the storage and opened by a fresh backend instance, which must hold
  * everything acknowledged before that crash point, whole, with nothing half visible.
  */
-export async function runCrashStates(step: CrashStatesStep, ctx: WorkerContext): Promise<CrashStatesVerdict> {
+export async function runCrashStates(step: CrashStatesRun, ctx: WorkerContext): Promise<CrashStatesVerdict> {
   // A server's state is not in the files a writer touches (only its attachments are): a crash state built from
   // those files beside the server's committed rows is no state the backend can be in.
   if (ctx.factory.kind === 'postgres')
@@ -73,11 +80,7 @@ interface Recording {
  * One writer recorded under strace: the storage before it, the state its operations lead to (which must be the state
  * it left), and the operations; skipped when it made none under the storage.
  */
-async function record(
-  step: CrashStatesStep,
-  ctx: WorkerContext,
-  strace: string,
-): Promise<Recording | { skip: string }> {
+async function record(step: CrashStatesRun, ctx: WorkerContext, strace: string): Promise<Recording | { skip: string }> {
   const roots = [ctx.env.projectDir, ctx.env.homeDir];
   const initial = FileModel.load(roots);
   const calls = await recordWorker({

@@ -1,7 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { MixedWritersStep } from './steps/mixed-writers.ts';
 import { checkWritten } from './check-written.ts';
 import { workerBase, type WorkerContext, type WorkerVerdict } from './run-workers.ts';
 import { spawnWorker, type WorkerHandle } from './spawn-worker.ts';
@@ -35,6 +34,15 @@ export function cliValue(writer: number, i: number): string {
   return `cli writer ${writer} item ${i} 'quoted' ${'z'.repeat((i * 53) % 700)}`;
 }
 
+/** What runMixedWriters reads of a mixed-writers step. */
+export interface MixedWritersRun {
+  ours: number;
+  cli: number;
+  each: number;
+  readers: number;
+  kills: number;
+}
+
 /**
  * The sqlite-mixed-writers area: `ours` worker processes (the backend) and `cli` loops of the real sqlite3, one
  * process per INSERT as the seed's subagents run it (with our instructions' busy timeout), write bindings into one
@@ -44,7 +52,7 @@ export function cliValue(writer: number, i: number): string {
  * seeded moments (ours are restarted where they stopped, the CLI's INSERT is run again).
  */
 export async function runMixedWriters(
-  step: MixedWritersStep,
+  step: MixedWritersRun,
   ctx: WorkerContext,
   sqlite3: string,
 ): Promise<WorkerVerdict> {
@@ -107,7 +115,7 @@ class MixedRun {
   readerQueries = 0;
 
   constructor(
-    readonly step: MixedWritersStep,
+    readonly step: MixedWritersRun,
     readonly ctx: WorkerContext,
     readonly sqlite3: string,
   ) {

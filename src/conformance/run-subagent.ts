@@ -21,9 +21,31 @@ import {
   type SubagentWork,
 } from '../session/index.ts';
 import type { Finding } from '../verify/finding.ts';
-import type { SubagentStep } from './steps/subagent.ts';
-import { deviateMessage, segmentOffset } from './subagent-deviation.ts';
+import { deviateMessage, segmentOffset, type Deviation } from './subagent-deviation.ts';
 import { interpolate, type Vars } from './template.ts';
+
+/** What a subagent step asks of the session (steps/subagent.ts reads it from the case). */
+export interface SubagentSpec {
+  binding?: unknown;
+  bindingKind?: unknown;
+  executionId?: unknown;
+  source?: unknown;
+  agent?: unknown;
+  scope?: 'execution' | 'project' | 'user';
+  prompt?: unknown;
+  value: unknown;
+  summary: unknown;
+  memory?: unknown;
+  segmentSummary?: unknown;
+  deviate?: Deviation;
+  /**
+   * The rule ids the checker must report, as a set (errors and warnings); empty: a clean message. A map by storage
+   * kind where the same mistake legitimately reads differently (a path, a database row).
+   */
+  findings: string[] | Record<SubagentStorageKind, string[]>;
+  /** Whether the storage must refuse what the (deviating) subagent writes: a database keeps a segment number unique. */
+  refused: boolean | Record<SubagentStorageKind, boolean>;
+}
 
 /** Stands in for a broken session checker (selftest): rewrites the findings of each subagent step. */
 export type FindingsFilter = (findings: Finding[]) => Finding[];
@@ -71,8 +93,8 @@ interface Session {
  * returned message checked against what is stored. The step fails when the checker's rule ids differ from the
  * case's `findings` (as sets).
  */
-export async function runSubagent(step: SubagentStep, c: SubagentContext): Promise<SubagentResult> {
-  const v = interpolate(step, c.vars) as SubagentStep;
+export async function runSubagent(step: SubagentSpec, c: SubagentContext): Promise<SubagentResult> {
+  const v = interpolate(step, c.vars) as SubagentSpec;
   const s = await prepareSession(v, c);
   const mustRefuse = typeof step.refused === 'boolean' ? step.refused : step.refused[s.storage];
   const message = v.deviate === 'no-write' ? returnMessage(s.instructions, s.work) : await writeAs(s, c, mustRefuse);
@@ -106,7 +128,7 @@ export async function runSubagent(step: SubagentStep, c: SubagentContext): Promi
   };
 }
 
-async function prepareSession(v: SubagentStep, c: SubagentContext): Promise<Session> {
+async function prepareSession(v: SubagentSpec, c: SubagentContext): Promise<Session> {
   const storage = c.factory.kind;
   if (!isSubagentStorageKind(storage))
     throw new ProseError(
@@ -164,7 +186,7 @@ async function prepareSession(v: SubagentStep, c: SubagentContext): Promise<Sess
 }
 
 /** The agent's next segment: the VM hands out one past the newest the backend lists (so subagent writes must be seen). */
-async function nextSegment(v: SubagentStep, c: SubagentContext, target: RunTarget, run: string) {
+async function nextSegment(v: SubagentSpec, c: SubagentContext, target: RunTarget, run: string) {
   const scope = v.scope ?? 'execution';
   const listed = await c.backend.call(
     'listSegments',

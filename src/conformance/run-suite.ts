@@ -10,7 +10,7 @@ import { applyExpectation, expectationFor, type Expectations } from './expectati
 import { countOutcomes, sumMetrics, type CaseResult, type Counts } from './outcome.ts';
 import { runCase, type StepObserver } from './run-case.ts';
 import type { ProgressSink } from './progress.ts';
-import type { QuickCounts } from './quick.ts';
+import type { QuickCounts } from './quick-counts.ts';
 import type { FindingsFilter } from './run-subagent.ts';
 import { probeBackend } from './probes/run-probes.ts';
 import { shardCases, type Shard } from './shard.ts';

@@ -1,11 +1,9 @@
 import type { Backend, BackendEnv, BackendFactory } from '../core/backend.ts';
 import { ProseError } from '../core/errors.ts';
-import type { ConcurrentStep } from './steps/concurrent.ts';
-import type { CrashStep } from './steps/crash.ts';
 import { checkWritten } from './check-written.ts';
 import { spawnWorker } from './spawn-worker.ts';
 import { withTimeout } from './with-timeout.ts';
-import { seededRandom } from './workload.ts';
+import { seededRandom, type Workload } from './workload.ts';
 
 export interface WorkerContext {
   factory: BackendFactory;
@@ -51,7 +49,14 @@ export function specOf(f: BackendFactory): string {
  * The crash area: a writer process is killed with SIGKILL at `kills` seeded points; after each kill the storage
  * is reopened and everything acknowledged before the kill must be there, whole.
  */
-export async function runCrash(step: CrashStep, ctx: WorkerContext): Promise<WorkerVerdict> {
+/** What runCrash reads of a crash step. */
+export interface CrashRun {
+  workload: Workload;
+  kills: number;
+  maxDelayMs: number;
+}
+
+export async function runCrash(step: CrashRun, ctx: WorkerContext): Promise<WorkerVerdict> {
   const random = seededRandom(ctx.seed);
   const acks = new Map<string, unknown>();
   let next = 0;
@@ -107,7 +112,14 @@ export async function runCrash(step: CrashStep, ctx: WorkerContext): Promise<Wor
 }
 
 /** The concurrency area: `writers` processes write at once; nothing may be lost, duplicated or skipped. */
-export async function runConcurrent(step: ConcurrentStep, ctx: WorkerContext): Promise<WorkerVerdict> {
+/** What runConcurrent reads of a concurrent step. */
+export interface ConcurrentRun {
+  workload: Workload;
+  writers: number;
+  each: number;
+}
+
+export async function runConcurrent(step: ConcurrentRun, ctx: WorkerContext): Promise<WorkerVerdict> {
   await ctx.close();
   const workers = Array.from({ length: step.writers }, (_, writer) =>
     spawnWorker({ ...workerBase(ctx), workload: step.workload, writer, start: 0, count: step.each, waitForGo: true }),

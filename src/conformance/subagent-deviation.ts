@@ -1,5 +1,21 @@
-import type { Deviation } from './steps/subagent.ts';
 import { unreachable } from './unreachable.ts';
+
+/** How a scripted subagent departs from its instructions, to check the checker finds it (subagent-deviation.ts). */
+export const DEVIATIONS = [
+  'echo-value',
+  'no-write',
+  'wrong-execution-id',
+  'no-summary',
+  'mis-cased-key',
+  'location-outside-run',
+  'skip-segment',
+  'reuse-segment',
+  'no-execution-id',
+  'no-memory-block',
+  'decision-without-rationale',
+  'ignore-large-output',
+] as const;
+export type Deviation = (typeof DEVIATIONS)[number];
 
 /**
  * The ways a scripted subagent departs from its instructions, each one a mistake session.md warns about, so a case

@@ -1,4 +1,4 @@
-import type { SourcePos } from '../case-types.ts';
+import type { SourcePos } from '../source-pos.ts';
 import { runConcurrent } from '../run-workers.ts';
 import type { Workload } from '../workload.ts';
 import type { StepKind } from './step-kind.ts';

@@ -1,4 +1,4 @@
-import type { SourcePos } from '../case-types.ts';
+import type { SourcePos } from '../source-pos.ts';
 import { caseError, stepFields } from '../case-yaml.ts';
 import { runCrashStates } from '../run-crash-states.ts';
 import { WORKLOADS, type Workload } from '../workload.ts';

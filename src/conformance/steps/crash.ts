@@ -1,4 +1,4 @@
-import type { SourcePos } from '../case-types.ts';
+import type { SourcePos } from '../source-pos.ts';
 import { caseError } from '../case-yaml.ts';
 import { runCrashInProcess } from '../run-crash-in-process.ts';
 import { runCrash } from '../run-workers.ts';

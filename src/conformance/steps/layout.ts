@@ -1,28 +1,12 @@
-import { STORAGE_KINDS, type StorageKind } from '../../core/backend.ts';
-import type { SourcePos } from '../case-types.ts';
+import { STORAGE_KINDS } from '../../core/backend.ts';
+import type { SourcePos } from '../source-pos.ts';
 import { caseError, checkKeys, toJs } from '../case-yaml.ts';
-import { checkLayout } from '../check-layout.ts';
+import { checkLayout, type LayoutCheck } from '../check-layout.ts';
 import { StepFailure, type StepKind } from './step-kind.ts';
 
-export interface LayoutStep {
+export interface LayoutStep extends LayoutCheck {
   kind: 'layout';
   pos: SourcePos;
-  /** The storage kind this check belongs to; on other kinds it is not applicable and is counted as such. */
-  storage: Exclude<StorageKind, 'other'>;
-  /**
-   * A path relative to the project directory (`~/` for the home directory): on directory storage, and on sqlite and
-   * postgres for the files beside the database (attachments/).
-   */
-  file?: string;
-  exists?: boolean;
-  equals?: unknown;
-  contains?: unknown;
-  matches?: string;
-  /** sqlite: the database file relative to the project directory. */
-  db?: string;
-  query?: string;
-  params?: unknown[];
-  rows?: unknown;
 }
 
 const LAYOUT_KEYS = new Set([

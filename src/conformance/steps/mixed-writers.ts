@@ -1,4 +1,4 @@
-import type { SourcePos } from '../case-types.ts';
+import type { SourcePos } from '../source-pos.ts';
 import { stepFields } from '../case-yaml.ts';
 import { findSqlite3, runMixedWriters } from '../run-mixed-writers.ts';
 import { StepFailure, type StepKind } from './step-kind.ts';

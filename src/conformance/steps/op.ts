@@ -3,7 +3,7 @@ import { defaultActor, type Actor } from '../../core/actor.ts';
 import type { Backend } from '../../core/backend.ts';
 import { isErrorCode, ProseError, serializeError, toProseError, type ErrorCode } from '../../core/errors.ts';
 import { isOpName, OPS, type OpArgs, type OpName } from '../../core/ops.ts';
-import type { SourcePos } from '../case-types.ts';
+import type { SourcePos } from '../source-pos.ts';
 import { caseError, checkKeys, toJs } from '../case-yaml.ts';
 import { match, show } from '../match.ts';
 import { ERRORED_CODES } from '../outcome.ts';

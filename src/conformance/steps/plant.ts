@@ -1,12 +1,9 @@
 import type { Node, YAMLMap } from 'yaml';
-import type { SourcePos } from '../case-types.ts';
+import type { SourcePos } from '../source-pos.ts';
 import { caseError, checkKeys, toJs } from '../case-yaml.ts';
-import { plantPathProblem, runPlant } from '../plant.ts';
+import { PLANT_STORAGES, plantPathProblem, runPlant, type PlantSpec } from '../plant.ts';
 import { withTimeout } from '../with-timeout.ts';
 import type { StepKind, StepSite } from './step-kind.ts';
-
-export const PLANT_STORAGES = ['directory', 'sqlite', 'postgres'] as const;
-export type PlantStorage = (typeof PLANT_STORAGES)[number];
 
 /**
  * State written as a VM (or a subagent) following the seeds writes it, planted into the storage by the runner: the
@@ -14,19 +11,9 @@ export type PlantStorage = (typeof PLANT_STORAGES)[number];
  * relative to the project directory (`~/` for the home directory) and may not leave it. A case that plants runs only
  * on backends of the storage kinds it plants for (plant.ts).
  */
-export interface PlantStep {
+export interface PlantStep extends PlantSpec {
   kind: 'plant';
   pos: SourcePos;
-  storage: PlantStorage;
-  /** path -> content, written byte for byte (UTF-8). */
-  files?: Record<string, string>;
-  /** sqlite: the database file the SQL runs on, relative to the project directory. */
-  db?: string;
-  /**
-   * SQL run on the storage as the seed's VM or subagent would run it (sqlite: on `db`; postgres: on the storage's own
-   * connection).
-   */
-  sql?: string;
 }
 
 const PLANT_KEYS = new Set(['plant', 'files', 'db', 'sql']);

@@ -1,18 +1,18 @@
 import { isSeq, type Node } from 'yaml';
 import { ProseError } from '../../core/errors.ts';
-import type { SourcePos } from '../case-types.ts';
+import type { SourcePos } from '../source-pos.ts';
 import { caseError, checkKeys, toJs } from '../case-yaml.ts';
 import { show } from '../match.ts';
 import { interpolate } from '../template.ts';
+import type { BaseStep } from '../base-step.ts';
 import type { StepKind } from './step-kind.ts';
-import type { Step } from './step-kinds.ts';
 
 export interface RepeatStep {
   kind: 'repeat';
   pos: SourcePos;
   /** How many times (a number or a `${...}` template); `${i}` counts from 1 inside. */
   times: unknown;
-  steps: Step[];
+  steps: BaseStep[];
 }
 
 /** The steps inside, `times` times over. */

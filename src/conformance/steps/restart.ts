@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Node } from 'yaml';
-import type { SourcePos } from '../case-types.ts';
+import type { SourcePos } from '../source-pos.ts';
 import { caseError, checkKeys, toJs } from '../case-yaml.ts';
 import { withTimeout } from '../with-timeout.ts';
 import type { StepKind } from './step-kind.ts';

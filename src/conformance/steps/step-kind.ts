@@ -2,13 +2,13 @@ import type { Node, YAMLMap } from 'yaml';
 import type { BackendEnv } from '../../core/backend.ts';
 import type { Capability } from '../../core/capabilities.ts';
 import { ProseError } from '../../core/errors.ts';
-import type { SourcePos } from '../case-types.ts';
+import type { BaseStep } from '../base-step.ts';
+import type { SourcePos } from '../source-pos.ts';
 import type { Parsed } from '../case-yaml.ts';
 import type { Outcome } from '../outcome.ts';
-import type { QuickCounts } from '../quick.ts';
+import type { QuickCounts } from '../quick-counts.ts';
 import type { CaseContext, RunState } from '../run-context.ts';
 import type { Vars } from '../template.ts';
-import type { Step } from './step-kinds.ts';
 
 /** Where a step is written, and how its loader reads the steps nested in it (repeat). */
 export interface StepSite {
@@ -16,7 +16,7 @@ export interface StepSite {
   /** The field path of the step (`case-id.steps[2]`), for errors. */
   field: string;
   pos: SourcePos;
-  loadStep(node: Node, field: string): Step;
+  loadStep(node: Node, field: string): BaseStep;
 }
 
 /** What a step's runner works on: the case's context, its storage, its variables and the backend it holds. */
@@ -25,14 +25,14 @@ export interface StepRun {
   env: BackendEnv;
   vars: Vars;
   state: RunState;
-  runSteps(steps: Step[]): Promise<void>;
+  runSteps(steps: BaseStep[]): Promise<void>;
 }
 
 /**
  * One step kind, whole: how it is read from YAML, run, explained, capped by a quick run, and what it asks of the
  * backend and of the scheduler. The dispatcher (step-kinds.ts) lists every kind once.
  */
-export interface StepKind<S extends { kind: string; pos: SourcePos }> {
+export interface StepKind<S extends BaseStep> {
   kind: S['kind'];
   /** The YAML key that marks a step of this kind (the dispatcher tries kinds in table order). */
   key: string;
@@ -43,7 +43,7 @@ export interface StepKind<S extends { kind: string; pos: SourcePos }> {
   /** What `test --explain` prints for the step, after `step FILE:LINE: `. */
   explain(step: S, show: (v: unknown) => string): string;
   /** The step capped by a quick run (test --quick); absent: it runs as written. */
-  quick?(step: S, q: QuickCounts, quickSteps: (steps: Step[]) => Step[]): S;
+  quick?(step: S, q: QuickCounts, quickSteps: (steps: BaseStep[]) => BaseStep[]): S;
   /** The capabilities the step needs whatever the case checks (the case must list them in `requires`). */
   implies?(step: S): Capability[];
   /** Whether the step starts worker processes of the CLI, and whether the run times them (scheduled apart). */

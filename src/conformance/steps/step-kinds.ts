@@ -1,8 +1,9 @@
 import { isAlias, isMap, isScalar, type Node } from 'yaml';
 import type { Capability } from '../../core/capabilities.ts';
-import type { SourcePos } from '../case-types.ts';
+import type { BaseStep } from '../base-step.ts';
+import type { SourcePos } from '../source-pos.ts';
 import { caseError, type Parsed } from '../case-yaml.ts';
-import type { QuickCounts } from '../quick.ts';
+import type { QuickCounts } from '../quick-counts.ts';
 import { concurrentStep } from './concurrent.ts';
 import { crashStatesStep } from './crash-states.ts';
 import { crashStep } from './crash.ts';
@@ -38,9 +39,17 @@ export type StepKindName = Step['kind'];
 
 const KINDS = Object.values(STEP_KINDS) as StepKind<Step>[];
 
+/**
+ * A step as the union. Every step, nested ones too, was read by loadStep below, so its kind is one of the table's;
+ * step files and the runner's context see it only as a BaseStep.
+ */
+function asStep(step: BaseStep): Step {
+  return step as Step;
+}
+
 /** The kind of a step: its handlers, typed for steps of any kind (each kind's handlers see only their own). */
-function kindOf(step: Step): StepKind<Step> {
-  return STEP_KINDS[step.kind] as StepKind<Step>;
+function kindOf(step: BaseStep): StepKind<Step> {
+  return STEP_KINDS[asStep(step).kind] as StepKind<Step>;
 }
 
 /** Reads one step; a step may be an alias of one written earlier in the file. */
@@ -63,23 +72,23 @@ export function loadStep(p: Parsed, aliased: Node, field: string): Step {
 }
 
 /** Runs one step. */
-export function runStep(step: Step, r: StepRun): Promise<void> {
-  return kindOf(step).run(step, r);
+export function runStep(step: BaseStep, r: StepRun): Promise<void> {
+  return kindOf(step).run(asStep(step), r);
 }
 
 /** The line `test --explain` prints for a step. */
-export function explainStep(step: Step, show: (v: unknown) => string): string {
-  return `\nstep ${step.pos.file}:${step.pos.line}: ${kindOf(step).explain(step, show)}`;
+export function explainStep(step: BaseStep, show: (v: unknown) => string): string {
+  return `\nstep ${step.pos.file}:${step.pos.line}: ${kindOf(step).explain(asStep(step), show)}`;
 }
 
 /** The steps as a quick run (test --quick) caps them. */
 export function quickSteps(steps: Step[], q: QuickCounts): Step[] {
-  return steps.map((s) => kindOf(s).quick?.(s, q, (inner) => quickSteps(inner, q)) ?? s);
+  return steps.map((s) => kindOf(s).quick?.(s, q, (inner) => quickSteps(inner.map(asStep), q)) ?? s);
 }
 
 /** Every step, with the steps nested in repeats. */
 export function allSteps(steps: Step[]): Step[] {
-  return steps.flatMap((s) => (s.kind === 'repeat' ? [s, ...allSteps(s.steps)] : [s]));
+  return steps.flatMap((s) => (s.kind === 'repeat' ? [s, ...allSteps(s.steps.map(asStep))] : [s]));
 }
 
 /** The capabilities a case's steps need whatever it checks, each with the kind of step that needs it. */

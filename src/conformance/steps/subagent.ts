@@ -1,57 +1,22 @@
 import type { Node, YAMLMap } from 'yaml';
-import { SUBAGENT_STORAGE_KINDS, type SubagentStorageKind } from '../../core/backend.ts';
+import { SUBAGENT_STORAGE_KINDS } from '../../core/backend.ts';
 import type { ProseError } from '../../core/errors.ts';
 import { SESSION_RULES } from '../../session/session-rules.ts';
-import type { SourcePos } from '../case-types.ts';
+import type { SourcePos } from '../source-pos.ts';
 import { caseError, checkKeys, toJs, type Parsed } from '../case-yaml.ts';
-import { runSubagent } from '../run-subagent.ts';
+import { runSubagent, type SubagentSpec } from '../run-subagent.ts';
+import { DEVIATIONS } from '../subagent-deviation.ts';
 import { withTimeout } from '../with-timeout.ts';
 import { StepFailure, type StepKind, type StepRun, type StepSite } from './step-kind.ts';
-
-/** How a scripted subagent departs from its instructions, to check the checker finds it (subagent-deviation.ts). */
-export const DEVIATIONS = [
-  'echo-value',
-  'no-write',
-  'wrong-execution-id',
-  'no-summary',
-  'mis-cased-key',
-  'location-outside-run',
-  'skip-segment',
-  'reuse-segment',
-  'no-execution-id',
-  'no-memory-block',
-  'decision-without-rationale',
-  'ignore-large-output',
-] as const;
-export type Deviation = (typeof DEVIATIONS)[number];
 
 /**
  * A scripted subagent (session.md): the runner builds the instructions a VM gives for this backend's storage, the
  * subagent follows them literally (writes the files, runs the commands), and the message it returns is checked
  * against the state. Template strings (`${f.executionId}`) are filled like op arguments.
  */
-export interface SubagentStep {
+export interface SubagentStep extends SubagentSpec {
   kind: 'subagent';
   pos: SourcePos;
-  binding?: unknown;
-  bindingKind?: unknown;
-  executionId?: unknown;
-  source?: unknown;
-  agent?: unknown;
-  scope?: 'execution' | 'project' | 'user';
-  prompt?: unknown;
-  value: unknown;
-  summary: unknown;
-  memory?: unknown;
-  segmentSummary?: unknown;
-  deviate?: Deviation;
-  /**
-   * The rule ids the checker must report, as a set (errors and warnings); empty: a clean message. A map by storage
-   * kind where the same mistake legitimately reads differently (a path, a database row).
-   */
-  findings: string[] | Record<SubagentStorageKind, string[]>;
-  /** Whether the storage must refuse what the (deviating) subagent writes: a database keeps a segment number unique. */
-  refused: boolean | Record<SubagentStorageKind, boolean>;
   /** Saves `{ message, instructions, segment }` under this variable name. */
   save?: string;
 }

@@ -1,6 +1,6 @@
 import type { Node, YAMLMap } from 'yaml';
 import { ProseError } from '../../core/errors.ts';
-import type { SourcePos } from '../case-types.ts';
+import type { SourcePos } from '../source-pos.ts';
 import { caseError, checkKeys, toJs } from '../case-yaml.ts';
 import type { InProcessCrashContext } from '../run-crash-in-process.ts';
 import { progressKey } from '../run-context.ts';
