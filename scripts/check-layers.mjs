@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Fails when an import crosses a layer the wrong way (the rules and the picture: docs/architecture.md). Run by
+// Fails when an import crosses a layer the wrong way, or when files import each other in a circle (the rules and the picture: docs/architecture.md). Run by
 // `npm test`; `node scripts/check-layers.mjs DIR` checks another copy of src/ (spec/layers plants bad imports in one).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -43,7 +43,36 @@ function layerOf(rel) {
   return { layer: parts[0] };
 }
 
+/** Every strongly connected set of two or more files (Tarjan): each is a circle of imports. */
+function circles(graph) {
+  let next = 0;
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const found = [];
+  const visit = (v) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const set = [];
+    for (let w; w !== v;) set.push((w = stack.pop()));
+    if (set.length > 1) found.push(set.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
 const problems = [];
+// Imports between files of src/, type-only ones included: a circle of types is still two rooms leaning on each other.
+const graph = new Map();
 for (const file of files(src)) {
   const rel = relative(src, file);
   const { layer, own } = layerOf(rel);
@@ -54,6 +83,7 @@ for (const file of files(src)) {
     const spec = m[1] ?? m[2];
     if (spec.startsWith('.')) {
       const target = relative(src, resolve(dirname(file), spec));
+      graph.set(rel, [...(graph.get(rel) ?? []), target]);
       if (target.startsWith('..')) {
         problems.push(`${rel}: imports ${spec}, outside src/`);
         continue;
@@ -74,8 +104,9 @@ for (const file of files(src)) {
     }
   }
 }
+for (const set of circles(graph)) problems.push(`these files import each other in a circle: ${set.join(', ')}`);
 if (problems.length) {
-  console.error(`layer check: ${problems.length} forbidden import(s)\n  ${problems.join('\n  ')}`);
+  console.error(`layer check: ${problems.length} problem(s)\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
 console.log('layer check: ok');

@@ -76,4 +76,27 @@ test("another layer reaching past the SQLite library's index fails the check", (
   assert.match(r.stderr, 'verify/planted.ts: verify may not import sqlite/sqlite-file.ts');
 });
 
+test('two files importing each other (a circle, type-only imports included) fail the check, naming both', () => {
+  const r = checkPlanted((src) => {
+    writeFileSync(
+      join(src, 'core', 'planted-a.ts'),
+      `import type { B } from './planted-b.ts';\nexport type A = { b?: B };\n`,
+    );
+    writeFileSync(
+      join(src, 'core', 'planted-b.ts'),
+      `import type { A } from './planted-a.ts';\nexport type B = { a?: A };\n`,
+    );
+  });
+  assert.is(r.status, 1);
+  assert.match(r.stderr, 'these files import each other in a circle: core/planted-a.ts, core/planted-b.ts');
+});
+
+test('canon importing node:fs or worker_threads fails the check (the fingerprint engine reads trees, canon does not)', () => {
+  for (const mod of ['node:fs', 'node:worker_threads']) {
+    const r = checkPlanted((src) => writeFileSync(join(src, 'canon', 'planted.ts'), `export * from '${mod}';\n`));
+    assert.is(r.status, 1, mod);
+    assert.match(r.stderr, `canon/planted.ts: canon holds pure formats but imports ${mod}`);
+  }
+});
+
 test.run();
