@@ -7,5 +7,10 @@ export function escapeTerminal(s: string): string {
   return s.replace(/[\u0000-\u0009\u000B-\u001F\u007F-\u009F]/g, visibleControl);
 }
 
-/** A control character as `\xNN`, its code in hex. */
-export const visibleControl = (c: string) => `\\x${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+/** A control character as `\xNN` (or a line or paragraph separator as `\uNNNN`), its code in hex. */
+export function visibleControl(c: string): string {
+  const code = c.charCodeAt(0);
+  return code < 0x100 ? `\\x${hex(code, 2)}` : `\\u${hex(code, 4)}`;
+}
+
+const hex = (n: number, digits: number) => n.toString(16).toUpperCase().padStart(digits, '0');

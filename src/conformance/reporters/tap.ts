@@ -73,6 +73,9 @@ function claimLine(n: number, raw: string, v: CapabilityVerdict): string {
 }
 
 function diag(fields: Record<string, string>): string {
-  const lines = Object.entries(fields).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`);
+  // JSON strings are YAML double-quoted scalars; NEL, LS and PS are spelled as escapes, since YAML 1.1 breaks lines there.
+  const quoted = (v: string) =>
+    JSON.stringify(v).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const lines = Object.entries(fields).map(([k, v]) => `  ${k}: ${quoted(v)}`);
   return `  ---\n${lines.join('\n')}\n  ...\n`;
 }
