@@ -135,5 +135,6 @@ function headerLine(h: RunHeader): string {
   const shard = h.shard ? `; shard ${h.shard.index}/${h.shard.count}` : '';
   const probes = h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : '';
   const quick = quickNote(h) ? `; **${quickNote(h)}**` : '';
-  return `- **${md(h.backend.name)}** (${md(h.backend.kind)}), suite ${md(h.suite.name)} ${md(h.suite.version)}; decisions: ${decisions}${shard}${probes}${quick}`;
+  const backend = `**${md(h.backend.name)}** (${md(h.backend.kind)}), suite ${md(h.suite.name)} ${md(h.suite.version)}`;
+  return `- ${backend}; decisions: ${decisions}${shard}${probes}${quick}`;
 }
