@@ -3,6 +3,7 @@ import { countOutcomes, type CaseResult } from '../outcome.ts';
 import { isFailure } from './claims.ts';
 import type { Reporter, ReporterOptions, Write } from './reporter.ts';
 import { unreachable } from '../unreachable.ts';
+import { summaryLine } from './summary-line.ts';
 
 /**
  * GitHub Actions annotations: one `::error file=...,line=...,title=...::message` line per failed, errored or
@@ -26,9 +27,7 @@ export function githubReporter(write: Write, opts: ReporterOptions = {}): Report
     footer: () => undefined,
     finish: (all) => {
       const c = countOutcomes(all);
-      write(
-        `conformance: ${c.passed} passed, ${c.failed + c.xpassed + c.errored} failed, ${c.skipped + c.xfailed} skipped\n`,
-      );
+      write(`${summaryLine(c)}\n`);
     },
   };
 }

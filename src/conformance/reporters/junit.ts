@@ -7,6 +7,7 @@ import { isFailure, notExercised } from './claims.ts';
 import type { Reporter, Write } from './reporter.ts';
 import { quickNote } from './run-notes.ts';
 import { unreachable } from '../unreachable.ts';
+import { escapeXml as esc } from './escape-xml.ts';
 
 /**
  * JUnit XML for CI dashboards: one testsuite per backend, written when the run is over, and beside it one
@@ -109,15 +110,4 @@ function claimCase(backend: string, v: CapabilityVerdict): string {
   if (v.verdict === 'errored') return `${open}><error message="${detail}" type="errored"/></testcase>`;
   if (v.verdict === 'unprobed') return `${open}><skipped message="${esc(`unprobed: ${v.detail ?? ''}`)}"/></testcase>`;
   return notExercised(v) ? `${open}><skipped message="${detail}"/></testcase>` : `${open}/>`;
-}
-
-function esc(s: string): string {
-  // XML 1.0 cannot hold most control characters even escaped; they are dropped from messages.
-  // eslint-disable-next-line no-control-regex
-  return s
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
 }

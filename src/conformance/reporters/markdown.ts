@@ -7,6 +7,7 @@ import type { Reporter, Write } from './reporter.ts';
 import type { RunHeader } from '../run-suite.ts';
 import { quickNote } from './run-notes.ts';
 import { unreachable } from '../unreachable.ts';
+import { escapeMarkdown as md } from './escape-markdown.ts';
 
 /** The compliance matrix as Markdown: each cell links to that area's failures on that backend, with expected vs seen. */
 export function markdownReporter(write: Write): Reporter {
@@ -35,12 +36,12 @@ export function markdownReport(
     '',
     ...headers,
     '',
-    '| area | ' + m.backends.join(' | ') + ' |',
+    '| area | ' + m.backends.map(md).join(' | ') + ' |',
     '|---|' + m.backends.map(() => '---').join('|') + '|',
   ];
   for (const a of m.areas) {
     out.push(
-      `| ${a} | ${m.backends
+      `| ${md(a)} | ${m.backends
         .map((b) => {
           const c = m.cell(a, b);
           const t = cellText(c);
@@ -57,7 +58,7 @@ export function markdownReport(
         (r) => r.backend === b && r.area === a && ['failed', 'errored', 'xpassed'].includes(r.outcome.status),
       );
       if (!bad.length) continue;
-      out.push(`## ${b} / ${a}`, '', `<a id="${anchor(b, a)}"></a>`, '');
+      out.push(`## ${md(b)} / ${md(a)}`, '', `<a id="${anchor(b, a)}"></a>`, '');
       for (const r of bad) out.push(...detail(r), '');
     }
   }
@@ -68,7 +69,7 @@ export function markdownReport(
     for (const r of skips)
       if (r.outcome.status === 'skipped')
         reasons.set(`${r.backend}: ${r.outcome.reason}`, (reasons.get(`${r.backend}: ${r.outcome.reason}`) ?? 0) + 1);
-    for (const [k, n] of reasons) out.push(`- ${n} x ${k}`);
+    for (const [k, n] of reasons) out.push(`- ${n} x ${md(k)}`);
     out.push('');
   }
   return out.join('\n');
@@ -80,14 +81,14 @@ function markdownClaims(claims: readonly CapabilityReport[]): string[] {
   const out = [
     '## Capability claims',
     '',
-    '| capability | ' + t.backends.join(' | ') + ' |',
+    '| capability | ' + t.backends.map(md).join(' | ') + ' |',
     '|---|' + t.backends.map(() => '---').join('|') + '|',
   ];
   for (const cap of t.capabilities)
-    out.push(`| ${cap} | ${t.backends.map((b) => claimCell(t.cell(cap, b))).join(' | ')} |`);
+    out.push(`| ${md(cap)} | ${t.backends.map((b) => claimCell(t.cell(cap, b))).join(' | ')} |`);
   out.push('', CLAIM_LEGEND, '');
   const notes = claims.flatMap((r) =>
-    r.verdicts.filter(needsAttention).map((v) => `- **${r.backend}** ${claimLine(v)}`),
+    r.verdicts.filter(needsAttention).map((v) => `- **${md(r.backend)}** ${md(claimLine(v))}`),
   );
   if (notes.length) out.push(...notes, '');
   return out;
@@ -98,15 +99,15 @@ function detail(r: CaseResult): string[] {
   switch (o.status) {
     case 'failed':
       return [
-        `- **${r.id}** (${o.at.file}:${o.at.line}): ${o.message}`,
-        `  - step: \`${o.step}\``,
-        ...(o.expected !== undefined ? [`  - expected: \`${show(o.expected)}\``] : []),
-        ...(o.seen !== undefined ? [`  - seen: \`${show(o.seen)}\``] : []),
+        `- **${md(r.id)}** (${md(o.at.file)}:${o.at.line}): ${md(o.message)}`,
+        `  - step: ${code(o.step)}`,
+        ...(o.expected !== undefined ? [`  - expected: ${code(show(o.expected))}`] : []),
+        ...(o.seen !== undefined ? [`  - seen: ${code(show(o.seen))}`] : []),
       ];
     case 'errored':
-      return [`- **${r.id}** errored: ${o.error.code}: ${o.error.message}`];
+      return [`- **${md(r.id)}** errored: ${md(o.error.code)}: ${md(o.error.message)}`];
     case 'xpassed':
-      return [`- **${r.id}** passed although expected to fail (${o.reason})`];
+      return [`- **${md(r.id)}** passed although expected to fail (${md(o.reason)})`];
     case 'passed':
     case 'skipped':
     case 'xfailed':
@@ -116,13 +117,24 @@ function detail(r: CaseResult): string[] {
   }
 }
 
+/**
+ * A code span that data cannot close early: its fence is one backtick longer than the longest run in the text.
+ * Its text is escaped too, since a reader that takes a span for HTML must not find a tag in it.
+ */
+function code(s: string): string {
+  const t = md(s);
+  const fence = '`'.repeat(Math.max(0, ...(t.match(/`+/g) ?? []).map((r) => r.length)) + 1);
+  return fence.length > 1 ? `${fence} ${t} ${fence}` : `${fence}${t}${fence}`;
+}
+
 /** A backend's line in the runs list: its suite, its decisions and how the run was cut. */
 function headerLine(h: RunHeader): string {
   const decisions = Object.entries(h.decisions)
-    .map(([k, v]) => `${k}=${v}`)
+    .map(([k, v]) => `${md(k)}=${md(String(v))}`)
     .join(', ');
   const shard = h.shard ? `; shard ${h.shard.index}/${h.shard.count}` : '';
   const probes = h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : '';
   const quick = quickNote(h) ? `; **${quickNote(h)}**` : '';
-  return `- **${h.backend.name}** (${h.backend.kind}), suite ${h.suite.name} ${h.suite.version}; decisions: ${decisions}${shard}${probes}${quick}`;
+  const backend = `**${md(h.backend.name)}** (${md(h.backend.kind)}), suite ${md(h.suite.name)} ${md(h.suite.version)}`;
+  return `- ${backend}; decisions: ${decisions}${shard}${probes}${quick}`;
 }

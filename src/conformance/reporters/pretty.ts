@@ -5,12 +5,16 @@ import { prettyClaims, prettyClaimsTotal } from './pretty-claims.ts';
 import type { Reporter, Write } from './reporter.ts';
 import { cutShortNote, measuredOf, quickNote } from './run-notes.ts';
 import { unreachable } from '../unreachable.ts';
+import { summaryLine } from './summary-line.ts';
+import { escapeTerminal } from './escape-terminal.ts';
 
 /**
  * For people: a line per backend as it starts, every case that needs attention with where and why, then the
- * compliance matrix (areas x backends) and the skip reasons, and a closing count line.
+ * compliance matrix (areas x backends) and the skip reasons, and a closing count line. Its own text has no control
+ * character but the newline, so every write is escaped for the terminal whole: that covers each field of data.
  */
-export function prettyReporter(write: Write, opts: { verbose?: boolean } = {}): Reporter {
+export function prettyReporter(send: Write, opts: { verbose?: boolean } = {}): Reporter {
+  const write: Write = (s) => send(escapeTerminal(s));
   const claims: CapabilityReport[] = [];
   let probesSkipped = false;
   return {
@@ -84,10 +88,7 @@ export function prettySummary(
     for (const [reason, n] of [...reasons].sort()) out.push(`  ${n} x ${reason}`);
   }
   const c = countOutcomes(all);
-  out.push(
-    '',
-    `conformance: ${c.passed} passed, ${c.failed + c.xpassed + c.errored} failed, ${c.skipped + c.xfailed} skipped`,
-  );
+  out.push('', summaryLine(c));
   if (claims.length || probesSkipped) out.push(prettyClaimsTotal(claims, probesSkipped));
   out.push('');
   return out.join('\n');

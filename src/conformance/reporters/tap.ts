@@ -4,6 +4,7 @@ import { isFailure, notExercised } from './claims.ts';
 import type { Reporter, Write } from './reporter.ts';
 import { cutShortNote, quickNote } from './run-notes.ts';
 import { unreachable } from '../unreachable.ts';
+import { escapeTapDescription, escapeTapLine as line } from './escape-tap.ts';
 
 /**
  * TAP 14. Expected failures are `# TODO`; an unexpected pass is `not ok`, since it needs a person's attention.
@@ -16,8 +17,8 @@ export function tapReporter(write: Write): Reporter {
   return {
     header: (h) =>
       write(
-        `# backend ${h.backend.name}: ${h.cases} cases, suite ${h.suite.name} ${h.suite.version}` +
-          `${h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : ''}\n${quickNote(h) ? `# ${quickNote(h)}\n` : ''}`,
+        `# backend ${line(h.backend.name)}: ${h.cases} cases, suite ${line(h.suite.name)} ${line(h.suite.version)}` +
+          `${h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : ''}\n${quickNote(h) ? `# ${line(quickNote(h)!)}\n` : ''}`,
       ),
     capabilities: (r) => {
       for (const v of r.verdicts) {
@@ -32,21 +33,22 @@ export function tapReporter(write: Write): Reporter {
     },
     footer: (backend, c, extra) =>
       write(
-        `# ${backend}: ${c.passed} passed, ${c.failed} failed, ${c.errored} errored, ${c.skipped} skipped, ` +
-          `${c.xfailed} xfailed, ${c.xpassed} xpassed\n${cutShortNote(extra) ? `# ${cutShortNote(extra)}\n` : ''}`,
+        `# ${line(backend)}: ${c.passed} passed, ${c.failed} failed, ${c.errored} errored, ${c.skipped} skipped, ` +
+          `${c.xfailed} xfailed, ${c.xpassed} xpassed\n${cutShortNote(extra) ? `# ${line(cutShortNote(extra)!)}\n` : ''}`,
       ),
     finish: () => write(`1..${n}\n`),
   };
 }
 
-function tapLine(n: number, name: string, o: Outcome): string {
+function tapLine(n: number, raw: string, o: Outcome): string {
+  const name = escapeTapDescription(raw);
   switch (o.status) {
     case 'passed':
       return `ok ${n} - ${name}\n`;
     case 'skipped':
-      return `ok ${n} - ${name} # SKIP ${o.reason}\n`;
+      return `ok ${n} - ${name} # SKIP ${line(o.reason)}\n`;
     case 'xfailed':
-      return `not ok ${n} - ${name} # TODO ${o.reason}\n`;
+      return `not ok ${n} - ${name} # TODO ${line(o.reason)}\n`;
     case 'xpassed':
       return `not ok ${n} - ${name}\n${diag({ message: `unexpected pass: expected to fail (${o.reason})` })}`;
     case 'failed':
@@ -61,15 +63,19 @@ function tapLine(n: number, name: string, o: Outcome): string {
   }
 }
 
-function claimLine(n: number, name: string, v: CapabilityVerdict): string {
+function claimLine(n: number, raw: string, v: CapabilityVerdict): string {
+  const name = escapeTapDescription(raw);
   if (v.verdict === 'unprobed' || notExercised(v))
-    return `ok ${n} - ${name} # SKIP ${v.verdict === 'unprobed' ? 'unprobed: ' : ''}${v.detail ?? ''}\n`;
+    return `ok ${n} - ${name} # SKIP ${v.verdict === 'unprobed' ? 'unprobed: ' : ''}${line(v.detail ?? '')}\n`;
   if (v.verdict === 'ok') return `ok ${n} - ${name}\n`;
   const message = isFailure(v) ? `contradicted claim: ${v.verdict}` : 'errored: the probe could not tell';
   return `not ok ${n} - ${name}\n${diag({ message, verdict: v.verdict, declared: String(v.declared), detail: v.detail ?? '' })}`;
 }
 
 function diag(fields: Record<string, string>): string {
-  const lines = Object.entries(fields).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`);
+  // JSON strings are YAML double-quoted scalars; NEL, LS and PS are spelled as escapes, since YAML 1.1 breaks lines there.
+  const quoted = (v: string) =>
+    JSON.stringify(v).replace(/[\u0085\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const lines = Object.entries(fields).map(([k, v]) => `  ${k}: ${quoted(v)}`);
   return `  ---\n${lines.join('\n')}\n  ...\n`;
 }
