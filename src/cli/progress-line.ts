@@ -1,4 +1,5 @@
 import type { ProgressSink } from '../conformance/progress.ts';
+import { escapeTerminal } from '../conformance/reporters/escape-terminal.ts';
 
 /**
  * test's progress on a terminal: one line on stderr, redrawn at most every 100 ms, saying how many cases are done
@@ -19,7 +20,8 @@ export function progressLine(
     if (!force && now - drawn < 100) return;
     drawn = now;
     shown = true;
-    stderr.write(`\r\x1b[K${done}/${total} cases${last ? `  ${last}` : ''}`.slice(0, 160));
+    // The key names a case, which a suite or a backend chose: its control characters are shown, never emitted.
+    stderr.write(`\r\x1b[K${done}/${total} cases${last ? `  ${escapeTerminal(last)}` : ''}`.slice(0, 160));
   };
   return {
     sink: {
