@@ -4,19 +4,13 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sqlite3Command } from '../../src/cli/commands/sqlite3.ts';
-import type { CliIo } from '../../src/cli/io.ts';
+import { captureIo } from '../helpers/temp-suite.ts';
 
 /** `prose-state sqlite3 ARGS` in `cwd`, its output captured. */
 async function shim(cwd: string, ...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: { write: (s: string) => (stdout += s) },
-    stderr: { write: (s: string) => (stderr += s) },
-    env: {},
-    cwd,
-  };
-  return { status: await sqlite3Command.run(argv, io), stdout, stderr };
+  const c = captureIo();
+  const status = await sqlite3Command.run(argv, { ...c.io, cwd });
+  return { status, stdout: c.out(), stderr: c.err() };
 }
 
 /**
