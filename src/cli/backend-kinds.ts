@@ -101,12 +101,18 @@ async function sqliteOn(engine: 'native' | 'posix' | 'wasm'): Promise<BackendFac
 
 async function openPostgres(rest: string, ctx: ResolveContext): Promise<BackendFactory> {
   const pg = await import('../backends/postgres/index.ts');
-  if (rest !== 'env') return pg.postgresUrlFactory(rest);
+  // A URL that cannot be parsed is the user's mistake (E_USAGE, exit 2, its value never shown), found here before
+  // any case rather than as one error per case; an unreachable server stays an infrastructure error at open.
+  if (rest !== 'env') {
+    pg.parseUrl(rest);
+    return pg.postgresUrlFactory(rest);
+  }
   const found = pg.resolvePostgresUrl(ctx.cwd, ctx.env);
   if (!found)
     throw new ProseError('E_USAGE', 'postgres:env found no database URL', {
       hint: 'set OPENPROSE_POSTGRES_URL in .prose/.env or the shell, or DATABASE_URL',
     });
+  pg.parseUrl(found.url);
   return pg.postgresUrlFactory(found.url, found.source);
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createReporters, REPORTERS } from '../conformance/reporters/create-reporters.ts';
 import type { Reporter, ReporterOptions } from '../conformance/reporters/reporter.ts';
@@ -23,9 +23,26 @@ export function createFileReports(dir: string, opts: ReporterOptions = {}) {
   return {
     reporter: reporters.reduce((a, b) => teeListener(a, b)),
     flush: () => {
-      for (const [name, chunks] of Object.entries(buffers)) writeFileSync(join(dir, FILES[name]!), chunks.join(''));
+      for (const [name, chunks] of Object.entries(buffers)) replaceFile(dir, FILES[name]!, chunks.join(''));
     },
   };
+}
+
+/**
+ * Writes `file` in `dir` as a new file renamed over whatever holds the name. A symlink already there (stale, or
+ * planted) is replaced, never followed, so its target keeps its bytes; replacing rather than refusing keeps a
+ * rerun into the same --report-dir working, and a reader never sees half a report. The temp name is created
+ * exclusively ('wx'), so a link planted at that name is not followed either.
+ */
+function replaceFile(dir: string, file: string, text: string): void {
+  const temp = join(dir, `.${file}.${process.pid}.tmp`);
+  try {
+    writeFileSync(temp, text, { flag: 'wx' });
+    renameSync(temp, join(dir, file));
+  } catch (err) {
+    rmSync(temp, { force: true });
+    throw err;
+  }
 }
 
 /** One reporter that tells both. */

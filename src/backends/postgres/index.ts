@@ -5,5 +5,5 @@ export { redact, REDACTED } from './redact.ts';
 export { PostgresStore } from './postgres-store.ts';
 export { DDL, SCHEMA_VERSION, CORE_TABLES } from './ddl.ts';
 export { SCOPE_CHAIN_SQL } from './scope-chain-sql.ts';
-export { caseDatabaseName } from './case-database.ts';
+export { caseDatabaseName, parseUrl } from './case-database.ts';
 export { PG_MEM_CAPABILITIES, PG_SERVER_CAPABILITIES } from './capabilities.ts';
