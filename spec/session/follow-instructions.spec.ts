@@ -69,7 +69,7 @@ async function scenario(
       text,
       { ...WORK, ...(opts.ignoreLarge ? { ignoreLargeOutput: true } : {}) },
       {
-        backend: o.storage,
+        storage: o.storage,
         projectDir: o.projectDir,
         homeDir: o.homeDir,
         ...(opts.shim ? { self: SELF } : {}),
@@ -107,7 +107,7 @@ async function scenario(
     const findings = await checkSubagentOutput(message, kind === 'postgres' ? run : runDir, {
       projectDir: o.projectDir,
       homeDir: o.homeDir,
-      backend: o.storage,
+      storage: o.storage,
       ...(o.pgQuery ? { pgQuery: o.pgQuery } : {}),
       ...(opts.large ? { attachmentThresholdBytes: 64 } : {}),
       expect: { binding: 'research', executionId: eid, ...(opts.agent ? { agent: 'captain', segment: 1 } : {}) },

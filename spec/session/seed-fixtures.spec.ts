@@ -83,7 +83,7 @@ test('the seed returns (filesystem.md, session.md 7.1-7.4) raise no error agains
 test('the seed postgres returns parse; without a connection the rows are reported unchecked, not wrong', async () => {
   const dir = project();
   for (const file of ['return-postgres.txt', 'return-postgres-block.txt']) {
-    const fs = await checkSubagentOutput(seed(file), join(dir, R2), { file, backend: 'postgres' });
+    const fs = await checkSubagentOutput(seed(file), join(dir, R2), { file, storage: 'postgres' });
     assert.equal(
       fs.map((f) => f.rule),
       ['message.unchecked'],

@@ -23,7 +23,7 @@ async function follow(kind: Kind, platform: NodeJS.Platform) {
     });
     const work = { value: 'the findings\r\nwith a CRLF\n', summary: 'findings' };
     const outcome = await followInstructions(text, work, {
-      backend: o.storage,
+      storage: o.storage,
       projectDir: o.projectDir,
       homeDir: o.homeDir,
       env: { ...process.env, NODE_OPTIONS: '' },

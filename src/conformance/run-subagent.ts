@@ -109,7 +109,7 @@ export async function runSubagent(step: SubagentSpec, c: SubagentContext): Promi
   const checked = await checkSubagentOutput(returned, s.storage === 'postgres' ? s.target.runId : s.target.runDir, {
     projectDir: c.env.projectDir,
     homeDir: c.env.homeDir,
-    backend: s.storage,
+    storage: s.storage,
     attachmentThresholdBytes: c.env.decisions.attachmentThresholdBytes,
     ...(s.view?.kind === 'postgres' ? { pgQuery: s.view.query.bind(s.view) } : {}),
     expect: {
@@ -142,7 +142,7 @@ async function prepareSession(v: SubagentSpec, c: SubagentContext): Promise<Sess
     homeDir: c.env.homeDir,
     runRef: run,
     runId: String(c.vars.runId ?? run.split('/')[0]),
-    backend: storage,
+    storage,
   };
   const executionId = v.executionId === undefined || v.executionId === null ? null : Number(v.executionId);
   const binding =
@@ -157,7 +157,7 @@ async function prepareSession(v: SubagentSpec, c: SubagentContext): Promise<Sess
   const { segment, agent } = v.agent === undefined ? {} : await nextSegment(v, c, target, run);
   const sqlite3 = sqliteProgram('auto', process.env);
   const instructions = buildInstructions({
-    backend: storage,
+    storage,
     target,
     ...(binding ? { binding } : {}),
     ...(agent ? { agent } : {}),
@@ -200,7 +200,7 @@ async function nextSegment(v: SubagentSpec, c: SubagentContext, target: RunTarge
     segment: segment + segmentOffset(v.deviate),
     prompt: String(v.prompt ?? 'Continue the review'),
   };
-  if (target.backend === 'sqlite') await prepareAgentDb(target, scope);
+  if (target.storage === 'sqlite') await prepareAgentDb(target, scope);
   return { segment, agent };
 }
 
@@ -208,7 +208,7 @@ async function nextSegment(v: SubagentSpec, c: SubagentContext, target: RunTarge
 async function writeAs(s: Session, c: SubagentContext, mustRefuse: boolean): Promise<string | undefined> {
   try {
     const message = await followInstructions(s.instructions, s.work, {
-      backend: s.storage,
+      storage: s.storage,
       projectDir: c.env.projectDir,
       homeDir: c.env.homeDir,
       ...(c.self ? { self: c.self } : {}),

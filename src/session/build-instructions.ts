@@ -59,7 +59,7 @@ export function buildInstructions(r: InstructionRequest): string {
     ret.push(`Summary: ${PLACEHOLDER.returnSummary}`);
   }
   if (r.agent) {
-    parts.push(SECTIONS[r.backend].agent(r, r.agent));
+    parts.push(SECTIONS[r.storage].agent(r, r.agent));
     if (ret.length) ret.push('');
     ret.push(
       `Memory updated: ${r.agent.name}`,
@@ -83,7 +83,7 @@ export function buildInstructions(r: InstructionRequest): string {
 /** The two size branches for a binding: the value itself, or an attachment file and a row or file pointing at it. */
 function bindingSections(r: InstructionRequest, b: InstructionBinding): string {
   const t = r.attachmentThresholdBytes ?? DEFAULT_DECISIONS.attachmentThresholdBytes;
-  const backend = SECTIONS[r.backend];
+  const backend = SECTIONS[r.storage];
   return lines(
     oneLine`Measure your output in UTF-8 bytes and follow the one section below that matches its size (sqlite.md
       "Large Outputs": a value over ${t} bytes goes to a file under attachments/).`,

@@ -51,10 +51,10 @@ export async function checkBinding(
     out.push(finding('message.location-form', loc.error, where));
     return { findings: out };
   }
-  if (t.backend && loc.form !== t.backend) {
+  if (t.storage && loc.form !== t.storage) {
     const by = (form: string) => (form === 'directory' ? 'a file path' : `${form} coordinates`);
     out.push(
-      finding('message.location-form', `a ${t.backend} run is located by ${by(t.backend)}, not ${by(loc.form)}`, where),
+      finding('message.location-form', `a ${t.storage} run is located by ${by(t.storage)}, not ${by(loc.form)}`, where),
     );
     return { findings: out };
   }

@@ -20,8 +20,8 @@ export interface SubagentOutputOptions {
   projectDir?: string;
   /** Stands in for `~` (user-scoped agents). */
   homeDir?: string;
-  /** Force the backend instead of detecting it from the run directory (state.db or state.md). */
-  backend?: SubagentStorageKind;
+  /** Force the storage kind instead of detecting it from the run directory (state.db or state.md). */
+  storage?: SubagentStorageKind;
   /** Reads openprose.* for postgres locations; without it those rows are reported as unchecked. */
   pgQuery?: PgQuery;
   /** What the VM asked for, when known: checked against the message. */

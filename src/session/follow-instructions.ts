@@ -28,7 +28,7 @@ export interface SubagentWork {
 }
 
 export interface FollowOptions {
-  backend: SubagentStorageKind;
+  storage: SubagentStorageKind;
   /** The directory the subagent works in: relative paths in the instructions are relative to it. */
   projectDir: string;
   /** Where `~/` in the instructions points (user-scope agents). */
@@ -53,8 +53,8 @@ const DEFAULT_TIMESTAMP = '2026-01-16T14:30:52Z';
 export async function followInstructions(instructions: string, w: SubagentWork, o: FollowOptions): Promise<string> {
   const text = chooseBranch(instructions, w);
   writeOutputFiles(text, o, w);
-  if (o.backend === 'directory') followFiles(text, o, w);
-  else if (o.backend === 'sqlite') await runShellCommands(text, w, o);
+  if (o.storage === 'directory') followFiles(text, o, w);
+  else if (o.storage === 'sqlite') await runShellCommands(text, w, o);
   else await runPsqlScripts(text, w, o);
   return returnMessage(text, w);
 }

@@ -6,7 +6,7 @@ import type { SubagentStorageKind } from '../core/backend.ts';
 import { sqlLit } from './shell-quote.ts';
 
 export interface InstructionRequest {
-  backend: SubagentStorageKind;
+  storage: SubagentStorageKind;
   target: RunTarget;
   binding?: InstructionBinding;
   agent?: InstructionAgent;
@@ -48,8 +48,8 @@ export const runDb = (r: InstructionRequest) => rel(r, join(r.target.runDir, 'st
 export const attachmentRel = (b: { name: string; executionId: number | null }) => `attachments/${bindingFile(b)}`;
 
 export function bindingLocation(r: InstructionRequest, b: { name: string; executionId: number | null }): string {
-  if (r.backend === 'directory') return rel(r, join(r.target.runDir, 'bindings', bindingFile(b)));
-  if (r.backend === 'sqlite')
+  if (r.storage === 'directory') return rel(r, join(r.target.runDir, 'bindings', bindingFile(b)));
+  if (r.storage === 'sqlite')
     return `${runDb(r)} (bindings table, name=${sqlLit(b.name)}, execution_id=${b.executionId ?? 'NULL'})`;
   const execution = b.executionId === null ? '' : ` AND execution_id=${b.executionId}`;
   return `openprose.bindings WHERE name=${sqlLit(b.name)} AND run_id=${sqlLit(r.target.runId)}${execution}`;
@@ -64,8 +64,8 @@ export function agentDb(r: InstructionRequest, scope: FixedAgentScope): string {
 }
 
 export function memoryLocation(r: InstructionRequest, a: { name: string; scope: FixedAgentScope }): string {
-  if (r.backend === 'directory') return rel(r, join(agentDir(r, a), 'memory.md'));
-  if (r.backend === 'sqlite') return `${agentDb(r, a.scope)} (agents table, name=${sqlLit(a.name)})`;
+  if (r.storage === 'directory') return rel(r, join(agentDir(r, a), 'memory.md'));
+  if (r.storage === 'sqlite') return `${agentDb(r, a.scope)} (agents table, name=${sqlLit(a.name)})`;
   const run = a.scope === 'execution' ? ` AND run_id=${sqlLit(r.target.runId)}` : '';
   return `openprose.agents WHERE name=${sqlLit(a.name)} AND scope=${sqlLit(a.scope)}${run}`;
 }

@@ -6,12 +6,12 @@ import { agentDbFile, agentDir } from '../core/seed-layout.ts';
 
 /** The number the VM hands out for an agent's next segment: one past the newest stored (1 for a new agent). */
 export async function nextSegmentNumber(
-  backend: SubagentStorageKind,
+  storage: SubagentStorageKind,
   t: RunTarget,
   agent: string,
   scope: 'execution' | 'project' | 'user',
 ): Promise<number> {
-  if (backend === 'directory') {
+  if (storage === 'directory') {
     const dir = agentDir(t, scope, agent);
     const nums = existsSync(dir)
       ? readdirSync(dir)
@@ -20,7 +20,7 @@ export async function nextSegmentNumber(
       : [];
     return Math.max(0, ...nums) + 1;
   }
-  if (backend === 'sqlite') {
+  if (storage === 'sqlite') {
     const db = agentDbFile(t, scope);
     if (!existsSync(db)) return 1;
     const rows = await sqliteRows(

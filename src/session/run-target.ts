@@ -7,7 +7,7 @@ import { SqliteFile, queryRows } from '../sqlite/index.ts';
 
 /** The storage kind a run's instructions and checks are for (the core's name for it). */
 
-/** A run being checked: its directory, the project above `.prose/`, and which backend's layout it holds. */
+/** A run being checked: its directory, the project above `.prose/`, and which storage kind's layout it holds. */
 export interface RunTarget {
   runDir: string;
   projectDir: string;
@@ -15,7 +15,7 @@ export interface RunTarget {
   /** `{id}` or `{id}/imports/{handle}--{slug}` */
   runRef: string;
   runId: string;
-  backend: SubagentStorageKind | undefined;
+  storage: SubagentStorageKind | undefined;
 }
 
 /**
@@ -24,7 +24,7 @@ export interface RunTarget {
  */
 export function resolveRunTarget(
   runPath: string,
-  opts: { projectDir?: string; homeDir?: string; backend?: SubagentStorageKind } = {},
+  opts: { projectDir?: string; homeDir?: string; storage?: SubagentStorageKind } = {},
 ): RunTarget {
   const homeDir = opts.homeDir ?? homedir();
   let runDir = resolve(opts.projectDir ?? '.', runPath);
@@ -40,10 +40,10 @@ export function resolveRunTarget(
     dir = dirname(dir);
   }
   const runRef = relative(runsDir(projectDir), runDir).split(sep).join('/');
-  const backend =
-    opts.backend ??
+  const storage =
+    opts.storage ??
     (existsSync(join(runDir, 'state.db')) ? 'sqlite' : existsSync(join(runDir, 'state.md')) ? 'directory' : undefined);
-  return { runDir, projectDir, homeDir, runRef, runId: runRef.split('/')[0]!, backend };
+  return { runDir, projectDir, homeDir, runRef, runId: runRef.split('/')[0]!, storage };
 }
 
 /** A path from a message: `~/` is the home directory, a relative path is relative to the project. */

@@ -85,7 +85,7 @@ export async function instructionsText(argv: string[], io: CliIo): Promise<strin
   const homeDir = typeof v.home === 'string' ? resolve(io.cwd, v.home) : (io.env.HOME ?? projectDir);
   const target = resolveRunTarget(
     typeof v.run === 'string' && existsSync(resolve(io.cwd, v.run)) ? resolve(io.cwd, v.run) : v.run,
-    { projectDir, homeDir, backend },
+    { projectDir, homeDir, storage: backend },
   );
   if (backend !== 'postgres' && !existsSync(target.runDir)) throw usage(`no run directory ${target.runDir}`);
   const binding = typeof v.binding === 'string' ? bindingOf(v, v.binding) : undefined;
@@ -95,7 +95,7 @@ export async function instructionsText(argv: string[], io: CliIo): Promise<strin
       ? {}
       : { attachmentThresholdBytes: positive('attachment-threshold', v['attachment-threshold']) };
   return buildInstructions({
-    backend,
+    storage: backend,
     target,
     ...(binding ? { binding } : {}),
     ...(agent ? { agent } : {}),
