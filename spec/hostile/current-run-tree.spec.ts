@@ -1,16 +1,15 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cpSync, mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Finding } from '../../src/verify/finding.ts';
 import { verifyPath, type VerifyResult } from '../../src/verify/registry.ts';
+import { bounded } from './bounded-verify.ts';
 import { copyCurrent, RUN_ID, type CurrentCopy } from '../verify/current-run/current-copy.ts';
 
 // Issue 34 for the current edition's layout (<openprose-root>/runs/{id}/): the current-run verifier lists and reads
 // through src/verify/kit/owned-files.ts and scans its tree first, so each hostile entry is one tree.* finding.
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const SECRET = 'OUTSIDE-THE-CURRENT-TREE-41c9';
 const RUN = `runs/${RUN_ID}`;
 
@@ -27,21 +26,6 @@ function hostile(): CurrentCopy & { outside: string; secret: string } {
 const only = (r: VerifyResult, rule: string) => r.findings.filter((f) => f.rule === rule);
 const quotesOutside = (fs: Finding[]) => JSON.stringify(fs).includes(SECRET);
 const about = (r: VerifyResult, file: string) => r.findings.filter((f) => f.file?.startsWith(file));
-
-/** verifyPath in a child process with a timeout, so a verifier that opens a FIFO fails the spec instead of hanging it. */
-function bounded(path: string): VerifyResult {
-  const code =
-    `import('./src/verify/registry.ts').then((m) => m.verifyPath(process.argv[1], {}))` +
-    `.then((r) => process.stdout.write(JSON.stringify(r)))`;
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', code, path], {
-    cwd: REPO,
-    timeout: 30_000,
-    killSignal: 'SIGKILL',
-    encoding: 'utf8',
-  });
-  if (r.status !== 0) assert.unreachable(`verify did not finish: status ${r.status} signal ${r.signal}`);
-  return JSON.parse(r.stdout) as VerifyResult;
-}
 
 test('a published file linked outside the tree: one tree.symlink, not hashed, its target never quoted', async () => {
   const c = hostile();

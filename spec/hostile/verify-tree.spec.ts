@@ -1,17 +1,16 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Finding } from '../../src/verify/finding.ts';
 import { verifyPath, type VerifyResult } from '../../src/verify/registry.ts';
 import { DEFAULT_MAX_FILE_BYTES } from '../../src/verify/kit/tree-rules.ts';
+import { bounded, boundedVerify } from './bounded-verify.ts';
 import { copyValid, RUN_ID, type FixtureCopy } from '../verify/run-dir/fixture-copy.ts';
 
 // Hostile state trees (issue 34, "verify reads only what it owns"): links, FIFOs, loops, huge files and names that
 // are not UTF-8, built in a temp dir. Each probe must give its tree.* finding and never quote what lies outside.
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const SECRET = 'OUTSIDE-THE-TREE-7f3a';
 
 /** A valid .prose/ copy plus, beside it (outside the verified tree), a secret file and a directory. */
@@ -26,36 +25,6 @@ function hostile(): FixtureCopy & { outside: string; secret: string } {
 
 const only = (r: VerifyResult, rule: string) => r.findings.filter((f) => f.rule === rule);
 const quotesOutside = (fs: Finding[]) => JSON.stringify(fs).includes(SECRET);
-
-/**
- * verifyPath in a child process with a time and memory bound, for the probes that hang or exhaust memory on a
- * verifier that follows links or opens FIFOs: the spec fails rather than hangs.
- */
-function boundedVerify(path: string, kind?: string): VerifyResult | { failed: string } | { error: string } {
-  const code =
-    `import('./src/verify/registry.ts').then((m) => m.verifyPath(process.argv[1], JSON.parse(process.argv[2])))` +
-    `.then((r) => r, (e) => ({ error: e.code })).then((r) => process.stdout.write(JSON.stringify(r)))`;
-  const opts = JSON.stringify(kind === undefined ? {} : { kind });
-  const r = spawnSync(
-    'sh',
-    ['-c', 'ulimit -v 4000000; exec "$0" "$@"', process.execPath, '--import', 'tsx', '-e', code, path, opts],
-    {
-      cwd: REPO,
-      timeout: 30_000,
-      killSignal: 'SIGKILL',
-      encoding: 'utf8',
-    },
-  );
-  if (r.status !== 0) return { failed: `status ${r.status} signal ${r.signal}: ${r.stderr.slice(-400)}` };
-  return JSON.parse(r.stdout) as VerifyResult;
-}
-
-function bounded(path: string, kind?: string): VerifyResult {
-  const r = boundedVerify(path, kind);
-  if ('failed' in r) assert.unreachable(`verify did not finish in bounds: ${r.failed}`);
-  if ('error' in r) assert.unreachable(`verify threw ${r.error}`);
-  return r as VerifyResult;
-}
 
 test('a binding linked to a file outside the tree: tree.symlink, its target never quoted', async () => {
   const fx = hostile();
