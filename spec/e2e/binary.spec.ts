@@ -17,8 +17,8 @@ const shimDir = join(root, 'shim');
 const data = join(root, 'data');
 let binary = '';
 
-test.before(() => {
-  const built = ensureBinary();
+test.before(async () => {
+  const built = await ensureBinary();
   mkdirSync(binDir);
   mkdirSync(shimDir);
   mkdirSync(data);

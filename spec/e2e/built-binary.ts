@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { withFileLock } from '../../src/io/file-lock.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,72 +20,35 @@ export function binaryPath(target: string): string {
     : join(REPO, 'dist', `prose-state-${target}${target.startsWith('win-') ? '.exe' : ''}`);
 }
 
-/** Whether a process of this machine has that pid (a lock left by a killed spec worker is taken over). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Runs `build` holding dist/.build-lock: the builds share dist/.build/, so two spec workers building at once broke one
- * of them (postject: "Can't read and write to target executable"). The lock lets the e2e specs run side by side: the
- * second waits for the first's build, then finds its binary fresh.
- */
-function withBuildLock<T>(build: () => T): T {
-  const lock = join(REPO, 'dist', '.build-lock');
-  mkdirSync(join(REPO, 'dist'), { recursive: true });
-  const deadline = Date.now() + 15 * 60_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      let holder = NaN;
-      try {
-        holder = Number(readFileSync(join(lock, 'pid'), 'utf8'));
-      } catch {
-        // The holder has made the directory but not written its pid yet: wait for it.
-      }
-      if (Number.isInteger(holder) && !alive(holder)) rmSync(lock, { recursive: true, force: true });
-      else if (Date.now() > deadline) throw new Error(`${lock} is held by process ${holder} for over 15 minutes`);
-      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
-    }
-  }
-  try {
-    writeFileSync(join(lock, 'pid'), String(process.pid));
-    return build();
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
-
 /**
  * The built binary of `target`, fresh: built now when it is missing or older than anything it is made of, so the
- * e2e specs never test a stale binary and never skip (the build is offline, ~30 s; win-x64 ~1 min more).
+ * e2e specs never test a stale binary and never skip (the build is offline, ~30 s; win-x64 ~1 min more). Builds
+ * share dist/.build/, so they take the project's cross-process lock (src/io/file-lock.ts): two spec workers building
+ * at once broke one of them (postject: "Can't read and write to target executable"); the second now waits for the
+ * first's build and then finds its binary fresh.
  */
-export function ensureBinary(target = 'linux-x64'): string {
+export async function ensureBinary(target = 'linux-x64'): Promise<string> {
   const out = binaryPath(target);
   const inputs = ['src', 'conformance', 'scripts/build-binary.mjs', 'scripts/binary', 'package-lock.json']
     .map((p) => join(REPO, p))
     .filter(existsSync);
   const fresh = () => existsSync(out) && statSync(out).mtimeMs >= Math.max(...inputs.map(newestMtime));
   if (fresh()) return out;
-  return withBuildLock(() => {
-    // Another worker may have built it while this one waited for the lock.
-    if (fresh()) return out;
-    const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'build-binary.mjs'), '--target', target], {
-      cwd: REPO,
-      encoding: 'utf8',
-    });
-    if (r.status !== 0)
-      throw new Error(`npm run build -- --target ${target} failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
-    return out;
-  });
+  mkdirSync(join(REPO, 'dist'), { recursive: true });
+  return withFileLock(
+    join(REPO, 'dist', '.build-lock'),
+    () => {
+      if (fresh()) return out;
+      const r = spawnSync(process.execPath, [join(REPO, 'scripts', 'build-binary.mjs'), '--target', target], {
+        cwd: REPO,
+        encoding: 'utf8',
+      });
+      if (r.status !== 0)
+        throw new Error(`npm run build -- --target ${target} failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
+      return out;
+    },
+    { timeoutMs: 15 * 60_000 },
+  );
 }
 
 /** The footers of a `test --reporter json` run, counts only: a footer's measured extras vary from run to run. */

@@ -31,8 +31,8 @@ const root = mkdtempSync(join(tmpdir(), 'cross-binary-e2e-'));
 const data = join(root, 'data');
 mkdirSync(data);
 
-function plan(target: string): Plan {
-  const binary = ensureBinary(target);
+async function plan(target: string): Promise<Plan> {
+  const binary = await ensureBinary(target);
   const emu = emulatorFor(target) as Emulator | { missing: string };
   if ('missing' in emu) return { target, binary, skip: emu.missing };
   const r = spawnSync(emu.run[0]!, [...emu.run.slice(1), binary, '--version'], {
@@ -68,8 +68,9 @@ function runOn(p: Extract<Plan, { emu: Emulator }>, file: string, args: string[]
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+const hostBinary = await ensureBinary('linux-x64');
 const host = (args: string[], cwd = data) => {
-  const r = spawnSync(ensureBinary('linux-x64'), args, { cwd, env: { PATH: '/nonexistent' }, encoding: 'utf8' });
+  const r = spawnSync(hostBinary, args, { cwd, env: { PATH: '/nonexistent' }, encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 
@@ -110,7 +111,7 @@ const AREAS: Record<string, string[]> = { 'linux-arm64': ['bindings'], 'win-x64'
 const CRASH = ['--quick', '--backend', 'filesystem', '--area', 'crash'];
 
 for (const target of ['linux-arm64', 'win-x64']) {
-  const p = plan(target);
+  const p = await plan(target);
 
   test(`${target}: the binary is the target's executable with the SEA fuse set`, () => {
     const head = readFileSync(p.binary).subarray(0, 4096);
