@@ -1,5 +1,5 @@
 import { lstatSync } from 'node:fs';
-import { kindOf, readOwned, RefusedFile } from '../kit/owned-files.ts';
+import { kindOfStats, readOwned, RefusedFile } from '../kit/owned-files.ts';
 
 /**
  * A file's bytes, or why it cannot be read (missing, a directory, no permission), or `refused` for a link, special
@@ -23,10 +23,10 @@ export function readBytes(
  * file stays silent too, so the entry is reported once, by the tree scan.
  */
 export function isRefused(path: string, maxBytes: number): boolean {
-  const kind = kindOf(path);
-  if (kind === 'symlink' || kind === 'special') return true;
   try {
-    return kind === 'file' && lstatSync(path).size > maxBytes;
+    const s = lstatSync(path);
+    const kind = kindOfStats(s);
+    return kind === 'symlink' || kind === 'special' || (kind === 'file' && s.size > maxBytes);
   } catch {
     return false;
   }
