@@ -7,7 +7,7 @@ import { isCapability } from '../core/capabilities.ts';
 import { ProseError, toProseError } from '../core/errors.ts';
 import type { OpArgs, OpName, OpResults } from '../core/ops.ts';
 import { DEFAULT_TIMEOUT_MS } from './protocol-messages.ts';
-import { settleWithin } from './settle-within.ts';
+import { settleWithin } from '../core/settle-within.ts';
 
 export interface ModuleOptions {
   /** How long one call of the module (open, call, close, dispose) may take to settle (default 10 s, as exec's). */
