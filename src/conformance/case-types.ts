@@ -1,4 +1,5 @@
 import type { Capability } from '../core/capabilities.ts';
+import type { Edition } from '../core/editions.ts';
 import type { SourcePos } from './source-pos.ts';
 import type { Step } from './steps/step-kinds.ts';
 
@@ -13,6 +14,8 @@ export interface Case {
   /** The spec section the case checks. */
   spec: string;
   requires: Capability[];
+  /** The editions whose text the case checks (file or case field `editions`; default every edition). */
+  editions: Edition[];
   /** When true (the default) the runner creates a run first and saves it as `${run}`. */
   run: boolean;
   steps: Step[];

@@ -2,14 +2,15 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMap, isSeq, type Node } from 'yaml';
 import { isCapability, type Capability } from '../core/capabilities.ts';
+import { EDITION_NAMES, isEdition, type Edition } from '../core/editions.ts';
 import { ProseError } from '../core/errors.ts';
 import type { Case, Suite } from './case-types.ts';
 import type { SourcePos } from './source-pos.ts';
 import { caseError, checkKeys, readYaml, str, toJs } from './case-yaml.ts';
 import { allSteps, impliedCapabilities, loadStep } from './steps/step-kinds.ts';
 
-const CASE_KEYS = new Set(['id', 'title', 'spec', 'requires', 'run', 'steps']);
-const FILE_KEYS = new Set(['area', 'spec', 'cases']);
+const CASE_KEYS = new Set(['id', 'title', 'spec', 'requires', 'editions', 'run', 'steps']);
+const FILE_KEYS = new Set(['area', 'spec', 'editions', 'cases']);
 const ID = /^[a-z0-9-]+\/[a-z0-9][a-z0-9.-]*$/;
 
 /** Loads `suite.yaml` and every `cases/**.yaml` under `dir`; every error carries file, line and field. */
@@ -58,6 +59,7 @@ function loadCaseFile(path: string): Case[] {
   checkKeys(p, top, FILE_KEYS, 'file');
   const area = str(p, top, 'area', true)!;
   const fileSpec = str(p, top, 'spec', false) ?? '';
+  const fileEditions = editionsOf(p, top.get('editions', true) as Node | undefined, 'editions') ?? EDITION_NAMES;
   const list = top.get('cases', true);
   if (!isSeq(list)) throw caseError(p.file, at(top), '"cases" must be a list', 'cases');
   return list.items.map((item, i) => {
@@ -101,11 +103,23 @@ function loadCaseFile(path: string): Case[] {
       title: str(p, item, 'title', true)!,
       spec: str(p, item, 'spec', false) ?? fileSpec,
       requires: [...new Set(reqList as Capability[])],
+      editions: editionsOf(p, item.get('editions', true) as Node | undefined, `${id}.editions`) ?? fileEditions,
       run,
       steps,
       pos: { file: p.file, line: at(item) },
     };
   });
+}
+
+/** An `editions` field: a non-empty list of known editions, each once; undefined when the field is absent. */
+function editionsOf(p: ReturnType<typeof readYaml>, node: Node | undefined, field: string): Edition[] | undefined {
+  if (node === undefined) return undefined;
+  const list = isSeq(node) ? (toJs(p, node) as unknown[]) : null;
+  if (!list || list.length === 0 || !list.every(isEdition) || new Set(list).size !== list.length) {
+    const line = node.range ? p.lc.linePos(node.range[0]).line : 1;
+    throw caseError(p.file, line, `"editions" must list editions (${EDITION_NAMES.join(', ')}), each once`, field);
+  }
+  return list as Edition[];
 }
 
 /**

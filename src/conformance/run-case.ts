@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BackendEnv } from '../core/backend.ts';
+import { DEFAULT_EDITION, editionLayout, type Edition } from '../core/editions.ts';
 import { serializeError, toProseError } from '../core/errors.ts';
 import type { BaseStep } from './base-step.ts';
 import type { Case } from './case-types.ts';
@@ -17,33 +18,22 @@ export type { CaseContext, StepObserver } from './run-context.ts';
 
 /** Runs one case on fresh storage and returns its outcome; never throws. */
 export async function runCase(c: Case, ctx: CaseContext): Promise<Outcome> {
-  const missing = c.requires.filter((cap) => !ctx.factory.capabilities.includes(cap));
-  if (missing.length)
-    return {
-      status: 'skipped',
-      reason: `needs capability ${missing.join(', ')}, which ${ctx.factory.name} does not declare`,
-    };
-  const onPlatform = platformSkip(c, ctx.factory.kind, ctx.platform ?? process.platform);
-  if (onPlatform) return { status: 'skipped', reason: onPlatform };
-  const plants = plantStorages(c);
-  if (plants.length && !(plants as string[]).includes(ctx.factory.kind)) {
-    return {
-      status: 'skipped',
-      reason: `plants seed-written state for ${plants.join(', ')} storage; ${ctx.factory.name} keeps ${ctx.factory.kind} storage`,
-    };
-  }
+  const edition = ctx.factory.edition ?? DEFAULT_EDITION;
+  const skip = skipReason(c, ctx, edition);
+  if (skip) return { status: 'skipped', reason: skip };
   const env: BackendEnv = {
     projectDir: join(ctx.dir, 'project'),
     homeDir: join(ctx.dir, 'home'),
     decisions: ctx.decisions,
     storageKey: ctx.dir,
+    edition,
   };
   mkdirSync(env.projectDir, { recursive: true });
   mkdirSync(env.homeDir, { recursive: true });
   const state: RunState = { backend: undefined, layoutChecks: 0, layoutNotApplicable: 0, metrics: {} };
   try {
     state.backend = await withTimeout(ctx.factory.open(env), ctx.stepTimeoutMs, 'opening the backend');
-    const vars: Vars = { decisions: ctx.decisions };
+    const vars: Vars = { decisions: ctx.decisions, ...layoutVars(edition) };
     if (c.run) {
       ctx.onStep?.note("the runner creates the case's run; the steps call it ${run}");
       const r = await state.backend.call(
@@ -53,6 +43,7 @@ export async function runCase(c: Case, ctx: CaseContext): Promise<Outcome> {
       );
       vars.run = r.run;
       vars.runId = r.runId;
+      vars.runDir = `${vars.runsDir}/${r.run}`;
     }
     await runSteps(c.steps, vars, ctx, env, state);
     const metrics = Object.keys(state.metrics).length ? { metrics: state.metrics } : {};
@@ -90,4 +81,30 @@ async function runSteps(
 /** The storage kinds a case plants for: it runs only on backends of one of them (an empty list: no plant steps). */
 function plantStorages(c: Case): PlantStorage[] {
   return [...new Set(allSteps(c.steps).flatMap((s) => (s.kind === 'plant' ? [s.storage] : [])))];
+}
+
+/** The edition's paths as template variables, so one case names the files of either tree (core/editions.ts). */
+function layoutVars(edition: Edition): Vars {
+  const l = editionLayout(edition);
+  return {
+    edition,
+    runsDir: l.runsDir,
+    projectAgents: l.projectAgentsDir,
+    userAgents: `~/${l.userAgentsDir}`,
+    envFile: l.envFile,
+  };
+}
+
+/** Why the case cannot run on this backend in this edition, if it cannot: each reason is shown in every report. */
+function skipReason(c: Case, ctx: CaseContext, edition: Edition): string | undefined {
+  if (!c.editions.includes(edition))
+    return `checks the ${c.editions.join(' and ')} edition's text; this run judges the ${edition} edition`;
+  const missing = c.requires.filter((cap) => !ctx.factory.capabilities.includes(cap));
+  if (missing.length) return `needs capability ${missing.join(', ')}, which ${ctx.factory.name} does not declare`;
+  const onPlatform = platformSkip(c, ctx.factory.kind, ctx.platform ?? process.platform);
+  if (onPlatform) return onPlatform;
+  const plants = plantStorages(c);
+  if (plants.length && !(plants as string[]).includes(ctx.factory.kind))
+    return `plants seed-written state for ${plants.join(', ')} storage; ${ctx.factory.name} keeps ${ctx.factory.kind} storage`;
+  return undefined;
 }

@@ -16,6 +16,7 @@ const CAPABILITIES: readonly Capability[] = [
   'concurrent-writers',
   'multi-process',
   'layout:directory',
+  'edition:v0',
   'subagent-writes',
   'world-model',
   'receipts',

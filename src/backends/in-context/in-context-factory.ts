@@ -20,6 +20,7 @@ export const IN_CONTEXT_CAPABILITIES: readonly Capability[] = [
   'world-model',
   'receipts',
   'layout:transcript',
+  'edition:v0',
 ];
 
 export interface InContextOptions {

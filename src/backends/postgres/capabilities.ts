@@ -11,6 +11,7 @@ const COMMON: readonly Capability[] = [
   'world-model',
   'receipts',
   'layout:postgres',
+  'edition:v0',
   'subagent-writes',
 ];
 

@@ -15,6 +15,7 @@ export const SQLITE_CAPABILITIES: readonly Capability[] = [
   'concurrent-writers',
   'multi-process',
   'layout:sqlite',
+  'edition:v0',
   'subagent-writes',
   'world-model',
   'receipts',

@@ -1,0 +1,80 @@
+import { ProseError } from './errors.ts';
+
+/**
+ * The two texts of the OpenProse state spec a backend can be written against (docs/editions.md). An edition is judged
+ * by its own text: `v0` by the January 2026 seeds (`.prose/runs/{id}/`, `state.md`), `current` by seed 004 and the
+ * backend specs it points to (`<openprose-root>/runs/{id}/`, `vm.log.md`, durable `state/`).
+ */
+export const EDITIONS = {
+  v0: 'the January 2026 texts (seeds 000-003): .prose/runs/{id}/ with program.prose, state.md, bindings/',
+  current:
+    'the current texts (seed 004 and the backend specs it points to): <openprose-root>/runs/{id}/ with ' +
+    'root.prose.md, vm.log.md, world-model/, receipts/; durable state/',
+} as const;
+
+export type Edition = keyof typeof EDITIONS;
+
+export const EDITION_NAMES = Object.keys(EDITIONS) as Edition[];
+
+/** A backend that declares no edition was written before editions existed: it is judged as v0. */
+export const DEFAULT_EDITION: Edition = 'v0';
+
+export function isEdition(value: unknown): value is Edition {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(EDITIONS, value);
+}
+
+export function parseEdition(value: string, field: string): Edition {
+  if (isEdition(value)) return value;
+  throw new ProseError('E_USAGE', `unknown edition "${value}"`, {
+    location: { field },
+    hint: `editions: ${EDITION_NAMES.join(', ')}`,
+  });
+}
+
+/**
+ * Where an edition puts a project's state, as paths relative to the project directory (the `<openprose-root>` of a
+ * native repository, SKILL.md "OpenProse Root") or to the home directory. Cases name files through these (template
+ * variables `${runDir}`, `${projectAgents}`, ...), so one case checks both trees.
+ */
+export interface EditionLayout {
+  /** The runs directory under the project: `.prose/runs` or `runs`. */
+  runsDir: string;
+  /** Project-scoped agents: `.prose/agents` or `state/agents`. */
+  projectAgentsDir: string;
+  /** User-scoped agents, under the home directory: `.prose/agents` or `.agents/prose/state/agents`. */
+  userAgentsDir: string;
+  /** The configuration file under the project: `.prose/.env` or `.env`. */
+  envFile: string;
+}
+
+const LAYOUTS: Record<Edition, EditionLayout> = {
+  // v0 filesystem.md "Directory Structure", "Memory Scoping for Persistent Agents", "`.prose/.env`".
+  v0: {
+    runsDir: '.prose/runs',
+    projectAgentsDir: '.prose/agents',
+    userAgentsDir: '.prose/agents',
+    envFile: '.prose/.env',
+  },
+  // filesystem.md "Directory Structure", "Memory Scoping"; README "<openprose-root>"; SKILL.md "OpenProse Root".
+  current: {
+    runsDir: 'runs',
+    projectAgentsDir: 'state/agents',
+    userAgentsDir: '.agents/prose/state/agents',
+    envFile: '.env',
+  },
+};
+
+export function editionLayout(edition: Edition): EditionLayout {
+  return LAYOUTS[edition];
+}
+
+/** The capability a backend declares for each edition it implements (core/capabilities.ts). */
+export function editionCapability(edition: Edition): `edition:${Edition}` {
+  return `edition:${edition}`;
+}
+
+/** The editions a backend implements: its `edition:*` capabilities, or v0 alone when it declares none. */
+export function declaredEditions(capabilities: readonly string[]): Edition[] {
+  const declared = EDITION_NAMES.filter((e) => capabilities.includes(editionCapability(e)));
+  return declared.length ? declared : [DEFAULT_EDITION];
+}
