@@ -200,9 +200,15 @@ export const CURRENT_MUTATIONS: CurrentMutation[] = [
     also: ['wm.chain.prev', 'vmlog.receipt'],
   },
   {
+    rule: 'wm.receipt.unknown-key',
+    what: "an extra envelope key (a newer runtime's as_of, decision receipt-forward-compat)",
+    apply: (c) => c.editReceipt('scout', 0, (r) => void (r.as_of = '2026-03-17T14:33:00Z')),
+  },
+  {
     rule: 'wm.receipt.keys',
-    what: 'an extra envelope key',
-    apply: (c) => c.editReceipt('scout', 0, (r) => void (r.extra = 1)),
+    what: 'a missing envelope key',
+    apply: (c) => c.editReceipt('scout', 0, (r) => void delete r.input_fingerprints),
+    also: ['wm.receipt.field'],
   },
   {
     rule: 'wm.receipt.schema',
@@ -235,9 +241,14 @@ export const CURRENT_MUTATIONS: CurrentMutation[] = [
     apply: (c) => c.editReceipt('scout', 0, (r) => void (r.cost.surprise_cause = 'self')),
   },
   {
-    rule: 'wm.receipt.sig',
-    what: 'a signer scheme other than none',
+    rule: 'wm.receipt.signer-unverified',
+    what: 'a signer scheme other than none (decision receipt-forward-compat)',
     apply: (c) => c.editReceipt('scout', 0, (r) => void (r.sig.scheme = 'ed25519')),
+  },
+  {
+    rule: 'wm.receipt.sig',
+    what: 'a sig without a scheme',
+    apply: (c) => c.editReceipt('scout', 0, (r) => void delete r.sig.scheme),
   },
   {
     rule: 'wm.receipt.skipped',
