@@ -74,6 +74,22 @@ export const CURRENT_MUTATIONS: CurrentMutation[] = [
     file: 'imports/summarizer',
   },
   {
+    rule: 'root.compiled-intent',
+    what: 'dist/intent.next.json and dist/manifest.next.json with different bytes (decision compiled-intent-names)',
+    apply: (c) => {
+      c.write('../../dist/intent.next.json', '{"nodes":["scout"]}\n');
+      c.write('../../dist/manifest.next.json', '{"nodes":["scout","alerts"]}\n');
+    },
+    root: true,
+    file: 'dist/manifest.next.json',
+  },
+  {
+    rule: 'vmlog.error-file',
+    what: 'an __error.md of a node the complete log never marks ✗ (decision error-file-heading)',
+    apply: (c) => c.write('workspace/alerts/__error.md', '# Error: no-results\n\nNo feed.\n'),
+    file: 'workspace/alerts/__error.md',
+  },
+  {
     rule: 'root.run',
     what: 'a file among the runs of a current root',
     apply: (c) => c.write('../notes.md', '# Notes\n'),
