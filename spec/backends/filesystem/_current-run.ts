@@ -10,10 +10,12 @@ const VM = { role: 'vm' } as const;
 export const NODES = { researcher: ['findings', 'sources'], synthesizer: ['report'] } as const;
 
 /**
- * A finished mounted run written by the filesystem backend in the current edition: the envelope, one commit per
+ * A finished mounted run (with `callerInput`, one caller input first) written by the filesystem backend in the current edition: the envelope, one commit per
  * node (researcher twice, the second a skip), then completed. Returns `<openprose-root>` and the run directory.
  */
-export async function writeFinishedRun(): Promise<{ root: string; home: string; runDir: string }> {
+export async function writeFinishedRun(
+  opts: { callerInput?: boolean } = {},
+): Promise<{ root: string; home: string; runDir: string }> {
   const base = mkdtempSync(join(tmpdir(), 'fs-current-run-'));
   const root = join(base, 'project');
   const home = join(base, 'home');
@@ -39,6 +41,8 @@ export async function writeFinishedRun(): Promise<{ root: string; home: string; 
       },
       VM,
     );
+    // A caller input is a binding too (decision current-bindings), so it brings bindings/ with it.
+    if (opts.callerInput) await b.call('bind', { run, name: 'question', kind: 'input', value: 'What changed?\n' }, VM);
     const files = (outputs: readonly string[]) =>
       Object.fromEntries(outputs.map((o) => [`${o}.md`, `# ${o}\n\nbody\n`]));
     for (const [node, outputs] of Object.entries(NODES))

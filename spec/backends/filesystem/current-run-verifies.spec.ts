@@ -14,4 +14,9 @@ test('a current-edition run written by the filesystem backend verifies clean, as
   }
 });
 
+test('a run with a caller input (world-model/caller/ and its [input] marker) verifies clean', async () => {
+  const { home, runDir } = await writeFinishedRun({ callerInput: true });
+  assert.equal(await currentRunVerifier.verify(runDir, { homeDir: home }), []);
+});
+
 test.run();

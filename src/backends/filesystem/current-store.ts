@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import type { Decisions } from '../../core/decisions.ts';
 import { ProseError } from '../../core/errors.ts';
-import type { ExecutionEvent, RunRecord, RunRef, RunStatus } from '../../core/model.ts';
+import type { BindingRecord, ExecutionEvent, RunRecord, RunRef, RunStatus } from '../../core/model.ts';
 import { isoSeconds } from '../../core/time-format.ts';
 import { writeFileAtomic } from '../../io/atomic-write.ts';
 import { withFileLock } from '../../io/file-lock.ts';
+import { writeCallerInput } from './caller-input.ts';
 import { FsStore } from './fs-store.ts';
 import {
   appendJournalEvent,
@@ -81,6 +82,13 @@ export class FsCurrentStore extends FsStore {
 
   override async readEvents(run: RunRef): Promise<ExecutionEvent[]> {
     return this.journal(run)?.events ?? [];
+  }
+
+  /** A root input is also the caller's input, world-model/caller/{name}.md, logged once (decision current-bindings). */
+  override async writeBinding(run: RunRef, b: BindingRecord, attach: boolean): Promise<{ location: string }> {
+    const written = await super.writeBinding(run, b, attach);
+    if (b.kind === 'input' && b.executionId === null) await this.locked(run, (dir) => writeCallerInput(dir, b));
+    return written;
   }
 
   /** fs "Event Markers": `N→ node ✓ rendered`, `∅ skipped` or `✗ error-name`, appended after the receipt. */
