@@ -1,5 +1,6 @@
-import { APPEND_RULES } from './current-run/append-rules.ts';
+import { renderAppendSection } from './current-run/append-doc.ts';
 import { CURRENT_RUN_OWN_RULES, SHARED_RULE_IDS } from './current-run/rules.ts';
+import { renderEditionSection } from './edition/edition-doc.ts';
 import { renderRuleTable } from './kit/rule-table.ts';
 import { REACTOR_RULES } from './reactor/rules.ts';
 import { RUN_DIR_RULES } from './run-dir/rules.ts';
@@ -24,25 +25,7 @@ Usage: \`prose-state verify PATH [--format json] [--home DIR] [--threshold BYTES
 cannot be told. From code: \`await verifyPath(path, { homeDir })\` (src/verify/registry.ts) returns
 \`{ kind, findings, edition }\`.
 
-## Which edition is judged
-
-Each tree is judged by the text of its own edition (docs/editions.md), and every report says which and how: the text
-report on the line before the summary (\`verify: edition current (detected: vm.log.md in the run directory)\`), the
-JSON report as \`edition: {edition, source, evidence}\`, \`source\` being \`detected\`, \`given\` (\`--edition\`) or
-\`kind\` (implied by \`--kind\`). The marker files decide (src/verify/edition/tree-edition.ts):
-
-| the tree | edition | verified as |
-|---|---|---|
-| a directory holding \`vm.log.md\` | current | \`current-run\`, one run (imports too) |
-| a directory holding \`state.md\` or \`state.db\` | v0 | \`run-dir\` |
-| a directory holding both, or neither but a run's files (\`root.prose.md\`, \`program.prose\`, \`compiled-intent.json\`) | none: refused, exit 3, until \`--edition\` names one | |
-| \`.prose/\`, or a project holding one | v0 | \`prose-dir\` |
-| a directory holding \`runs/\`: its runs' markers decide; runs of both editions are refused; none and a \`state/\` is current, none and no \`state/\` v0 (as before) | | \`current-run\` of the whole \`<openprose-root>\` (every run, then the durable \`state/\`), or \`prose-dir\` |
-| a directory holding \`state/world-model/\` or \`state/agents/\` and no \`runs/\` | current | \`current-run\` of the durable state |
-| anything else (a SQLite file, a Reactor directory, a transcript) | the verifier's own: \`state-db\` and \`world-model\` v0; \`reactor\` and \`transcript\` none | the first verifier whose detection accepts it |
-
-\`--edition v0|current\` overrides the markers (a tree of both is then read as that edition's run or root); with
-\`--kind\` it must be the kind's edition. \`--subagent-output\` checks the v0 reply only.
+${renderEditionSection()}
 
 ## Every tree on disk (kinds \`run-dir\`, \`prose-dir\`, \`reactor\`, \`world-model\`)
 
@@ -82,14 +65,6 @@ Also reports, with the meaning given above: ${SHARED_RULE_IDS.map((id) => `\`${i
 
 ${renderRuleTable(CURRENT_RUN_OWN_RULES)}
 
-## Append-only files (\`verify --since OLD PATH\`, current edition)
-
-OLD is a copy of the same run directory (or the same \`<openprose-root>\`) taken earlier: \`cp -r\` of it before the
-next step, say. Every \`vm.log.md\` and \`receipts/*.jsonl\` OLD holds (in each run and import; from a root also
-\`state/world-model/{node}/receipts.jsonl\`) must still begin with OLD's lines, byte for byte. Lines appended since
-are fine; the first line changed, removed or cut is a finding naming PATH's file and line. PATH is verified in full
-as well; OLD is only read for those files (src/verify/current-run/append-only.ts).
-
-${renderRuleTable(APPEND_RULES)}
+${renderAppendSection()}
 `;
 }
