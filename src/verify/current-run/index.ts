@@ -25,10 +25,7 @@ export const currentRunVerifier: Verifier = {
     // Each link, special file, bad name and over-cap file once, up front; the checks below read none of them.
     scanTree(path, sinkReport(sink), { maxFileBytes });
     // A root by its shape, not its runs: `--edition current` may name one whose runs are v0 or that holds only state/.
-    if (
-      !looksLikeRun(path) &&
-      (isCurrentRoot(path) || isKind(join(path, 'runs'), 'dir') || isKind(join(path, 'state'), 'dir'))
-    )
+    if (!looksLikeRun(path) && (isKind(join(path, 'runs'), 'dir') || isKind(join(path, 'state'), 'dir')))
       checkCurrentRoot(path, sink);
     else checkCurrentRun(path, sink, basename(dirname(path)) === 'imports');
     return out;
