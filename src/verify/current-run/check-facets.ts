@@ -11,7 +11,8 @@ type Sink = RunSink;
  * fs "Faceted layout — one subtree per facet": a faceted node's artifact lays each facet out as
  * world-model/{node}/published/<facet>/, and its rendered receipt carries "@atomic" (always, the ledger rules check
  * it) and one token per facet. The tokens themselves are the compiled canonicalizer's, whose bytes no text gives, so
- * only the names are held together: the last rendered receipt's facet tokens and the published/ subtrees.
+ * only the names are held together: the last rendered receipt's facet tokens and the published/ subtrees, for a node
+ * whose receipt has facet tokens (fs: "Atomic-only nodes (no `####` parts) keep the flat layout").
  */
 export function checkFacets(run: string, chains: Map<string, RunChain>, sink: Sink): void {
   for (const [node, chain] of chains) {
@@ -22,10 +23,10 @@ export function checkFacets(run: string, chains: Map<string, RunChain>, sink: Si
     const tokens = Object.entries(receipt.fingerprints)
       .filter(([k, v]) => k !== '@atomic' && typeof v === 'string' && v !== '')
       .map(([k]) => k);
+    // An atomic-only node (no facet token) keeps whatever layout it has: a published/ directory there is just a name.
+    if (tokens.length === 0 || !isKind(join(run, 'world-model', node), 'dir')) continue;
     const pubRel = `world-model/${node}/published`;
-    const hasPublished = isKind(join(run, pubRel), 'dir');
-    if (!isKind(join(run, 'world-model', node), 'dir') || (!hasPublished && tokens.length === 0)) continue;
-    const subtrees = hasPublished ? listNames(join(run, pubRel)) : [];
+    const subtrees = isKind(join(run, pubRel), 'dir') ? listNames(join(run, pubRel)) : [];
     const where = { file: `receipts/${node}.jsonl`, line: chain.file.lines[last.index] };
     for (const name of subtrees) {
       if (!isKind(join(run, pubRel, name), 'dir'))

@@ -40,8 +40,8 @@ export const CURRENT_STATE_RULES = {
     severity: 'warning',
     enforces:
       'fs "Faceted layout — one subtree per facet": a faceted node lays each facet out as published/<facet>/ and ' +
-      'its rendered receipt carries "@atomic" and one token per facet: the facet tokens and the published/ ' +
-      'subtrees name the same facets, and published/ holds only facet directories.',
+      'its rendered receipt carries "@atomic" and one token per facet: when the last rendered receipt has facet ' +
+      'tokens, they and the published/ subtrees name the same facets, and published/ holds only facet directories.',
     hint: 'one published/<facet>/ directory per facet token of the last rendered receipt, and the other way round',
   },
 } as const satisfies RuleTable;
