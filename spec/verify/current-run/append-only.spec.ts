@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyCommand } from '../../../src/cli/commands/verify.ts';
@@ -114,6 +115,27 @@ test(
     assert.equal(
       appendRules(empty.findings).map((f) => `${f.rule} ${f.severity}`),
       ['append.snapshot warning'],
+    );
+  }),
+);
+
+test(
+  "OLD's vm.log.md a link or a FIFO: named as not compared (append.snapshot), never followed or opened",
+  withSnapshot(async (c, old) => {
+    const log = join(oldRun(old), LOG);
+    rmSync(log);
+    symlinkSync('/dev/zero', log);
+    const linked = appendRules((await verifyPath(c.run, { since: oldRun(old) })).findings);
+    assert.equal(
+      linked.map((f) => `${f.rule} ${f.file}`),
+      ['append.snapshot vm.log.md'],
+    );
+    rmSync(log);
+    execFileSync('mkfifo', [log]);
+    const fifo = appendRules((await verifyPath(c.run, { since: oldRun(old) })).findings);
+    assert.equal(
+      fifo.map((f) => `${f.rule} ${f.file}`),
+      ['append.snapshot vm.log.md'],
     );
   }),
 );

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Finding } from '../finding.ts';
 import { FindingSink } from '../kit/finding-sink.ts';
-import { isKind } from '../kit/owned-files.ts';
+import { isKind, kindOf } from '../kit/owned-files.ts';
 import { looksLikeRun } from '../edition/tree-edition.ts';
 import { APPEND_RULES, type AppendRuleId } from './append-rules.ts';
 import { listNames } from './list-names.ts';
@@ -28,7 +28,7 @@ export function checkAppendOnly(old: string, path: string, maxBytes: number): Fi
 function runFiles(base: string, rel: string): string[] {
   const at = (p: string) => (rel ? `${rel}/${p}` : p);
   const files: string[] = [];
-  if (isKind(join(base, at('vm.log.md')), 'file')) files.push(at('vm.log.md'));
+  if (isEntry(join(base, at('vm.log.md')))) files.push(at('vm.log.md'));
   for (const name of listNames(join(base, at('receipts'))))
     if (name.endsWith('.jsonl') && isKind(join(base, at(`receipts/${name}`)), 'file'))
       files.push(at(`receipts/${name}`));
@@ -37,13 +37,19 @@ function runFiles(base: string, rel: string): string[] {
   return files;
 }
 
+/** A file, or a link or special file standing where one should (compareFile names it as not compared, never opens it). */
+function isEntry(p: string): boolean {
+  const kind = kindOf(p);
+  return kind !== 'missing' && kind !== 'dir';
+}
+
 function rootFiles(root: string): string[] {
   const files: string[] = [];
   for (const run of listNames(join(root, 'runs')))
     if (isKind(join(root, 'runs', run), 'dir')) files.push(...runFiles(root, `runs/${run}`));
   for (const node of listNames(join(root, 'state', 'world-model'))) {
     const rel = `state/world-model/${node}/receipts.jsonl`;
-    if (isKind(join(root, rel), 'file')) files.push(rel);
+    if (isEntry(join(root, rel))) files.push(rel);
   }
   return files;
 }
