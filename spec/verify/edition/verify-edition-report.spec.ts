@@ -8,7 +8,7 @@ import { verifyPath } from '../../../src/verify/registry.ts';
 import { CURRENT_FIXTURES, RUN_ID, VALID_RUN } from '../current-run/current-copy.ts';
 import { REACTOR_DIR } from '../../canon/vectors.ts';
 import { captureIo } from '../run-dir/capture-io.ts';
-import { FIXTURES } from '../run-dir/fixture-copy.ts';
+import { FIXTURES, RUN_ID as V0_RUN_ID } from '../run-dir/fixture-copy.ts';
 
 const CURRENT_ROOT = join(CURRENT_FIXTURES, 'valid');
 
@@ -97,6 +97,18 @@ test('state of no edition says so: a Reactor directory is judged with edition nu
   const forced = captureIo(dir);
   assert.is(await verifyCommand.run(['.', '--edition', 'current'], forced), 3);
   assert.match(forced.err(), /no verifier recognises \./);
+});
+
+test('--subagent-output reads the v0 reply: its report says v0 (implied), and --edition current is a usage error', async () => {
+  const reply = join(FIXTURES, '..', 'session', 'seed', 'return-good.txt');
+  const run = join(FIXTURES, 'valid', '.prose', 'runs', V0_RUN_ID);
+  const io = captureIo(run);
+  await verifyCommand.run(['.', '--subagent-output', reply, '--format', 'json'], io);
+  const report = JSON.parse(io.out()) as { kind: string; edition: { edition: string; source: string } };
+  assert.equal([report.kind, report.edition.edition, report.edition.source], ['subagent-output', 'v0', 'kind']);
+  const current = captureIo(run);
+  assert.is(await verifyCommand.run(['.', '--subagent-output', reply, '--edition', 'current'], current), 2);
+  assert.match(current.err(), /--subagent-output checks the v0 reply/);
 });
 
 test.run();
