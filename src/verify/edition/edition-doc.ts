@@ -1,7 +1,12 @@
 /** The rows of docs/verify-rules.md's edition table: what the tree holds, the edition, the verifier. */
 const ROWS: readonly [string, string, string][] = [
   ['a directory holding `vm.log.md`', 'current', '`current-run`, one run (imports too)'],
-  ['a directory holding `state.md` or `state.db`', 'v0', '`run-dir`'],
+  ['a directory holding `state.md` or `state.db` (but for the next row)', 'v0', '`run-dir`'],
+  [
+    'a directory holding `state.db` and `root.prose.md`, no `program.prose` (a current SQLite run)',
+    'none: refused; the current SQL tables are not verified yet',
+    '`run-dir` with `--edition v0`',
+  ],
   [
     'a directory holding both, or neither but a run file (`root.prose.md`, `program.prose`, `compiled-intent.json`)',
     'none: refused (exit 3) until `--edition` names one',

@@ -22,14 +22,22 @@ const RUN_FILES = ['root.prose.md', 'program.prose', 'compiled-intent.json'];
 interface Markers {
   v0: string[];
   current: boolean;
+  /** state.db beside root.prose.md and no program.prose: a SQLite run of the current edition (docs/editions.md). */
+  currentSql: boolean;
   runLike: boolean;
 }
 
 function markersOf(dir: string): Markers {
-  const v0 = V0_MARKERS.filter((m) => isKind(join(dir, m), 'file'));
-  const current = isKind(join(dir, CURRENT_MARKER), 'file');
-  return { v0, current, runLike: v0.length > 0 || current || RUN_FILES.some((f) => isKind(join(dir, f), 'file')) };
+  const has = (f: string) => isKind(join(dir, f), 'file');
+  const currentSql = has('state.db') && has('root.prose.md') && !has('program.prose') && !has('state.md');
+  const v0 = V0_MARKERS.filter((m) => has(m) && !(currentSql && m === 'state.db'));
+  const current = has(CURRENT_MARKER);
+  return { v0, current, currentSql, runLike: currentSql || v0.length > 0 || current || RUN_FILES.some(has) };
 }
+
+const SQL_CURRENT =
+  'it is a SQLite run of the current edition (state.db and root.prose.md, no program.prose), whose tables verify does ' +
+  'not read yet: --edition v0 reads it by the v0 rules';
 
 /** True when `dir` holds a run's files (either edition's marker, root.prose.md, program.prose, compiled-intent.json). */
 export function looksLikeRun(dir: string): boolean {
@@ -47,6 +55,7 @@ export function treeEdition(path: string): TreeEdition {
     return { refused: `it holds both ${m.v0[0]} (v0) and ${CURRENT_MARKER} (current): ${ASK}`, shape: 'run' };
   if (m.current) return { edition: 'current', shape: 'run', evidence: `${CURRENT_MARKER} in the run directory` };
   if (m.v0.length > 0) return { edition: 'v0', shape: 'run', evidence: `${m.v0[0]} in the run directory` };
+  if (m.currentSql) return { refused: SQL_CURRENT, shape: 'run' };
   if (m.runLike && !hasRuns)
     return {
       refused: `it looks like a run but holds neither state.md (v0) nor ${CURRENT_MARKER} (current): ${ASK}`,
