@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { DEFAULT_EDITION, EDITION_NAMES, isEdition } from '../../core/editions.ts';
 import { ProseError } from '../../core/errors.ts';
 import type { CapabilityReport } from '../probes/capability-report.ts';
 import type { CaseResult, Counts, Outcome } from '../outcome.ts';
@@ -94,6 +95,10 @@ function addRecord(
       const h = header as unknown as RunHeader;
       if (typeof h.suite?.version !== 'string' || typeof h.backend?.name !== 'string' || typeof h.seed !== 'number')
         throw bad('a header needs suite, backend and seed');
+      // A report written before editions judged v0 (the only edition there was).
+      if (h.edition === undefined) h.edition = DEFAULT_EDITION;
+      else if (!isEdition(h.edition))
+        throw bad(`a header's edition must be one of ${EDITION_NAMES.join(', ')}, not ${JSON.stringify(h.edition)}`);
       runs.push({ header: h, line, results: [] });
       break;
     }

@@ -5,7 +5,7 @@ import type { RunHeader } from '../run-suite.ts';
 import { htmlClaims } from './html-claims.ts';
 import { esc, slug } from './html-escape.ts';
 import { HTML_SCRIPT, HTML_STYLE } from './html-page.ts';
-import { buildMatrix, cellText } from './matrix.ts';
+import { buildMatrix, cellText, editionRow } from './matrix.ts';
 import type { Reporter, ReporterOptions, Write } from './reporter.ts';
 import { quickNote } from './run-notes.ts';
 
@@ -80,7 +80,7 @@ ${runsTable(headers)}
   )} <span><span id="shown">${all.length}</span> of ${all.length} cases shown</span></div>
 <h2>Matrix</h2>
 <table id="matrix"><tr><th>area</th>${m.backends.map((b) => `<th data-filter data-backend="${esc(b)}">${esc(b)}</th>`).join('')}</tr>
-${matrix.join('\n')}
+${editionCells(m.backends, headers)}${matrix.join('\n')}
 </table>
 <p>Cells: passed/run; F failed, E errored, X! unexpected pass, x expected failure, s skipped. A red cell links to its first failure.</p>
 ${htmlClaims(
@@ -95,6 +95,14 @@ ${rows.join('\n')}
 <script>${HTML_SCRIPT}</script>
 </body></html>
 `;
+}
+
+/** The matrix's edition row (each backend column is one backend in one edition). */
+function editionCells(backends: readonly string[], headers: readonly RunHeader[]): string {
+  const row = editionRow(backends, headers);
+  if (!row) return '';
+  const cells = row.map((e, i) => `<td data-filter data-backend="${esc(backends[i]!)}">${esc(e)}</td>`).join('');
+  return `<tr class="edition"><th>edition</th>${cells}</tr>\n`;
 }
 
 function runsTable(headers: readonly RunHeader[]): string {
@@ -113,13 +121,16 @@ function runsTable(headers: readonly RunHeader[]): string {
     const cells = [
       esc(h.backend.name),
       esc(h.backend.kind),
+      esc(h.edition),
       esc(`${h.suite.name} ${h.suite.version}`),
       h.cases,
       h.seed,
     ];
     return `<tr>${[...cells, shard, esc(notes(h)), esc(decisions)].map((c) => `<td>${c}</td>`).join('')}</tr>`;
   };
-  const head = ['backend', 'kind', 'suite', 'cases', 'seed', 'shard', 'run', 'decisions'].map((t) => `<th>${t}</th>`);
+  const head = ['backend', 'kind', 'edition', 'suite', 'cases', 'seed', 'shard', 'run', 'decisions'].map(
+    (t) => `<th>${t}</th>`,
+  );
   return `${quick.map((q) => `<p class="quick"><strong>${esc(q)}</strong></p>\n`).join('')}<table id="runs"><tr>${head.join('')}</tr>
 ${headers.map(row).join('\n')}
 </table>`;

@@ -56,6 +56,7 @@ export function junitXml(
 function properties(h: RunHeader): string[] {
   const quick = quickNote(h);
   const props: [string, string][] = [
+    ['edition', h.edition],
     ['seed', String(h.seed)],
     ...(h.shard ? [['shard', `${h.shard.index}/${h.shard.count}`] as [string, string]] : []),
     ...(quick ? [['quick', quick] as [string, string]] : []),

@@ -1,6 +1,7 @@
 import type { CapabilityReport } from '../probes/capability-report.ts';
 import { countOutcomes, type CaseResult } from '../outcome.ts';
-import { buildMatrix, cellText } from './matrix.ts';
+import { buildMatrix, cellText, editionRow } from './matrix.ts';
+import type { RunHeader } from '../run-suite.ts';
 import { prettyClaims, prettyClaimsTotal } from './pretty-claims.ts';
 import type { Reporter, Write } from './reporter.ts';
 import { cutShortNote, measuredOf, quickNote } from './run-notes.ts';
@@ -16,10 +17,14 @@ import { escapeTerminal } from './escape-terminal.ts';
 export function prettyReporter(send: Write, opts: { verbose?: boolean } = {}): Reporter {
   const write: Write = (s) => send(escapeTerminal(s));
   const claims: CapabilityReport[] = [];
+  const headers: RunHeader[] = [];
   let probesSkipped = false;
   return {
     header: (h) => {
-      write(`\n${h.backend.name} (${h.backend.kind}): ${h.cases} cases of ${h.suite.name} ${h.suite.version}\n`);
+      headers.push(h);
+      write(
+        `\n${h.backend.name} (${h.backend.kind}, edition ${h.edition}): ${h.cases} cases of ${h.suite.name} ${h.suite.version}\n`,
+      );
       write(`  capabilities: ${h.backend.capabilities.join(', ') || '(none)'}\n`);
       if (h.backend.settings)
         write(
@@ -53,7 +58,7 @@ export function prettyReporter(send: Write, opts: { verbose?: boolean } = {}): R
       const cut = cutShortNote(extra);
       if (cut) write(`  ${cut}\n`);
     },
-    finish: (all) => write(prettySummary(all, claims, probesSkipped)),
+    finish: (all) => write(prettySummary(all, claims, probesSkipped, headers)),
   };
 }
 
@@ -61,9 +66,15 @@ export function prettySummary(
   all: readonly CaseResult[],
   claims: readonly CapabilityReport[] = [],
   probesSkipped = false,
+  headers: readonly RunHeader[] = [],
 ): string {
   const m = buildMatrix(all);
-  const rows = [['area', ...m.backends], ...m.areas.map((a) => [a, ...m.backends.map((b) => cellText(m.cell(a, b)))])];
+  const editions = editionRow(m.backends, headers);
+  const rows = [
+    ['area', ...m.backends],
+    ...(editions ? [['edition', ...editions]] : []),
+    ...m.areas.map((a) => [a, ...m.backends.map((b) => cellText(m.cell(a, b)))]),
+  ];
   const totals = m.backends.map((b) => countOutcomes(all.filter((r) => r.backend === b)));
   rows.push(['total', ...totals.map((c) => cellText({ ...c }))]);
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));

@@ -17,7 +17,8 @@ export function tapReporter(write: Write): Reporter {
   return {
     header: (h) =>
       write(
-        `# backend ${line(h.backend.name)}: ${h.cases} cases, suite ${line(h.suite.name)} ${line(h.suite.version)}` +
+        `# backend ${line(h.backend.name)}: edition ${line(h.edition)}, ${h.cases} cases, ` +
+          `suite ${line(h.suite.name)} ${line(h.suite.version)}` +
           `${h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : ''}\n${quickNote(h) ? `# ${line(quickNote(h)!)}\n` : ''}`,
       ),
     capabilities: (r) => {
