@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runCli as run } from '../helpers/run-cli.ts';
@@ -30,9 +31,14 @@ cases:
         error: E_NOT_FOUND
 `,
 });
+const schema = JSON.parse(
+  readFileSync(new URL('../../conformance/schema/report.schema.json', import.meta.url), 'utf8'),
+);
+const validate = new Ajv({ discriminator: true, allErrors: true }).compile(schema);
 const dir = mkdtempSync(join(tmpdir(), 'prose-editions-'));
 const BASE = ['test', '--suite', suiteDir, '--no-probe', '--jobs', '1'];
-const CURRENT_JSON = ['--edition', 'current', '--reporter', 'json'];
+const CUR = ['--edition', 'current'];
+const CURRENT_JSON = [...CUR, '--reporter', 'json'];
 
 type Rec = Record<string, unknown> & { type: string };
 const recs = (out: string): Rec[] =>
@@ -74,7 +80,22 @@ test('--edition current judges the backends that declare it and names the others
   const r = await run([...BASE, '--backend', 'filesystem', '--backend', MODULE, ...CURRENT_JSON]);
   assert.is(r.code, 0, r.err);
   assert.equal(headers(r.out), [['two-editions@current', 'current']]);
-  assert.match(r.err, /note: filesystem: not judged: does not declare edition:current/);
+  assert.equal(
+    recs(r.out).filter((x) => x.type === 'not-judged'),
+    [{ type: 'not-judged', backend: 'filesystem', edition: 'current', reason: 'does not declare edition:current' }],
+  );
+  for (const record of recs(r.out)) assert.ok(validate(record), JSON.stringify(validate.errors));
+  const argv = [...BASE, '--backend', 'filesystem', '--backend', MODULE, '--edition', 'current'];
+  const line = 'filesystem: not judged: does not declare edition:current';
+  const pretty = (await run([...argv, '--reporter', 'pretty'])).out;
+  // Said where the run starts and again under the count lines.
+  assert.is(pretty.split(line).length - 1, 2);
+  assert.match((await run([...argv, '--reporter', 'tap'])).out, /^# backend filesystem: not judged: does not declare/m);
+  assert.match(
+    (await run([...argv, '--reporter', 'md'])).out,
+    /^- \*\*filesystem\*\*: not judged in edition current: does not declare edition:current$/m,
+  );
+  assert.match((await run([...argv, '--reporter', 'html'])).out, /<p class="not-judged">filesystem: not judged: /);
   const none = await run([...BASE, '--backend', 'filesystem', '--edition', 'current']);
   assert.is(none.code, 2);
   assert.match(none.err, /--edition current: filesystem does not declare edition:current, so nothing would be judged/);
@@ -127,6 +148,20 @@ test('report merge refuses shards that judged a backend in different editions, n
     ['two-editions', 'v0'],
     ['two-editions@current', 'current'],
   ]);
+  // A backend --edition left out is named by the merged report as by each shard.
+  const both = ['--backend', 'filesystem', '--backend', MODULE, ...CUR];
+  const [c1, c2] = [
+    await saveReport('c-1.jsonl', [...both, '--shard', '1/2']),
+    await saveReport('c-2.jsonl', [...both, '--shard', '2/2']),
+  ];
+  const kept = await run(['report', 'merge', c1, c2, '--reporter', 'json']);
+  assert.is(kept.code, 0, kept.err);
+  assert.equal(
+    recs(kept.out)
+      .map((x) => (x.type === 'not-judged' ? `not judged ${x.backend}` : x.type))
+      .slice(0, 2),
+    ['not judged filesystem', 'header'],
+  );
 });
 
 test('report diff says when the two sides judged a backend in different editions', async () => {

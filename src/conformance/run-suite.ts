@@ -5,6 +5,7 @@ import type { BackendFactory } from '../core/backend.ts';
 import type { Decisions } from '../core/decisions.ts';
 import { DEFAULT_EDITION, type Edition } from '../core/editions.ts';
 import type { Case, Suite } from './case-types.ts';
+import type { NotJudged } from './edition-runs.ts';
 import { CaseWorkers, type CaseSettings } from './case-workers.ts';
 import type { CapabilityReport } from './probes/capability-report.ts';
 import { applyExpectation, expectationFor, type Expectations } from './expectations.ts';
@@ -49,6 +50,8 @@ export interface Listener {
   capabilities?(r: CapabilityReport): void;
   result(r: CaseResult): void;
   footer(backend: string, counts: Counts, extra: Record<string, unknown>): void;
+  /** A backend left out of the run: the edition asked for is one it does not declare (told before any header). */
+  notJudged?(n: NotJudged): void;
 }
 
 export interface RunOptions {

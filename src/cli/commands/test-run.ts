@@ -3,7 +3,7 @@ import type { Decisions } from '../../core/decisions.ts';
 import { ProseError } from '../../core/errors.ts';
 import type { Suite } from '../../conformance/case-types.ts';
 import { caseSources } from '../../conformance/case-source.ts';
-import { editionRuns, notJudgedLine } from '../../conformance/edition-runs.ts';
+import { editionRuns } from '../../conformance/edition-runs.ts';
 import { loadExpectations } from '../../conformance/expectations.ts';
 import { countOutcomes, exitCodeFor, type CaseResult } from '../../conformance/outcome.ts';
 import { exitCodeForClaims, worstExit, type CapabilityReport } from '../../conformance/probes/capability-report.ts';
@@ -26,12 +26,12 @@ export async function runPlan(plan: SuiteRun, suite: Suite, decisions: Decisions
   for (const spec of plan.backends)
     opened.push(...(await resolveBackends(spec, { env: io.env, cwd: io.cwd, suiteVersion: suite.version })));
   const { judged: factories, notJudged } = editionRuns(opened, plan.edition);
-  for (const n of notJudged) io.stderr.write(`note: ${notJudgedLine(n)}\n`);
   const durations = plan.durations === undefined ? undefined : caseDurations(plan.durations);
   const expectations = plan.expect ? loadExpectations(plan.expect) : undefined;
   const selected = selectCases(suite, plan.filter);
   const share = plan.shard ? shardCases(selected, plan.shard, durations) : selected;
   const listeners = createListeners(plan, suite, io, share.length * factories.length);
+  for (const n of notJudged) listeners.listener.notJudged?.(n);
   const workers = await workerCommandFor(needsWorkerBundle(plan.jobs, share, factories) ? io.self : undefined);
   const run = (f: BackendFactory[], ids: string[]) =>
     runSuite({

@@ -2,6 +2,7 @@ import { ProseError } from '../../core/errors.ts';
 import { countOutcomes, sumMetrics, type CaseResult } from '../outcome.ts';
 import type { Reporter } from '../reporters/reporter.ts';
 import type { RunHeader } from '../run-suite.ts';
+import type { NotJudged } from '../edition-runs.ts';
 import { editionsByBackend } from './report-editions.ts';
 import { requireComplete, type SavedReport, type SavedRun } from './read-report.ts';
 
@@ -130,8 +131,13 @@ function backendResults(ordered: readonly SavedReport[], b: number, backend: str
 }
 
 /** Tells a reporter the saved runs as the runner would have, then finishes it. */
-export function replayRuns(runs: readonly SavedRun[], reporter: Reporter): readonly CaseResult[] {
+export function replayRuns(
+  runs: readonly SavedRun[],
+  reporter: Reporter,
+  notJudged: readonly NotJudged[] = [],
+): readonly CaseResult[] {
   const all: CaseResult[] = [];
+  for (const n of notJudged) reporter.notJudged?.(n);
   for (const run of runs) {
     reporter.header(run.header);
     if (run.capabilities) reporter.capabilities(run.capabilities);

@@ -5,6 +5,7 @@ import { CLAIM_LEGEND, claimCell, claimLine, claimsTable, needsAttention } from 
 import { buildMatrix, cellText, editionRow } from './matrix.ts';
 import type { Reporter, Write } from './reporter.ts';
 import type { RunHeader } from '../run-suite.ts';
+import type { NotJudged } from '../edition-runs.ts';
 import { quickNote } from './run-notes.ts';
 import { unreachable } from '../unreachable.ts';
 import { escapeMarkdown as md } from './escape-markdown.ts';
@@ -13,12 +14,14 @@ import { escapeMarkdown as md } from './escape-markdown.ts';
 export function markdownReporter(write: Write): Reporter {
   const headers: RunHeader[] = [];
   const claims: CapabilityReport[] = [];
+  const left: NotJudged[] = [];
   return {
     header: (h) => headers.push(h),
+    notJudged: (n) => left.push(n),
     capabilities: (r) => claims.push(r),
     result: () => undefined,
     footer: () => undefined,
-    finish: (all) => write(markdownReport(all, headers, claims)),
+    finish: (all) => write(markdownReport(all, headers, claims, left)),
   };
 }
 
@@ -29,6 +32,7 @@ export function markdownReport(
   all: readonly CaseResult[],
   headers: readonly RunHeader[] = [],
   claims: readonly CapabilityReport[] = [],
+  left: readonly NotJudged[] = [],
 ): string {
   const m = buildMatrix(all);
   const editions = editionRow(m.backends, headers);
@@ -36,6 +40,7 @@ export function markdownReport(
     '# prose-state compliance report',
     '',
     ...headers.map(headerLine),
+    ...left.map((n) => `- **${md(n.backend)}**: not judged in edition ${md(n.edition)}: ${md(n.reason)}`),
     '',
     '| area | ' + m.backends.map(md).join(' | ') + ' |',
     '|---|' + m.backends.map(() => '---').join('|') + '|',

@@ -2,6 +2,7 @@ import type { CapabilityReport } from '../probes/capability-report.ts';
 import { countOutcomes, type CaseResult } from '../outcome.ts';
 import { buildMatrix, cellText, editionRow } from './matrix.ts';
 import type { RunHeader } from '../run-suite.ts';
+import { notJudgedLine, type NotJudged } from '../edition-runs.ts';
 import { prettyClaims, prettyClaimsTotal } from './pretty-claims.ts';
 import type { Reporter, Write } from './reporter.ts';
 import { cutShortNote, measuredOf, quickNote } from './run-notes.ts';
@@ -18,6 +19,7 @@ export function prettyReporter(send: Write, opts: { verbose?: boolean } = {}): R
   const write: Write = (s) => send(escapeTerminal(s));
   const claims: CapabilityReport[] = [];
   const headers: RunHeader[] = [];
+  const left: NotJudged[] = [];
   let probesSkipped = false;
   return {
     header: (h) => {
@@ -58,7 +60,11 @@ export function prettyReporter(send: Write, opts: { verbose?: boolean } = {}): R
       const cut = cutShortNote(extra);
       if (cut) write(`  ${cut}\n`);
     },
-    finish: (all) => write(prettySummary(all, claims, probesSkipped, headers)),
+    finish: (all) => write(prettySummary(all, claims, probesSkipped, headers) + notJudgedLines(left)),
+    notJudged: (n) => {
+      left.push(n);
+      write(`\n${notJudgedLine(n)}\n`);
+    },
   };
 }
 
@@ -103,6 +109,11 @@ export function prettySummary(
   if (claims.length || probesSkipped) out.push(prettyClaimsTotal(claims, probesSkipped));
   out.push('');
   return out.join('\n');
+}
+
+/** The backends left out of the run, under the count lines, so a summary read alone still names them. */
+function notJudgedLines(left: readonly NotJudged[]): string {
+  return left.map((n) => `${notJudgedLine(n)}\n`).join('');
 }
 
 /** A case's lines as it is told: every case that needs attention, with where and why (all of them with verbose). */
