@@ -206,6 +206,20 @@ test('--rerun-failed reruns a failure of the current edition in that edition (a 
   assert.match(byName.err, /unknown backend "two-editions"/);
 });
 
+test('--explain explains the case once per edition judged, each with its edition named; --edition picks one', async () => {
+  const r = await run([...BASE, '--backend', MODULE, '--explain', 'a/edition-var']);
+  assert.is(r.code, 0, r.err);
+  assert.equal(r.out.match(/^backend \S+ \(kind directory; edition \w+;/gm), [
+    'backend two-editions (kind directory; edition v0;',
+    'backend two-editions@current (kind directory; edition current;',
+  ]);
+  // The open each backend is sent carries the edition of its storage, as an exec plugin's would.
+  assert.match(r.out, /-> \{"type":"open","seq":1,"env":\{[^\n]*"edition":"current"/);
+  const one = await run([...BASE, '--backend', MODULE, '--explain', 'a/edition-var', '--edition', 'current']);
+  assert.equal(one.out.match(/^outcome: .*/gm), ['outcome: passed (0 layout checks, 0 not applicable)']);
+  assert.match(one.out, /^backend two-editions@current /m);
+});
+
 test.after(() => {
   rmSync(dir, { recursive: true, force: true });
   rmSync(suiteDir, { recursive: true, force: true });
