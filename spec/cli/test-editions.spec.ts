@@ -96,6 +96,10 @@ test('--edition current judges the backends that declare it and names the others
     /^- \*\*filesystem\*\*: not judged in edition current: does not declare edition:current$/m,
   );
   assert.match((await run([...argv, '--reporter', 'html'])).out, /<p class="not-judged">filesystem: not judged: /);
+  assert.match(
+    (await run([...argv, '--reporter', 'junit'])).out,
+    /<testsuite name="filesystem@current" tests="0"[^\n]*>\n {4}<properties>\n {6}<property name="not-judged" value="does not declare edition:current"\/>\n[^]*<\/testsuites>\n$/,
+  );
   const none = await run([...BASE, '--backend', 'filesystem', '--edition', 'current']);
   assert.is(none.code, 2);
   assert.match(none.err, /--edition current: filesystem does not declare edition:current, so nothing would be judged/);
