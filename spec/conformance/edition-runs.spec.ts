@@ -18,6 +18,15 @@ test('all: every edition a backend declares, v0 for one that declares none, back
   assert.equal(r.notJudged, []);
 });
 
+test('a capability whose text an edition lacks is not declared there: custom-scope in current', () => {
+  const f = backend('fs', ['edition:v0', 'edition:current', 'custom-scope', 'project-scope']);
+  assert.equal(
+    [...inEdition(f, 'v0').capabilities],
+    ['edition:v0', 'edition:current', 'custom-scope', 'project-scope'],
+  );
+  assert.equal([...inEdition(f, 'current').capabilities], ['edition:v0', 'edition:current', 'project-scope']);
+});
+
 test('one edition: the backends that declare it, the others named with the reason', () => {
   const r = editionRuns([both, old, currentOnly], 'current');
   assert.equal(pairs(r.judged), ['both@current:current', 'cur@current:current']);

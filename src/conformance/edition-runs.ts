@@ -1,5 +1,6 @@
 import type { BackendFactory } from '../core/backend.ts';
 import {
+  capabilitiesIn,
   DEFAULT_EDITION,
   declaredEditions,
   editionCapability,
@@ -36,9 +37,17 @@ export function backendOfRun(name: string, edition: Edition): string {
   return edition !== DEFAULT_EDITION && name.endsWith(suffix) ? name.slice(0, -suffix.length) : name;
 }
 
-/** The factory judged in `edition`: the same backend, opened with `env.edition` set, under its run name. */
+/**
+ * The factory judged in `edition`: the same backend, opened with `env.edition` set, under its run name, declaring
+ * what it declares that the edition's text has (core/editions.ts capabilitiesIn).
+ */
 export function inEdition(factory: BackendFactory, edition: Edition): BackendFactory {
-  return { ...factory, edition, name: runName(factory.name, edition) };
+  return {
+    ...factory,
+    edition,
+    name: runName(factory.name, edition),
+    capabilities: capabilitiesIn(edition, factory.capabilities),
+  };
 }
 
 /** A backend left out of the run, and why (the run says so, rather than judging it by a text it does not follow). */

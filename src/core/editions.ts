@@ -1,3 +1,4 @@
+import type { Capability } from './capabilities.ts';
 import { ProseError } from './errors.ts';
 
 /**
@@ -93,4 +94,16 @@ export function editionCapability(edition: Edition): `edition:${Edition}` {
 export function declaredEditions(capabilities: readonly string[]): Edition[] {
   const declared = EDITION_NAMES.filter((e) => capabilities.includes(editionCapability(e)));
   return declared.length ? declared : [DEFAULT_EDITION];
+}
+
+/**
+ * Capabilities whose text only some editions have: a backend declaring one is judged without it in the others.
+ * `custom-scope`: `persist: "path"` is in v0 filesystem.md "Memory Scoping for Persistent Agents" and left the
+ * current scoping table (filesystem.md "Memory Scoping": `true`, `project`, `user`).
+ */
+const ONLY_IN: Partial<Record<Capability, readonly Edition[]>> = { 'custom-scope': ['v0'] };
+
+/** What a backend declaring `capabilities` declares when judged in `edition`. */
+export function capabilitiesIn(edition: Edition, capabilities: readonly Capability[]): Capability[] {
+  return capabilities.filter((c) => ONLY_IN[c]?.includes(edition) ?? true);
 }
