@@ -18,7 +18,7 @@ with its severity (error: the spec is broken; warning: only suspicious), where i
 hint. The choices behind them are the \`verify-*\` rows of docs/decisions.md. Generated from the rule tables
 src/verify/*/rules.ts: do not edit by hand.
 
-Usage: \`prose-state verify PATH [--format json] [--home DIR] [--threshold BYTES] [--kind KIND]\`. Exit 0 no error
+Usage: \`prose-state verify PATH [--format json] [--home DIR] [--threshold BYTES] [--kind KIND] [--max-file-bytes N]\`. Exit 0 no error
 finding, 1 an error finding, 2 usage, 3 no verifier recognises PATH. From code: \`await verifyPath(path, { homeDir })\`
 (src/verify/registry.ts) returns \`{ kind, findings }\`.
 
@@ -26,7 +26,7 @@ finding, 1 an error finding, 2 usage, 3 no verifier recognises PATH. From code: 
 
 verify reads only what it owns: regular files and directories inside the path it was given, never following a link
 and never opening a FIFO, socket or device (src/verify/kit/owned-files.ts). It reports each of those it meets, and
-does not read a file over the size cap (\`maxFileBytes\` in the options, default 64 MiB), so nothing it prints
+does not read a file over the size cap (\`--max-file-bytes N\`, \`maxFileBytes\` in the options; default 64 MiB), so nothing it prints
 quotes bytes from outside the tree and no tree can make it hang.
 
 ${renderRuleTable(TREE_RULES)}

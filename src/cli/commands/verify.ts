@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { formatError, ProseError, toProseError } from '../../core/errors.ts';
 import type { Finding } from '../../verify/finding.ts';
+import { DEFAULT_MAX_FILE_BYTES } from '../../verify/kit/tree-rules.ts';
 import { knownKinds, pickVerifier, type VerifyPathOptions } from '../../verify/registry.ts';
 import { checkSubagentOutput } from '../../session/index.ts';
 import { parseOptions, type OptionSpec } from '../args.ts';
@@ -22,6 +23,7 @@ Options:
   --home DIR         the home directory standing in for ~ (user-scope agents in DIR/.prose/)   [PROSE_STATE_HOME]
   --threshold BYTES  attachment threshold in UTF-8 bytes (default 102400)                      [PROSE_STATE_THRESHOLD]
   --kind KIND        use this verifier instead of detecting one
+  --max-file-bytes N  files over N bytes are not read (tree.too-large; default 67108864)  [PROSE_STATE_MAX_FILE_BYTES]
   -h, --help         this text
 
 Each finding prints as "file:line: severity rule: message" and a hint; docs/verify-rules.md lists the rules.
@@ -36,6 +38,7 @@ export const VERIFY_OPTIONS = {
   threshold: { type: 'string', env: 'PROSE_STATE_THRESHOLD' },
   kind: { type: 'string' },
   'subagent-output': { type: 'string' },
+  'max-file-bytes': { type: 'string', env: 'PROSE_STATE_MAX_FILE_BYTES' },
 } satisfies OptionSpec;
 
 export interface VerifyArgs extends VerifyPathOptions {
@@ -62,6 +65,7 @@ export const verifyCommand: Command = {
         ...(args.attachmentThresholdBytes !== undefined
           ? { attachmentThresholdBytes: args.attachmentThresholdBytes }
           : {}),
+        ...(args.maxFileBytes !== undefined ? { maxFileBytes: args.maxFileBytes } : {}),
       };
       let verifier: { kind: string } | undefined;
       let findings: Finding[];
@@ -87,8 +91,12 @@ export const verifyCommand: Command = {
         warnings: findings.filter((f) => f.severity === 'warning').length,
       };
       if (args.format === 'json')
-        io.stdout.write(`${JSON.stringify({ kind: verifier.kind, path: args.path, findings, counts })}\n`);
+        io.stdout.write(
+          `${JSON.stringify({ kind: verifier.kind, path: args.path, maxFileBytes: args.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, findings, counts })}\n`,
+        );
       else {
+        if (args.maxFileBytes !== undefined)
+          io.stdout.write(`verify: files over ${args.maxFileBytes} bytes are not read (--max-file-bytes)\n`);
         for (const f of findings) io.stdout.write(formatFinding(f, args.path));
         // Fixed wording ("1 errors") so scripts can match the summary line.
         io.stdout.write(
@@ -121,15 +129,9 @@ export function parseVerifyArgs(argv: string[], io: CliIo): VerifyArgs {
     throw new ProseError('E_USAGE', `--format must be text or json, got ${JSON.stringify(format)}`);
   const out: VerifyArgs = { path, format };
   if (typeof values.home === 'string') out.homeDir = resolve(io.cwd, values.home);
-  if (typeof values.threshold === 'string') {
-    if (!/^[1-9]\d*$/.test(values.threshold) || !Number.isSafeInteger(Number(values.threshold))) {
-      throw new ProseError(
-        'E_USAGE',
-        `--threshold must be a positive integer of bytes, got ${JSON.stringify(values.threshold)}`,
-      );
-    }
-    out.attachmentThresholdBytes = Number(values.threshold);
-  }
+  if (typeof values.threshold === 'string') out.attachmentThresholdBytes = positiveBytes('threshold', values.threshold);
+  if (typeof values['max-file-bytes'] === 'string')
+    out.maxFileBytes = positiveBytes('max-file-bytes', values['max-file-bytes']);
   if (typeof values.kind === 'string') out.kind = values.kind;
   if (typeof values['subagent-output'] === 'string') {
     if (!existsSync(resolve(io.cwd, values['subagent-output'])))
@@ -139,6 +141,13 @@ export function parseVerifyArgs(argv: string[], io: CliIo): VerifyArgs {
     out.subagentOutput = values['subagent-output'];
   }
   return out;
+}
+
+/** A byte count given to `--NAME`: a positive safe integer, else a usage error quoting it. */
+function positiveBytes(name: string, given: string): number {
+  if (!/^[1-9]\d*$/.test(given) || !Number.isSafeInteger(Number(given)))
+    throw new ProseError('E_USAGE', `--${name} must be a positive integer of bytes, got ${JSON.stringify(given)}`);
+  return Number(given);
 }
 
 /** `file:line: severity rule: message` and an indented hint; a table row reads `file table[row]`. */
