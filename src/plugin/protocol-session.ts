@@ -3,6 +3,7 @@ import { jsonOneLine } from '../core/json-line.ts';
 import { timeoutAfterIo } from '../core/timeout-after-io.ts';
 import { PluginError, type PluginEvidence } from './plugin-error.ts';
 import { PluginProcess, type ProcessExit } from './plugin-process.ts';
+import { newGroupsRefused } from './process-groups.ts';
 import {
   DEFAULT_EXIT_GRACE_MS,
   DEFAULT_TIMEOUT_MS,
@@ -71,6 +72,8 @@ export class ProtocolSession {
     command: string,
     opts: ExecOptions = {},
   ): Promise<{ session: ProtocolSession; hello: PluginHello }> {
+    const refused = newGroupsRefused();
+    if (refused !== undefined) throw new PluginError(`not started: ${refused}`, { command, stderr: '' });
     const session = new ProtocolSession(command, opts);
     try {
       const reply = await session.send(

@@ -16,6 +16,8 @@ import { resolveBackends } from '../backend-kinds.ts';
 import type { CliIo } from '../io.ts';
 import { progressLine } from '../progress-line.ts';
 import { createFileReports, teeListener } from '../report-files.ts';
+import { endAllGroups, refuseNewGroups } from '../../plugin/process-groups.ts';
+import { EXIT } from '../io.ts';
 import { workerCommandFor } from '../worker-bundle.ts';
 import { needsWorkerBundle, planRounds, type SuiteRun } from './test-plan.ts';
 
@@ -30,6 +32,8 @@ export async function runPlan(plan: SuiteRun, suite: Suite, decisions: Decisions
   const share = plan.shard ? shardCases(selected, plan.shard, durations) : selected;
   const listeners = createListeners(plan, suite, io, share.length * factories.length);
   const workers = await workerCommandFor(needsWorkerBundle(plan.jobs, share, factories) ? io.self : undefined);
+  // One deadline for every round; past it the plugins' process groups end, so a hung plugin call ends with them.
+  const deadline = plan.deadlineMs === undefined ? undefined : { ms: plan.deadlineMs, startedAt: performance.now() };
   const run = (f: BackendFactory[], ids: string[]) =>
     runSuite({
       suite: plan.quick ? quickSuite(suite) : suite,
@@ -49,6 +53,7 @@ export async function runPlan(plan: SuiteRun, suite: Suite, decisions: Decisions
       ...(listeners.progress.sink ? { progress: listeners.progress.sink } : {}),
       ...(plan.shard ? { shard: plan.shard } : {}),
       ...(durations ? { durations } : {}),
+      ...(deadline ? { deadline, onDeadline: () => endPlugins(deadline.ms) } : {}),
     });
   const all: CaseResult[] = [];
   try {
@@ -64,7 +69,15 @@ export async function runPlan(plan: SuiteRun, suite: Suite, decisions: Decisions
     workers.dispose();
   }
   listeners.finish(all);
+  // A run cut short by its deadline is not a complete run, whatever the cases that did run say (the report does).
+  if (listeners.deadlinePassed()) return EXIT.harness;
   return worstExit(exitCodeFor(countOutcomes(all)), exitCodeForClaims(listeners.claims));
+}
+
+/** Past the deadline: the plugins' processes end, and none starts again (a case in flight would start one). */
+function endPlugins(ms: number): void {
+  refuseNewGroups(`the run's deadline (--deadline, ${ms / 1000} s) passed`);
+  endAllGroups();
 }
 
 /**
@@ -81,19 +94,23 @@ function createListeners(plan: SuiteRun, suite: Suite, io: CliIo, total: number)
   const reporter = createReporters(plan.reporter, out, { verbose: plan.verbose, sources });
   const files = plan.reportDir ? createFileReports(plan.reportDir, { sources }) : undefined;
   const claims: CapabilityReport[] = [];
+  let deadlinePassed = false;
   const collector: Reporter = {
     header() {},
     capabilities: (r: CapabilityReport) => {
       claims.push(r);
     },
     result: () => progress.caseDone(),
-    footer() {},
+    footer(_backend, _counts, extra) {
+      if ((extra.cutShort as { by?: string } | undefined)?.by === 'deadline') deadlinePassed = true;
+    },
     finish() {},
   };
   return {
     listener: teeListener(files ? teeListener(reporter, files.reporter) : reporter, collector),
     progress,
     claims,
+    deadlinePassed: () => deadlinePassed,
     finish(all: CaseResult[]) {
       reporter.finish(all);
       files?.reporter.finish(all);
