@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
 import { filesystemFactory } from '../../src/backends/filesystem/index.ts';
 import { main } from '../../src/cli/main.ts';
 import { EXIT } from '../../src/cli/io.ts';
@@ -19,6 +20,9 @@ import { goneWithin, pidFrom } from '../plugin/fixtures/process-alive.ts';
 // no child process behind, writes well-formed reports and exits 3.
 
 const BIN = fileURLToPath(new URL('../../bin/prose-state.js', import.meta.url));
+const validate = new Ajv({ discriminator: true, allErrors: true }).compile(
+  JSON.parse(readFileSync(new URL('../../conformance/schema/report.schema.json', import.meta.url), 'utf8')) as object,
+);
 const idleWorker = fileURLToPath(new URL('../conformance/fixtures/ready-then-idle-worker.js', import.meta.url));
 
 /** Five cases that each resolve a name in the case's run: a plugin told to hang on resolve hangs each. */
@@ -71,6 +75,7 @@ test('--deadline 2 on a plugin that hangs: exit 3, cut short by the deadline, re
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.equal(lines.at(-1)!.cutShort, { by: 'deadline', notRun: 5, deadlineMs: 2000 });
+    for (const l of lines) assert.ok(validate(l), `${JSON.stringify(validate.errors)}\n${JSON.stringify(l)}`);
     const junit = readFileSync(join(dir, 'out', 'report.junit.xml'), 'utf8');
     const parsed = spawnSync('python3', ['-c', 'import sys, xml.etree.ElementTree as E; E.parse(sys.stdin)'], {
       input: junit,
