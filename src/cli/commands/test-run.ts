@@ -63,6 +63,7 @@ export async function runPlan(plan: SuiteRun, suite: Suite, decisions: Decisions
           hint: 'pass --backend NAME for each backend to rerun on',
         });
       all.push(...(await run(round.factories, round.ids)));
+      if (listeners.deadlinePassed()) break; // a later round would start past the deadline
     }
   } finally {
     listeners.progress.clear();
