@@ -85,6 +85,12 @@ export class CaseWorkers {
     this.idle.length = 0;
   }
 
+  /** Ends every worker at once (the run's deadline passed): the cases they ran are given up. */
+  kill(): void {
+    for (const c of this.all) c.kill('SIGKILL');
+    this.idle.length = 0;
+  }
+
   private spawn(): ChildProcess {
     const child: ChildWithStderr = spawn(this.command[0]!, [...this.command.slice(1), 'case-worker'], {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],

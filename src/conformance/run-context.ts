@@ -26,6 +26,8 @@ export interface CaseContext {
   progress?: ProgressSink;
   /** Names the case in progress reports. */
   caseId?: string;
+  /** Aborted when the run's deadline passes (test --deadline): worker steps kill their processes and give up. */
+  runSignal?: AbortSignal;
   /** The platform the case runs on (default: this process's); a case that cannot hold there is skipped. */
   platform?: NodeJS.Platform;
 }

@@ -19,6 +19,10 @@ import { shardCases, type Shard } from './shard.ts';
 import { stepSlots, stepWorkers } from './steps/step-kinds.ts';
 import { Slots, type UnitKind } from './slots.ts';
 import { UnitQueue } from './unit-queue.ts';
+import { RunDeadline, type DeadlineOption } from './run-deadline.ts';
+
+/** How long cases still running past a deadline may take to end once their processes are killed. */
+const DEADLINE_GRACE_MS = 3000;
 
 export interface RunHeader {
   suite: { name: string; version: string };
@@ -81,6 +85,13 @@ export interface RunOptions {
   jobs?: number;
   /** Stop the whole run at the first failed or errored case (test --bail); the last footer says how many did not run. */
   bail?: boolean;
+  /**
+   * A whole-run deadline (test --deadline): past it no case starts, cases in flight are given up (their worker
+   * processes killed) and the last footer says how many did not run or finish.
+   */
+  deadline?: DeadlineOption;
+  /** Called once when the deadline passes, to end what the caller started outside the runner (plugin processes). */
+  onDeadline?: () => void;
   /** The counts a quick run (test --quick) scaled the suite's worker steps to; named in every header. */
   quick?: QuickCounts;
   /** Told the crash and worker areas' progress (test's TTY progress line). */
@@ -117,13 +128,20 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
     jobs > 1 && opts.caseWorkers && opts.workerCommand && !opts.onStep && !opts.checkerBug
       ? new CaseWorkers(opts.workerCommand)
       : undefined;
-  const queue = new UnitQueue(slots, jobs, lanes, cases.length, opts);
-  const run: SuiteRun = { opts, cases, root, seed, jobs, slots, pool, queue };
+  const deadline = opts.deadline ? new RunDeadline(opts.deadline) : undefined;
+  void deadline?.reached.then(() => {
+    pool?.kill();
+    opts.onDeadline?.();
+  });
+  const queue = new UnitQueue(slots, jobs, lanes, cases.length, { ...opts, deadline });
+  const run: SuiteRun = { opts, cases, root, seed, jobs, slots, pool, queue, deadline };
   try {
     return await tellUnits(run, queueUnits(run));
   } finally {
-    // Cases still running when a run stops (--bail) finish before their storage is removed.
-    await queue.drain();
+    // Cases still running when a run stops (--bail) finish before their storage is removed; past a deadline they
+    // end fast (their processes are killed), and one that does not is left behind rather than hold the run.
+    await (deadline?.passed ? Promise.race([queue.drain(), sleep(DEADLINE_GRACE_MS)]) : queue.drain());
+    deadline?.clear();
     pool?.close();
     rmSync(root, { recursive: true, force: true });
   }
@@ -139,6 +157,7 @@ interface SuiteRun {
   slots: Slots;
   pool: CaseWorkers | undefined;
   queue: UnitQueue;
+  deadline: RunDeadline | undefined;
 }
 
 /** One backend's part of the run: its probes and its cases, each a pending result. */
@@ -155,7 +174,7 @@ interface Unit {
  * follow, in case workers beside them when there is a pool; with one job the queue is the sequential order itself.
  */
 function queueUnits(run: SuiteRun): Unit[] {
-  const { opts, cases, root, seed, jobs, slots, pool, queue } = run;
+  const { opts, cases, root, jobs, slots, pool, queue } = run;
   const elsewhere = (f: BackendFactory, c: Case) => !!pool && !isPlugin(f) && !!f.spec && kindOf(c) === 'in-process';
   const queued = opts.factories.map(() => new Map<number, Promise<CaseResult | undefined>>());
   const queueCase = (f: number, n: number) => {
@@ -164,7 +183,7 @@ function queueUnits(run: SuiteRun): Unit[] {
     queued[f]!.set(
       n,
       queue.start(f, n, weightOf(cases[n]!, jobs), there ? 'elsewhere' : kindOf(cases[n]!), () =>
-        runOne(opts, opts.factories[f]!, cases[n]!, join(root, `${f}-${n}`), seed, there ? pool : undefined),
+        runOne(run, opts.factories[f]!, cases[n]!, join(root, `${f}-${n}`), there ? pool : undefined),
       ),
     );
     return queued[f]!;
@@ -181,37 +200,52 @@ function queueUnits(run: SuiteRun): Unit[] {
   }));
 }
 
-/** Tells each backend's header, probes, results and footer in order, as its units finish; --bail stops the telling. */
+/**
+ * Tells each backend's header, probes, results and footer in order, as its units finish; --bail stops the telling,
+ * and so does the deadline: a result not there by then is not waited for.
+ */
 async function tellUnits(run: SuiteRun, units: Unit[]): Promise<CaseResult[]> {
-  const { opts, cases } = run;
+  const { opts, cases, deadline } = run;
   const all: CaseResult[] = [];
   let told = 0;
-  let stopped = false;
+  let stopped: 'bail' | 'deadline' | undefined;
+  const wait = <T>(p: Promise<T>): Promise<T | typeof PAST> =>
+    deadline ? Promise.race([p, deadline.reached.then((): typeof PAST => PAST)]) : p;
   for (const unit of units) {
     if (stopped) break;
     opts.listener.header(headerOf(run, unit.factory));
-    const report = await unit.probe;
-    if (report) opts.listener.capabilities?.(report);
+    const report = await wait(Promise.resolve(unit.probe));
+    if (report === PAST) stopped = 'deadline';
+    else if (report) opts.listener.capabilities?.(report);
     const results: CaseResult[] = [];
-    for (const pending of unit.cases) {
-      const r = await pending;
-      if (!r) break;
+    for (const pending of stopped ? [] : unit.cases) {
+      const r = await wait(pending);
+      if (r === PAST || (!r && deadline?.passed)) stopped = 'deadline';
+      if (!r || r === PAST) break;
       results.push(r);
       told++;
       opts.listener.result(r);
       if (r.outcome.status === 'failed' || r.outcome.status === 'errored') {
-        stopped = !!opts.bail;
+        if (opts.bail) stopped = 'bail';
         if (stopped || opts.stopAtFirstFailure) break;
       }
     }
     opts.listener.footer(unit.factory.name, countOutcomes(results), {
       ...sumMetrics(results),
-      ...(stopped ? { cutShort: { by: 'bail', notRun: opts.factories.length * cases.length - told } } : {}),
+      ...(stopped ? { cutShort: cutShort(run, stopped, opts.factories.length * cases.length - told) } : {}),
     });
     all.push(...results);
   }
   return all;
 }
+
+const PAST: unique symbol = Symbol('deadline passed');
+
+function cutShort({ deadline }: SuiteRun, by: 'bail' | 'deadline', notRun: number): Record<string, unknown> {
+  return by === 'deadline' ? { by, notRun, deadlineMs: deadline!.option.ms } : { by, notRun };
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
 function headerOf({ opts, cases, seed }: SuiteRun, factory: BackendFactory): RunHeader {
   return {
@@ -234,11 +268,10 @@ function headerOf({ opts, cases, seed }: SuiteRun, factory: BackendFactory): Run
 }
 
 async function runOne(
-  opts: RunOptions,
+  { opts, seed, deadline }: SuiteRun,
   factory: BackendFactory,
   c: Case,
   dir: string,
-  seed: number,
   pool: CaseWorkers | undefined,
 ): Promise<CaseResult> {
   const started = performance.now();
@@ -262,6 +295,7 @@ async function runOne(
           ...(opts.onStep ? { onStep: opts.onStep } : {}),
           ...(opts.checkerBug ? { checkerBug: opts.checkerBug } : {}),
           ...(opts.progress ? { progress: opts.progress, caseId: c.id } : {}),
+          ...(deadline ? { runSignal: deadline.signal } : {}),
         });
   const outcome = applyExpectation(opts.expectations, factory.name, c.id, raw ?? { status: 'skipped', reason: '' });
   return {

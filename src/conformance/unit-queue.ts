@@ -16,11 +16,16 @@ export class UnitQueue {
     /** Per backend, a lane of one where its cases may not run at once (a plugin), else undefined. */
     private readonly lanes: readonly (Slots | undefined)[],
     private readonly caseCount: number,
-    private readonly stops: { bail?: boolean; stopAtFirstFailure?: boolean },
+    private readonly stops: {
+      bail?: boolean;
+      stopAtFirstFailure?: boolean;
+      deadline?: { passed: boolean } | undefined;
+    },
   ) {}
 
   private skipped(f: number, n: number): boolean {
     return (
+      !!this.stops.deadline?.passed ||
       (!!this.stops.bail && f * this.caseCount + n > this.firstBad) ||
       (!!this.stops.stopAtFirstFailure && n > (this.firstBadOf.get(f) ?? Infinity))
     );

@@ -21,6 +21,13 @@ export function excerpt(text: string): string {
   return text.length > MAX_EXCERPT ? `${text.slice(0, MAX_EXCERPT)}... (${text.length} characters)` : text;
 }
 
+/** How much of what a plugin wrote an error keeps as evidence. */
+export const MAX_RECEIVED = 4096;
+
+function keptPart(text: string): string {
+  return text.length > MAX_RECEIVED ? `${text.slice(0, MAX_RECEIVED)}... (${text.length} characters)` : text;
+}
+
 /** An E_PLUGIN error carrying its evidence, so a report can show why the case errored. */
 export class PluginError extends ProseError {
   readonly evidence: PluginEvidence;
@@ -43,7 +50,12 @@ export class PluginError extends ProseError {
       location: opts.location,
       cause: opts.cause,
     });
-    // Evidence may be written into shared reports: the command is kept with its secrets masked.
-    this.evidence = { ...evidence, command: redactCommand(evidence.command) };
+    // Evidence may be written into shared reports: the command is kept with its secrets masked, and what the plugin
+    // wrote is kept only in part (a hostile reply may be megabytes).
+    this.evidence = {
+      ...evidence,
+      command: redactCommand(evidence.command),
+      ...(evidence.received !== undefined ? { received: keptPart(evidence.received) } : {}),
+    };
   }
 }

@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { endGroup, trackGroup } from './process-groups.ts';
 import { StderrRing } from './stderr-ring.ts';
+import { StdoutLines, type LineEvents } from './stdout-lines.ts';
 
 export interface ProcessExit {
   code: number | null;
@@ -11,14 +12,15 @@ export interface PluginProcessOptions {
   cwd?: string;
   env?: Record<string, string | undefined>;
   stderrBytes?: number;
-  /** Longest stdout line accepted; a longer one is garbage, not a reply. */
+  /** Longest stdout line accepted, in bytes (default DEFAULT_MAX_LINE_BYTES); a longer one is garbage, not a reply. */
   maxLineBytes?: number;
 }
 
-export interface ProcessEvents {
-  line(text: string): void;
-  /** A line longer than the limit (the process is still running). */
-  overlong(bytes: number): void;
+/** 64 MiB: far over any reply a value of the suite makes, and a bound on what one plugin line can make us hold. */
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** Stdout's lines (whole, UTF-8) and its faults (overlong, not UTF-8; the process is still running), then the exit. */
+export interface ProcessEvents extends LineEvents {
   exit(exit: ProcessExit): void;
 }
 
@@ -46,11 +48,9 @@ function spawnShell(command: string, opts: PluginProcessOptions): ChildProcess {
 export class PluginProcess {
   readonly stderr: StderrRing;
   private readonly child: ChildProcess;
-  private buffered: string[] = [];
-  private bufferedBytes = 0;
+  private readonly stdout: StdoutLines;
   private exitInfo: ProcessExit | undefined;
   private resolveExit!: (e: ProcessExit) => void;
-  private readonly maxLine: number;
   readonly exited: Promise<ProcessExit>;
 
   constructor(
@@ -59,7 +59,7 @@ export class PluginProcess {
     opts: PluginProcessOptions = {},
   ) {
     this.stderr = new StderrRing(opts.stderrBytes ?? 8192);
-    this.maxLine = opts.maxLineBytes ?? 64 * 1024 * 1024;
+    this.stdout = new StdoutLines(opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, events);
     this.child = spawnShell(command, opts);
     if (!WINDOWS && this.child.pid !== undefined) trackGroup(this.child.pid);
     this.exited = new Promise((r) => {
@@ -68,8 +68,7 @@ export class PluginProcess {
     // A write to a plugin that died raises EPIPE on stdin; the exit report carries the evidence instead.
     this.child.stdin!.on('error', () => {});
     this.child.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk));
-    this.child.stdout!.setEncoding('utf8');
-    this.child.stdout!.on('data', (chunk: string) => this.onStdout(chunk));
+    this.child.stdout!.on('data', (chunk: Buffer) => this.stdout.push(chunk));
     // 'exit' can come before the last stderr bytes; 'close' waits for the pipes, which a grandchild may hold open.
     this.child.on('close', (code, signal) => this.finish(code, signal));
     this.child.on('exit', (code, signal) => {
@@ -81,43 +80,20 @@ export class PluginProcess {
     });
   }
 
-  /** Splits stdout into lines; a line growing past the limit is reported and dropped. */
-  private onStdout(chunk: string): void {
-    let start = 0;
-    for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', start)) {
-      this.buffered.push(chunk.slice(start, nl));
-      const line = this.buffered.join('');
-      this.buffered = [];
-      this.bufferedBytes = 0;
-      start = nl + 1;
-      this.events.line(line.endsWith('\r') ? line.slice(0, -1) : line);
-    }
-    if (start < chunk.length) {
-      this.buffered.push(chunk.slice(start));
-      this.bufferedBytes += chunk.length - start;
-      if (this.bufferedBytes > this.maxLine) {
-        this.events.overlong(this.bufferedBytes);
-        this.buffered = [];
-        this.bufferedBytes = 0;
-      }
-    }
-  }
-
   /** The first of close, exit (after a grace period) or a spawn error ends the process, once. */
   private finish(code: number | null, signal: string | null): void {
     if (this.exitInfo) return;
     this.exitInfo = { code, signal };
     // What the plugin started (`sleep 300 &`, a server it forked) must not outlive it.
     if (!WINDOWS && this.child.pid !== undefined) endGroup(this.child.pid);
-    // A last line without its newline is still evidence of what the plugin said.
-    if (this.buffered.length) this.events.line(this.buffered.join(''));
+    this.stdout.end();
     this.events.exit(this.exitInfo);
     this.resolveExit(this.exitInfo);
   }
 
   /** Stdout text received after the last newline (a reply the plugin never finished). */
   get partialLine(): string {
-    return this.buffered.join('');
+    return this.stdout.partial();
   }
 
   get hasExited(): boolean {

@@ -6,6 +6,7 @@
 const live = new Set<number>();
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 let hooked = false;
+let refusal: string | undefined;
 
 /** SIGKILL to the group `pgid`; a group already gone (ESRCH) is fine. */
 export function killGroup(pgid: number): void {
@@ -27,17 +28,30 @@ export function endGroup(pgid: number): void {
   live.delete(pgid);
 }
 
-function endAll(): void {
+/**
+ * From now on no plugin process starts (ProtocolSession.start fails with `why`): the run's deadline passed, and a
+ * case still in flight must not start what nobody would end. For the CLI, which runs one suite per process.
+ */
+export function refuseNewGroups(why: string): void {
+  refusal = why;
+}
+
+export function newGroupsRefused(): string | undefined {
+  return refusal;
+}
+
+/** Kills every group still live (our exit, or the run's deadline passing: test --deadline). */
+export function endAllGroups(): void {
   for (const pgid of live) killGroup(pgid);
   live.clear();
 }
 
 function hook(): void {
   hooked = true;
-  process.on('exit', endAll);
+  process.on('exit', endAllGroups);
   for (const signal of SIGNALS) {
     const onSignal = (): void => {
-      endAll();
+      endAllGroups();
       // Ours was the only handler: the signal's default (ending the process) is what it would have done without us.
       process.off(signal, onSignal);
       if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);

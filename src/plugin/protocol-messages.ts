@@ -33,6 +33,8 @@ export interface ExecOptions {
   startTimeoutMs?: number;
   /** How long a plugin may take to exit after `close` or the end of its input before it is killed (default 2 s). */
   exitGraceMs?: number;
+  /** Longest stdout line accepted, in bytes (default 64 MiB): more without a newline is E_PLUGIN. */
+  maxLineBytes?: number;
   /** Bytes of stderr kept for error reports (default 8 KiB). */
   stderrBytes?: number;
   /** The prose-state version sent in `hello` (the CLI passes its VERSION; src/plugin cannot import it). */

@@ -3,6 +3,7 @@ import { jsonOneLine } from '../core/json-line.ts';
 import { timeoutAfterIo } from '../core/timeout-after-io.ts';
 import { PluginError, type PluginEvidence } from './plugin-error.ts';
 import { PluginProcess, type ProcessExit } from './plugin-process.ts';
+import { newGroupsRefused } from './process-groups.ts';
 import {
   DEFAULT_EXIT_GRACE_MS,
   DEFAULT_TIMEOUT_MS,
@@ -46,10 +47,23 @@ export class ProtocolSession {
       command,
       {
         line: (text) => this.onLine(text),
-        overlong: (bytes) => this.fail(`plugin wrote a stdout line longer than ${bytes} bytes without a newline`, {}),
+        overlong: (limit) =>
+          this.fail(
+            `plugin wrote more than ${limit} bytes on stdout without a newline`,
+            { received: this.proc.partialLine },
+            undefined,
+            'a protocol message is one line of JSON; the harness holds at most this much of one',
+          ),
+        notUtf8: (at, text) =>
+          this.fail(
+            `plugin wrote a line that is not valid UTF-8 (at byte ${at})`,
+            { received: text },
+            undefined,
+            'protocol messages are UTF-8 text',
+          ),
         exit: (exit) => this.onExit(exit),
       },
-      { cwd: opts.cwd, env: opts.env, stderrBytes: opts.stderrBytes },
+      { cwd: opts.cwd, env: opts.env, stderrBytes: opts.stderrBytes, maxLineBytes: opts.maxLineBytes },
     );
   }
 
@@ -58,6 +72,8 @@ export class ProtocolSession {
     command: string,
     opts: ExecOptions = {},
   ): Promise<{ session: ProtocolSession; hello: PluginHello }> {
+    const refused = newGroupsRefused();
+    if (refused !== undefined) throw new PluginError(`not started: ${refused}`, { command, stderr: '' });
     const session = new ProtocolSession(command, opts);
     try {
       const reply = await session.send(
@@ -185,11 +201,9 @@ export class ProtocolSession {
     const p = this.pending.get(reply.seq);
     if (!p) {
       const waiting = [...this.pending.values()].map((x) => x.label).join(', ') || 'nothing';
-      return this.fail(
-        `plugin answered seq ${reply.seq}, but no request with that seq is waiting (waiting: ${waiting})`,
-        { received: text },
-        'seq',
-      );
+      // Every seq below nextSeq was asked, and one not pending was answered already (a timeout ends the session).
+      const which = reply.seq >= 0 && reply.seq < this.nextSeq ? ' a second time' : ', which was never asked';
+      return this.fail(`plugin answered seq ${reply.seq}${which} (waiting: ${waiting})`, { received: text }, 'seq');
     }
     if (reply.type !== 'error' && (reply.type === 'hello') !== (p.expect === 'hello')) {
       return this.fail(`plugin answered ${p.label} with a "${reply.type}" message`, { received: text }, 'type');

@@ -31,7 +31,7 @@ ${renderEditionSection()}
 
 verify reads only what it owns: regular files and directories inside the path it was given, never following a link
 and never opening a FIFO, socket or device (src/verify/kit/owned-files.ts). It reports each of those it meets, and
-does not read a file over the size cap (\`maxFileBytes\` in the options, default 64 MiB), so nothing it prints
+does not read a file over the size cap (\`--max-file-bytes N\`, \`maxFileBytes\` in the options; default 64 MiB), so nothing it prints
 quotes bytes from outside the tree and no tree can make it hang.
 
 ${renderRuleTable(TREE_RULES)}

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { StateDbRuleId } from '../../../src/verify/state-db/rules.ts';
+import { MAX_ROWS_CHECKED } from '../../../src/verify/state-db/query-budget.ts';
 import type { SeedDb } from './seed-db.ts';
 
 export interface DbMutation {
@@ -19,6 +20,24 @@ export const STATE_DB_MUTATIONS: DbMutation[] = [
     apply: async (s) => writeFileSync(s.db, 'SQLite format 3\0 but then garbage'),
   },
   { rule: 'db.table-missing', what: 'no imports table', apply: sql('DROP TABLE imports'), table: 'imports' },
+  {
+    rule: 'db.not-a-table',
+    what: 'imports as a view',
+    apply: sql(
+      "DROP TABLE imports; CREATE VIEW imports AS SELECT 'r' AS alias, 'u' AS source_url, NULL AS fetched_at, " +
+        'NULL AS inputs_schema, NULL AS outputs_schema',
+    ),
+    table: 'imports',
+  },
+  {
+    rule: 'db.budget',
+    what: 'bindings of more rows than verify checks',
+    apply: sql(
+      `INSERT INTO bindings (name, kind, value) WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n ` +
+        `LIMIT ${MAX_ROWS_CHECKED + 1}) SELECT 'b' || i, 'let', 'v' FROM n`,
+    ),
+    table: 'bindings',
+  },
   {
     rule: 'db.column-missing',
     what: 'run without state_mode',

@@ -26,6 +26,8 @@ export interface TestOptions {
   shard?: string;
   durations?: string;
   rerunFailed?: string;
+  /** --deadline SECONDS, checked: the whole run's time limit in milliseconds. */
+  deadlineMs?: number;
 }
 
 const SPEC = {
@@ -49,6 +51,7 @@ const SPEC = {
   shard: { type: 'string' },
   durations: { type: 'string' },
   'rerun-failed': { type: 'string' },
+  deadline: { type: 'string', env: 'PROSE_STATE_DEADLINE' },
 } as const;
 
 /** Reads `test`'s argv (and the environment twins); an unknown option is a usage error naming it. */
@@ -78,7 +81,16 @@ export function parseTestOptions(argv: string[], env: Record<string, string | un
     shard: str('shard'),
     durations: str('durations'),
     rerunFailed: str('rerun-failed') || undefined,
+    ...(str('deadline') !== undefined ? { deadlineMs: deadlineMs(str('deadline')!) } : {}),
   };
+}
+
+/** `--deadline SECONDS`: a positive decimal number of seconds, else a usage error quoting it. */
+function deadlineMs(given: string): number {
+  const ms = Math.round(Number(given) * 1000);
+  if (!/^\d+(\.\d+)?$/.test(given) || !(ms > 0) || !Number.isSafeInteger(ms))
+    throw new ProseError('E_USAGE', `--deadline must be a positive number of seconds, got ${JSON.stringify(given)}`);
+  return ms;
 }
 
 /** `--decision KEY=NUMBER`, each; anything else is a usage error quoting it. */

@@ -42,6 +42,8 @@ export interface SuiteRun {
   reporter: string;
   reportDir?: string;
   expect?: string;
+  /** The whole run's time limit (test --deadline). */
+  deadlineMs?: number;
 }
 
 /** The plan of a run; a usage error (by name) for options that cannot run. `cores` is the default of --jobs. */
@@ -92,6 +94,7 @@ export function planTest(options: TestOptions, suite: Suite, rerun: RerunPlan | 
     reporter: options.reporter,
     ...(options.reportDir ? { reportDir: options.reportDir } : {}),
     ...(options.expect ? { expect: options.expect } : {}),
+    ...(options.deadlineMs !== undefined ? { deadlineMs: options.deadlineMs } : {}),
   };
 }
 

@@ -17,6 +17,8 @@ import { resolveBackends } from '../backend-kinds.ts';
 import type { CliIo } from '../io.ts';
 import { progressLine } from '../progress-line.ts';
 import { createFileReports, teeListener } from '../report-files.ts';
+import { endAllGroups, refuseNewGroups } from '../../plugin/process-groups.ts';
+import { EXIT } from '../io.ts';
 import { workerCommandFor } from '../worker-bundle.ts';
 import { needsWorkerBundle, planRounds, type SuiteRun } from './test-plan.ts';
 
@@ -33,6 +35,8 @@ export async function runPlan(plan: SuiteRun, suite: Suite, decisions: Decisions
   const listeners = createListeners(plan, suite, io, share.length * factories.length);
   for (const n of notJudged) listeners.listener.notJudged?.(n);
   const workers = await workerCommandFor(needsWorkerBundle(plan.jobs, share, factories) ? io.self : undefined);
+  // One deadline for every round; past it the plugins' process groups end, so a hung plugin call ends with them.
+  const deadline = plan.deadlineMs === undefined ? undefined : { ms: plan.deadlineMs, startedAt: performance.now() };
   const run = (f: BackendFactory[], ids: string[]) =>
     runSuite({
       suite: plan.quick ? quickSuite(suite) : suite,
@@ -52,6 +56,7 @@ export async function runPlan(plan: SuiteRun, suite: Suite, decisions: Decisions
       ...(listeners.progress.sink ? { progress: listeners.progress.sink } : {}),
       ...(plan.shard ? { shard: plan.shard } : {}),
       ...(durations ? { durations } : {}),
+      ...(deadline ? { deadline, onDeadline: () => endPlugins(deadline.ms) } : {}),
     });
   const all: CaseResult[] = [];
   try {
@@ -61,13 +66,22 @@ export async function runPlan(plan: SuiteRun, suite: Suite, decisions: Decisions
           hint: 'pass --backend NAME for each backend to rerun on',
         });
       all.push(...(await run(round.factories, round.ids)));
+      if (listeners.deadlinePassed()) break; // a later round would start past the deadline
     }
   } finally {
     listeners.progress.clear();
     workers.dispose();
   }
   listeners.finish(all);
+  // A run cut short by its deadline is not a complete run, whatever the cases that did run say (the report does).
+  if (listeners.deadlinePassed()) return EXIT.harness;
   return worstExit(exitCodeFor(countOutcomes(all)), exitCodeForClaims(listeners.claims));
+}
+
+/** Past the deadline: the plugins' processes end, and none starts again (a case in flight would start one). */
+function endPlugins(ms: number): void {
+  refuseNewGroups(`the run's deadline (--deadline, ${ms / 1000} s) passed`);
+  endAllGroups();
 }
 
 /**
@@ -84,19 +98,23 @@ function createListeners(plan: SuiteRun, suite: Suite, io: CliIo, total: number)
   const reporter = createReporters(plan.reporter, out, { verbose: plan.verbose, sources });
   const files = plan.reportDir ? createFileReports(plan.reportDir, { sources }) : undefined;
   const claims: CapabilityReport[] = [];
+  let deadlinePassed = false;
   const collector: Reporter = {
     header() {},
     capabilities: (r: CapabilityReport) => {
       claims.push(r);
     },
     result: () => progress.caseDone(),
-    footer() {},
+    footer(_backend, _counts, extra) {
+      if ((extra.cutShort as { by?: string } | undefined)?.by === 'deadline') deadlinePassed = true;
+    },
     finish() {},
   };
   return {
     listener: teeListener(files ? teeListener(reporter, files.reporter) : reporter, collector),
     progress,
     claims,
+    deadlinePassed: () => deadlinePassed,
     finish(all: CaseResult[]) {
       reporter.finish(all);
       files?.reporter.finish(all);

@@ -30,6 +30,7 @@ Options:
   --expect FILE       expected outcomes per case id (fail or skip, with a reason)   [PROSE_STATE_EXPECT]
   --decision K=V      override a pinned decision, e.g. attachmentThresholdBytes=100000 (repeatable)
   --timeout MS        per-step timeout in milliseconds (default 30000)
+  --deadline SECONDS  the whole run's time limit: past it the run stops, reports what did not run, exits 3  [PROSE_STATE_DEADLINE]
   --seed N            seed of the crash area's kill points (default random, printed in the header)  [PROSE_STATE_SEED]
   --shard I/N         run the I-th of N deterministic shares of the cases (CI machines; join with \`report merge\`);
                       give every shard the same --seed

@@ -4,6 +4,7 @@ import { formatError, ProseError, toProseError } from '../../core/errors.ts';
 import type { Finding } from '../../verify/finding.ts';
 import { parseEdition, type Edition } from '../../core/editions.ts';
 import { describeVerdict, type EditionVerdict } from '../../verify/edition/edition-verdict.ts';
+import { DEFAULT_MAX_FILE_BYTES } from '../../verify/kit/tree-rules.ts';
 import { verifyPath, type VerifyPathOptions, type VerifyResult } from '../../verify/registry.ts';
 import { checkSubagentOutput } from '../../session/index.ts';
 import { parseOptions, type OptionSpec } from '../args.ts';
@@ -32,6 +33,7 @@ Options:
   --home DIR         the home directory standing in for ~ (user-scope agents in DIR/.prose/)   [PROSE_STATE_HOME]
   --threshold BYTES  attachment threshold in UTF-8 bytes (default 102400)                      [PROSE_STATE_THRESHOLD]
   --kind KIND        use this verifier instead of detecting one
+  --max-file-bytes N  files over N bytes are not read (tree.too-large; default 67108864)  [PROSE_STATE_MAX_FILE_BYTES]
   -h, --help         this text
 
 Each finding prints as "file:line: severity rule: message" and a hint; docs/verify-rules.md lists the rules. The
@@ -49,6 +51,7 @@ export const VERIFY_OPTIONS = {
   edition: { type: 'string' },
   since: { type: 'string' },
   'subagent-output': { type: 'string' },
+  'max-file-bytes': { type: 'string', env: 'PROSE_STATE_MAX_FILE_BYTES' },
 } satisfies OptionSpec;
 
 const SUBAGENT_V0_ONLY =
@@ -83,6 +86,7 @@ export const verifyCommand: Command = {
         ...(args.attachmentThresholdBytes !== undefined
           ? { attachmentThresholdBytes: args.attachmentThresholdBytes }
           : {}),
+        ...(args.maxFileBytes !== undefined ? { maxFileBytes: args.maxFileBytes } : {}),
       };
       let result: VerifyResult;
       if (args.subagentOutput !== undefined) {
@@ -113,8 +117,13 @@ export const verifyCommand: Command = {
         warnings: findings.filter((f) => f.severity === 'warning').length,
       };
       if (args.format === 'json')
-        io.stdout.write(`${JSON.stringify({ kind, path: args.path, edition: result.edition, findings, counts })}\n`);
+        io.stdout.write(
+          `${JSON.stringify({ kind, path: args.path, edition: result.edition, maxFileBytes: args.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, findings, counts })}
+`,
+        );
       else {
+        if (args.maxFileBytes !== undefined)
+          io.stdout.write(`verify: files over ${args.maxFileBytes} bytes are not read (--max-file-bytes)\n`);
         for (const f of findings) io.stdout.write(formatFinding(f, args.path));
         io.stdout.write(`verify: ${describeVerdict(result.edition)}\n`);
         // Fixed wording ("1 errors") so scripts can match the summary line.
@@ -146,15 +155,9 @@ export function parseVerifyArgs(argv: string[], io: CliIo): VerifyArgs {
     throw new ProseError('E_USAGE', `--format must be text or json, got ${JSON.stringify(format)}`);
   const out: VerifyArgs = { path, format };
   if (typeof values.home === 'string') out.homeDir = resolve(io.cwd, values.home);
-  if (typeof values.threshold === 'string') {
-    if (!/^[1-9]\d*$/.test(values.threshold) || !Number.isSafeInteger(Number(values.threshold))) {
-      throw new ProseError(
-        'E_USAGE',
-        `--threshold must be a positive integer of bytes, got ${JSON.stringify(values.threshold)}`,
-      );
-    }
-    out.attachmentThresholdBytes = Number(values.threshold);
-  }
+  if (typeof values.threshold === 'string') out.attachmentThresholdBytes = positiveBytes('threshold', values.threshold);
+  if (typeof values['max-file-bytes'] === 'string')
+    out.maxFileBytes = positiveBytes('max-file-bytes', values['max-file-bytes']);
   if (typeof values.kind === 'string') out.kind = values.kind;
   if (typeof values.edition === 'string') out.edition = parseEdition(values.edition, '--edition');
   if (typeof values.since === 'string') {
@@ -170,6 +173,13 @@ export function parseVerifyArgs(argv: string[], io: CliIo): VerifyArgs {
     out.subagentOutput = values['subagent-output'];
   }
   return out;
+}
+
+/** A byte count given to `--NAME`: a positive safe integer, else a usage error quoting it. */
+function positiveBytes(name: string, given: string): number {
+  if (!/^[1-9]\d*$/.test(given) || !Number.isSafeInteger(Number(given)))
+    throw new ProseError('E_USAGE', `--${name} must be a positive integer of bytes, got ${JSON.stringify(given)}`);
+  return Number(given);
 }
 
 /** `file:line: severity rule: message` and an indented hint; a table row reads `file table[row]`. */

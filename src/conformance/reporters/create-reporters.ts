@@ -1,4 +1,5 @@
 import { ProseError } from '../../core/errors.ts';
+import { boundReporter, FIELD_BOUND, JSON_FIELD_BOUND } from './bound-fields.ts';
 import { htmlReporter } from './html.ts';
 import { jsonLinesReporter } from './json-lines.ts';
 import { junitReporter } from './junit.ts';
@@ -24,5 +25,6 @@ export function createReporters(name: string, write: Write, opts: ReporterOption
   const make = MAKERS[name];
   if (!make)
     throw new ProseError('E_USAGE', `unknown reporter "${name}"`, { hint: `reporters: ${REPORTERS.join(', ')}` });
-  return make(write, opts);
+  // Every field a backend or a case gave is bounded before a reporter sees it (bound-fields.ts).
+  return boundReporter(make(write, opts), name === 'json' ? JSON_FIELD_BOUND : FIELD_BOUND);
 }

@@ -8,10 +8,13 @@ export function quickNote(h: RunHeader): string | undefined {
     : undefined;
 }
 
-/** The last footer's word that a run stopped early (test --bail), or undefined. */
+/** The last footer's word that a run stopped early (test --bail, test --deadline), or undefined. */
 export function cutShortNote(extra: Record<string, unknown>): string | undefined {
-  const c = extra.cutShort as { by: string; notRun: number } | undefined;
-  return c ? `cut short by --${c.by} at the first failure: ${c.notRun} cases did not run` : undefined;
+  const c = extra.cutShort as { by: string; notRun: number; deadlineMs?: number } | undefined;
+  if (!c) return undefined;
+  return c.by === 'deadline'
+    ? `cut short by --deadline after ${(c.deadlineMs ?? 0) / 1000} s: ${c.notRun} cases did not run or finish`
+    : `cut short by --${c.by} at the first failure: ${c.notRun} cases did not run`;
 }
 
 /** A footer's measured counts (kills survived, writes), without the notes beside them. */

@@ -32,8 +32,10 @@ export async function runWorkerStep(
   if (!ctx.workerCommand && !w.inProcess)
     throw new ProseError('E_CASE', `${step.kind} steps need a worker command`, { location: step.pos });
   const abort = new AbortController();
-  // On timeout the step's processes are killed: left running they wrote into the next case's time and files.
-  const verdict = await withTimeout(start(workerContext(r, abort.signal)), w.budgetMs, w.label).catch(
+  // On timeout, or when the run's deadline passes, the step's processes are killed: left running they wrote into the
+  // next case's time and files, or outlived the run.
+  const work = withTimeout(start(workerContext(r, abort.signal)), w.budgetMs, w.label);
+  const verdict = await (ctx.runSignal ? Promise.race([work, rejectOnAbort(ctx.runSignal)]) : work).catch(
     (err: unknown) => {
       abort.abort();
       throw err;
@@ -45,6 +47,14 @@ export async function runWorkerStep(
     throw new StepFailure({ status: 'failed', at: step.pos, step: w.label, message: verdict.message + replay });
   }
   addMetrics(state, verdict.metrics);
+}
+
+/** Rejects with the signal's reason once it aborts (at once when it has already). */
+function rejectOnAbort(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
 }
 
 /** What the writers see of the case: its storage, its run, the seed of their kill points, and the backend it holds. */

@@ -23,7 +23,9 @@ export const TREE_RULES = {
   'tree.too-large': {
     severity: 'error',
     enforces: 'A file over the size cap is not read, so it is not checked (the cap keeps verify in bounded memory).',
-    hint: `move a large value into attachments/, or raise VerifyOptions.maxFileBytes (default ${DEFAULT_MAX_FILE_BYTES} bytes)`,
+    hint:
+      'move a large value into attachments/, or raise the cap with verify --max-file-bytes N ' +
+      `(VerifyOptions.maxFileBytes; default ${DEFAULT_MAX_FILE_BYTES} bytes)`,
   },
   'tree.name-encoding': {
     severity: 'error',

@@ -5,6 +5,7 @@ import { isRunId } from '../../core/run-id.ts';
 import { queryRows, SqliteFile, type Database, type SqlRow } from '../../sqlite/index.ts';
 import type { FindingSink } from '../kit/finding-sink.ts';
 import { isKind } from '../kit/owned-files.ts';
+import { MAX_ROWS_CHECKED, QueryBudget } from './query-budget.ts';
 import type { StateDbRuleId } from './rules.ts';
 
 type Sink = FindingSink<StateDbRuleId>;
@@ -19,6 +20,8 @@ export interface StateDbOptions {
   thresholdBytes: number;
   /** `run` for a state.db, `agents` for an agents.db (project or user scope). */
   dbKind: 'run' | 'agents';
+  /** The time budget of the whole check (default QUERY_BUDGET_MS). */
+  budgetMs?: number;
 }
 
 /** The seed's core columns (sqlite.md "Core Schema"); tables may have more, and x_ tables may be added. */
@@ -66,23 +69,39 @@ const EXECUTION_STATUSES = new Set([
   'allocated',
 ]);
 
-/** Opens a state.db or agents.db read-only (through the WASM engine) and checks it; never throws on bad input. */
+/**
+ * Opens a state.db or agents.db read-only through the WASM engine (its progress handler interrupts a query past the
+ * time budget, query-budget.ts) and checks it; never throws on bad input.
+ */
 export async function checkStateDb(abs: string, sink: Sink, opts: StateDbOptions): Promise<void> {
   let file: SqliteFile | undefined;
+  let budget: QueryBudget | undefined;
   try {
-    file = await SqliteFile.open(abs, { timeoutMs: 2000 });
-    await file.read((db) => checkDb(db, sink, opts));
+    file = await SqliteFile.open(abs, { timeoutMs: 2000, engine: 'wasm' });
+    await file.read((db) => {
+      budget = new QueryBudget(db, opts.budgetMs);
+      checkDb(db, budget, sink, opts);
+    });
   } catch (err) {
-    sink.add('db.open', `cannot read ${opts.file}: ${(err as Error).message}`, { file: opts.file });
+    if (budget?.interrupted)
+      sink.add('db.budget', `checking ${opts.file} took over ${budget.ms} ms: interrupted, the rest is not checked`, {
+        file: opts.file,
+      });
+    else sink.add('db.open', `cannot read ${opts.file}: ${(err as Error).message}`, { file: opts.file });
   } finally {
+    budget?.dispose();
     file?.close();
   }
 }
 
-function checkDb(db: Database, sink: Sink, opts: StateDbOptions): void {
-  const tables = new Set(
-    queryRows(db, "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view')").map((r) => String(r.name)),
+function checkDb(db: Database, budget: QueryBudget, sink: Sink, opts: StateDbOptions): void {
+  const types = new Map(
+    queryRows(db, "SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'view')").map((r) => [
+      String(r.name),
+      String(r.type),
+    ]),
   );
+  const tables = new Set(types.keys());
   const required = opts.dbKind === 'run' ? Object.keys(CORE) : AGENT_TABLES;
   const usable = new Set<string>();
   for (const t of required) {
@@ -90,11 +109,30 @@ function checkDb(db: Database, sink: Sink, opts: StateDbOptions): void {
       sink.add('db.table-missing', `core table ${t} is missing`, { file: opts.file, table: t });
       continue;
     }
+    // A view runs its query when read (an endless recursive CTE, say): where a table belongs it is never read.
+    if (types.get(t) !== 'table') {
+      sink.add('db.not-a-table', `core table ${t} is a ${types.get(t)}, not a table: it is not read`, {
+        file: opts.file,
+        table: t,
+      });
+      continue;
+    }
     const have = new Set(queryRows(db, 'SELECT name FROM pragma_table_info(?)', [t]).map((r) => String(r.name)));
     const missing = CORE[t]!.filter((c) => !have.has(c));
     if (missing.length)
       sink.add('db.column-missing', `table ${t} has no column ${missing.join(', ')}`, { file: opts.file, table: t });
     else usable.add(t);
+  }
+  for (const t of usable) {
+    if (budget.count(t) > MAX_ROWS_CHECKED)
+      sink.add(
+        'db.budget',
+        `table ${t} holds more than ${MAX_ROWS_CHECKED} rows: only the first ${MAX_ROWS_CHECKED} are checked`,
+        {
+          file: opts.file,
+          table: t,
+        },
+      );
   }
   for (const t of tables) {
     if (!(t in CORE) && !t.startsWith('x_') && !t.startsWith('sqlite_') && !HEAD_TABLES.has(t)) {
@@ -104,7 +142,7 @@ function checkDb(db: Database, sink: Sink, opts: StateDbOptions): void {
       });
     }
   }
-  const q = (sql: string, params: unknown[] = []): SqlRow[] => queryRows(db, sql, params);
+  const q = (sql: string, params: unknown[] = []): SqlRow[] => budget.rows(sql, params);
   if (usable.has('run')) checkRun(q, sink, opts);
   if (usable.has('bindings')) checkBindingRows(q, sink, opts);
   if (usable.has('execution')) checkExecution(q, sink, opts);

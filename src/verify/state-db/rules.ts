@@ -1,4 +1,5 @@
 import type { RuleTable } from '../kit/rule-table.ts';
+import { MAX_ROWS_CHECKED, QUERY_BUDGET_MS } from './query-budget.ts';
 
 /** Every rule the state-db verifier reports (sqlite.md "Core Schema" and its conventions). docs/verify-rules.md lists them. */
 export const STATE_DB_RULES = {
@@ -6,6 +7,20 @@ export const STATE_DB_RULES = {
     severity: 'error',
     enforces: 'sqlite.md "Database Location": state.db is a SQLite database (agents.db likewise).',
     hint: 'point at a database written by SQLite; check it with sqlite3 FILE "PRAGMA quick_check"',
+  },
+  'db.not-a-table': {
+    severity: 'error',
+    enforces:
+      'sqlite.md "Core Schema": the core objects are tables (CREATE TABLE); a view runs its own query when read, ' +
+      'so verify never reads one where a table belongs.',
+    hint: "store the core data in a table of that name (CREATE TABLE with the seed's DDL)",
+  },
+  'db.budget': {
+    severity: 'error',
+    enforces:
+      `verify reads a database in bounded time and memory: at most ${MAX_ROWS_CHECKED} rows of one query, and ` +
+      `${QUERY_BUDGET_MS / 1000} s of SQLite work for the whole check; what lies past that is not checked.`,
+    hint: 'check a database this large with SQLite itself, or split the run',
   },
   'db.table-missing': {
     severity: 'error',
