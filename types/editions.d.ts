@@ -1,3 +1,4 @@
+import type { Capability } from './capabilities.ts';
 /**
  * The two texts of the OpenProse state spec a backend can be written against (docs/editions.md). An edition is judged
  * by its own text: `v0` by the January 2026 seeds (`.prose/runs/{id}/`, `state.md`), `current` by seed 004 and the
@@ -41,3 +42,5 @@ export declare function editionLayout(edition: Edition): EditionLayout;
 export declare function editionCapability(edition: Edition): `edition:${Edition}`;
 /** The editions a backend implements: its `edition:*` capabilities, or v0 alone when it declares none. */
 export declare function declaredEditions(capabilities: readonly string[]): Edition[];
+/** What a backend declaring `capabilities` declares when judged in `edition`. */
+export declare function capabilitiesIn(edition: Edition, capabilities: readonly Capability[]): Capability[];
