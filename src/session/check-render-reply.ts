@@ -20,11 +20,18 @@ export interface RenderReplyOptions {
  * Checks a render's reply (decision render-reply) against the run at `runDir` (`<openprose-root>/runs/{id}/`):
  * the outputs it lists exist in workspace/{node}/, nothing it names lies in world-model/ or state/ (the VM alone
  * commits), an error reply has its __error.md, session.md's World-model: and Receipt: agree with the run, and a
- * delegation request names its file under __delegate/. Never throws.
+ * delegation request names its file under __delegate/ (decision render-reply-check). Never throws.
  */
 export function checkRenderReply(text: string, runDir: string, opts: RenderReplyOptions): Finding[] {
   const reply = parseRenderReply(text, opts.file);
   const out = [...reply.findings];
+  if (reply.extra.length)
+    out.push(
+      renderFinding('render.extra-text', `${reply.extra.length} line(s) besides the reply (the VM ignores them)`, {
+        file: opts.file,
+        line: reply.extra[0]!,
+      }),
+    );
   const node = opts.node ?? reply.head?.node.value ?? nodeOfRequest(reply);
   if (node === undefined) return out;
   const c: RenderCheck = {
@@ -55,13 +62,6 @@ export function checkRenderReply(text: string, runDir: string, opts: RenderReply
       );
   } else if (kind === 'error' || kind === 'failed') checkRenderError(reply, c);
   else checkDelegates(reply, c);
-  if (reply.extra.length)
-    out.push(
-      renderFinding('render.extra-text', `${reply.extra.length} line(s) besides the reply (the VM ignores them)`, {
-        file: c.file,
-        line: reply.extra[0]!,
-      }),
-    );
   return out;
 }
 

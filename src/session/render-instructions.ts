@@ -103,8 +103,8 @@ function signaling(r: RenderRequest, ws: string): string {
   return lines(
     '## Error Signaling',
     '',
-    oneLine`If you cannot satisfy your outputs' postconditions, write ${ws}/__error.md and nothing else needs to
-        exist; its format is exactly the text between the markers, ${ERROR_NAME} replaced:`,
+    oneLine`If you cannot satisfy your outputs' postconditions, write ${ws}/__error.md instead of
+        your outputs; its format is exactly the text between the markers, ${ERROR_NAME} replaced:`,
     BEGIN_FILE,
     `# Error: ${ERROR_NAME}`,
     '{description and any partial data}',
