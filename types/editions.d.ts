@@ -27,6 +27,14 @@ export interface EditionLayout {
     userAgentsDir: string;
     /** The configuration file under the project: `.prose/.env` or `.env`. */
     envFile: string;
+    /** The run's copy of the invoked program: `program.prose` or `root.prose.md`. */
+    programFile: string;
+    /** The run's execution log: `state.md` (rewritten by the VM) or `vm.log.md` (appended one line at a time). */
+    executionLog: string;
+    /** How the execution log's first line starts: `# Execution State` or `# run:`. */
+    executionLogHeading: string;
+    /** Durable per-node world-model under the project, or undefined where the edition keeps versions per run. */
+    durableWorldModelDir: string | undefined;
 }
 export declare function editionLayout(edition: Edition): EditionLayout;
 /** The capability a backend declares for each edition it implements (core/capabilities.ts). */

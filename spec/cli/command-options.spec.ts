@@ -49,4 +49,14 @@ test('worker: argv and the backend environment read; each missing piece named', 
   usage(() => parseWorkerOptions(['--workload', 'bindings', '--run', 'r'], {}), /PROSE_STATE_WORKER_BACKEND/);
 });
 
+test('worker: the edition the runner judges reaches the worker in its env; an unknown one is refused by name', () => {
+  const argv = ['--workload', 'bindings', '--run', 'r1'];
+  const withEdition = (edition: string) => ({
+    PROSE_STATE_WORKER_BACKEND: 'filesystem',
+    PROSE_STATE_WORKER_ENV: JSON.stringify({ projectDir: '/p', edition }),
+  });
+  assert.is(parseWorkerOptions(argv, withEdition('current')).env.edition, 'current');
+  usage(() => parseWorkerOptions(argv, withEdition('v7')), /PROSE_STATE_WORKER_ENV: unknown edition "v7"/);
+});
+
 test.run();

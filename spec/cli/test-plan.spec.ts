@@ -30,6 +30,10 @@ const REPORT: RerunPlan = {
     ['filesystem', ['a/one']],
     ['sqlite', ['a/two', 'a/one']],
   ]),
+  editions: new Map([
+    ['filesystem', 'v0'],
+    ['sqlite', 'v0'],
+  ]),
   seed: 7,
   decisions: { attachmentThresholdBytes: 5 },
   cutOff: ['sqlite'],
@@ -96,6 +100,48 @@ test('a rerun with --backend or --case runs once over every backend; an empty re
     notes: [],
     message: 'nothing failed or errored in r.jsonl: nothing to rerun\n',
   });
+});
+
+test('--edition and PROSE_STATE_EDITION land in the plan (default all); an unknown edition is a usage error', () => {
+  assert.is(run([]).edition, 'all');
+  assert.is(run(['--edition', 'current']).edition, 'current');
+  assert.is(run(['--edition', 'v0']).edition, 'v0');
+  const e = planTest(parseTestOptions([], { PROSE_STATE_EDITION: 'current' }), SUITE, undefined, 4);
+  assert.is(e.kind === 'run' && e.edition, 'current');
+  usage(() => plan(['--edition', 'v1']), /unknown edition "v1"/);
+});
+
+test('a rerun reopens a backend once for its failures in two editions, and leaves out an edition nothing failed in', () => {
+  const report: RerunPlan = {
+    failed: new Map([
+      ['filesystem@current', ['a/one']],
+      ['postgres:postgres://u@h/db', ['a/two']],
+    ]),
+    editions: new Map([
+      ['filesystem', 'v0'],
+      ['filesystem@current', 'current'],
+      ['postgres:postgres://u@h/db', 'v0'],
+    ]),
+    seed: 7,
+    decisions: { attachmentThresholdBytes: 5 },
+    cutOff: [],
+  };
+  const p = run(['--rerun-failed', 'r.jsonl'], report);
+  // The backend strings to open: the run names without their edition, a URL's '@' left alone.
+  assert.equal(p.backends, ['filesystem', 'postgres:postgres://u@h/db']);
+  const paired = [
+    { ...factory('filesystem'), edition: 'v0' },
+    { ...factory('filesystem@current', 'filesystem'), edition: 'current' },
+    { ...factory('postgres:postgres://u@h/db'), edition: 'v0' },
+  ] as BackendFactory[];
+  const rounds = planRounds(p, paired);
+  assert.equal(
+    rounds.map((r) => ('notInReport' in r ? r.notInReport : [r.factories[0]!.name, r.ids])),
+    [
+      ['filesystem@current', ['a/one']],
+      ['postgres:postgres://u@h/db', ['a/two']],
+    ],
+  );
 });
 
 test('case workers run the bundle with jobs above 1 or a worker-process case, never with a module plugin', () => {

@@ -25,7 +25,7 @@ test('a case worker answers each case with the outcome runCase gives in this pro
     const statuses: string[] = [];
     for (const [i, c] of suite.cases.entries()) {
       const job = { case: c, seed: 9, runSeed: 1, decisions: DEFAULT_DECISIONS, stepTimeoutMs: 30_000 };
-      const there = await pool.run({ ...job, spec: 'filesystem', dir: join(root, `there-${i}`) });
+      const there = await pool.run({ ...job, spec: 'filesystem', edition: 'v0', dir: join(root, `there-${i}`) });
       const here = await runCase(c, { ...job, factory: filesystemFactory, dir: join(root, `here-${i}`) });
       // Run ids are drawn afresh by each run of a case; everything else is the same.
       const runIds = (o: unknown) => JSON.stringify(o).replace(/\d{8}-\d{6}-[0-9a-f]{6}/g, 'RUN');
@@ -45,6 +45,7 @@ test('a case worker that dies mid-case errors that case and names the exit', asy
   const o = await pool.run({
     case: c!,
     spec: 'filesystem',
+    edition: 'v0',
     dir: join(tmpdir(), 'never-made'),
     seed: 1,
     runSeed: 1,
@@ -54,6 +55,49 @@ test('a case worker that dies mid-case errors that case and names the exit', asy
   assert.is(o.status, 'errored');
   assert.match(o.status === 'errored' ? o.error.message : '', /the case worker exited \(7\) while it ran the case/);
   pool.close();
+});
+
+test('a case worker judges the case in the edition sent beside the backend string, not one parsed out of it', async () => {
+  const suite = loadSuite(
+    tempSuite({
+      'e.yaml': `area: e
+cases:
+  - id: e/edition
+    title: the edition sent beside the backend string reaches the case
+    steps:
+      - { op: bind, args: { run: "\${run}", name: e, kind: let, value: "\${edition}" } }
+      - { op: resolve, args: { run: "\${run}", name: e }, expect: { value: current } }
+  - id: e/v0-only
+    title: a case of the v0 text
+    editions: [v0]
+    steps: [{ op: resolve, args: { name: x }, error: E_NOT_FOUND }]
+`,
+    }),
+  );
+  const root = mkdtempSync(join(tmpdir(), 'prose-case-workers-'));
+  const pool = new CaseWorkers(SELF);
+  try {
+    const settings = { seed: 1, runSeed: 1, decisions: DEFAULT_DECISIONS, stepTimeoutMs: 30_000 };
+    const [edition, v0Only] = suite.cases;
+    const at = (edition_: 'v0' | 'current', c: typeof edition) =>
+      pool.run({
+        ...settings,
+        case: c!,
+        spec: 'filesystem',
+        edition: edition_,
+        dir: join(root, `${edition_}-${c!.id}`),
+      });
+    assert.is((await at('current', edition)).status, 'passed');
+    assert.is((await at('v0', edition)).status, 'failed');
+    const skipped = await at('current', v0Only);
+    assert.equal(skipped, {
+      status: 'skipped',
+      reason: "checks the v0 edition's text; this run judges the current edition",
+    });
+  } finally {
+    pool.close();
+    rmSync(root, { recursive: true, force: true });
+  }
 });
 
 test('test --jobs 3 with case workers writes every report as --jobs 1 does, apart from durations', async () => {

@@ -57,6 +57,7 @@ function header(probes: 'run' | 'skipped'): RunHeader {
       capabilities: ['imports', 'durable', 'subagent-writes', 'receipts'],
       description: 'd',
     },
+    edition: 'v0',
     decisions: DEFAULT_DECISIONS,
     cases: 1,
     seed: 1,

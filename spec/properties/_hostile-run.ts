@@ -41,6 +41,7 @@ export function hostileRun(s: string): { header: RunHeader; claims: CapabilityRe
   const header: RunHeader = {
     suite: { name: s, version: s },
     backend: { name: s, kind: s, capabilities: [s], description: s, settings: { [s]: s } },
+    edition: 'v0',
     decisions: {} as RunHeader['decisions'],
     cases: 6,
     seed: 1,

@@ -68,5 +68,9 @@ export function teeListener(a: Reporter, b: Reporter): Reporter {
       a.finish(all);
       b.finish(all);
     },
+    notJudged: (n) => {
+      a.notJudged?.(n);
+      b.notJudged?.(n);
+    },
   };
 }

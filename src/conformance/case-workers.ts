@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Edition } from '../core/editions.ts';
 import { ProseError, serializeError } from '../core/errors.ts';
 import type { Case } from './case-types.ts';
 import type { Outcome } from './outcome.ts';
@@ -16,6 +17,8 @@ export interface CaseJob extends CaseSettings {
   n: number;
   /** The backend string that recreates the factory there (`BackendFactory.spec`). */
   spec: string;
+  /** The edition the case judges, beside the string and never parsed out of it (a URL may hold '@'). */
+  edition: Edition;
   case: Case;
 }
 

@@ -1,5 +1,6 @@
 import type { Actor } from '../core/actor.ts';
 import type { Backend, BackendEnv, BackendFactory } from '../core/backend.ts';
+import { DEFAULT_EDITION } from '../core/editions.ts';
 import { serializeError, toProseError } from '../core/errors.ts';
 import type { OpArgs, OpName, OpResults } from '../core/ops.ts';
 import type { BaseStep } from './base-step.ts';
@@ -44,7 +45,7 @@ export function explainHeader(c: Case, backend: BackendFactory, exec: boolean): 
     `case ${c.id}: ${c.title}`,
     `  at ${c.pos.file}:${c.pos.line}; spec: ${c.spec}`,
     `  requires: ${c.requires.join(', ') || 'nothing'}`,
-    `backend ${backend.name} (kind ${backend.kind}; ${backend.capabilities.join(', ')})`,
+    `backend ${backend.name} (kind ${backend.kind}; edition ${backend.edition ?? DEFAULT_EDITION}; ${backend.capabilities.join(', ')})`,
     exec
       ? '# lines below are the protocol exactly as written: -> harness to plugin (stdin), <- plugin to harness (stdout); each open starts a new process'
       : '# a built-in or module backend: lines below are the messages an exec plugin would receive and the replies equal to what this backend answered',
@@ -115,6 +116,7 @@ export function tracedFactory(factory: BackendFactory, write: (line: string) => 
             homeDir: env.homeDir,
             storageKey: env.storageKey,
             decisions: env.decisions,
+            edition: env.edition ?? DEFAULT_EDITION,
           },
         },
         () => factory.open(env),

@@ -92,6 +92,9 @@ function layoutVars(edition: Edition): Vars {
     projectAgents: l.projectAgentsDir,
     userAgents: `~/${l.userAgentsDir}`,
     envFile: l.envFile,
+    programFile: l.programFile,
+    executionLog: l.executionLog,
+    executionLogHeading: l.executionLogHeading,
   };
 }
 

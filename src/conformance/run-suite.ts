@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BackendFactory } from '../core/backend.ts';
 import type { Decisions } from '../core/decisions.ts';
+import { DEFAULT_EDITION, type Edition } from '../core/editions.ts';
 import type { Case, Suite } from './case-types.ts';
+import type { NotJudged } from './edition-runs.ts';
 import { CaseWorkers, type CaseSettings } from './case-workers.ts';
 import type { CapabilityReport } from './probes/capability-report.ts';
 import { applyExpectation, expectationFor, type Expectations } from './expectations.ts';
@@ -27,6 +29,8 @@ export interface RunHeader {
     description: string;
     settings?: Record<string, string>;
   };
+  /** The edition whose text the backend is judged by (test --edition); a report written before editions: v0. */
+  edition: Edition;
   decisions: Decisions;
   cases: number;
   /** The seed of the crash area's kill points: rerun with --seed to replay. */
@@ -46,6 +50,8 @@ export interface Listener {
   capabilities?(r: CapabilityReport): void;
   result(r: CaseResult): void;
   footer(backend: string, counts: Counts, extra: Record<string, unknown>): void;
+  /** A backend left out of the run: the edition asked for is one it does not declare (told before any header). */
+  notJudged?(n: NotJudged): void;
 }
 
 export interface RunOptions {
@@ -217,6 +223,7 @@ function headerOf({ opts, cases, seed }: SuiteRun, factory: BackendFactory): Run
       description: factory.description,
       ...(factory.settings ? { settings: factory.settings } : {}),
     },
+    edition: factory.edition ?? DEFAULT_EDITION,
     decisions: opts.decisions,
     cases: cases.length,
     seed,
@@ -248,7 +255,7 @@ async function runOne(
   const raw = skip
     ? undefined
     : pool
-      ? await pool.run({ spec: factory.spec!, case: c, ...settings })
+      ? await pool.run({ spec: factory.spec!, edition: factory.edition ?? DEFAULT_EDITION, case: c, ...settings })
       : await runCase(c, {
           factory,
           ...settings,

@@ -45,6 +45,14 @@ export interface EditionLayout {
   userAgentsDir: string;
   /** The configuration file under the project: `.prose/.env` or `.env`. */
   envFile: string;
+  /** The run's copy of the invoked program: `program.prose` or `root.prose.md`. */
+  programFile: string;
+  /** The run's execution log: `state.md` (rewritten by the VM) or `vm.log.md` (appended one line at a time). */
+  executionLog: string;
+  /** How the execution log's first line starts: `# Execution State` or `# run:`. */
+  executionLogHeading: string;
+  /** Durable per-node world-model under the project, or undefined where the edition keeps versions per run. */
+  durableWorldModelDir: string | undefined;
 }
 
 const LAYOUTS: Record<Edition, EditionLayout> = {
@@ -54,6 +62,10 @@ const LAYOUTS: Record<Edition, EditionLayout> = {
     projectAgentsDir: '.prose/agents',
     userAgentsDir: '.prose/agents',
     envFile: '.prose/.env',
+    programFile: 'program.prose',
+    executionLog: 'state.md',
+    executionLogHeading: '# Execution State\n',
+    durableWorldModelDir: undefined,
   },
   // filesystem.md "Directory Structure", "Memory Scoping"; README "<openprose-root>"; SKILL.md "OpenProse Root".
   current: {
@@ -61,6 +73,10 @@ const LAYOUTS: Record<Edition, EditionLayout> = {
     projectAgentsDir: 'state/agents',
     userAgentsDir: '.agents/prose/state/agents',
     envFile: '.env',
+    programFile: 'root.prose.md',
+    executionLog: 'vm.log.md',
+    executionLogHeading: '# run:',
+    durableWorldModelDir: 'state/world-model',
   },
 };
 

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { editionLayout, type Edition } from './editions.ts';
 import { ProseError } from './errors.ts';
 import type { RunRef } from './model.ts';
 import { checkName } from './names.ts';
@@ -17,6 +18,16 @@ export function runsDir(projectDir: string): string {
  * reference from outside can never point out of `.prose/runs/`.
  */
 export function runDir(projectDir: string, run: RunRef): string {
+  return runDirUnder(runsDir(projectDir), run);
+}
+
+/** The edition-aware twin of runDir: `.prose/runs/...` in v0, `<openprose-root>/runs/...` in the current edition. */
+export function editionRunDir(projectDir: string, run: RunRef, edition: Edition): string {
+  return runDirUnder(join(projectDir, ...editionLayout(edition).runsDir.split('/')), run);
+}
+
+/** A run reference resolved under a runs directory, every part checked (see runDir). */
+function runDirUnder(runsRoot: string, run: RunRef): string {
   const parts = typeof run === 'string' ? run.split('/') : [];
   const bad = () =>
     new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)}`, {
@@ -38,7 +49,7 @@ export function runDir(projectDir: string, run: RunRef): string {
       throw bad();
     }
   }
-  return join(runsDir(projectDir), ...parts);
+  return join(runsRoot, ...parts);
 }
 
 /** The three places an agent's memory can live: its run, its project, its user's home. */

@@ -1,5 +1,6 @@
 import type { Actor } from '../core/actor.ts';
 import type { Backend, BackendEnv, StorageView } from '../core/backend.ts';
+import { DEFAULT_EDITION } from '../core/editions.ts';
 import { ProseError } from '../core/errors.ts';
 import type { OpArgs, OpName, OpResults } from '../core/ops.ts';
 import { PluginError } from './plugin-error.ts';
@@ -22,7 +23,14 @@ export async function openExecBackend(
     await session.request(
       'open',
       {
-        env: { projectDir: env.projectDir, homeDir: env.homeDir, storageKey: env.storageKey, decisions: env.decisions },
+        env: {
+          projectDir: env.projectDir,
+          homeDir: env.homeDir,
+          storageKey: env.storageKey,
+          // Told on every open, so one plugin process can keep either edition's tree (absent from the caller: v0).
+          edition: env.edition ?? DEFAULT_EDITION,
+          decisions: env.decisions,
+        },
       },
       'open',
     );

@@ -1,6 +1,7 @@
 import { STORAGE_KINDS } from '../core/backend.ts';
 import { CAPABILITIES } from '../core/capabilities.ts';
 import { DEFAULT_DECISIONS } from '../core/decisions.ts';
+import { EDITION_NAMES } from '../core/editions.ts';
 import { ERROR_CODES } from '../core/errors.ts';
 import { AGENT_SCOPES, BINDING_KINDS, RUN_STATUSES } from '../core/model.ts';
 import { EVENT_ENUMS, EVENT_FIELDS, OPTIONAL_ENUMS } from '../core/check-args.ts';
@@ -232,7 +233,7 @@ function messageDefs(): Schema {
   };
 }
 
-/** What open hands the plugin: the directories, the storage key and every pinned decision. */
+/** What open hands the plugin: the directories, the storage key, the edition and every pinned decision. */
 function envSchema(): Schema {
   return {
     type: 'object',
@@ -240,6 +241,13 @@ function envSchema(): Schema {
       projectDir: { type: 'string' },
       homeDir: { type: 'string' },
       storageKey: { type: 'string' },
+      edition: {
+        enum: EDITION_NAMES,
+        description:
+          'the edition whose layout and rules this storage keeps (one of the edition:* capabilities the plugin ' +
+          'declared; v0 when it declared none). A plugin written before editions may ignore it: it declares no ' +
+          'edition, so it is opened and judged as v0',
+      },
       decisions: {
         type: 'object',
         properties: Object.fromEntries(Object.entries(DEFAULT_DECISIONS).map(([k, v]) => [k, decisionSchema(v)])),
@@ -247,7 +255,7 @@ function envSchema(): Schema {
         additionalProperties: false,
       },
     },
-    required: ['projectDir', 'homeDir', 'storageKey', 'decisions'],
+    required: ['projectDir', 'homeDir', 'storageKey', 'edition', 'decisions'],
     additionalProperties: false,
   };
 }

@@ -1,4 +1,6 @@
+import { renderAppendSection } from './current-run/append-doc.ts';
 import { CURRENT_RUN_OWN_RULES, SHARED_RULE_IDS } from './current-run/rules.ts';
+import { renderEditionSection } from './edition/edition-doc.ts';
 import { renderRuleTable } from './kit/rule-table.ts';
 import { REACTOR_RULES } from './reactor/rules.ts';
 import { RUN_DIR_RULES } from './run-dir/rules.ts';
@@ -18,9 +20,12 @@ with its severity (error: the spec is broken; warning: only suspicious), where i
 hint. The choices behind them are the \`verify-*\` rows of docs/decisions.md. Generated from the rule tables
 src/verify/*/rules.ts: do not edit by hand.
 
-Usage: \`prose-state verify PATH [--format json] [--home DIR] [--threshold BYTES] [--kind KIND]\`. Exit 0 no error
-finding, 1 an error finding, 2 usage, 3 no verifier recognises PATH. From code: \`await verifyPath(path, { homeDir })\`
-(src/verify/registry.ts) returns \`{ kind, findings }\`.
+Usage: \`prose-state verify PATH [--format json] [--home DIR] [--threshold BYTES] [--kind KIND] [--edition v0|current]
+[--since OLD]\`. Exit 0 no error finding, 1 an error finding, 2 usage, 3 no verifier recognises PATH or its edition
+cannot be told. From code: \`await verifyPath(path, { homeDir })\` (src/verify/registry.ts) returns
+\`{ kind, findings, edition }\`.
+
+${renderEditionSection()}
 
 ## Every tree on disk (kinds \`run-dir\`, \`prose-dir\`, \`reactor\`, \`world-model\`)
 
@@ -59,5 +64,7 @@ ${renderRuleTable(WORLD_MODEL_RULES)}
 Also reports, with the meaning given above: ${SHARED_RULE_IDS.map((id) => `\`${id}\``).join(', ')}.
 
 ${renderRuleTable(CURRENT_RUN_OWN_RULES)}
+
+${renderAppendSection()}
 `;
 }

@@ -5,10 +5,10 @@ import { inContextCompactFactory, inContextFactory } from '../../../src/backends
 import { agent, freshFactory, transcriptOf } from './_helpers.ts';
 
 // What in-context state cannot do is not declared, and calls that need it answer E_UNSUPPORTED.
-test('the factories declare durable, world-model, receipts and layout:transcript, nothing else', () => {
+test('the factories declare durable, world-model, receipts, layout:transcript and edition:v0, nothing else', () => {
   for (const f of [inContextFactory, inContextCompactFactory]) {
     assert.is(f.kind, 'transcript');
-    assert.equal([...f.capabilities].sort(), ['durable', 'layout:transcript', 'receipts', 'world-model']);
+    assert.equal([...f.capabilities].sort(), ['durable', 'edition:v0', 'layout:transcript', 'receipts', 'world-model']);
   }
   assert.is(inContextFactory.name, 'in-context');
   assert.is(inContextCompactFactory.name, 'in-context:compact');

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { contentAddressOf } from '../../../src/canon/content-address.ts';
 import { join } from 'node:path';
 import { EMPTY_ARTIFACT_ADDRESS } from '../../../src/canon/content-address.ts';
 import type { CurrentRunRuleId } from '../../../src/verify/current-run/rules.ts';
@@ -21,6 +22,8 @@ const HEAD = '# run:20260317-143052-a7b3c9 market-watch\nroot: market-watch\n';
 const BODY = '\n1→ [input] topic ✓\n2→ scout ✓ rendered\n3→ alerts ∅ skipped\n---end 2026-03-17T14:35:22Z\n';
 const SCOUT_ATOMIC = 'sha256:877ab74fc61c4b4e1c1387276a98cdea052054a92175e2f0691d76c30560e792';
 const BIN = `${SCOUT_ATOMIC.replace(':', '_')}.bin`;
+const UPSTREAM = '20260306-112233-f4a5b6';
+const SUBJECT = `# subject\n\nbinding: input\nsource: caller\ntype: run\n\n---\n\nrun: ${UPSTREAM}\n`;
 
 /** A break of one line of vm.log.md, whose finding names vm.log.md. */
 function onLog(
@@ -290,5 +293,54 @@ export const CURRENT_MUTATIONS: CurrentMutation[] = [
     rule: 'wm.status.copy-forward',
     what: 'a skipped receipt that moved its fingerprint',
     apply: (c) => c.editReceipt('alerts', 0, (r) => void (r.fingerprints['@atomic'] = SCOUT_ATOMIC)),
+  },
+  {
+    rule: 'wm.workspace-fingerprint',
+    what: "a receipt whose input fingerprint is a workspace file's address",
+    apply: (c) =>
+      c.editReceipt('scout', 0, (r) => {
+        const scratch = contentAddressOf(readFileSync(join(c.run, 'workspace/scout/notes.md')));
+        r.input_fingerprints = [scratch];
+        r.wake.refs = [scratch];
+      }),
+    file: 'receipts/scout.jsonl',
+  },
+  {
+    rule: 'durable.per-run-store',
+    what: 'versions kept per run (the v0 hybrid store) in a current run',
+    apply: (c) => c.write(`state/world-model/scout/versions/${BIN}`, 'OPWM1'),
+    file: 'state',
+  },
+  {
+    rule: 'durable.node',
+    what: 'a stray file in a durable node directory',
+    apply: (c) => c.write('../../state/world-model/scout/notes.md', '# Notes\n'),
+    root: true,
+    file: 'state/world-model/scout/notes.md',
+  },
+  {
+    rule: 'durable.node',
+    what: 'a durable node no run names, with published/ and no receipts.jsonl',
+    apply: (c) => c.write('../../state/world-model/ghost/published/note.md', '# Note\n'),
+    root: true,
+    file: 'state/world-model/ghost',
+  },
+  {
+    rule: 'wm.caller-run',
+    what: 'a run-typed input "status: complete" naming a run whose log has no ---end',
+    apply: (c) => {
+      c.write('world-model/caller/subject.md', `${SUBJECT}path: <openprose-root>/runs/${UPSTREAM}\nstatus: complete\n`);
+      c.edit(LOG, 'root:', `upstream: [${UPSTREAM}]\nroot:`);
+      c.edit(LOG, '2→ scout', '2→ [input] subject ✓\n3→ scout');
+      c.edit(LOG, '3→ alerts', '4→ alerts');
+      c.write(`../${UPSTREAM}/vm.log.md`, `# run:${UPSTREAM} intake\nroot: intake\n\n1→ [input] q ✓\n`);
+    },
+    file: 'world-model/caller/subject.md',
+  },
+  {
+    rule: 'wm.facets',
+    what: 'a facet token with no published/<facet>/ subtree',
+    apply: (c) => c.editReceipt('scout', 0, (r) => void (r.fingerprints.launches = SCOUT_ATOMIC)),
+    file: 'receipts/scout.jsonl',
   },
 ];

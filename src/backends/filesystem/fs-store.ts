@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:f
 import { join, relative, sep } from 'node:path';
 import type { StorageView } from '../../core/backend.ts';
 import type { Decisions } from '../../core/decisions.ts';
+import type { Edition } from '../../core/editions.ts';
 import { ProseError } from '../../core/errors.ts';
 import { formatBindingFile, parseBindingFile } from '../../core/formats/binding-file.ts';
 import { formatSegmentFile, parseSegmentFile } from '../../core/formats/segment-file.ts';
@@ -40,9 +41,9 @@ function decodeUtf8(bytes: Uint8Array, file: string): string {
   }
 }
 
-/** The seed's `.prose/` directory layout (filesystem.md), every write atomic. */
+/** The seed's `.prose/` directory layout (filesystem.md), every write atomic; current-store.ts keeps the current one. */
 export class FsStore implements StateStore {
-  private readonly paths: RunPaths;
+  protected readonly paths: RunPaths;
   /** The canonical world-model, receipts, workspace and envelope of each run (world-model-store.ts). */
   readonly worldModel: WorldModelStore;
   /** Serializes the VM's read-modify-write of state.md within this process. */
@@ -59,11 +60,17 @@ export class FsStore implements StateStore {
     projectDir: string,
     homeDir: string,
     private readonly decisions: Decisions,
-    private readonly now: () => Date = () => new Date(),
+    protected readonly now: () => Date = () => new Date(),
+    edition: Edition = 'v0',
   ) {
-    this.paths = new RunPaths(projectDir, homeDir);
-    this.worldModel = new FsWorldModelStore(this.paths);
+    this.paths = new RunPaths(projectDir, homeDir, edition);
+    this.worldModel = new FsWorldModelStore(this.paths, (run, node, receipt) =>
+      this.receiptAppended(run, node, receipt),
+    );
   }
+
+  /** Called after a receipt is appended to the run's ledger: the current edition logs its marker (current-store.ts). */
+  protected async receiptAppended(_run: RunRef, _node: string, _receiptJson: string): Promise<void> {}
 
   async createRun(rec: RunRecord): Promise<RunRef> {
     this.makeRunDir(this.paths.runDir(rec.runId), rec);
@@ -86,6 +93,11 @@ export class FsStore implements StateStore {
       throw err;
     }
     syncDir(join(dir, '..'));
+    this.layRunFiles(dir, rec);
+  }
+
+  /** The files a new run directory starts with: program.prose, state.md and bindings/ (v0 filesystem.md). */
+  protected layRunFiles(dir: string, rec: RunRecord): void {
     // bindings/ is made durable by the fsync of the run directory that writing program.prose ends with.
     mkdirSync(join(dir, 'bindings'));
     writeFileAtomic(join(dir, 'program.prose'), rec.program);
@@ -358,7 +370,7 @@ export class FsStore implements StateStore {
     this.indexLines.clear();
   }
 
-  private rel(abs: string): string {
+  protected rel(abs: string): string {
     const r = relative(this.paths.projectDir, abs);
     return r.startsWith('..') ? abs : r.split(sep).join('/');
   }

@@ -4,6 +4,7 @@ import type { StateStore } from '../../core/store.ts';
 import type { Capability } from '../../core/capabilities.ts';
 import { createBackend } from '../../core/semantics.ts';
 import { worldModelHandlers } from '../../canon/world-model-ops.ts';
+import { FsCurrentStore } from './current-store.ts';
 import { FsStore } from './fs-store.ts';
 
 const CAPABILITIES: readonly Capability[] = [
@@ -17,20 +18,29 @@ const CAPABILITIES: readonly Capability[] = [
   'multi-process',
   'layout:directory',
   'edition:v0',
+  'edition:current',
   'subagent-writes',
   'world-model',
   'receipts',
 ];
 
-/** The default backend: the seed's `.prose/` directory layout (filesystem.md). */
+/**
+ * The default backend: the seed's `.prose/` directory layout (v0 filesystem.md), or with `env.edition` 'current' the
+ * current filesystem.md's `<openprose-root>` tree (current-store.ts).
+ */
 export const filesystemFactory: BackendFactory = {
   name: 'filesystem',
   kind: 'directory',
   capabilities: CAPABILITIES,
   description:
-    'the seed layout: .prose/runs/{id}/ with program.prose, state.md, bindings/, agents/, attachments/, imports/',
+    'the seed layout: .prose/runs/{id}/ with program.prose, state.md, bindings/, agents/, attachments/, imports/; ' +
+    'edition current: runs/{id}/ with root.prose.md, vm.log.md, world-model/, receipts/; durable state/',
   async open(env) {
-    return filesystemBackend(new FsStore(env.projectDir, env.homeDir, env.decisions), env.decisions);
+    const store =
+      env.edition === 'current'
+        ? new FsCurrentStore(env.projectDir, env.homeDir, env.decisions)
+        : new FsStore(env.projectDir, env.homeDir, env.decisions);
+    return filesystemBackend(store, env.decisions);
   },
 };
 

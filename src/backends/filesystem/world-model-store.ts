@@ -4,29 +4,41 @@ import { ProseError } from '../../core/errors.ts';
 import type { RunRef } from '../../core/model.ts';
 import type { WorldModelStore } from '../../core/store.ts';
 import { parseArtifact } from '../../canon/parse-artifact.ts';
-import { writeFileAtomic } from '../../io/atomic-write.ts';
+import { mkdirDurable, writeFileAtomic } from '../../io/atomic-write.ts';
 import type { RunPaths } from './run-paths.ts';
 
 const VERSION_RE = /^sha256:[a-f0-9]{64}\n$/;
 
 /**
- * The spec layout of a run's canonical store (filesystem.md "Directory Structure"), under `.prose/runs/{id}/`:
+ * The spec layout of a run's canonical store (filesystem.md "Directory Structure"), under the run directory:
  * - `world-model/{node}/` the published files, plus `.version` = `sha256:<hex>\n` (the published pointer);
- * - `state/world-model/{node}/versions/sha256_<hex>.bin` every committed version as OPWM1 bytes;
+ * - `state/world-model/{node}/versions/sha256_<hex>.bin` every committed version as OPWM1 bytes: under the run in
+ *   v0 (decision wm-version-store), under `<openprose-root>` in the current edition, beside the durable
+ *   `published/` (the last published version's files) and `receipts.jsonl` (every receipt, as the run appends it);
  * - `receipts/{node}.jsonl` the node's chain, one canonical JSON envelope per line;
  * - `workspace/{node}/` scratch, never fingerprinted;
  * - `compiled-intent.json` (canonical JSON + LF), `root.prose.md`, `sources/`.
  * Every file is written atomically, and a version's bytes are durable before `.version` names it.
  */
 export class FsWorldModelStore implements WorldModelStore {
-  constructor(private readonly paths: RunPaths) {}
+  constructor(
+    private readonly paths: RunPaths,
+    private readonly receiptAppended: (
+      run: RunRef,
+      node: string,
+      receiptJson: string,
+    ) => Promise<void> = async () => {},
+  ) {}
 
   private dir(run: RunRef, ...parts: string[]): string {
     return join(this.paths.runDir(run), ...parts);
   }
 
   private versionFile(run: RunRef, node: string, address: string): string {
-    return this.dir(run, 'state', 'world-model', node, 'versions', `${address.replace(':', '_')}.bin`);
+    const name = `${address.replace(':', '_')}.bin`;
+    const durable = this.paths.durableNodeDir(node);
+    if (durable !== undefined) return join(durable, 'versions', name);
+    return this.dir(run, 'state', 'world-model', node, 'versions', name);
   }
 
   async writeVersion(run: RunRef, node: string, address: string, bytes: Uint8Array): Promise<void> {
@@ -46,6 +58,8 @@ export class FsWorldModelStore implements WorldModelStore {
     const dir = this.dir(run, 'world-model', node);
     materialize(dir, bytes, true);
     writeFileAtomic(join(dir, '.version'), `${address}\n`);
+    const durable = this.paths.durableNodeDir(node);
+    if (durable !== undefined) materialize(join(durable, 'published'), bytes, false);
   }
 
   async readPublished(run: RunRef, node: string): Promise<string | null> {
@@ -61,14 +75,11 @@ export class FsWorldModelStore implements WorldModelStore {
   }
 
   async appendReceipt(run: RunRef, node: string, receiptJson: string): Promise<void> {
-    const file = this.dir(run, 'receipts', `${node}.jsonl`);
-    const before = readOrUndefined(file);
-    const prefix = before ? Buffer.from(before).toString('utf8') : '';
-    if (prefix.length > 0 && !prefix.endsWith('\n'))
-      throw new ProseError('E_CORRUPT', `receipts/${node}.jsonl does not end with a newline`, {
-        location: { file: `receipts/${node}.jsonl` },
-      });
-    writeFileAtomic(file, `${prefix}${receiptJson}\n`);
+    appendLedger(this.dir(run, 'receipts', `${node}.jsonl`), `receipts/${node}.jsonl`, receiptJson);
+    const durable = this.paths.durableNodeDir(node);
+    if (durable !== undefined)
+      appendLedger(join(durable, 'receipts.jsonl'), `state/world-model/${node}/receipts.jsonl`, receiptJson);
+    await this.receiptAppended(run, node, receiptJson);
   }
 
   async readReceipts(run: RunRef, node?: string): Promise<string[]> {
@@ -105,6 +116,8 @@ export class FsWorldModelStore implements WorldModelStore {
   ): Promise<void> {
     for (const [path, text] of Object.entries(env.sources))
       writeFileAtomic(this.dir(run, 'sources', ...path.split('/')), text);
+    // README "Durable Run Envelope" names sources/ as part of every current run, so it is there even when empty.
+    if (this.paths.edition === 'current') mkdirDurable(this.dir(run, 'sources'));
     writeFileAtomic(this.dir(run, 'root.prose.md'), env.rootSource);
     // Written last: its presence says the envelope is complete.
     writeFileAtomic(this.dir(run, 'compiled-intent.json'), `${env.compiledIntentJson}\n`);
@@ -129,6 +142,15 @@ export class FsWorldModelStore implements WorldModelStore {
       sources,
     };
   }
+}
+
+/** A ledger rewritten whole with one more line, atomically: a crash leaves it with or without the line. */
+function appendLedger(file: string, rel: string, receiptJson: string): void {
+  const before = readOrUndefined(file);
+  const prefix = before ? Buffer.from(before).toString('utf8') : '';
+  if (prefix.length > 0 && !prefix.endsWith('\n'))
+    throw new ProseError('E_CORRUPT', `${rel} does not end with a newline`, { location: { file: rel } });
+  writeFileAtomic(file, `${prefix}${receiptJson}\n`);
 }
 
 function readOrUndefined(file: string): Uint8Array | undefined {

@@ -2,6 +2,7 @@ import { resolveBackends } from '../backend-kinds.ts';
 import type { BackendFactory } from '../../core/backend.ts';
 import { ProseError, serializeError, toProseError } from '../../core/errors.ts';
 import type { CaseJob, CaseReply } from '../../conformance/case-workers.ts';
+import { inEdition } from '../../conformance/edition-runs.ts';
 import type { Outcome } from '../../conformance/outcome.ts';
 import { runCase } from '../../conformance/run-case.ts';
 import { EXIT, type Command } from '../io.ts';
@@ -32,8 +33,8 @@ and replies with each outcome. Exits when the runner closes the channel.`,
     const one = async (job: CaseJob) => {
       let outcome: Outcome;
       try {
-        const { n: _n, spec, case: c, ...settings } = job;
-        outcome = await runCase(c, { factory: await factoryFor(spec), ...settings });
+        const { n: _n, spec, edition, case: c, ...settings } = job;
+        outcome = await runCase(c, { factory: inEdition(await factoryFor(spec), edition), ...settings });
       } catch (err) {
         // runCase never throws; opening the backend may.
         outcome = { status: 'errored', error: serializeError(toProseError(err)) };

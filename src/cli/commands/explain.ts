@@ -1,7 +1,7 @@
 import { resolveBackends } from '../backend-kinds.ts';
 import type { Decisions } from '../../core/decisions.ts';
 import { ProseError } from '../../core/errors.ts';
-import type { Suite } from '../../conformance/case-types.ts';
+import type { Case, Suite } from '../../conformance/case-types.ts';
 import {
   explainHeader,
   explainObserver,
@@ -9,9 +9,23 @@ import {
   tracedFactory,
   wireLine,
 } from '../../conformance/explain-case.ts';
-import { countOutcomes, exitCodeFor } from '../../conformance/outcome.ts';
+import { editionRuns, type EditionChoice } from '../../conformance/edition-runs.ts';
+import { countOutcomes, exitCodeFor, type CaseResult } from '../../conformance/outcome.ts';
 import { runSuite } from '../../conformance/run-suite.ts';
 import type { CliIo } from '../io.ts';
+
+/** The case --explain names, or a usage error listing cases of its area. */
+function caseNamed(suite: Suite, id: string): Case {
+  const c = suite.cases.find((x) => x.id === id);
+  if (c) return c;
+  const near = suite.cases
+    .filter((x) => x.id.startsWith(id.split('/')[0] ?? id))
+    .slice(0, 8)
+    .map((x) => x.id);
+  throw new ProseError('E_USAGE', `--explain: no case "${id}"`, {
+    hint: near.length ? `cases of that area: ${near.join(', ')}` : 'prose-state test --verbose lists every case id',
+  });
+}
 
 /**
  * `test --explain CASE`: one case on one backend, printed step by step with every protocol message and reply
@@ -24,17 +38,9 @@ export async function explainCase(
   decisions: Decisions,
   io: CliIo,
   timeout: string | undefined,
+  edition: EditionChoice,
 ): Promise<number> {
-  const c = suite.cases.find((x) => x.id === id);
-  if (!c) {
-    const near = suite.cases
-      .filter((x) => x.id.startsWith(id.split('/')[0] ?? id))
-      .slice(0, 8)
-      .map((x) => x.id);
-    throw new ProseError('E_USAGE', `--explain: no case "${id}"`, {
-      hint: near.length ? `cases of that area: ${near.join(', ')}` : 'prose-state test --verbose lists every case id',
-    });
-  }
+  const c = caseNamed(suite, id);
   if (!backends || backends.length !== 1 || backends[0] === 'all') {
     throw new ProseError(
       'E_USAGE',
@@ -58,19 +64,23 @@ export async function explainCase(
     wire: (d, line) => write(wireLine(d, line)),
   });
   if (!found) throw new ProseError('E_USAGE', `--explain: backend ${spec} resolved to nothing`);
-  const factory = exec ? found : tracedFactory(found, write);
-  write('');
-  for (const line of explainHeader(c, factory, exec)) write(line);
-  const results = await runSuite({
-    suite,
-    factories: [factory],
-    decisions,
-    filter: { areas: [], ids: [c.id] },
-    onStep: explainObserver(write),
-    listener: { header() {}, result() {}, footer() {} },
-    ...(stepTimeoutMs ? { stepTimeoutMs } : {}),
-    workerCommand: io.self,
-  });
-  for (const line of explainOutcome(results[0]!.outcome)) write(line);
+  const results: CaseResult[] = [];
+  // One explanation per edition judged (--edition all: each edition the backend declares).
+  for (const judged of editionRuns([exec ? found : tracedFactory(found, write)], edition).judged) {
+    write('');
+    for (const line of explainHeader(c, judged, exec)) write(line);
+    const [r] = await runSuite({
+      suite,
+      factories: [judged],
+      decisions,
+      filter: { areas: [], ids: [c.id] },
+      onStep: explainObserver(write),
+      listener: { header() {}, result() {}, footer() {} },
+      ...(stepTimeoutMs ? { stepTimeoutMs } : {}),
+      workerCommand: io.self,
+    });
+    for (const line of explainOutcome(r!.outcome)) write(line);
+    results.push(r!);
+  }
   return exitCodeFor(countOutcomes(results));
 }

@@ -73,7 +73,8 @@ function merge(files: string[], o: { reporter?: string; reportDir?: string; suit
   const opts = sources ? { sources } : {};
   const reporter = createReporters(o.reporter ?? 'pretty', (s) => io.stdout.write(s), opts);
   const dir = o.reportDir ? createFileReports(o.reportDir, opts) : undefined;
-  const all = replayRuns(runs, dir ? teeListener(reporter, dir.reporter) : reporter);
+  // Every shard left out the same backends (they judged the same editions): the first file's are the run's.
+  const all = replayRuns(runs, dir ? teeListener(reporter, dir.reporter) : reporter, reports[0]!.notJudged);
   dir?.flush();
   const claims = runs.flatMap((r) => (r.capabilities ? [r.capabilities] : []));
   return worstExit(exitCodeFor(countOutcomes(all)), exitCodeForClaims(claims));

@@ -4,6 +4,8 @@ import { parseOptions } from '../args.ts';
 /** `test`'s options as given: strings where the plan checks them (so --explain ignores those it does not use). */
 export interface TestOptions {
   backends?: string[];
+  /** --edition as given (v0, current or all; the plan checks it). */
+  edition?: string;
   areas?: string[];
   cases?: string[];
   reporter: string;
@@ -28,6 +30,7 @@ export interface TestOptions {
 
 const SPEC = {
   backend: { type: 'string', multiple: true, env: 'PROSE_STATE_BACKEND' },
+  edition: { type: 'string', env: 'PROSE_STATE_EDITION' },
   area: { type: 'string', multiple: true },
   case: { type: 'string', multiple: true },
   reporter: { type: 'string', env: 'PROSE_STATE_REPORTER' },
@@ -55,6 +58,7 @@ export function parseTestOptions(argv: string[], env: Record<string, string | un
   const list = (name: keyof typeof SPEC) => values[name] as string[] | undefined;
   return {
     backends: list('backend'),
+    edition: str('edition'),
     areas: list('area'),
     cases: list('case'),
     reporter: str('reporter') ?? 'pretty',

@@ -1,6 +1,8 @@
 import type { BackendFactory } from '../../core/backend.ts';
+import { DEFAULT_EDITION } from '../../core/editions.ts';
 import { ProseError } from '../../core/errors.ts';
 import type { Case, Suite } from '../../conformance/case-types.ts';
+import { backendOfRun, parseEditionChoice, type EditionChoice } from '../../conformance/edition-runs.ts';
 import type { RerunPlan } from '../../conformance/report-file/failed-cases.ts';
 import { selectCases, usesWorkerProcesses } from '../../conformance/run-suite.ts';
 import { parseShard, type Shard } from '../../conformance/shard.ts';
@@ -23,7 +25,9 @@ export interface SuiteRun {
   filter: { areas: string[]; ids: string[] };
   /** Backend strings to open, in order. */
   backends: string[];
-  /** A rerun on the report's own backends runs on each only the cases that failed there. */
+  /** The editions each backend is judged in (edition-runs.ts pairs them once the backends are open). */
+  edition: EditionChoice;
+  /** A rerun on the report's own backends runs on each only the cases that failed there (keyed by run name). */
   perBackend?: ReadonlyMap<string, string[]>;
   shard?: Shard;
   /** A saved report whose case durations balance the shards. */
@@ -60,6 +64,7 @@ export function planTest(options: TestOptions, suite: Suite, rerun: RerunPlan | 
       hint: `areas: ${[...new Set(suite.cases.map((c) => c.area))].join(', ')}`,
     });
   }
+  const edition = parseEditionChoice(options.edition, '--edition');
   const shard = options.shard === undefined ? undefined : parseShard(options.shard);
   if (options.durations !== undefined && !shard)
     throw new ProseError('E_USAGE', '--durations balances shards: give it with --shard I/N');
@@ -74,7 +79,8 @@ export function planTest(options: TestOptions, suite: Suite, rerun: RerunPlan | 
     notes,
     filter,
     // A rerun takes the backends its cases failed on, by name; a plugin's name may not open one, so --backend overrides.
-    backends: options.backends ?? (rerun ? [...rerun.failed.keys()] : ['all']),
+    backends: options.backends ?? (rerun ? reportBackends(rerun) : ['all']),
+    edition,
     ...(rerun && !options.backends && !options.cases ? { perBackend: rerun.failed } : {}),
     ...(shard ? { shard } : {}),
     ...(options.durations !== undefined ? { durations: options.durations } : {}),
@@ -106,20 +112,30 @@ function runNumbers(
   return { ...(timeoutMs !== undefined ? { timeoutMs } : {}), jobs, ...(seed !== undefined ? { seed } : {}) };
 }
 
+/** The backends of a report's failed runs, each once (a backend failed in two editions is opened once). */
+function reportBackends(rerun: RerunPlan): string[] {
+  return [
+    ...new Set([...rerun.failed.keys()].map((run) => backendOfRun(run, rerun.editions.get(run) ?? DEFAULT_EDITION))),
+  ];
+}
+
 /** One runSuite call: these backends, these case ids; or a backend the report's failures were not seen on. */
 export type Round = { factories: BackendFactory[]; ids: string[] } | { notInReport: string };
 
 /**
- * The runSuite calls of a plan once its backends are open: one over all of them, or for a rerun on the report's own
- * backends, one per backend with the ids that failed there. A backend that opens under another name than the
- * report's is a round of its own that refuses to run (an empty id list would select every case).
+ * The runSuite calls of a plan once its backends are open and paired with their editions: one over all of them, or
+ * for a rerun on the report's own backends, one per run (backend and edition) with the ids that failed there. An
+ * edition in which nothing failed is left out; a backend that opens under another name than the report's is a round
+ * of its own that refuses to run (an empty id list would select every case).
  */
 export function planRounds(plan: SuiteRun, factories: BackendFactory[]): Round[] {
   const perBackend = plan.perBackend;
   if (!perBackend) return [{ factories, ids: plan.filter.ids }];
-  return factories.map((f) => {
+  const backends = new Set(plan.backends);
+  return factories.flatMap((f): Round[] => {
     const ids = perBackend.get(f.name);
-    return ids ? { factories: [f], ids } : { notInReport: f.name };
+    if (ids) return [{ factories: [f], ids }];
+    return backends.has(backendOfRun(f.name, f.edition ?? DEFAULT_EDITION)) ? [] : [{ notInReport: f.name }];
   });
 }
 

@@ -3,6 +3,7 @@ import type { Decisions } from '../../core/decisions.ts';
 import { ProseError } from '../../core/errors.ts';
 import type { Suite } from '../../conformance/case-types.ts';
 import { caseSources } from '../../conformance/case-source.ts';
+import { editionRuns } from '../../conformance/edition-runs.ts';
 import { loadExpectations } from '../../conformance/expectations.ts';
 import { countOutcomes, exitCodeFor, type CaseResult } from '../../conformance/outcome.ts';
 import { exitCodeForClaims, worstExit, type CapabilityReport } from '../../conformance/probes/capability-report.ts';
@@ -21,14 +22,16 @@ import { needsWorkerBundle, planRounds, type SuiteRun } from './test-plan.ts';
 
 /** Runs a planned suite run: opens its backends, tells every listener, and returns the run's exit code. */
 export async function runPlan(plan: SuiteRun, suite: Suite, decisions: Decisions, io: CliIo): Promise<number> {
-  const factories: BackendFactory[] = [];
+  const opened: BackendFactory[] = [];
   for (const spec of plan.backends)
-    factories.push(...(await resolveBackends(spec, { env: io.env, cwd: io.cwd, suiteVersion: suite.version })));
+    opened.push(...(await resolveBackends(spec, { env: io.env, cwd: io.cwd, suiteVersion: suite.version })));
+  const { judged: factories, notJudged } = editionRuns(opened, plan.edition);
   const durations = plan.durations === undefined ? undefined : caseDurations(plan.durations);
   const expectations = plan.expect ? loadExpectations(plan.expect) : undefined;
   const selected = selectCases(suite, plan.filter);
   const share = plan.shard ? shardCases(selected, plan.shard, durations) : selected;
   const listeners = createListeners(plan, suite, io, share.length * factories.length);
+  for (const n of notJudged) listeners.listener.notJudged?.(n);
   const workers = await workerCommandFor(needsWorkerBundle(plan.jobs, share, factories) ? io.self : undefined);
   const run = (f: BackendFactory[], ids: string[]) =>
     runSuite({

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolveDecisions } from '../../core/decisions.ts';
 import { loadSuite } from '../../conformance/load-suite.ts';
+import { parseEditionChoice } from '../../conformance/edition-runs.ts';
 import { QUICK } from '../../conformance/quick.ts';
 import { REPORTERS } from '../../conformance/reporters/create-reporters.ts';
 import { readReport } from '../../conformance/report-file/read-report.ts';
@@ -18,6 +19,9 @@ Runs the conformance suite against one or more backends and reports every case.
 Options:
   --backend NAME      backend to test (repeatable): filesystem, sqlite (sqlite:native, sqlite:posix, sqlite:wasm), postgres, postgres:URL, in-context,
                       module:PATH, exec:COMMAND, or all (every embedded backend). Default: all.  [PROSE_STATE_BACKEND]
+  --edition EDITION   judge each backend by this edition's text: v0, current, or all (each edition a backend
+                      declares; v0 when it declares none). Default: all. A run in v0 keeps the backend's name,
+                      one in another edition is named NAME@EDITION                    [PROSE_STATE_EDITION]
   --area AREA         only cases of this area (repeatable)
   --case ID           only this case id (repeatable; a trailing * matches a prefix)
   --reporter NAME     ${REPORTERS.join('|')} (default pretty)                        [PROSE_STATE_REPORTER]
@@ -58,7 +62,15 @@ export const testCommand: Command = {
     // A rerun replays the report's decisions unless told others, so the same failure shows again.
     const decisions = resolveDecisions(rerun && !options.decisionGiven ? rerun.decisions : options.decisions);
     if (options.explain !== undefined)
-      return explainCase(options.explain, options.backends, suite, decisions, io, options.timeout);
+      return explainCase(
+        options.explain,
+        options.backends,
+        suite,
+        decisions,
+        io,
+        options.timeout,
+        parseEditionChoice(options.edition, '--edition'),
+      );
     const plan = planTest(options, suite, rerun, availableParallelism());
     for (const note of plan.notes) io.stderr.write(note);
     if (plan.kind === 'nothing') {

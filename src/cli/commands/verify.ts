@@ -2,31 +2,42 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { formatError, ProseError, toProseError } from '../../core/errors.ts';
 import type { Finding } from '../../verify/finding.ts';
-import { knownKinds, pickVerifier, type VerifyPathOptions } from '../../verify/registry.ts';
+import { parseEdition, type Edition } from '../../core/editions.ts';
+import { describeVerdict, type EditionVerdict } from '../../verify/edition/edition-verdict.ts';
+import { verifyPath, type VerifyPathOptions, type VerifyResult } from '../../verify/registry.ts';
 import { checkSubagentOutput } from '../../session/index.ts';
 import { parseOptions, type OptionSpec } from '../args.ts';
 import { EXIT, type CliIo, type Command } from '../io.ts';
 
 const HELP = `Usage: prose-state verify PATH [--format text|json] [--home DIR] [--threshold BYTES] [--kind KIND]
+                           [--edition v0|current] [--since OLD]
 
-Checks run state an OpenProse VM already wrote against the spec. PATH is recognised as one of:
-  run-dir     a run directory, .prose/runs/{id}/ (state.md or state.db), imports checked recursively
-  prose-dir   a .prose/ directory (or a project holding one): every run, project agents, agents.db
-  state-db    a state.db or agents.db SQLite file
-  reactor     a Reactor state directory (receipts.json + world-models/)
-  transcript  an in-context narration transcript
+Checks run state an OpenProse VM already wrote against the spec of its edition (docs/editions.md). The edition is
+read from the tree: runs/{id}/vm.log.md is current, .prose/ and state.md are v0; a run holding both, or neither,
+is refused until --edition names one. PATH is recognised as one of:
+  run-dir      a v0 run directory, .prose/runs/{id}/ (state.md or state.db), imports checked recursively
+  prose-dir    a v0 .prose/ directory (or a project holding one): every run, project agents, agents.db
+  current-run  a current run, <openprose-root>/runs/{id}/ (vm.log.md), or an <openprose-root>: every run and the
+               durable state/
+  state-db     a state.db or agents.db SQLite file (v0 columns)
+  reactor      a Reactor state directory (receipts.json + world-models/; no edition)
+  transcript   an in-context narration transcript (either edition's dialect)
 
 Options:
+  --edition E        judge PATH by edition E (v0 or current) instead of the one its files name
+  --since OLD        OLD is an earlier copy of the same current run or root: a line of vm.log.md or a receipt
+                     ledger that OLD holds and PATH changed or lost is a finding (appended lines are fine)
   --subagent-output FILE  check a subagent's returned message (and the memory/segment it names) against the run at PATH
-  --format json      print {kind, path, findings, counts} instead of lines
+  --format json      print {kind, path, edition, findings, counts} instead of lines
   --home DIR         the home directory standing in for ~ (user-scope agents in DIR/.prose/)   [PROSE_STATE_HOME]
   --threshold BYTES  attachment threshold in UTF-8 bytes (default 102400)                      [PROSE_STATE_THRESHOLD]
   --kind KIND        use this verifier instead of detecting one
   -h, --help         this text
 
-Each finding prints as "file:line: severity rule: message" and a hint; docs/verify-rules.md lists the rules.
+Each finding prints as "file:line: severity rule: message" and a hint; docs/verify-rules.md lists the rules. The
+line before the summary names the edition judged and whether it was detected or given.
 Exit codes: 0 no error finding, 1 an error finding, 2 usage (unknown option, PATH missing), 3 no verifier
-recognises PATH (or verifying failed).
+recognises PATH, its edition cannot be told (or verifying failed).
 `;
 
 /** Options as data, so another verifier's option (--subagent-output FILE, say) is one more entry. */
@@ -35,8 +46,18 @@ export const VERIFY_OPTIONS = {
   home: { type: 'string', env: 'PROSE_STATE_HOME' },
   threshold: { type: 'string', env: 'PROSE_STATE_THRESHOLD' },
   kind: { type: 'string' },
+  edition: { type: 'string' },
+  since: { type: 'string' },
   'subagent-output': { type: 'string' },
 } satisfies OptionSpec;
+
+const SUBAGENT_V0_ONLY =
+  '--subagent-output checks the v0 reply ("Binding written:", "Memory updated:"); the current render contract is not checked yet';
+const SUBAGENT_EDITION = (given: Edition | undefined): EditionVerdict => ({
+  edition: 'v0',
+  source: given === undefined ? 'kind' : 'given',
+  evidence: given === undefined ? '--subagent-output reads the v0 reply' : `--edition ${given}`,
+});
 
 export interface VerifyArgs extends VerifyPathOptions {
   path: string;
@@ -63,37 +84,41 @@ export const verifyCommand: Command = {
           ? { attachmentThresholdBytes: args.attachmentThresholdBytes }
           : {}),
       };
-      let verifier: { kind: string } | undefined;
-      let findings: Finding[];
+      let result: VerifyResult;
       if (args.subagentOutput !== undefined) {
-        verifier = { kind: 'subagent-output' };
-        findings = await checkSubagentOutput(readFileSync(resolve(io.cwd, args.subagentOutput), 'utf8'), abs, {
+        if (args.edition === 'current') throw new ProseError('E_USAGE', SUBAGENT_V0_ONLY);
+        const findings = await checkSubagentOutput(readFileSync(resolve(io.cwd, args.subagentOutput), 'utf8'), abs, {
           file: args.subagentOutput,
           ...opts,
         });
+        result = { kind: 'subagent-output', findings, edition: SUBAGENT_EDITION(args.edition) };
       } else {
-        const v = await pickVerifier(abs, args.kind);
-        if (!v) {
-          io.stderr.write(
-            `prose-state verify: no verifier recognises ${args.path}\n  hint: known kinds: ${knownKinds()}; name one with --kind\n`,
-          );
+        try {
+          result = await verifyPath(abs, {
+            ...opts,
+            ...(args.kind !== undefined ? { kind: args.kind } : {}),
+            ...(args.edition !== undefined ? { edition: args.edition } : {}),
+            ...(args.since !== undefined ? { since: resolve(io.cwd, args.since) } : {}),
+          });
+        } catch (err) {
+          const e = toProseError(err, 'E_IO');
+          if (e.code !== 'E_UNSUPPORTED') throw e;
+          io.stderr.write(`prose-state verify: ${e.message.replace(abs, args.path)}\n  hint: ${e.hint}\n`);
           return EXIT.harness;
         }
-        verifier = v;
-        findings = await v.verify(abs, opts);
       }
+      const { findings, kind } = result;
       const counts = {
         errors: findings.filter((f) => f.severity === 'error').length,
         warnings: findings.filter((f) => f.severity === 'warning').length,
       };
       if (args.format === 'json')
-        io.stdout.write(`${JSON.stringify({ kind: verifier.kind, path: args.path, findings, counts })}\n`);
+        io.stdout.write(`${JSON.stringify({ kind, path: args.path, edition: result.edition, findings, counts })}\n`);
       else {
         for (const f of findings) io.stdout.write(formatFinding(f, args.path));
+        io.stdout.write(`verify: ${describeVerdict(result.edition)}\n`);
         // Fixed wording ("1 errors") so scripts can match the summary line.
-        io.stdout.write(
-          `verify: ${counts.errors} errors, ${counts.warnings} warnings in ${verifier.kind} ${args.path}\n`,
-        );
+        io.stdout.write(`verify: ${counts.errors} errors, ${counts.warnings} warnings in ${kind} ${args.path}\n`);
       }
       return counts.errors > 0 ? EXIT.failed : EXIT.ok;
     } catch (err) {
@@ -131,6 +156,12 @@ export function parseVerifyArgs(argv: string[], io: CliIo): VerifyArgs {
     out.attachmentThresholdBytes = Number(values.threshold);
   }
   if (typeof values.kind === 'string') out.kind = values.kind;
+  if (typeof values.edition === 'string') out.edition = parseEdition(values.edition, '--edition');
+  if (typeof values.since === 'string') {
+    if (!existsSync(resolve(io.cwd, values.since)))
+      throw new ProseError('E_USAGE', `--since ${values.since} does not exist`, { location: { file: values.since } });
+    out.since = values.since;
+  }
   if (typeof values['subagent-output'] === 'string') {
     if (!existsSync(resolve(io.cwd, values['subagent-output'])))
       throw new ProseError('E_USAGE', `${values['subagent-output']} does not exist`, {

@@ -1,6 +1,7 @@
 import * as nodeModule from 'node:module';
 import { resolveBackends } from '../backend-kinds.ts';
 import type { Backend, BackendEnv, BackendFactory } from '../../core/backend.ts';
+import { EDITION_NAMES, isEdition } from '../../core/editions.ts';
 import { ProseError, toProseError } from '../../core/errors.ts';
 import { WORKLOADS, workItem, type Workload } from '../../conformance/workload.ts';
 import { parseOptions } from '../args.ts';
@@ -15,7 +16,7 @@ export const workerCommand: Command = {
   help: `Usage: prose-state worker --workload ${WORKLOADS.join('|')} --run RUN [--writer N] [--start I | --start-from-stdin] [--count C]
 
 Used by the runner: reads the backend from PROSE_STATE_WORKER_BACKEND and its storage from PROSE_STATE_WORKER_ENV
-(JSON: projectDir, homeDir, decisions, storageKey). Prints "ready" once the backend answered a read of RUN, then
+(JSON: projectDir, homeDir, decisions, storageKey, edition). Prints "ready" once the backend answered a read of RUN, then
 "ack KEY<TAB>RESULT" per write. With --start-from-stdin it loads its engine first and takes the start index from
 the first line of stdin (a worker started ahead of its turn).`,
   async run(argv, io) {
@@ -77,8 +78,18 @@ export function parseWorkerOptions(argv: string[], env: Record<string, string | 
     waitGo: !!values['wait-go'],
     startFromStdin: !!values['start-from-stdin'],
     backend: spec,
-    env: JSON.parse(envJson) as BackendEnv,
+    env: workerEnv(envJson),
   };
+}
+
+/** The storage the runner hands a worker; its edition (the runner's case judges one) must be one this CLI knows. */
+function workerEnv(json: string): BackendEnv {
+  const env = JSON.parse(json) as BackendEnv;
+  if (env.edition !== undefined && !isEdition(env.edition))
+    throw new ProseError('E_USAGE', `PROSE_STATE_WORKER_ENV: unknown edition ${JSON.stringify(env.edition)}`, {
+      hint: `editions: ${EDITION_NAMES.join(', ')}`,
+    });
+  return env;
 }
 
 /** Opens the backend once the start is known, says ready, then writes until done, failed, killed or orphaned. */

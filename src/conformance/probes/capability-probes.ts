@@ -1,9 +1,10 @@
-import type { BackendEnv, BackendFactory } from '../../core/backend.ts';
+import type { BackendEnv, BackendFactory, StorageKind } from '../../core/backend.ts';
 import { CAPABILITIES, type Capability } from '../../core/capabilities.ts';
 import type { CapabilityVerdict } from './capability-verdict.ts';
 import { ProseError } from '../../core/errors.ts';
 import { ERRORED_CODES } from '../outcome.ts';
 import { withTimeout } from '../with-timeout.ts';
+import { editionOfCapability, editionProbe } from './edition-probes.ts';
 import {
   Broken,
   genericProbe,
@@ -33,19 +34,21 @@ export async function probeCapabilities(
   env: BackendEnv,
   opts: ProbeOptions = {},
 ): Promise<CapabilityVerdict[]> {
-  const ctx: ProbeContext = { env, open: () => factory.open(env) };
+  const ctx: ProbeContext = { env, open: () => factory.open(env), openOn: (other) => factory.open(other) };
   const out: CapabilityVerdict[] = [];
   for (const capability of Object.keys(CAPABILITIES) as Capability[]) {
     const declared = factory.capabilities.includes(capability);
-    const probe = PROBES[capability] ?? genericProbe(capability);
+    const found = probeOf(capability, factory.kind);
+    const probe = found && 'run' in found ? found : genericProbe(capability);
     // A declared capability with only the generic probe cannot be exercised (no valid arguments are known).
-    if (!probe || (declared && !PROBES[capability])) {
+    if (!probe || (declared && !(found && 'run' in found))) {
       out.push({
         capability,
         declared,
         works: null,
         verdict: declared ? 'unprobed' : 'ok',
-        detail: UNPROBED[capability] ?? 'no probe for this capability yet',
+        detail:
+          (found && 'unprobed' in found ? found.unprobed : UNPROBED[capability]) ?? 'no probe for this capability yet',
       });
       continue;
     }
@@ -56,6 +59,12 @@ export async function probeCapabilities(
     out.push(judge(capability, declared, await runProbe(probe, ctx, opts.timeoutMs ?? 30_000), probe.offMeans));
   }
   return out;
+}
+
+/** The probe of a capability on this kind of storage, or why there is none for it. */
+function probeOf(capability: Capability, kind: StorageKind): Probe | { unprobed: string } | undefined {
+  const edition = editionOfCapability(capability);
+  return edition ? editionProbe(edition, kind) : PROBES[capability];
 }
 
 async function runProbe(probe: Probe, ctx: ProbeContext, timeoutMs: number): Promise<Ran> {

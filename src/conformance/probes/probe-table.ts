@@ -5,7 +5,7 @@ import type { Backend, BackendEnv } from '../../core/backend.ts';
 import type { Capability } from '../../core/capabilities.ts';
 import { ProseError } from '../../core/errors.ts';
 import { OPS, type OpArgs, type OpName, type OpResults } from '../../core/ops.ts';
-import { runsDir } from '../../core/seed-layout.ts';
+import { DEFAULT_EDITION, editionLayout } from '../../core/editions.ts';
 
 // One short op sequence per capability (capability-probes.ts runs them and judges the outcome).
 /** `works`: every step answered as the capability says; `unsupported`: the first step refused as an undeclared one must. */
@@ -14,6 +14,8 @@ export type ProbeOutcome = 'works' | 'unsupported';
 export interface ProbeContext {
   env: BackendEnv;
   open(): Promise<Backend>;
+  /** Opens the backend on other storage (the edition probes open each edition on a fresh tree of its own). */
+  openOn(env: BackendEnv): Promise<Backend>;
 }
 
 export interface Probe {
@@ -27,10 +29,10 @@ export interface Probe {
 /** A step answered wrongly; the message says which step and what came back. */
 export class Broken extends Error {}
 
-const call = <K extends OpName>(b: Backend, op: K, args: OpArgs[K]): Promise<OpResults[K]> =>
+export const call = <K extends OpName>(b: Backend, op: K, args: OpArgs[K]): Promise<OpResults[K]> =>
   b.call(op, args, defaultActor(op, args));
 
-function expect(ok: boolean, what: string): void {
+export function expect(ok: boolean, what: string): void {
   if (!ok) throw new Broken(what);
 }
 
@@ -232,7 +234,10 @@ export const PROBES: Partial<Record<Capability, Probe>> = {
         if (b.storage?.().kind !== 'directory') return 'unsupported';
         const { runId, run } = await call(b, 'createRun', { program: 'probe' });
         await call(b, 'bind', { run, name: 'probe', kind: 'let', value: 'v' });
-        const file = join(runsDir(ctx.env.projectDir), runId, 'bindings', 'probe.md');
+        // v0 names every binding's file; the current edition keeps a run's outputs elsewhere, so its run directory is
+        // what is checked here (its marker file is the edition probe's).
+        const runDir = join(ctx.env.projectDir, editionLayout(ctx.env.edition ?? DEFAULT_EDITION).runsDir, runId);
+        const file = ctx.env.edition === 'current' ? runDir : join(runDir, 'bindings', 'probe.md');
         expect(existsSync(file), `no ${file}`);
         return 'works';
       }),

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { BackendEnv, BackendFactory } from '../../core/backend.ts';
 import { CAPABILITIES, type Capability } from '../../core/capabilities.ts';
 import type { Decisions } from '../../core/decisions.ts';
+import { DEFAULT_EDITION } from '../../core/editions.ts';
 import { toProseError } from '../../core/errors.ts';
 import type { CapabilityReport } from './capability-report.ts';
 import { probeCapabilities } from './capability-probes.ts';
@@ -17,7 +18,13 @@ export async function probeBackend(
   dir: string,
   timeoutMs: number,
 ): Promise<CapabilityReport> {
-  const env: BackendEnv = { projectDir: join(dir, 'project'), homeDir: join(dir, 'home'), decisions, storageKey: dir };
+  const env: BackendEnv = {
+    projectDir: join(dir, 'project'),
+    homeDir: join(dir, 'home'),
+    decisions,
+    storageKey: dir,
+    edition: factory.edition ?? DEFAULT_EDITION,
+  };
   const started = performance.now();
   try {
     mkdirSync(env.projectDir, { recursive: true });

@@ -11,7 +11,7 @@ const was = (c: Change) => (c.before ? `was ${c.before}` : 'new case');
 
 /** For a terminal: a count line, then each section with one line per case. */
 export function diffText(d: ReportDiff): string {
-  const out = [`report diff ${d.old} -> ${d.new}: ${summary(d)}`];
+  const out = [`report diff ${d.old} -> ${d.new}: ${summary(d)}`, ...editionNotes(d)];
   for (const [title, k] of SECTIONS) {
     if (!d[k].length) continue;
     out.push('', `${title}:`);
@@ -26,6 +26,8 @@ export function diffText(d: ReportDiff): string {
 
 export function diffMarkdown(d: ReportDiff): string {
   const out = ['# prose-state report diff', '', `\`${d.old}\` → \`${d.new}\`: ${summary(d)}`];
+  const notes = editionNotes(d);
+  if (notes.length) out.push('', ...notes.map((n) => `- ${n}`));
   for (const [title, k] of SECTIONS) {
     if (!d[k].length) continue;
     out.push('', `## ${title}`, '', '| backend | case | now | before | why |', '|---|---|---|---|---|');
@@ -61,9 +63,20 @@ export function diffHtml(d: ReportDiff): string {
 <html lang="en"><head><meta charset="utf-8"><title>prose-state report diff</title>
 <style>${style}</style></head>
 <body><h1>prose-state report diff</h1><p><code>${esc(d.old)}</code> → <code>${esc(d.new)}</code>: ${esc(summary(d))}</p>
-${sections.join('\n')}${gone}
+${editionNotes(d)
+  .map((n) => `<p class="edition">${esc(n)}</p>\n`)
+  .join('')}${sections.join('\n')}${gone}
 </body></html>
 `;
+}
+
+/** A line per backend the two sides judged in different editions: its cases are other runs, not changes. */
+function editionNotes(d: ReportDiff): string[] {
+  return d.editions.map(
+    (e) =>
+      `${e.backend}: judged in edition ${e.old} in the old report and ${e.new} in the new one; ` +
+      'each edition is its own run (NAME, NAME@EDITION), so its cases show as gone or new, not as changes',
+  );
 }
 
 function summary(d: ReportDiff): string {

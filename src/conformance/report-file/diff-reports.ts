@@ -1,5 +1,6 @@
 import type { CaseResult, Status } from '../outcome.ts';
 import type { SavedReport } from './read-report.ts';
+import { editionChanges } from './report-editions.ts';
 import { unreachable } from '../unreachable.ts';
 
 /** How a status reads across two reports: an unexpected pass needs attention like a failure; xfail is a kind of skip. */
@@ -32,6 +33,11 @@ export interface ReportDiff {
   newlySkipped: Change[];
   /** Cases of the old report that the new one does not have (another filter, a cut-off run, a removed case). */
   gone: { backend: string; id: string; before: Status }[];
+  /**
+   * Backends the two sides judged in different editions: their runs are other runs (`NAME` vs `NAME@EDITION`), so
+   * their cases show as gone and new rather than as changes.
+   */
+  editions: { backend: string; old: string; new: string }[];
 }
 
 /** Compares case by case (backend and id): what moved into failing, passing or skipped since the old report. */
@@ -45,6 +51,7 @@ export function diffReports(oldReport: SavedReport, newReport: SavedReport): Rep
     newlyPassing: [],
     newlySkipped: [],
     gone: [],
+    editions: editionChanges(oldReport, newReport),
   };
   const seen = new Set<string>();
   for (const r of newReport.runs.flatMap((run) => run.results)) {

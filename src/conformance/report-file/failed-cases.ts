@@ -1,3 +1,4 @@
+import { DEFAULT_EDITION, type Edition } from '../../core/editions.ts';
 import { ProseError } from '../../core/errors.ts';
 import type { Suite } from '../case-types.ts';
 import type { SavedReport } from './read-report.ts';
@@ -6,6 +7,8 @@ import type { SavedReport } from './read-report.ts';
 export interface RerunPlan {
   /** Backend name -> case ids, in the report's order. Backends with nothing to rerun are absent. */
   failed: Map<string, string[]>;
+  /** Run name -> the edition its header judged (a report from before editions: v0), to reopen its backend. */
+  editions: Map<string, Edition>;
   seed: number;
   decisions: Record<string, number>;
   /** Backends whose run was cut off: the cases after the cut were never run, so they are not rerun either. */
@@ -18,8 +21,10 @@ export interface RerunPlan {
  */
 export function rerunPlan(report: SavedReport, suite: Suite): RerunPlan {
   const failed = new Map<string, string[]>();
+  const editions = new Map<string, Edition>();
   for (const run of report.runs) {
     const h = run.header;
+    editions.set(h.backend.name, h.edition ?? DEFAULT_EDITION);
     if (h.suite.name !== suite.name || h.suite.version !== suite.version)
       throw new ProseError(
         'E_USAGE',
@@ -35,6 +40,7 @@ export function rerunPlan(report: SavedReport, suite: Suite): RerunPlan {
   const first = report.runs[0]!.header;
   return {
     failed,
+    editions,
     seed: first.seed,
     decisions: first.decisions as unknown as Record<string, number>,
     cutOff: report.runs.filter((r) => !r.footer).map((r) => r.header.backend.name),

@@ -2,6 +2,8 @@ import { ProseError } from '../../core/errors.ts';
 import { countOutcomes, sumMetrics, type CaseResult } from '../outcome.ts';
 import type { Reporter } from '../reporters/reporter.ts';
 import type { RunHeader } from '../run-suite.ts';
+import type { NotJudged } from '../edition-runs.ts';
+import { editionsByBackend } from './report-editions.ts';
 import { requireComplete, type SavedReport, type SavedRun } from './read-report.ts';
 
 /**
@@ -14,6 +16,7 @@ import { requireComplete, type SavedReport, type SavedRun } from './read-report.
 export function mergeReports(reports: readonly SavedReport[], rank: (id: string) => number): SavedRun[] {
   if (!reports.length) throw new ProseError('E_USAGE', 'report merge needs at least one report file');
   for (const r of reports) requireComplete(r);
+  checkSameEditions(reports);
   checkAlike(reports);
   const ordered = orderShards(reports);
   const first = reports[0]!;
@@ -56,6 +59,31 @@ function checkAlike(reports: readonly SavedReport[]): void {
           `its ${k} (${got[k]}) differs from ${first.file} (${want[k]})`,
           'merge only the shards of one CI run: the same suite version, seed, decisions, backends and shard count',
         );
+  }
+}
+
+/**
+ * Each backend judged in the same editions by every report: a shard of `filesystem` in v0 and one of it in the current
+ * edition are two different runs, not two halves of one, whatever their case lists.
+ */
+function checkSameEditions(reports: readonly SavedReport[]): void {
+  const first = reports[0]!;
+  const want = editionsByBackend(first);
+  for (const r of reports.slice(1)) {
+    const got = editionsByBackend(r);
+    for (const [backend, editions] of got) {
+      const other = want.get(backend);
+      if (other === undefined || other.editions === editions.editions) continue;
+      throw new ProseError(
+        'E_USAGE',
+        `cannot merge this report: it judges backend ${backend} in edition ${editions.editions}, ` +
+          `${first.file} judges it in edition ${other.editions}`,
+        {
+          location: { file: r.file, line: editions.line },
+          hint: 'merge the shards of one run: every shard given the same --edition (report diff compares two editions)',
+        },
+      );
+    }
   }
 }
 
@@ -103,8 +131,13 @@ function backendResults(ordered: readonly SavedReport[], b: number, backend: str
 }
 
 /** Tells a reporter the saved runs as the runner would have, then finishes it. */
-export function replayRuns(runs: readonly SavedRun[], reporter: Reporter): readonly CaseResult[] {
+export function replayRuns(
+  runs: readonly SavedRun[],
+  reporter: Reporter,
+  notJudged: readonly NotJudged[] = [],
+): readonly CaseResult[] {
   const all: CaseResult[] = [];
+  for (const n of notJudged) reporter.notJudged?.(n);
   for (const run of runs) {
     reporter.header(run.header);
     if (run.capabilities) reporter.capabilities(run.capabilities);

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { DEFAULT_EDITION, EDITION_NAMES, isEdition } from '../../core/editions.ts';
 import { ProseError } from '../../core/errors.ts';
 import type { CapabilityReport } from '../probes/capability-report.ts';
 import type { CaseResult, Counts, Outcome } from '../outcome.ts';
 import type { RunHeader } from '../run-suite.ts';
+import type { NotJudged } from '../edition-runs.ts';
 
 /** One backend's part of a saved JSON Lines report, as the runner told it to the listener. */
 export interface SavedRun {
@@ -18,6 +20,8 @@ export interface SavedRun {
 export interface SavedReport {
   file: string;
   runs: SavedRun[];
+  /** The backends the run left out (--edition naming one they do not declare); absent from older reports. */
+  notJudged: NotJudged[];
 }
 
 /**
@@ -36,6 +40,7 @@ export function readReport(file: string): SavedReport {
     });
   }
   const runs: SavedRun[] = [];
+  const notJudged: NotJudged[] = [];
   const lines = text.split('\n');
   for (const [i, raw] of lines.entries()) {
     if (raw.trim() === '') continue;
@@ -53,14 +58,23 @@ export function readReport(file: string): SavedReport {
       if (i === lines.length - 1) break;
       throw bad('not a JSON line');
     }
-    addRecord(rec, runs, line, bad);
+    if (rec.type === 'not-judged') notJudged.push(notJudgedRecord(rec, bad));
+    else addRecord(rec, runs, line, bad);
   }
   if (!runs.length)
     throw new ProseError('E_FORMAT', `${file} holds no report (no header line)`, {
       location: { file, line: 1 },
       hint: 'pass a report.jsonl written by `prose-state test --reporter json` or --report-dir',
     });
-  return { file, runs };
+  return { file, runs, notJudged };
+}
+
+/** A `not-judged` record, checked: the backend, an edition and the reason. */
+function notJudgedRecord(rec: Record<string, unknown>, bad: (why: string) => ProseError): NotJudged {
+  const { backend, edition, reason } = rec;
+  if (typeof backend !== 'string' || !isEdition(edition) || typeof reason !== 'string')
+    throw bad('a not-judged record needs backend, edition and reason');
+  return { backend, edition, reason };
 }
 
 /** A run without its footer was cut off: using it would leave a silent hole, so it is an error naming the place. */
@@ -94,6 +108,10 @@ function addRecord(
       const h = header as unknown as RunHeader;
       if (typeof h.suite?.version !== 'string' || typeof h.backend?.name !== 'string' || typeof h.seed !== 'number')
         throw bad('a header needs suite, backend and seed');
+      // A report written before editions judged v0 (the only edition there was).
+      if (h.edition === undefined) h.edition = DEFAULT_EDITION;
+      else if (!isEdition(h.edition))
+        throw bad(`a header's edition must be one of ${EDITION_NAMES.join(', ')}, not ${JSON.stringify(h.edition)}`);
       runs.push({ header: h, line, results: [] });
       break;
     }

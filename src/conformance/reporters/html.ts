@@ -5,7 +5,8 @@ import type { RunHeader } from '../run-suite.ts';
 import { htmlClaims } from './html-claims.ts';
 import { esc, slug } from './html-escape.ts';
 import { HTML_SCRIPT, HTML_STYLE } from './html-page.ts';
-import { buildMatrix, cellText } from './matrix.ts';
+import { notJudgedLine, type NotJudged } from '../edition-runs.ts';
+import { buildMatrix, cellText, editionRow } from './matrix.ts';
 import type { Reporter, ReporterOptions, Write } from './reporter.ts';
 import { quickNote } from './run-notes.ts';
 
@@ -18,12 +19,14 @@ import { quickNote } from './run-notes.ts';
 export function htmlReporter(write: Write, opts: ReporterOptions = {}): Reporter {
   const headers: RunHeader[] = [];
   const claims: CapabilityReport[] = [];
+  const notJudged: NotJudged[] = [];
   return {
     header: (h) => headers.push(h),
     capabilities: (r) => claims.push(r),
     result: () => undefined,
     footer: () => undefined,
-    finish: (all) => write(htmlReport(all, { headers, claims, sources: opts.sources })),
+    notJudged: (n) => notJudged.push(n),
+    finish: (all) => write(htmlReport(all, { headers, claims, sources: opts.sources, notJudged })),
   };
 }
 
@@ -38,6 +41,7 @@ export function htmlReport(
     headers?: readonly RunHeader[];
     claims?: readonly CapabilityReport[];
     sources?: ReadonlyMap<string, CaseSource>;
+    notJudged?: readonly NotJudged[];
   },
 ): string {
   const headers = ctx.headers ?? [];
@@ -73,14 +77,13 @@ export function htmlReport(
 <html lang="en"><head><meta charset="utf-8"><title>prose-state compliance</title>
 <style>${HTML_STYLE}</style></head>
 <body><h1>prose-state compliance</h1>
-${runsTable(headers)}
-<div class="filters">${select('area', m.areas)} ${select('backend', m.backends)} ${select(
+${runsTable(headers)}${notJudgedNotes(ctx.notJudged ?? [])}<div class="filters">${select('area', m.areas)} ${select('backend', m.backends)} ${select(
     'outcome',
     STATUSES.filter((s) => all.some((r) => r.outcome.status === s)),
   )} <span><span id="shown">${all.length}</span> of ${all.length} cases shown</span></div>
 <h2>Matrix</h2>
 <table id="matrix"><tr><th>area</th>${m.backends.map((b) => `<th data-filter data-backend="${esc(b)}">${esc(b)}</th>`).join('')}</tr>
-${matrix.join('\n')}
+${editionCells(m.backends, headers)}${matrix.join('\n')}
 </table>
 <p>Cells: passed/run; F failed, E errored, X! unexpected pass, x expected failure, s skipped. A red cell links to its first failure.</p>
 ${htmlClaims(
@@ -95,6 +98,19 @@ ${rows.join('\n')}
 <script>${HTML_SCRIPT}</script>
 </body></html>
 `;
+}
+
+/** The matrix's edition row (each backend column is one backend in one edition). */
+function editionCells(backends: readonly string[], headers: readonly RunHeader[]): string {
+  const row = editionRow(backends, headers);
+  if (!row) return '';
+  const cells = row.map((e, i) => `<td data-filter data-backend="${esc(backends[i]!)}">${esc(e)}</td>`).join('');
+  return `<tr class="edition"><th>edition</th>${cells}</tr>\n`;
+}
+
+/** A line per backend left out of the run (the edition asked for is not one it declares), under the runs table. */
+function notJudgedNotes(left: readonly NotJudged[]): string {
+  return left.map((n) => `\n<p class="not-judged">${esc(notJudgedLine(n))}</p>`).join('');
 }
 
 function runsTable(headers: readonly RunHeader[]): string {
@@ -113,13 +129,16 @@ function runsTable(headers: readonly RunHeader[]): string {
     const cells = [
       esc(h.backend.name),
       esc(h.backend.kind),
+      esc(h.edition),
       esc(`${h.suite.name} ${h.suite.version}`),
       h.cases,
       h.seed,
     ];
     return `<tr>${[...cells, shard, esc(notes(h)), esc(decisions)].map((c) => `<td>${c}</td>`).join('')}</tr>`;
   };
-  const head = ['backend', 'kind', 'suite', 'cases', 'seed', 'shard', 'run', 'decisions'].map((t) => `<th>${t}</th>`);
+  const head = ['backend', 'kind', 'edition', 'suite', 'cases', 'seed', 'shard', 'run', 'decisions'].map(
+    (t) => `<th>${t}</th>`,
+  );
   return `${quick.map((q) => `<p class="quick"><strong>${esc(q)}</strong></p>\n`).join('')}<table id="runs"><tr>${head.join('')}</tr>
 ${headers.map(row).join('\n')}
 </table>`;

@@ -26,5 +26,6 @@ export function jsonLinesReporter(write: Write): Reporter {
     },
     footer: (backend, counts, extra) => write(JSON.stringify({ type: 'footer', backend, counts, ...extra }) + '\n'),
     finish: () => undefined,
+    notJudged: (n) => write(JSON.stringify({ type: 'not-judged', ...n }) + '\n'),
   };
 }

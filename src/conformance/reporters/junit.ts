@@ -3,6 +3,7 @@ import type { CapabilityReport } from '../probes/capability-report.ts';
 import type { CaseResult } from '../outcome.ts';
 import { countOutcomes } from '../outcome.ts';
 import type { RunHeader } from '../run-suite.ts';
+import { runName, type NotJudged } from '../edition-runs.ts';
 import { isFailure, notExercised } from './claims.ts';
 import type { Reporter, Write } from './reporter.ts';
 import { quickNote } from './run-notes.ts';
@@ -18,13 +19,28 @@ import { escapeXml as esc } from './escape-xml.ts';
 export function junitReporter(write: Write): Reporter {
   const claims: CapabilityReport[] = [];
   const headers = new Map<string, RunHeader>();
+  const left: NotJudged[] = [];
   return {
     header: (h) => void headers.set(h.backend.name, h),
     capabilities: (r) => claims.push(r),
     result: () => undefined,
     footer: () => undefined,
-    finish: (all) => write(junitXml(all, claims, headers)),
+    notJudged: (n) => left.push(n),
+    finish: (all) => write(junitXml(all, claims, headers).replace(/<\/testsuites>\n$/, notJudgedSuites(left))),
   };
+}
+
+/**
+ * A backend --edition left out, as an empty testsuite under its run name with the reason as a property, so a
+ * dashboard lists it instead of leaving it silently absent.
+ */
+function notJudgedSuites(left: readonly NotJudged[]): string {
+  const suites = left.map(
+    (n) =>
+      `  <testsuite name="${esc(runName(n.backend, n.edition))}" tests="0" failures="0" errors="0" skipped="0" time="0">\n` +
+      `    <properties>\n      <property name="not-judged" value="${esc(n.reason)}"/>\n    </properties>\n  </testsuite>\n`,
+  );
+  return `${suites.join('')}</testsuites>\n`;
 }
 
 export function junitXml(
@@ -56,6 +72,7 @@ export function junitXml(
 function properties(h: RunHeader): string[] {
   const quick = quickNote(h);
   const props: [string, string][] = [
+    ['edition', h.edition],
     ['seed', String(h.seed)],
     ...(h.shard ? [['shard', `${h.shard.index}/${h.shard.count}`] as [string, string]] : []),
     ...(quick ? [['quick', quick] as [string, string]] : []),

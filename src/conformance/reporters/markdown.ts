@@ -2,23 +2,26 @@ import type { CapabilityReport } from '../probes/capability-report.ts';
 import { show } from '../match.ts';
 import type { CaseResult } from '../outcome.ts';
 import { CLAIM_LEGEND, claimCell, claimLine, claimsTable, needsAttention } from './claims.ts';
-import { buildMatrix, cellText } from './matrix.ts';
+import { buildMatrix, cellText, editionRow } from './matrix.ts';
 import type { Reporter, Write } from './reporter.ts';
 import type { RunHeader } from '../run-suite.ts';
+import type { NotJudged } from '../edition-runs.ts';
 import { quickNote } from './run-notes.ts';
 import { unreachable } from '../unreachable.ts';
 import { escapeMarkdown as md } from './escape-markdown.ts';
 
 /** The compliance matrix as Markdown: each cell links to that area's failures on that backend, with expected vs seen. */
 export function markdownReporter(write: Write): Reporter {
-  const headers: string[] = [];
+  const headers: RunHeader[] = [];
   const claims: CapabilityReport[] = [];
+  const left: NotJudged[] = [];
   return {
-    header: (h) => headers.push(headerLine(h)),
+    header: (h) => headers.push(h),
+    notJudged: (n) => left.push(n),
     capabilities: (r) => claims.push(r),
     result: () => undefined,
     footer: () => undefined,
-    finish: (all) => write(markdownReport(all, headers, claims)),
+    finish: (all) => write(markdownReport(all, headers, claims, left)),
   };
 }
 
@@ -27,17 +30,21 @@ export const anchor = (backend: string, area: string) =>
 
 export function markdownReport(
   all: readonly CaseResult[],
-  headers: string[] = [],
+  headers: readonly RunHeader[] = [],
   claims: readonly CapabilityReport[] = [],
+  left: readonly NotJudged[] = [],
 ): string {
   const m = buildMatrix(all);
+  const editions = editionRow(m.backends, headers);
   const out = [
     '# prose-state compliance report',
     '',
-    ...headers,
+    ...headers.map(headerLine),
+    ...left.map((n) => `- **${md(n.backend)}**: not judged in edition ${md(n.edition)}: ${md(n.reason)}`),
     '',
     '| area | ' + m.backends.map(md).join(' | ') + ' |',
     '|---|' + m.backends.map(() => '---').join('|') + '|',
+    ...(editions ? [`| edition | ${editions.map(md).join(' | ')} |`] : []),
   ];
   for (const a of m.areas) {
     out.push(
@@ -135,6 +142,8 @@ function headerLine(h: RunHeader): string {
   const shard = h.shard ? `; shard ${h.shard.index}/${h.shard.count}` : '';
   const probes = h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : '';
   const quick = quickNote(h) ? `; **${quickNote(h)}**` : '';
-  const backend = `**${md(h.backend.name)}** (${md(h.backend.kind)}), suite ${md(h.suite.name)} ${md(h.suite.version)}`;
+  const backend =
+    `**${md(h.backend.name)}** (${md(h.backend.kind)}), edition ${md(h.edition)}, ` +
+    `suite ${md(h.suite.name)} ${md(h.suite.version)}`;
   return `- ${backend}; decisions: ${decisions}${shard}${probes}${quick}`;
 }

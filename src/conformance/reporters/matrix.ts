@@ -1,4 +1,5 @@
 import type { CaseResult, Status } from '../outcome.ts';
+import type { RunHeader } from '../run-suite.ts';
 
 /** Areas x backends, each cell the counts of that area on that backend. The one table every human report shows. */
 export interface Matrix {
@@ -20,6 +21,16 @@ export function buildMatrix(all: readonly CaseResult[]): Matrix {
   }
   const empty = { passed: 0, failed: 0, skipped: 0, errored: 0, xfailed: 0, xpassed: 0, total: 0 };
   return { areas, backends, cell: (a, b) => cells.get(`${a}\u0000${b}`) ?? empty };
+}
+
+/**
+ * The matrix's edition row: the edition each backend column was judged in, from the runs' headers (a column is a
+ * backend in one edition, `NAME` for v0 and `NAME@EDITION` otherwise). Absent when no header was seen.
+ */
+export function editionRow(backends: readonly string[], headers: readonly RunHeader[]): string[] | undefined {
+  if (!headers.length) return undefined;
+  const of = new Map(headers.map((h) => [h.backend.name, h.edition]));
+  return backends.map((b) => of.get(b) ?? '-');
 }
 
 /** `12/14 2F` style: passed of run, then the letters that need attention. */

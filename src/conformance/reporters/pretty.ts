@@ -1,6 +1,8 @@
 import type { CapabilityReport } from '../probes/capability-report.ts';
 import { countOutcomes, type CaseResult } from '../outcome.ts';
-import { buildMatrix, cellText } from './matrix.ts';
+import { buildMatrix, cellText, editionRow } from './matrix.ts';
+import type { RunHeader } from '../run-suite.ts';
+import { notJudgedLine, type NotJudged } from '../edition-runs.ts';
 import { prettyClaims, prettyClaimsTotal } from './pretty-claims.ts';
 import type { Reporter, Write } from './reporter.ts';
 import { cutShortNote, measuredOf, quickNote } from './run-notes.ts';
@@ -16,10 +18,15 @@ import { escapeTerminal } from './escape-terminal.ts';
 export function prettyReporter(send: Write, opts: { verbose?: boolean } = {}): Reporter {
   const write: Write = (s) => send(escapeTerminal(s));
   const claims: CapabilityReport[] = [];
+  const headers: RunHeader[] = [];
+  const left: NotJudged[] = [];
   let probesSkipped = false;
   return {
     header: (h) => {
-      write(`\n${h.backend.name} (${h.backend.kind}): ${h.cases} cases of ${h.suite.name} ${h.suite.version}\n`);
+      headers.push(h);
+      write(
+        `\n${h.backend.name} (${h.backend.kind}, edition ${h.edition}): ${h.cases} cases of ${h.suite.name} ${h.suite.version}\n`,
+      );
       write(`  capabilities: ${h.backend.capabilities.join(', ') || '(none)'}\n`);
       if (h.backend.settings)
         write(
@@ -53,7 +60,11 @@ export function prettyReporter(send: Write, opts: { verbose?: boolean } = {}): R
       const cut = cutShortNote(extra);
       if (cut) write(`  ${cut}\n`);
     },
-    finish: (all) => write(prettySummary(all, claims, probesSkipped)),
+    finish: (all) => write(prettySummary(all, claims, probesSkipped, headers) + notJudgedLines(left)),
+    notJudged: (n) => {
+      left.push(n);
+      write(`\n${notJudgedLine(n)}\n`);
+    },
   };
 }
 
@@ -61,9 +72,15 @@ export function prettySummary(
   all: readonly CaseResult[],
   claims: readonly CapabilityReport[] = [],
   probesSkipped = false,
+  headers: readonly RunHeader[] = [],
 ): string {
   const m = buildMatrix(all);
-  const rows = [['area', ...m.backends], ...m.areas.map((a) => [a, ...m.backends.map((b) => cellText(m.cell(a, b)))])];
+  const editions = editionRow(m.backends, headers);
+  const rows = [
+    ['area', ...m.backends],
+    ...(editions ? [['edition', ...editions]] : []),
+    ...m.areas.map((a) => [a, ...m.backends.map((b) => cellText(m.cell(a, b)))]),
+  ];
   const totals = m.backends.map((b) => countOutcomes(all.filter((r) => r.backend === b)));
   rows.push(['total', ...totals.map((c) => cellText({ ...c }))]);
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -92,6 +109,11 @@ export function prettySummary(
   if (claims.length || probesSkipped) out.push(prettyClaimsTotal(claims, probesSkipped));
   out.push('');
   return out.join('\n');
+}
+
+/** The backends left out of the run, under the count lines, so a summary read alone still names them. */
+function notJudgedLines(left: readonly NotJudged[]): string {
+  return left.map((n) => `${notJudgedLine(n)}\n`).join('');
 }
 
 /** A case's lines as it is told: every case that needs attention, with where and why (all of them with verbose). */

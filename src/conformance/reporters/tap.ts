@@ -2,6 +2,7 @@ import type { CapabilityVerdict } from '../probes/capability-verdict.ts';
 import type { Outcome } from '../outcome.ts';
 import { isFailure, notExercised } from './claims.ts';
 import type { Reporter, Write } from './reporter.ts';
+import { notJudgedLine } from '../edition-runs.ts';
 import { cutShortNote, quickNote } from './run-notes.ts';
 import { unreachable } from '../unreachable.ts';
 import { escapeTapDescription, escapeTapLine as line } from './escape-tap.ts';
@@ -17,9 +18,11 @@ export function tapReporter(write: Write): Reporter {
   return {
     header: (h) =>
       write(
-        `# backend ${line(h.backend.name)}: ${h.cases} cases, suite ${line(h.suite.name)} ${line(h.suite.version)}` +
+        `# backend ${line(h.backend.name)}: edition ${line(h.edition)}, ${h.cases} cases, ` +
+          `suite ${line(h.suite.name)} ${line(h.suite.version)}` +
           `${h.probes === 'skipped' ? '; capability probes skipped (--no-probe)' : ''}\n${quickNote(h) ? `# ${line(quickNote(h)!)}\n` : ''}`,
       ),
+    notJudged: (n) => write(`# backend ${line(notJudgedLine(n))}\n`),
     capabilities: (r) => {
       for (const v of r.verdicts) {
         n += 1;

@@ -10,6 +10,7 @@ import { checkInputs } from './check-inputs.ts';
 import { checkLogAgainstReceipts } from './check-log-receipts.ts';
 import { checkPublished } from './check-published.ts';
 import { checkRunReceipts } from './check-run-receipts.ts';
+import { checkRunState } from './check-run-state.ts';
 import { checkVmLog } from './check-vm-log.ts';
 import { checkWorkspace } from './check-workspace.ts';
 import { listNames } from './list-names.ts';
@@ -33,6 +34,7 @@ export function checkCurrentRun(run: string, sink: Sink, isImport: boolean): voi
   if (log && (hasReceipts || !functionOrTest)) checkLogAgainstReceipts(unrefused(run, log.markers, sink), chains, sink);
   checkWorkspace(run, chains, sink);
   if (log) checkErrorFiles(run, log.markers, sink);
+  checkRunState(run, chains, sink);
   if (!isImport) checkDurable(run, chains, sink);
   for (const imp of importDirs(run)) {
     const rel = `imports/${imp}`;

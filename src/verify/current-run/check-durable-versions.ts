@@ -16,7 +16,14 @@ const NAME = /^sha256[:_]([a-f0-9]{64})(\.bin)?$/;
  * `state/world-model/{node}/versions/`, where present: each entry is named by the address of what it holds (OPWM1
  * bytes in a file, or the files of a directory), and each version this run rendered is there.
  */
-export function checkDurableVersions(run: string, rel: string, node: string, chain: RunChain, sink: Sink): void {
+export function checkDurableVersions(
+  run: string,
+  rel: string,
+  node: string,
+  chain: RunChain,
+  sink: Sink,
+  ledgerFile = `receipts/${node}.jsonl`,
+): void {
   const vRel = `${rel}/versions`;
   if (!isKind(join(run, vRel), 'dir')) return;
   const stored = new Set<string>();
@@ -33,7 +40,7 @@ export function checkDurableVersions(run: string, rel: string, node: string, cha
   for (const r of chain.ledger.rendered)
     if (!stored.has(r.atomic))
       sink.add('durable.versions', `rendered receipt ${r.index} has @atomic ${r.atomic}, which is not under ${vRel}/`, {
-        file: `receipts/${node}.jsonl`,
+        file: ledgerFile,
         line: chain.file.lines[r.index],
       });
 }

@@ -3,6 +3,7 @@ import type { RunSink } from './run-sink.ts';
 import { isKind } from '../kit/is-kind.ts';
 import { checkCurrentRun } from './check-current-run.ts';
 import { checkDistIntent } from './check-dist-intent.ts';
+import { checkDurableRoot } from './check-durable-root.ts';
 import { listNames } from './list-names.ts';
 
 type Sink = RunSink;
@@ -26,7 +27,7 @@ export function isCurrentRoot(path: string): boolean {
   return runEntries(path).some((name) => isCurrentRun(join(path, 'runs', name)));
 }
 
-/** dist/, then every entry of runs/: a current run is checked under `runs/{id}/`; anything else is named. */
+/** dist/, then every entry of runs/: a current run is checked under `runs/{id}/`; anything else is named. Then state/. */
 export function checkCurrentRoot(root: string, sink: Sink): void {
   checkDistIntent(root, sink);
   for (const name of runEntries(root)) {
@@ -37,6 +38,17 @@ export function checkCurrentRoot(root: string, sink: Sink): void {
         file: `runs/${name}`,
       });
   }
+  checkDurableRoot(root, nodesWithRunReceipts(root), sink);
+}
+
+/** The nodes some current run under runs/ has a receipts/{node}.jsonl for: each run checks those durable nodes. */
+function nodesWithRunReceipts(root: string): Set<string> {
+  const nodes = new Set<string>();
+  for (const name of runEntries(root))
+    if (isCurrentRun(join(root, 'runs', name)))
+      for (const f of listNames(join(root, 'runs', name, 'receipts')))
+        if (f.endsWith('.jsonl')) nodes.add(f.slice(0, -6));
+  return nodes;
 }
 
 function runEntries(root: string): string[] {

@@ -1,4 +1,6 @@
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { looksLikeRun } from '../edition/tree-edition.ts';
+import { isKind } from '../kit/owned-files.ts';
 import type { Finding, Verifier } from '../finding.ts';
 import { scanTree, sinkReport } from '../kit/scan-tree.ts';
 import { DEFAULT_MAX_FILE_BYTES } from '../kit/tree-rules.ts';
@@ -22,7 +24,9 @@ export const currentRunVerifier: Verifier = {
     const sink = new RunSink(out, maxFileBytes);
     // Each link, special file, bad name and over-cap file once, up front; the checks below read none of them.
     scanTree(path, sinkReport(sink), { maxFileBytes });
-    if (!isCurrentRun(path) && isCurrentRoot(path)) checkCurrentRoot(path, sink);
+    // A root by its shape, not its runs: `--edition current` may name one whose runs are v0 or that holds only state/.
+    if (!looksLikeRun(path) && (isKind(join(path, 'runs'), 'dir') || isKind(join(path, 'state'), 'dir')))
+      checkCurrentRoot(path, sink);
     else checkCurrentRun(path, sink, basename(dirname(path)) === 'imports');
     return out;
   },

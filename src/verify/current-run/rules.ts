@@ -2,6 +2,7 @@ import { LEDGER_RULES } from '../kit/ledger-rules.ts';
 import { prefixRules, type RuleTable } from '../kit/rule-table.ts';
 import { RUN_DIR_RULES } from '../run-dir/rules.ts';
 import { WORLD_MODEL_RULES } from '../world-model/rules.ts';
+import { CURRENT_STATE_RULES } from './state-rules.ts';
 
 /**
  * The rules only a current-edition run (`<openprose-root>/runs/{id}/`, docs/editions.md) has. fs is the current
@@ -152,6 +153,7 @@ export const CURRENT_RUN_OWN_RULES = {
       'last rendered version: its OPWM1 address equals the last non-failed @atomic of the durable ledger.',
     hint: 'publish the last rendered version to published/ on durable commit',
   },
+  ...CURRENT_STATE_RULES,
 } as const satisfies RuleTable;
 
 /** Rules the v0 run-dir and world-model verifiers already define, reported here with the same meaning. */

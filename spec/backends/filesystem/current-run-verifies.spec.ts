@@ -1,0 +1,22 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { currentRunVerifier } from '../../../src/verify/current-run/index.ts';
+import { writeFinishedRun } from './_current-run.ts';
+
+// A current-edition run our filesystem backend wrote verifies clean (issue #31, "Done when"): the run directory,
+// and the <openprose-root> holding it (which adds the durable state/ checks).
+test('a current-edition run written by the filesystem backend verifies clean, as a run and as a root', async () => {
+  const { root, home, runDir } = await writeFinishedRun();
+  for (const path of [runDir, root]) {
+    assert.ok(await currentRunVerifier.detect(path), `${path} is detected as current-run`);
+    const findings = await currentRunVerifier.verify(path, { homeDir: home });
+    assert.equal(findings, [], `findings of ${path}`);
+  }
+});
+
+test('a run with a caller input (world-model/caller/ and its [input] marker) verifies clean', async () => {
+  const { home, runDir } = await writeFinishedRun({ callerInput: true });
+  assert.equal(await currentRunVerifier.verify(runDir, { homeDir: home }), []);
+});
+
+test.run();

@@ -1,0 +1,30 @@
+import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+
+/**
+ * Appends one line to a file that is only ever appended to (vm.log.md, execution.jsonl): one write of the line and
+ * its newline, then fsync, so an acknowledged line survives a crash. A last line without its newline was cut off by
+ * a crash before it was acknowledged: it is dropped first, so the new line never continues it.
+ */
+export function appendLine(file: string, line: string): void {
+  const fd = openSync(file, 'r+');
+  try {
+    const bytes = readFileSync(fd);
+    let size = bytes.length;
+    if (size > 0 && bytes[size - 1] !== 0x0a) {
+      size = bytes.lastIndexOf(0x0a) + 1;
+      ftruncateSync(fd, size);
+    }
+    const data = Buffer.from(`${line}\n`, 'utf8');
+    let done = 0;
+    while (done < data.length) done += writeSync(fd, data, done, data.length - done, size + done);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The complete lines of an append-only file's text: a last line without its newline is an unacknowledged write. */
+export function completeLines(text: string): string[] {
+  const end = text.lastIndexOf('\n');
+  return end < 0 ? [] : text.slice(0, end).split('\n');
+}

@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../io/atomic-write.ts';
+import { appendLine, completeLines } from './append-line.ts';
+
+/**
+ * `vm.log.md`, the current edition's append-only execution log (fs "`vm.log.md` — Append-Only Execution Log"):
+ * the header, then one marker per line (fs "Event Markers"), each written as a single line append, never a rewrite.
+ * The caller holds the run's lock, so step numbers are taken one at a time.
+ */
+export const VM_LOG = 'vm.log.md';
+
+/** Caller text shown on one line: line breaks escaped, so nothing a caller names can start a line of its own. */
+const oneLine = (s: string) => s.replace(/\\/g, '\\\\').replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+
+/** A word for a heading or a marker (no spaces): runs of white space become `-`, nothing becomes `root`. */
+const word = (s: string) => oneLine(s).trim().replace(/\s+/g, '-') || 'root';
+
+/**
+ * `# run:{id} {root-name}`, then `root:` with no blank line between (decision vm-log-header), then one blank line
+ * before the first marker. No `upstream:` line: the operation contract has no run-typed inputs.
+ */
+export function vmLogHeader(runId: string, rootPath: string): string {
+  const name = rootPath
+    .split('/')
+    .at(-1)!
+    .replace(/\.prose\.md$|\.prose$|\.md$/, '');
+  return `# run:${word(runId)} ${word(name)}\nroot: ${word(rootPath)}\n\n`;
+}
+
+export function writeVmLogHeader(runDir: string, runId: string, rootPath: string): void {
+  writeFileAtomic(join(runDir, VM_LOG), vmLogHeader(runId, rootPath));
+}
+
+/** The marker a receipt's status is logged with (fs "Event Markers"; decision current-vm-log-markers). */
+export function receiptMarker(node: string, status: string, failureReason: string | undefined): (n: number) => string {
+  if (status === 'rendered') return (n) => `${n}→ ${node} ✓ rendered`;
+  if (status === 'skipped') return (n) => `${n}→ ${node} ∅ skipped`;
+  return (n) => `${n}→ ${node} ✗ ${word(failureReason ?? 'failed')}`;
+}
+
+/** `---end TIMESTAMP` or `---error TIMESTAMP msg` (fs "Event Markers"); other statuses have no marker. */
+export function statusMarker(status: string, at: string): string | undefined {
+  if (status === 'completed') return `---end ${at}`;
+  if (status === 'failed') return `---error ${at} run-failed`;
+  return undefined;
+}
+
+/** What the log holds so far: the next step number and whether `---end` or `---error` closed it. */
+export function readVmLogState(runDir: string): { nextStep: number; closed: boolean } {
+  let last = 0;
+  let closed = false;
+  for (const line of completeLines(readFileSync(join(runDir, VM_LOG), 'utf8'))) {
+    const m = /^([1-9][0-9]*)[a-z]?→/.exec(line);
+    if (m) last = Math.max(last, Number(m[1]));
+    if (line.startsWith('---end ') || line.startsWith('---error ')) closed = true;
+  }
+  return { nextStep: last + 1, closed };
+}
+
+/** Appends a step marker numbered one past the last step. */
+export function appendStepMarker(runDir: string, marker: (n: number) => string): void {
+  appendLine(join(runDir, VM_LOG), marker(readVmLogState(runDir).nextStep));
+}
+
+export function appendVmLogLine(runDir: string, line: string): void {
+  appendLine(join(runDir, VM_LOG), line);
+}
