@@ -5,10 +5,9 @@ import type { BackendFactory } from '../../src/core/backend.ts';
 import type { OpArgs, OpName, OpResults } from '../../src/core/ops.ts';
 
 /**
- * A small stand-in for a current-edition directory backend, for the render cases only: a v0 filesystem backend (or a
- * mutant of it) that also mirrors each VM commit and failed render into `runs/{id}/world-model/{node}/` (+ `.version`)
- * and `runs/{id}/receipts/{node}.jsonl`, the files session.md's reply names. Not a backend: it copies what the real
- * one stores so the render checker has the current layout to read until src/backends/filesystem writes it.
+ * A small stand-in for a current-edition directory backend, for the render cases only. The selftest's mutants are
+ * built on the v0 store (src/selftest/mutant.ts), so this wraps one (the control or a mutant) and mirrors each VM commit and failed render into `runs/{id}/world-model/{node}/` (+ `.version`)
+ * and `runs/{id}/receipts/{node}.jsonl`, the files session.md's reply names: enough current layout for the render checker to read.
  */
 export function currentRenderFake(base: BackendFactory): BackendFactory {
   return {

@@ -8,6 +8,7 @@ import { runSuite } from '../../src/conformance/run-suite.ts';
 import type { BackendFactory } from '../../src/core/backend.ts';
 import { DEFAULT_DECISIONS } from '../../src/core/decisions.ts';
 import type { Mutant } from '../../src/selftest/mutant.ts';
+import { CONTROL } from '../../src/selftest/mutants/index.ts';
 import { RENDER_MUTANTS } from '../../src/selftest/mutants/render.ts';
 import { currentRenderFake } from './current-render-fake.ts';
 
@@ -37,8 +38,14 @@ test('the render cases skip on a v0 backend, with the edition named', async () =
   }
 });
 
-test('every render case passes on a current-layout fake of the filesystem backend', async () => {
-  const rs = await run(currentRenderFake(filesystemFactory));
+test('every render case passes on the filesystem backend judged by the current edition', async () => {
+  const rs = await run({ ...filesystemFactory, edition: 'current' });
+  assert.ok(rs.length >= 9);
+  assert.equal(notPassed(rs), []);
+});
+
+test('the unmutated mutant harness on the current-layout fake passes every render case (the control)', async () => {
+  const rs = await run(currentRenderFake(CONTROL.factory));
   assert.ok(rs.length >= 9);
   assert.equal(notPassed(rs), []);
 });
