@@ -101,6 +101,17 @@ test('verify --subagent-output reads a render reply against a current run: exit 
   assert.is(await verifyCommand.run([dir, '--subagent-output', 'ok.txt'], io), 0, out);
 });
 
+test('a current run kept in state.db has no render reply to check: refused with E_UNSUPPORTED, not judged', async () => {
+  const { dir } = run();
+  writeFileSync(join(dir, 'state.db'), '');
+  try {
+    await checkSubagentOutput('Render complete: report\n', dir);
+    assert.unreachable('expected E_UNSUPPORTED');
+  } catch (err) {
+    assert.is((err as { code?: string }).code, 'E_UNSUPPORTED');
+  }
+});
+
 test('docs/session-protocol.md lists every render rule with its severity', () => {
   const doc = readFileSync(new URL('../../docs/session-protocol.md', import.meta.url), 'utf8');
   for (const [rule, r] of Object.entries(RENDER_RULES))

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { DEFAULT_DECISIONS } from '../core/decisions.ts';
 import type { Edition } from '../core/editions.ts';
 import { ProseError } from '../core/errors.ts';
@@ -74,8 +76,9 @@ export async function checkSubagentOutput(
  * sqlite.md and postgres.md still give the v0 "Binding written:" confirmation and define no render contract.
  */
 function checkCurrentReply(text: string, runPath: string, file: string, opts: SubagentOutputOptions): Finding[] {
-  if (opts.storage !== undefined && opts.storage !== 'directory')
-    throw new ProseError('E_UNSUPPORTED', `the current edition defines no render reply for ${opts.storage} storage`, {
+  const storage = opts.storage ?? (existsSync(join(runPath, 'state.db')) ? 'sqlite' : 'directory');
+  if (storage !== 'directory')
+    throw new ProseError('E_UNSUPPORTED', `the current edition defines no render reply for ${storage} storage`, {
       hint: 'the current sqlite.md and postgres.md still describe "Binding written:" only; check the run as v0',
     });
   return checkRenderReply(text, runPath, {
