@@ -224,7 +224,8 @@ async function writeAs(s: Session, c: SubagentContext, mustRefuse: boolean): Pro
   }
 }
 
-function compareRules(expected: readonly string[], seen: readonly Finding[]): string | null {
+/** The checker's rule ids against the expected ones, as sets: null when they agree, else what differs. */
+export function compareRules(expected: readonly string[], seen: readonly Finding[]): string | null {
   const want = new Set(expected);
   const got = new Set(seen.map((f) => f.rule));
   const missing = [...want].filter((r) => !got.has(r));

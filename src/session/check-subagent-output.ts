@@ -1,4 +1,8 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { DEFAULT_DECISIONS } from '../core/decisions.ts';
+import type { Edition } from '../core/editions.ts';
+import { ProseError } from '../core/errors.ts';
 import type { Finding } from '../verify/finding.ts';
 import { checkBinding } from './check-binding.ts';
 import { checkMemory } from './check-memory.ts';
@@ -7,6 +11,8 @@ import { parseSignals } from './parse-signals.ts';
 import { resolveRunTarget, type PgQuery, type RunTarget } from './run-target.ts';
 import type { SubagentStorageKind } from '../core/backend.ts';
 import { finding } from './session-rules.ts';
+import { checkRenderReply } from './check-render-reply.ts';
+import { runEdition } from './run-edition.ts';
 
 /** The pinned "pointers, not values" limits (conformance/decisions/session.yaml `session-pointer-limits`). */
 export const SUMMARY_MAX_CHARS = 300;
@@ -25,7 +31,17 @@ export interface SubagentOutputOptions {
   /** Reads openprose.* for postgres locations; without it those rows are reported as unchecked. */
   pgQuery?: PgQuery;
   /** What the VM asked for, when known: checked against the message. */
-  expect?: { binding?: string; executionId?: number | null; kind?: string; agent?: string; segment?: number };
+  expect?: {
+    binding?: string;
+    executionId?: number | null;
+    kind?: string;
+    agent?: string;
+    segment?: number;
+    /** The node the VM rendered (current edition). */
+    node?: string;
+  };
+  /** Which edition's reply to expect (default: the run directory's, run-edition.ts): v0's confirmation or a render's. */
+  edition?: Edition;
   summaryMaxChars?: number;
   echoMinChars?: number;
   /** Above this many UTF-8 bytes a value must be attached (default: the pinned decision attachment-threshold). */
@@ -43,6 +59,7 @@ export async function checkSubagentOutput(
   opts: SubagentOutputOptions = {},
 ): Promise<Finding[]> {
   const file = opts.file ?? '<subagent-output>';
+  if ((opts.edition ?? runEdition(runPath)) === 'current') return checkCurrentReply(text, runPath, file, opts);
   const target = resolveRunTarget(runPath, opts);
   const signals = parseSignals(text, file);
   const conf = parseConfirmation(text, file, signals.consumed);
@@ -52,6 +69,24 @@ export async function checkSubagentOutput(
   await checkMemoryBlock(conf.memory, c);
   out.push(...pointerFindings(text, conf.extraLines, value, file, opts.echoMinChars ?? ECHO_MIN_CHARS));
   return out;
+}
+
+/**
+ * A render's reply of the current edition (decision render-reply). Only directory storage has one: the current
+ * sqlite.md and postgres.md still give the v0 "Binding written:" confirmation and define no render contract.
+ */
+function checkCurrentReply(text: string, runPath: string, file: string, opts: SubagentOutputOptions): Finding[] {
+  const storage = opts.storage ?? (existsSync(join(runPath, 'state.db')) ? 'sqlite' : 'directory');
+  if (storage !== 'directory')
+    throw new ProseError('E_UNSUPPORTED', `the current edition defines no render reply for ${storage} storage`, {
+      hint: 'the current sqlite.md and postgres.md still describe "Binding written:" only; check the run as v0',
+    });
+  return checkRenderReply(text, runPath, {
+    file,
+    ...(opts.projectDir !== undefined ? { projectDir: opts.projectDir } : {}),
+    ...(opts.expect?.node !== undefined ? { node: opts.expect.node } : {}),
+    summaryMaxChars: opts.summaryMaxChars ?? SUMMARY_MAX_CHARS,
+  });
 }
 
 /** One message being checked: where it is, what the VM expected, and the findings so far. */

@@ -27,3 +27,7 @@ export { sqliteProgram } from './sqlite-program.ts';
 export { followInstructions, returnMessage, type SubagentWork, type FollowOptions } from './follow-instructions.ts';
 export { prepareAgentDb } from './prepare-agent-db.ts';
 export { runSeedSql } from './run-seed-sql.ts';
+export { buildRenderInstructions, type RenderRequest } from './render-instructions.ts';
+export { followRender, type RenderWork } from './follow-render.ts';
+export { RENDER_RULES, type RenderRule } from './render-rules.ts';
+export { runEdition } from './run-edition.ts';

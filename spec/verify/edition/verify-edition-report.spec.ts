@@ -99,16 +99,18 @@ test('state of no edition says so: a Reactor directory is judged with edition nu
   assert.match(forced.err(), /no verifier recognises \./);
 });
 
-test('--subagent-output reads the v0 reply: its report says v0 (implied), and --edition current is a usage error', async () => {
+test('--subagent-output on a v0 run reads the v0 reply and says so (detected); --edition current reads a render reply', async () => {
   const reply = join(FIXTURES, '..', 'session', 'seed', 'return-good.txt');
   const run = join(FIXTURES, 'valid', '.prose', 'runs', V0_RUN_ID);
   const io = captureIo(run);
   await verifyCommand.run(['.', '--subagent-output', reply, '--format', 'json'], io);
   const report = JSON.parse(io.out()) as { kind: string; edition: { edition: string; source: string } };
-  assert.equal([report.kind, report.edition.edition, report.edition.source], ['subagent-output', 'v0', 'kind']);
+  assert.equal([report.kind, report.edition.edition, report.edition.source], ['subagent-output', 'v0', 'detected']);
+  // Forced to the current edition, the same v0 confirmation is a render reply's finding, not a usage error.
   const current = captureIo(run);
-  assert.is(await verifyCommand.run(['.', '--subagent-output', reply, '--edition', 'current'], current), 2);
-  assert.match(current.err(), /--subagent-output checks the v0 reply/);
+  assert.is(await verifyCommand.run(['.', '--subagent-output', reply, '--edition', 'current'], current), 1);
+  assert.match(current.out(), /error render\.reply-v0/);
+  assert.match(current.out(), /verify: edition current \(given: --edition current\)/);
 });
 
 test.run();

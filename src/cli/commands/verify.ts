@@ -6,7 +6,7 @@ import { parseEdition, type Edition } from '../../core/editions.ts';
 import { describeVerdict, type EditionVerdict } from '../../verify/edition/edition-verdict.ts';
 import { DEFAULT_MAX_FILE_BYTES } from '../../verify/kit/tree-rules.ts';
 import { verifyPath, type VerifyPathOptions, type VerifyResult } from '../../verify/registry.ts';
-import { checkSubagentOutput } from '../../session/index.ts';
+import { checkSubagentOutput, runEdition } from '../../session/index.ts';
 import { parseOptions, type OptionSpec } from '../args.ts';
 import { EXIT, type CliIo, type Command } from '../io.ts';
 
@@ -28,7 +28,8 @@ Options:
   --edition E        judge PATH by edition E (v0 or current) instead of the one its files name
   --since OLD        OLD is an earlier copy of the same current run or root: a line of vm.log.md or a receipt
                      ledger that OLD holds and PATH changed or lost is a finding (appended lines are fine)
-  --subagent-output FILE  check a subagent's returned message (and the memory/segment it names) against the run at PATH
+  --subagent-output FILE  check a subagent's returned message (and the memory/segment it names) against the run at PATH;
+                     in a current-edition run (or with --edition current) a render's reply and its workspace files
   --format json      print {kind, path, edition, findings, counts} instead of lines
   --home DIR         the home directory standing in for ~ (user-scope agents in DIR/.prose/)   [PROSE_STATE_HOME]
   --threshold BYTES  attachment threshold in UTF-8 bytes (default 102400)                      [PROSE_STATE_THRESHOLD]
@@ -54,12 +55,16 @@ export const VERIFY_OPTIONS = {
   'max-file-bytes': { type: 'string', env: 'PROSE_STATE_MAX_FILE_BYTES' },
 } satisfies OptionSpec;
 
-const SUBAGENT_V0_ONLY =
-  '--subagent-output checks the v0 reply ("Binding written:", "Memory updated:"); the current render contract is not checked yet';
-const SUBAGENT_EDITION = (given: Edition | undefined): EditionVerdict => ({
-  edition: 'v0',
-  source: given === undefined ? 'kind' : 'given',
-  evidence: given === undefined ? '--subagent-output reads the v0 reply' : `--edition ${given}`,
+/** Which reply --subagent-output read: v0's confirmation, or (current) a render's reply (docs/session-protocol.md). */
+const SUBAGENT_EDITION = (given: Edition | undefined, used: Edition): EditionVerdict => ({
+  edition: used,
+  source: given === undefined ? 'detected' : 'given',
+  evidence:
+    given !== undefined
+      ? `--edition ${given}`
+      : used === 'current'
+        ? 'the run is <openprose-root>/runs/{id}/: a render reply'
+        : 'the run is not a current-edition run: the v0 reply',
 });
 
 export interface VerifyArgs extends VerifyPathOptions {
@@ -90,12 +95,13 @@ export const verifyCommand: Command = {
       };
       let result: VerifyResult;
       if (args.subagentOutput !== undefined) {
-        if (args.edition === 'current') throw new ProseError('E_USAGE', SUBAGENT_V0_ONLY);
+        const edition = args.edition ?? runEdition(abs);
         const findings = await checkSubagentOutput(readFileSync(resolve(io.cwd, args.subagentOutput), 'utf8'), abs, {
           file: args.subagentOutput,
+          edition,
           ...opts,
         });
-        result = { kind: 'subagent-output', findings, edition: SUBAGENT_EDITION(args.edition) };
+        result = { kind: 'subagent-output', findings, edition: SUBAGENT_EDITION(args.edition, edition) };
       } else {
         try {
           result = await verifyPath(abs, {

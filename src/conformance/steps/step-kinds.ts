@@ -11,6 +11,7 @@ import { layoutStep } from './layout.ts';
 import { mixedWritersStep } from './mixed-writers.ts';
 import { opStep } from './op.ts';
 import { plantStep } from './plant.ts';
+import { renderStep } from './render.ts';
 import { repeatStep } from './repeat.ts';
 import { restartStep } from './restart.ts';
 import type { StepKind, StepRun } from './step-kind.ts';
@@ -30,6 +31,7 @@ export const STEP_KINDS = {
   concurrent: concurrentStep,
   'mixed-writers': mixedWritersStep,
   subagent: subagentStep,
+  render: renderStep,
   op: opStep,
 };
 

@@ -7,7 +7,8 @@ import { caseError, checkKeys, toJs, type Parsed } from '../case-yaml.ts';
 import { runSubagent, type SubagentSpec } from '../run-subagent.ts';
 import { DEVIATIONS } from '../subagent-deviation.ts';
 import { withTimeout } from '../with-timeout.ts';
-import { StepFailure, type StepKind, type StepRun, type StepSite } from './step-kind.ts';
+import { settleSession } from './checked-session.ts';
+import { type StepKind, type StepRun, type StepSite } from './step-kind.ts';
 
 /**
  * A scripted subagent (session.md): the runner builds the instructions a VM gives for this backend's storage, the
@@ -59,16 +60,7 @@ async function runSubagentStep(step: SubagentStep, { ctx, env, vars, state }: St
     timeoutMs: ctx.stepTimeoutMs,
   });
   const r = await withTimeout(session, ctx.stepTimeoutMs * 2, 'subagent session');
-  if (r.verdict)
-    throw new StepFailure({
-      status: 'failed',
-      at: step.pos,
-      step: 'subagent',
-      message: r.verdict,
-      expected: step.findings,
-      seen: { findings: r.findings, message: r.message },
-    });
-  state.metrics['subagent sessions checked'] = (state.metrics['subagent sessions checked'] ?? 0) + 1;
+  settleSession(step, 'subagent', r, state.metrics, 'subagent sessions checked');
   if (step.save) vars[step.save] = { message: r.message, instructions: r.instructions, segment: r.segment };
 }
 
