@@ -7,14 +7,8 @@ import { writeFileAtomic } from '../../io/atomic-write.ts';
 import { withFileLock } from '../../io/file-lock.ts';
 import { writeCallerInput } from './caller-input.ts';
 import { FsStore } from './fs-store.ts';
-import {
-  appendJournalEvent,
-  appendStatus,
-  createJournal,
-  readJournal,
-  RUN_JOURNAL,
-  type Journal,
-} from './run-journal.ts';
+import { appendJournalEvent, appendStatus, createJournal, RUN_JOURNAL, type Journal } from './run-journal.ts';
+import { JournalCache } from './journal-cache.ts';
 import {
   appendStepMarker,
   appendVmLogLine,
@@ -35,6 +29,8 @@ import {
 export class FsCurrentStore extends FsStore {
   /** Serializes this process's writers of a run; the lock file spans processes. */
   private readonly chains = new Map<string, Promise<unknown>>();
+  /** Each run's execution.jsonl as last parsed: a read parses only the lines appended since. */
+  private readonly journals = new JournalCache();
 
   constructor(projectDir: string, homeDir: string, decisions: Decisions, now: () => Date = () => new Date()) {
     super(projectDir, homeDir, decisions, now, 'current');
@@ -101,12 +97,13 @@ export class FsCurrentStore extends FsStore {
 
   override async close(): Promise<void> {
     await Promise.allSettled([...this.chains.values()]);
+    this.journals.clear();
     await super.close();
   }
 
   private journal(run: RunRef): Journal | undefined {
     const dir = this.paths.runDir(run);
-    return readJournal(dir, this.rel(join(dir, RUN_JOURNAL)));
+    return this.journals.read(dir, this.rel(join(dir, RUN_JOURNAL)));
   }
 
   private mustJournal(run: RunRef): Journal {
