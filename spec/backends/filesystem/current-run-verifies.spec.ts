@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { currentRunVerifier } from '../../../src/verify/current-run/index.ts';
@@ -16,6 +18,15 @@ test('a current-edition run written by the filesystem backend verifies clean, as
 
 test('a run with a caller input (world-model/caller/ and its [input] marker) verifies clean', async () => {
   const { home, runDir } = await writeFinishedRun({ callerInput: true });
+  assert.equal(await currentRunVerifier.verify(runDir, { homeDir: home }), []);
+});
+
+test('a run whose nodes render as a parallel group (∥start, a branch line per node, ∥done) verifies clean', async () => {
+  const { home, runDir } = await writeFinishedRun({ parallel: true });
+  assert.match(
+    readFileSync(join(runDir, 'vm.log.md'), 'utf8'),
+    /\n1→ ∥start researcher,synthesizer\n1a→ researcher ✓ rendered\n/,
+  );
   assert.equal(await currentRunVerifier.verify(runDir, { homeDir: home }), []);
 });
 

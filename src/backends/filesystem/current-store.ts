@@ -9,6 +9,7 @@ import { writeCallerInput } from './caller-input.ts';
 import { FsStore } from './fs-store.ts';
 import { appendJournalEvent, appendStatus, createJournal, RUN_JOURNAL, type Journal } from './run-journal.ts';
 import { JournalCache } from './journal-cache.ts';
+import { logParallelEvent } from './vm-log-parallel.ts';
 import {
   appendStepMarker,
   appendVmLogLine,
@@ -60,8 +61,9 @@ export class FsCurrentStore extends FsStore {
 
   override async appendEvent(run: RunRef, event: ExecutionEvent): Promise<void> {
     await this.locked(run, (dir) => {
-      this.mustJournal(run);
+      const before = this.mustJournal(run).events;
       appendJournalEvent(dir, event);
+      logParallelEvent(dir, before, event);
     });
   }
 
@@ -70,8 +72,10 @@ export class FsCurrentStore extends FsStore {
     make: (events: readonly ExecutionEvent[]) => ExecutionEvent,
   ): Promise<ExecutionEvent> {
     return this.locked(run, (dir) => {
-      const made = make(this.mustJournal(run).events);
+      const before = this.mustJournal(run).events;
+      const made = make(before);
       appendJournalEvent(dir, made);
+      logParallelEvent(dir, before, made);
       return made;
     });
   }
