@@ -71,3 +71,28 @@ export async function writeFinishedRun(
     await b.close();
   }
 }
+
+/**
+ * A finished standalone function run (prose.md "Single-Function Runs") written by the filesystem backend in the
+ * current edition: the activation record as its envelope, a caller input, the output `echo`, then completed.
+ */
+export async function writeFunctionRun(): Promise<{ root: string; home: string; runDir: string }> {
+  const base = mkdtempSync(join(tmpdir(), 'fs-function-run-'));
+  const [root, home] = [join(base, 'project'), join(base, 'home')];
+  mkdirSync(root);
+  mkdirSync(home);
+  const b = await openCurrent(root, home, base);
+  try {
+    const source = '---\nname: smoke-caller-input\nkind: function\n---\n';
+    const { run } = await b.call('createRun', { program: source, programPath: 'smoke-caller-input' }, VM);
+    const intent = { kind: 'function', name: 'smoke-caller-input' };
+    await b.call('writeEnvelope', { run, compiledIntent: intent, rootSource: source }, VM);
+    await b.call('bind', { run, name: 'topic', kind: 'input', value: 'caller input smoke fixture\n' }, VM);
+    await b.call('writeWorkspace', { run, node: 'smoke-caller-input', files: { 'echo.md': 'draft\n' } }, VM);
+    await b.call('bind', { run, name: 'echo', kind: 'output', value: 'caller-input-smoke-pass\n' }, VM);
+    await b.call('setRunStatus', { run, status: 'completed' }, VM);
+    return { root, home, runDir: join(root, 'runs', run) };
+  } finally {
+    await b.close();
+  }
+}

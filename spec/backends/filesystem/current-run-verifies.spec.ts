@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { currentRunVerifier } from '../../../src/verify/current-run/index.ts';
-import { writeFinishedRun } from './_current-run.ts';
+import { writeFinishedRun, writeFunctionRun } from './_current-run.ts';
 
 // A current-edition run our filesystem backend wrote verifies clean (issue #31, "Done when"): the run directory,
 // and the <openprose-root> holding it (which adds the durable state/ checks).
@@ -27,6 +27,11 @@ test('a run whose nodes render as a parallel group (∥start, a branch line per 
     readFileSync(join(runDir, 'vm.log.md'), 'utf8'),
     /\n1→ ∥start researcher,synthesizer\n1a→ researcher ✓ rendered\n/,
   );
+  assert.equal(await currentRunVerifier.verify(runDir, { homeDir: home }), []);
+});
+
+test('a function run (activation record, bindings/{function}/, N→ function ✓) verifies clean', async () => {
+  const { home, runDir } = await writeFunctionRun();
   assert.equal(await currentRunVerifier.verify(runDir, { homeDir: home }), []);
 });
 

@@ -10,6 +10,7 @@ import { FsStore } from './fs-store.ts';
 import { appendJournalEvent, appendStatus, createJournal, RUN_JOURNAL, type Journal } from './run-journal.ts';
 import { JournalCache } from './journal-cache.ts';
 import { logParallelEvent } from './vm-log-parallel.ts';
+import { activatedFunction, copyOnReturn } from './function-run.ts';
 import {
   appendStepMarker,
   appendVmLogLine,
@@ -17,6 +18,7 @@ import {
   receiptMarker,
   statusMarker,
   VM_LOG,
+  word,
   writeVmLogHeader,
 } from './vm-log.ts';
 
@@ -50,12 +52,22 @@ export class FsCurrentStore extends FsStore {
     return j && { ...j.run };
   }
 
+  /** A function run returning (completed) copies its outputs to bindings/{function}/ and logs `N→ fn ✓` first. */
   override async setRunStatus(run: RunRef, status: RunStatus): Promise<void> {
+    const outputs = status === 'completed' ? await this.listBindings(run) : [];
     await this.locked(run, (dir) => {
       this.mustJournal(run);
-      appendStatus(dir, status);
       const marker = statusMarker(status, isoSeconds(this.now()));
-      if (marker !== undefined && !readVmLogState(dir).closed) appendVmLogLine(dir, marker);
+      const open = marker !== undefined && !readVmLogState(dir).closed;
+      // Read before anything is written: an activation record naming no usable function refuses the call whole.
+      const fn = open && status === 'completed' ? activatedFunction(dir) : undefined;
+      appendStatus(dir, status);
+      if (!open) return;
+      if (fn !== undefined) {
+        copyOnReturn(dir, fn, outputs);
+        appendStepMarker(dir, (n) => `${n}→ ${word(fn)} ✓`);
+      }
+      appendVmLogLine(dir, marker!);
     });
   }
 
