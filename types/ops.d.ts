@@ -103,6 +103,8 @@ export interface OpArgs {
         node: string;
         files: Record<string, string>;
         contract: string;
+        /** The node's declared facets (`####` under `### Maintains`): each also fingerprints `published/<facet>/`. */
+        facets?: string[];
         wake?: {
             source: 'input' | 'self' | 'external';
             refs: string[];

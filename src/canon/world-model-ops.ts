@@ -6,6 +6,7 @@ import type { WorldModelStore, StateStore } from '../core/store.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { normalizeArtifactPath } from './artifact-path.ts';
 import { ATOMIC_FACET } from './receipt.ts';
+import { facetTokens } from './facet-tokens.ts';
 import { artifactEntriesOf, checkAddressArg, commitEntries, filesOfVersion } from './world-model-files.ts';
 import { lastOf, parseReceipt, WorldModelContext } from './world-model-context.ts';
 import {
@@ -41,11 +42,12 @@ type Result<K extends WorldModelOp> = Promise<OpResults[K]>;
 async function commitWorldModel(c: WorldModelContext, a: OpArgs['commitWorldModel']): Result<'commitWorldModel'> {
   const node = c.nodeName(a.node);
   const entries = artifactEntriesOf(a.files);
+  const facets = a.facets === undefined ? {} : facetTokens(entries, a.facets);
   const s = await c.wm(a.run);
   return c.serial(`${a.run}\u0000${node}`, async () => {
     const { address, bytes } = commitEntries(entries);
     const { prev, fingerprints: before } = lastOf(await c.chainOf(s, a.run, node));
-    const after = { [ATOMIC_FACET]: address };
+    const after = { [ATOMIC_FACET]: address, ...facets };
     const ctx = { ...a, node };
     if (sameFingerprints(before, after)) {
       const receipt = skippedReceipt(ctx, prev, before);
@@ -88,9 +90,11 @@ async function readPublished(c: WorldModelContext, a: OpArgs['readPublished']): 
   const s = await c.wm(a.run);
   const version = await s.readPublished(a.run, node);
   if (version === null) return { version: null, fingerprints: { ...COLD_START_FINGERPRINTS }, files: {} };
+  // A faceted node's tokens are in its receipts only (the files alone do not say which subtrees are facets).
+  const { fingerprints: last } = lastOf(await c.chainOf(s, a.run, node));
   return {
     version,
-    fingerprints: { [ATOMIC_FACET]: version },
+    fingerprints: last[ATOMIC_FACET] === version ? { ...last } : { [ATOMIC_FACET]: version },
     files: await versionFiles(s, a.run, node, version, true),
   };
 }

@@ -65,6 +65,8 @@ export interface OpArgs {
     node: string;
     files: Record<string, string>;
     contract: string;
+    /** The node's declared facets (`####` under `### Maintains`): each also fingerprints `published/<facet>/`. */
+    facets?: string[];
     wake?: { source: 'input' | 'self' | 'external'; refs: string[] };
     inputFingerprints?: string[];
     tokens?: { fresh: number; reused: number };
@@ -234,6 +236,7 @@ export const OPS: { [K in OpName]: OpSpec } = {
       node: { type: 'string' },
       files: { type: 'object' },
       contract: { type: 'string' },
+      facets: opt('string[]'),
       wake: opt('object'),
       inputFingerprints: opt('string[]'),
       tokens: opt('object'),

@@ -115,3 +115,33 @@ export function filesOf(bytes, where) {
   if (off !== bytes.length) bad('trailing bytes');
   return files;
 }
+
+const FACET_RE = /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/;
+
+/**
+ * A faceted node's facet tokens (decision facet-token-bytes): per declared facet, the address of the OPWM1 of the
+ * files under `published/<facet>/`, paths relative to it. A file under `published/` in no declared facet is refused.
+ */
+export function facetTokens(entries, facets) {
+  const byFacet = new Map();
+  facets.forEach((f, i) => {
+    if (typeof f !== 'string' || !FACET_RE.test(f) || f === '..')
+      fail('E_INVALID_ARGUMENT', `facet ${JSON.stringify(f)} is not a directory name`, `facets[${i}]`);
+    if (byFacet.has(f)) fail('E_INVALID_ARGUMENT', `facet ${f} is declared twice`, `facets[${i}]`);
+    byFacet.set(f, []);
+  });
+  for (const e of entries) {
+    if (!e.path.startsWith('published/')) continue;
+    const [facet, ...rest] = e.path.slice('published/'.length).split('/');
+    const list = rest.length > 0 ? byFacet.get(facet) : undefined;
+    if (!list)
+      fail(
+        'E_INVALID_ARGUMENT',
+        `${e.path} is under published/ but in no declared facet`,
+        `files[${JSON.stringify(e.path)}]`,
+      );
+    const path = rest.join('/');
+    list.push({ path, pathBytes: Buffer.from(path, 'utf8'), content: e.content });
+  }
+  return Object.fromEntries([...byFacet].map(([f, list]) => [f, addressOf(opwm1(list))]));
+}

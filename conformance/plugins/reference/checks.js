@@ -57,6 +57,7 @@ export const OPS = {
       node: { type: 'string' },
       files: { type: 'object' },
       contract: { type: 'string' },
+      facets: opt('string[]'),
       wake: opt('object'),
       inputFingerprints: opt('string[]'),
       tokens: opt('object'),

@@ -10,6 +10,7 @@ import {
   addressOf,
   artifactEntries,
   canonicalJson,
+  facetTokens,
   filesOf,
   normalizePath,
   opwm1,
@@ -160,11 +161,13 @@ export function worldModelHandlers(layout, runOf) {
       const node = nodeName(a.node);
       const entries = artifactEntries(a.files);
       runOf(a.run);
+      const facets = a.facets === undefined ? {} : facetTokens(entries, a.facets);
       const bytes = opwm1(entries);
       const address = addressOf(bytes);
       const { prev, fingerprints: before } = lastOf(a.run, node);
       const ctx = renderContext({ ...a, node });
-      if (before[ATOMIC] === address && Object.keys(before).length === 1) {
+      const after = { [ATOMIC]: address, ...facets };
+      if (canonicalJson(before) === canonicalJson(after)) {
         const r = receipt({
           ...ctx.head,
           fingerprints: { ...before },
@@ -182,11 +185,11 @@ export function worldModelHandlers(layout, runOf) {
           fingerprints: { ...before },
         };
       }
-      const after = { [ATOMIC]: address };
+      const moved = Object.keys(after).filter((k) => before[k] !== after[k]);
       const r = receipt({
         ...ctx.head,
         fingerprints: after,
-        semantic_diff: { [ATOMIC]: { from: before[ATOMIC] ?? null, to: address } },
+        semantic_diff: Object.fromEntries(moved.map((k) => [k, { from: before[k] ?? null, to: after[k] }])),
         prev,
         status: 'rendered',
         cost: ctx.cost(),
@@ -219,7 +222,10 @@ export function worldModelHandlers(layout, runOf) {
       runOf(a.run);
       const version = published(a.run, node);
       if (version === null) return { version: null, fingerprints: { ...COLD_START }, files: {} };
-      return { version, fingerprints: { [ATOMIC]: version }, files: versionFiles(a.run, node, version, true) };
+      // A faceted node's tokens are in its receipts only.
+      const { fingerprints: last } = lastOf(a.run, node);
+      const fingerprints = last[ATOMIC] === version ? { ...last } : { [ATOMIC]: version };
+      return { version, fingerprints, files: versionFiles(a.run, node, version, true) };
     },
     readVersion(a) {
       const node = nodeName(a.node);

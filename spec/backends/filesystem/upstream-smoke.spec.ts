@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { NODES, writeFinishedRun } from './_current-run.ts';
+import { NODES, writeFinishedRun, writeFunctionRun } from './_current-run.ts';
 
 // What upstream's smoke harness (.github/scripts/openprose-smoke/run.ts) asks of a finished mounted run, asked here
 // of a run our filesystem backend wrote in the current edition. Our own checks, from the facts it checks.
@@ -67,6 +67,16 @@ test("each node's declared outputs are non-empty files under world-model/", asyn
       assert.ok(file, `${output}.md under world-model/`);
       assert.ok(readFileSync(file!, 'utf8').trim().length > 0, `${output}.md is not empty`);
     }
+});
+
+test('a function run has its declared output under bindings/ (smoke outputRoot "bindings"), not empty', async () => {
+  const { runDir } = await writeFunctionRun();
+  for (const artifact of ['root.prose.md', 'vm.log.md']) assert.ok(statSync(join(runDir, artifact)).isFile());
+  const found = findOutput(join(runDir, 'bindings'), 'echo');
+  assert.ok(found && readFileSync(found, 'utf8').trim().length > 0, 'smoke finds a non-empty bindings/**/echo.md');
+  // The copy-on-return file itself, beside the binding file of decision current-bindings.
+  const copied = join(runDir, 'bindings', 'smoke-caller-input', 'echo.md');
+  assert.is(readFileSync(copied, 'utf8'), 'caller-input-smoke-pass\n');
 });
 
 test.run();

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 
 /**
  * Appends one line to a file that is only ever appended to (vm.log.md, execution.jsonl): one write of the line and
@@ -8,10 +8,10 @@ import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync 
 export function appendLine(file: string, line: string): void {
   const fd = openSync(file, 'r+');
   try {
-    const bytes = readFileSync(fd);
-    let size = bytes.length;
-    if (size > 0 && bytes[size - 1] !== 0x0a) {
-      size = bytes.lastIndexOf(0x0a) + 1;
+    let size = fstatSync(fd).size;
+    // Only the last byte is read, so an append costs the same however long the file is; the whole file only after a crash.
+    if (size > 0 && lastByte(fd, size) !== 0x0a) {
+      size = readFileSync(fd).lastIndexOf(0x0a) + 1;
       ftruncateSync(fd, size);
     }
     const data = Buffer.from(`${line}\n`, 'utf8');
@@ -21,6 +21,12 @@ export function appendLine(file: string, line: string): void {
   } finally {
     closeSync(fd);
   }
+}
+
+function lastByte(fd: number, size: number): number {
+  const one = Buffer.alloc(1);
+  readSync(fd, one, 0, 1, size - 1);
+  return one[0]!;
 }
 
 /** The complete lines of an append-only file's text: a last line without its newline is an unacknowledged write. */

@@ -7,14 +7,10 @@ import { writeFileAtomic } from '../../io/atomic-write.ts';
 import { withFileLock } from '../../io/file-lock.ts';
 import { writeCallerInput } from './caller-input.ts';
 import { FsStore } from './fs-store.ts';
-import {
-  appendJournalEvent,
-  appendStatus,
-  createJournal,
-  readJournal,
-  RUN_JOURNAL,
-  type Journal,
-} from './run-journal.ts';
+import { appendJournalEvent, appendStatus, createJournal, RUN_JOURNAL, type Journal } from './run-journal.ts';
+import { JournalCache } from './journal-cache.ts';
+import { logParallelEvent } from './vm-log-parallel.ts';
+import { activatedFunction, copyOnReturn } from './function-run.ts';
 import {
   appendStepMarker,
   appendVmLogLine,
@@ -22,6 +18,7 @@ import {
   receiptMarker,
   statusMarker,
   VM_LOG,
+  word,
   writeVmLogHeader,
 } from './vm-log.ts';
 
@@ -35,6 +32,8 @@ import {
 export class FsCurrentStore extends FsStore {
   /** Serializes this process's writers of a run; the lock file spans processes. */
   private readonly chains = new Map<string, Promise<unknown>>();
+  /** Each run's execution.jsonl as last parsed: a read parses only the lines appended since. */
+  private readonly journals = new JournalCache();
 
   constructor(projectDir: string, homeDir: string, decisions: Decisions, now: () => Date = () => new Date()) {
     super(projectDir, homeDir, decisions, now, 'current');
@@ -53,19 +52,30 @@ export class FsCurrentStore extends FsStore {
     return j && { ...j.run };
   }
 
+  /** A function run returning (completed) copies its outputs to bindings/{function}/ and logs `N→ fn ✓` first. */
   override async setRunStatus(run: RunRef, status: RunStatus): Promise<void> {
+    const outputs = status === 'completed' ? await this.listBindings(run) : [];
     await this.locked(run, (dir) => {
       this.mustJournal(run);
-      appendStatus(dir, status);
       const marker = statusMarker(status, isoSeconds(this.now()));
-      if (marker !== undefined && !readVmLogState(dir).closed) appendVmLogLine(dir, marker);
+      const open = marker !== undefined && !readVmLogState(dir).closed;
+      // Read before anything is written: an activation record naming no usable function refuses the call whole.
+      const fn = open && status === 'completed' ? activatedFunction(dir) : undefined;
+      appendStatus(dir, status);
+      if (!open) return;
+      if (fn !== undefined) {
+        copyOnReturn(dir, fn, outputs);
+        appendStepMarker(dir, (n) => `${n}→ ${word(fn)} ✓`);
+      }
+      appendVmLogLine(dir, marker!);
     });
   }
 
   override async appendEvent(run: RunRef, event: ExecutionEvent): Promise<void> {
     await this.locked(run, (dir) => {
-      this.mustJournal(run);
+      const before = this.mustJournal(run).events;
       appendJournalEvent(dir, event);
+      logParallelEvent(dir, before, event);
     });
   }
 
@@ -74,8 +84,10 @@ export class FsCurrentStore extends FsStore {
     make: (events: readonly ExecutionEvent[]) => ExecutionEvent,
   ): Promise<ExecutionEvent> {
     return this.locked(run, (dir) => {
-      const made = make(this.mustJournal(run).events);
+      const before = this.mustJournal(run).events;
+      const made = make(before);
       appendJournalEvent(dir, made);
+      logParallelEvent(dir, before, made);
       return made;
     });
   }
@@ -101,12 +113,13 @@ export class FsCurrentStore extends FsStore {
 
   override async close(): Promise<void> {
     await Promise.allSettled([...this.chains.values()]);
+    this.journals.clear();
     await super.close();
   }
 
   private journal(run: RunRef): Journal | undefined {
     const dir = this.paths.runDir(run);
-    return readJournal(dir, this.rel(join(dir, RUN_JOURNAL)));
+    return this.journals.read(dir, this.rel(join(dir, RUN_JOURNAL)));
   }
 
   private mustJournal(run: RunRef): Journal {

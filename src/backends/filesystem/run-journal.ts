@@ -4,7 +4,7 @@ import { checkEventShape } from '../../core/check-args.ts';
 import { ProseError } from '../../core/errors.ts';
 import { RUN_STATUSES, type ExecutionEvent, type RunRecord, type RunStatus } from '../../core/model.ts';
 import { createFileExclusive } from '../../io/atomic-write.ts';
-import { appendLine, completeLines } from './append-line.ts';
+import { appendLine } from './append-line.ts';
 
 /**
  * `execution.jsonl`, our extension of the current edition's run directory (decision current-execution-log): what
@@ -34,23 +34,49 @@ export function appendJournalEvent(runDir: string, event: ExecutionEvent): void 
 
 /** The journal as a value, or undefined when the run has none; a line that is not ours is E_CORRUPT at its line. */
 export function readJournal(runDir: string, rel: string): Journal | undefined {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(join(runDir, RUN_JOURNAL), 'utf8');
+    bytes = readFileSync(join(runDir, RUN_JOURNAL));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
-  const lines = completeLines(text);
+  return parseJournal(bytes, rel).journal;
+}
+
+/** A journal parsed up to byte `end` of its file (the end of its last complete line), `lines` lines in. */
+export interface ParsedJournal {
+  journal: Journal;
+  end: number;
+  lines: number;
+}
+
+/**
+ * Parses the complete lines of `bytes`, or, given what an earlier parse of the same bytes' prefix found, only the
+ * lines after it (journal-cache.ts). The earlier journal is not changed: the result is a new one.
+ */
+export function parseJournal(bytes: Buffer, rel: string, from?: ParsedJournal): ParsedJournal {
+  const start = from?.end ?? 0;
+  const end = bytes.lastIndexOf(0x0a) + 1;
+  const lines =
+    end > start
+      ? bytes
+          .subarray(start, end - 1)
+          .toString('utf8')
+          .split('\n')
+      : [];
   const fail = (n: number, message: string): never => {
     throw new ProseError('E_CORRUPT', message, {
       location: { file: rel, line: n },
       hint: `${RUN_JOURNAL} is appended by the backend only; restore it from the last good copy`,
     });
   };
-  const journal: Journal = { run: parseRun(lines[0], fail), events: [] };
-  for (let i = 1; i < lines.length; i++) readLine(lines[i]!, i + 1, journal, fail);
-  return journal;
+  const first = from?.lines ?? 0;
+  const journal: Journal = from
+    ? { run: { ...from.journal.run }, events: [...from.journal.events] }
+    : { run: parseRun(lines[0], fail), events: [] };
+  for (let i = from ? 0 : 1; i < lines.length; i++) readLine(lines[i]!, first + i + 1, journal, fail);
+  return { journal, end: Math.max(end, start), lines: first + lines.length };
 }
 
 type Fail = (line: number, message: string) => never;

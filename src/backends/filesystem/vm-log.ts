@@ -14,7 +14,7 @@ export const VM_LOG = 'vm.log.md';
 const oneLine = (s: string) => s.replace(/\\/g, '\\\\').replace(/\r/g, '\\r').replace(/\n/g, '\\n');
 
 /** A word for a heading or a marker (no spaces): runs of white space become `-`, nothing becomes `root`. */
-const word = (s: string) => oneLine(s).trim().replace(/\s+/g, '-') || 'root';
+export const word = (s: string) => oneLine(s).trim().replace(/\s+/g, '-') || 'root';
 
 /**
  * `# run:{id} {root-name}`, then `root:` with no blank line between (decision vm-log-header), then one blank line
@@ -32,11 +32,26 @@ export function writeVmLogHeader(runDir: string, runId: string, rootPath: string
   writeFileAtomic(join(runDir, VM_LOG), vmLogHeader(runId, rootPath));
 }
 
-/** The marker a receipt's status is logged with (fs "Event Markers"; decision current-vm-log-markers). */
-export function receiptMarker(node: string, status: string, failureReason: string | undefined): (n: number) => string {
-  if (status === 'rendered') return (n) => `${n}→ ${node} ✓ rendered`;
-  if (status === 'skipped') return (n) => `${n}→ ${node} ∅ skipped`;
-  return (n) => `${n}→ ${node} ✗ ${word(failureReason ?? 'failed')}`;
+/**
+ * The marker a receipt's status is logged with (fs "Event Markers"; decision current-vm-log-markers); a node that
+ * is a branch of the open parallel group, not yet ended, gets its branch line `Na→` instead (vm-log-parallel-outcome).
+ */
+export function receiptMarker(node: string, status: string, failureReason: string | undefined): StepMarker {
+  const outcome =
+    status === 'rendered' ? '✓ rendered' : status === 'skipped' ? '∅ skipped' : `✗ ${word(failureReason ?? 'failed')}`;
+  return (n, group) => {
+    const letter = group && branchLetter(group, node);
+    return letter ? `${group!.step}${letter}→ ${node} ${outcome}` : `${n}→ ${node} ${outcome}`;
+  };
+}
+
+/** A marker given the next step number and the open parallel group. */
+export type StepMarker = (n: number, group: OpenGroup | undefined) => string;
+
+/** The letter of a branch of the group that has not ended yet (a for the first in `∥start`), else undefined. */
+export function branchLetter(group: OpenGroup, node: string): string | undefined {
+  const i = group.nodes.indexOf(word(node));
+  return i >= 0 && !group.ended.has(word(node)) ? String.fromCharCode(97 + i) : undefined;
 }
 
 /** `---end TIMESTAMP` or `---error TIMESTAMP msg` (fs "Event Markers"); other statuses have no marker. */
@@ -46,21 +61,34 @@ export function statusMarker(status: string, at: string): string | undefined {
   return undefined;
 }
 
-/** What the log holds so far: the next step number and whether `---end` or `---error` closed it. */
-export function readVmLogState(runDir: string): { nextStep: number; closed: boolean } {
+/** The parallel group a log has open: its step, its branches (as logged) and the branches that have ended. */
+export interface OpenGroup {
+  step: number;
+  nodes: string[];
+  ended: Set<string>;
+}
+
+/** What the log holds so far: the next step number, whether `---end` or `---error` closed it, its open group. */
+export function readVmLogState(runDir: string): { nextStep: number; closed: boolean; group?: OpenGroup } {
   let last = 0;
   let closed = false;
+  let group: OpenGroup | undefined;
   for (const line of completeLines(readFileSync(join(runDir, VM_LOG), 'utf8'))) {
-    const m = /^([1-9][0-9]*)[a-z]?→/.exec(line);
+    const m = /^([1-9][0-9]*)([a-z]?)→ (\S+)/.exec(line);
     if (m) last = Math.max(last, Number(m[1]));
+    if (m?.[2] && group) group.ended.add(m[3]!);
+    else if (m?.[3] === '∥start')
+      group = { step: Number(m[1]), nodes: line.split(' ')[2]!.split(','), ended: new Set() };
+    else if (m?.[3] === '∥done') group = undefined;
     if (line.startsWith('---end ') || line.startsWith('---error ')) closed = true;
   }
-  return { nextStep: last + 1, closed };
+  return { nextStep: last + 1, closed, ...(group ? { group } : {}) };
 }
 
 /** Appends a step marker numbered one past the last step. */
-export function appendStepMarker(runDir: string, marker: (n: number) => string): void {
-  appendLine(join(runDir, VM_LOG), marker(readVmLogState(runDir).nextStep));
+export function appendStepMarker(runDir: string, marker: StepMarker): void {
+  const state = readVmLogState(runDir);
+  appendLine(join(runDir, VM_LOG), marker(state.nextStep, state.group));
 }
 
 export function appendVmLogLine(runDir: string, line: string): void {
