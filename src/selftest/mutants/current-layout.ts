@@ -1,0 +1,113 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FsCurrentStore } from '../../backends/filesystem/current-store.ts';
+import { FsStore } from '../../backends/filesystem/fs-store.ts';
+import { renderStateMd } from '../../backends/filesystem/state-md.ts';
+import type { AgentLocation, RunRecord } from '../../core/model.ts';
+import { editionRunDir } from '../../core/seed-layout.ts';
+import { writeFileAtomic } from '../../io/atomic-write.ts';
+import { mutant, pass, type Mutant } from '../mutant.ts';
+
+type Files = Record<string, string>;
+const CURRENT = { edition: 'current', areas: ['current-layout'] } as const;
+
+/**
+ * Bugs in where the current edition keeps things (fs "Directory Structure", "workspace/ — Private Render Scratch",
+ * "Memory Scoping"): mostly a v0 habit carried into the current tree. Judged in the current edition, on its layout
+ * cases alone.
+ */
+export const CURRENT_LAYOUT_MUTANTS: Mutant[] = [
+  mutant('workspace-fingerprinted', "a commit's address covers the node's workspace files beside its own", {
+    ...CURRENT,
+    intercept: async (op, args, actor, ctx) => {
+      const key = `${String(args.run)} ${String(args.node)}`;
+      if (op === 'writeWorkspace') WORKSPACES.set(key, args.files as Files);
+      if (op !== 'commitWorldModel') return pass(op, args, actor, ctx);
+      return pass(op, { ...args, files: { ...WORKSPACES.get(key), ...(args.files as Files) } }, actor, ctx);
+    },
+  }),
+  mutant(
+    'current-versions-per-run',
+    'in the current edition versions are kept per run (runs/{id}/state/world-model/{node}/versions/), not in the durable state/',
+    {
+      ...CURRENT,
+      store: (base, env) => {
+        const real = base.worldModel!;
+        const file = (run: string, node: string, address: string) =>
+          join(
+            editionRunDir(env.projectDir, run, 'current'),
+            'state',
+            'world-model',
+            node,
+            'versions',
+            address.replace(':', '_') + '.bin',
+          );
+        return {
+          worldModel: Object.assign(Object.create(real) as typeof real, {
+            async writeVersion(run: string, node: string, address: string, bytes: Uint8Array): Promise<void> {
+              if (!existsSync(file(run, node, address))) writeFileAtomic(file(run, node, address), bytes);
+            },
+            async readVersion(run: string, node: string, address: string): Promise<Uint8Array | undefined> {
+              const f = file(run, node, address);
+              return existsSync(f) ? new Uint8Array(readFileSync(f)) : undefined;
+            },
+          }),
+        };
+      },
+    },
+  ),
+  mutant('state-md-in-current-run', 'a current-edition run directory also gets the v0 state.md', {
+    ...CURRENT,
+    base: (env, d) => new V0FileToo(env.projectDir, env.homeDir, d, 'state.md'),
+  }),
+  mutant('program-prose-in-current-run', 'a current-edition run directory also gets the v0 program.prose', {
+    ...CURRENT,
+    base: (env, d) => new V0FileToo(env.projectDir, env.homeDir, d, 'program.prose'),
+  }),
+  mutant(
+    'current-agents-in-prose-dir',
+    'in the current edition project-scoped agents are kept in .prose/agents/ (the v0 place), not state/agents/',
+    {
+      ...CURRENT,
+      store: (base, env) => {
+        const v0 = new FsStore(env.projectDir, env.homeDir, env.decisions);
+        const pick = (loc: AgentLocation) => (loc.scope === 'project' ? v0 : base);
+        return {
+          writeMemory: (loc, memory) => pick(loc).writeMemory(loc, memory),
+          readMemory: (loc) => pick(loc).readMemory(loc),
+          appendSegment: (loc, segment) => pick(loc).appendSegment(loc, segment),
+          listSegments: (loc) => pick(loc).listSegments(loc),
+        };
+      },
+    },
+  ),
+];
+
+/** The last files each (run, node) wrote to its workspace, as the buggy commit sees them (one per process). */
+const WORKSPACES = new Map<string, Files>();
+
+/** The reference current tree, plus one v0 file beside root.prose.md and vm.log.md. */
+class V0FileToo extends FsCurrentStore {
+  constructor(
+    projectDir: string,
+    homeDir: string,
+    decisions: ConstructorParameters<typeof FsCurrentStore>[2],
+    private readonly extra: 'state.md' | 'program.prose',
+  ) {
+    super(projectDir, homeDir, decisions);
+  }
+
+  protected override layRunFiles(dir: string, rec: RunRecord): void {
+    super.layRunFiles(dir, rec);
+    if (this.extra === 'program.prose') return writeFileAtomic(join(dir, 'program.prose'), rec.program);
+    const doc = {
+      runId: rec.runId,
+      programPath: rec.programPath ?? 'program.prose',
+      status: rec.status,
+      started: rec.startedAt,
+      updated: rec.startedAt,
+      events: [],
+    };
+    writeFileAtomic(join(dir, 'state.md'), renderStateMd(doc, { bindings: [], agents: [] }));
+  }
+}
