@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { FsCurrentStore } from '../../backends/filesystem/current-store.ts';
 import { FsStore } from '../../backends/filesystem/fs-store.ts';
 import { renderStateMd } from '../../backends/filesystem/state-md.ts';
-import type { AgentLocation, RunRecord } from '../../core/model.ts';
+import { appendStepMarker } from '../../backends/filesystem/vm-log.ts';
+import type { AgentLocation, BindingRecord, RunRecord, RunRef } from '../../core/model.ts';
 import { editionRunDir } from '../../core/seed-layout.ts';
 import { writeFileAtomic } from '../../io/atomic-write.ts';
 import { mutant, pass, type Mutant } from '../mutant.ts';
@@ -81,10 +82,30 @@ export const CURRENT_LAYOUT_MUTANTS: Mutant[] = [
       },
     },
   ),
+  mutant(
+    'caller-input-rewritten',
+    'every bind of a root input rewrites world-model/caller/{name}.md and logs another [input] marker, not only the first',
+    { ...CURRENT, base: (env, d) => new CallerInputEachBind(env.projectDir, env.homeDir, d) },
+  ),
 ];
 
 /** The last files each (run, node) wrote to its workspace, as the buggy commit sees them (one per process). */
 const WORKSPACES = new Map<string, Files>();
+
+/** Writes the caller input file and its marker on every bind of a root input, over the one written before. */
+class CallerInputEachBind extends FsCurrentStore {
+  override async writeBinding(run: RunRef, b: BindingRecord, attach: boolean): Promise<{ location: string }> {
+    const written = await FsStore.prototype.writeBinding.call(this, run, b, attach);
+    if (b.kind !== 'input' || b.executionId !== null) return written;
+    const dir = this.paths.runDir(run);
+    writeFileAtomic(
+      join(dir, 'world-model', 'caller', `${b.name}.md`),
+      `# ${b.name}\n\nbinding: input\nsource: caller\n\n---\n\n${b.value}`,
+    );
+    appendStepMarker(dir, (n) => `${n}→ [input] ${b.name} ✓`);
+    return written;
+  }
+}
 
 /** The reference current tree, plus one v0 file beside root.prose.md and vm.log.md. */
 class V0FileToo extends FsCurrentStore {
