@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { FsCurrentStore } from '../../backends/filesystem/current-store.ts';
 import { FsStore } from '../../backends/filesystem/fs-store.ts';
@@ -51,6 +51,29 @@ export const CURRENT_LAYOUT_MUTANTS: Mutant[] = [
             async readVersion(run: string, node: string, address: string): Promise<Uint8Array | undefined> {
               const f = file(run, node, address);
               return existsSync(f) ? new Uint8Array(readFileSync(f)) : undefined;
+            },
+          }),
+        };
+      },
+    },
+  ),
+  mutant(
+    'durable-published-first-only',
+    "the durable state/world-model/{node}/published/ is written on the node's first commit only, like versions/",
+    {
+      ...CURRENT,
+      store: (base, env) => {
+        const real = base.worldModel!;
+        return {
+          worldModel: Object.assign(Object.create(real) as typeof real, {
+            async publish(run: string, node: string, address: string): Promise<void> {
+              const dir = join(env.projectDir, 'state', 'world-model', node, 'published');
+              const had = existsSync(dir);
+              if (had) renameSync(dir, `${dir}.kept`);
+              await real.publish(run, node, address);
+              if (!had) return;
+              rmSync(dir, { recursive: true, force: true });
+              renameSync(`${dir}.kept`, dir);
             },
           }),
         };
