@@ -6,6 +6,7 @@ import { renderStateMd } from '../../backends/filesystem/state-md.ts';
 import { appendStepMarker } from '../../backends/filesystem/vm-log.ts';
 import type { AgentLocation, BindingRecord, RunRecord, RunRef } from '../../core/model.ts';
 import { editionRunDir } from '../../core/seed-layout.ts';
+import type { StateStore, WorldModelStore } from '../../core/store.ts';
 import { writeFileAtomic } from '../../io/atomic-write.ts';
 import { mutant, pass, type Mutant } from '../mutant.ts';
 
@@ -33,7 +34,6 @@ export const CURRENT_LAYOUT_MUTANTS: Mutant[] = [
     {
       ...CURRENT,
       store: (base, env) => {
-        const real = base.worldModel!;
         const file = (run: string, node: string, address: string) =>
           join(
             editionRunDir(env.projectDir, run, 'current'),
@@ -41,19 +41,17 @@ export const CURRENT_LAYOUT_MUTANTS: Mutant[] = [
             'world-model',
             node,
             'versions',
-            address.replace(':', '_') + '.bin',
+            binName(address),
           );
-        return {
-          worldModel: Object.assign(Object.create(real) as typeof real, {
-            async writeVersion(run: string, node: string, address: string, bytes: Uint8Array): Promise<void> {
-              if (!existsSync(file(run, node, address))) writeFileAtomic(file(run, node, address), bytes);
-            },
-            async readVersion(run: string, node: string, address: string): Promise<Uint8Array | undefined> {
-              const f = file(run, node, address);
-              return existsSync(f) ? new Uint8Array(readFileSync(f)) : undefined;
-            },
-          }),
-        };
+        return worldModelWith(base, {
+          async writeVersion(run, node, address, bytes) {
+            if (!existsSync(file(run, node, address))) writeFileAtomic(file(run, node, address), bytes);
+          },
+          async readVersion(run, node, address) {
+            const f = file(run, node, address);
+            return existsSync(f) ? new Uint8Array(readFileSync(f)) : undefined;
+          },
+        });
       },
     },
   ),
@@ -62,22 +60,18 @@ export const CURRENT_LAYOUT_MUTANTS: Mutant[] = [
     "the durable state/world-model/{node}/published/ is written on the node's first commit only, like versions/",
     {
       ...CURRENT,
-      store: (base, env) => {
-        const real = base.worldModel!;
-        return {
-          worldModel: Object.assign(Object.create(real) as typeof real, {
-            async publish(run: string, node: string, address: string): Promise<void> {
-              const dir = join(env.projectDir, 'state', 'world-model', node, 'published');
-              const had = existsSync(dir);
-              if (had) renameSync(dir, `${dir}.kept`);
-              await real.publish(run, node, address);
-              if (!had) return;
-              rmSync(dir, { recursive: true, force: true });
-              renameSync(`${dir}.kept`, dir);
-            },
-          }),
-        };
-      },
+      store: (base, env) =>
+        worldModelWith(base, {
+          async publish(run, node, address) {
+            const dir = join(env.projectDir, 'state', 'world-model', node, 'published');
+            const had = existsSync(dir);
+            if (had) renameSync(dir, `${dir}.kept`);
+            await base.worldModel!.publish(run, node, address);
+            if (!had) return;
+            rmSync(dir, { recursive: true, force: true });
+            renameSync(`${dir}.kept`, dir);
+          },
+        }),
     },
   ),
   mutant('state-md-in-current-run', 'a current-edition run directory also gets the v0 state.md', {
@@ -111,6 +105,14 @@ export const CURRENT_LAYOUT_MUTANTS: Mutant[] = [
     { ...CURRENT, base: (env, d) => new CallerInputEachBind(env.projectDir, env.homeDir, d) },
   ),
 ];
+
+/** The reference world-model store with some methods replaced (`this` in the others is the mutant store). */
+function worldModelWith(base: FsStore, methods: Partial<WorldModelStore>): Partial<StateStore> {
+  return { worldModel: Object.assign(Object.create(base.worldModel!) as WorldModelStore, methods) };
+}
+
+/** A version's file name, as the reference names it (`:` is not a portable file-name character). */
+const binName = (address: string) => `${address.replace(':', '_')}.bin`;
 
 /** The last files each (run, node) wrote to its workspace, as the buggy commit sees them (one per process). */
 const WORKSPACES = new Map<string, Files>();
