@@ -105,7 +105,10 @@ test('past the time budget SQLite is interrupted: db.budget saying so, not db.op
       const budget = out.filter((f) => f.rule === 'db.budget');
       assert.is(budget.length, 1, JSON.stringify(out));
       assert.match(budget[0]!.message, 'took over 1 ms: interrupted');
-      assert.equal(out.filter((f) => f.rule === 'db.open'), []);
+      assert.equal(
+        out.filter((f) => f.rule === 'db.open'),
+        [],
+      );
     },
   );
 });

@@ -1,13 +1,16 @@
 import type { Decisions } from '../core/decisions.ts';
+import { DEFAULT_EDITION, type Edition } from '../core/editions.ts';
 import type { Suite } from '../conformance/case-types.ts';
 import type { CaseResult } from '../conformance/outcome.ts';
 import { runSuite } from '../conformance/run-suite.ts';
-import type { Mutant } from './mutant.ts';
+import { inEditionOf, referenceOf, type Mutant } from './mutant.ts';
 import { CONTROL } from './mutants/index.ts';
 
 export interface MutantVerdict {
   mutant: string;
   bug: string;
+  /** The edition it was judged in: its storage's tree and the reference results its kills are held to. */
+  edition: Edition;
   /** The case that caught it first (failed or errored on the mutant while it passes on the reference backend). */
   killedBy: string[];
   /** What the first killing case saw (its failure or error), so a kill of the control can be diagnosed. */
@@ -26,7 +29,10 @@ export interface SelftestResult {
 
 const silent = { header() {}, result() {}, footer() {} };
 
-/** The cases that pass on each reference backend (`filesystem`, and `sqlite` when a mutant of it is chosen). */
+/**
+ * The cases that pass on each reference backend (`filesystem`, `sqlite` when a mutant of it is chosen,
+ * `filesystem@current` when a mutant judged in the current edition is): keyed as `referenceOf` names them.
+ */
 export type GoodCases = Record<string, ReadonlySet<string>>;
 
 /** Judges the mutants (after the control survived) and tells each verdict, in the mutants' order. */
@@ -60,14 +66,13 @@ export async function runSelftest(
   const goodOn = (backend: string) =>
     new Set(reference.filter((r) => r.backend === backend && r.outcome.status === 'passed').map((r) => r.id));
   const good: GoodCases = { filesystem: goodOn('filesystem') };
-  for (const m of mutants) if (m.reference && !good[m.reference]) good[m.reference] = goodOn(m.reference);
+  for (const m of mutants) good[referenceOf(m)] ??= goodOn(referenceOf(m));
   const unreliable = [
     ...new Set(
       reference.filter((r) => r.outcome.status !== 'passed' && r.outcome.status !== 'skipped').map((r) => r.id),
     ),
   ];
-  // The control runs every case that passes (it must survive them all): with jobs, side by side in case workers.
-  const control = await judgeMutant(CONTROL, suite, good, decisions, run.workerCommand, run.jobs);
+  const control = await judgeControls(mutants, suite, good, decisions, run);
   if (control.killedBy.length > 0) return { control, verdicts: [], killed: 0, total: mutants.length, unreliable };
   const inOrder: MutantJudge = async (ms, g, tell) => {
     const out: MutantVerdict[] = [];
@@ -88,7 +93,32 @@ export async function runSelftest(
 }
 
 /**
- * One mutant's verdict, held to the cases that pass on the backend it is a mutant of. With more than one job its
+ * The control in every edition a mutant is judged in (v0 always): it runs every case that passes on the reference
+ * backend in that edition and must survive them all. Answers the first one killed, else the v0 control. The v0
+ * control's cases run side by side in case workers with jobs; another edition's, in this process (they are the few
+ * areas its mutants name, and a case worker rebuilds its backend from the backend string alone).
+ */
+async function judgeControls(
+  mutants: readonly Mutant[],
+  suite: Suite,
+  good: GoodCases,
+  decisions: Decisions,
+  run: SelftestRun,
+): Promise<MutantVerdict> {
+  const editions = new Set<Edition>([DEFAULT_EDITION, ...mutants.map((m) => m.edition ?? DEFAULT_EDITION)]);
+  let first: MutantVerdict | undefined;
+  for (const edition of editions) {
+    const control = inEditionOf(CONTROL, edition);
+    const jobs = edition === DEFAULT_EDITION ? run.jobs : 1;
+    const verdict = await judgeMutant(control, suite, good, decisions, run.workerCommand, jobs);
+    if (verdict.killedBy.length > 0) return verdict;
+    first ??= verdict;
+  }
+  return first!;
+}
+
+/**
+ * One mutant's verdict, held to the cases that pass on the backend it is a mutant of, in its edition. With more than one job its
  * cases run side by side (only the control's: a mutant stops at its first kill, so its cases run one at a time).
  */
 export function judgeMutant(
@@ -99,7 +129,7 @@ export function judgeMutant(
   workerCommand?: readonly string[],
   jobs = 1,
 ): Promise<MutantVerdict> {
-  return verdictOf(m, suite, new Set(good[m.reference ?? 'filesystem'] ?? []), decisions, workerCommand, jobs);
+  return verdictOf(m, suite, new Set(good[referenceOf(m)] ?? []), decisions, workerCommand, jobs);
 }
 
 async function verdictOf(
@@ -134,6 +164,7 @@ async function verdictOf(
   return {
     mutant: m.name,
     bug: m.bug,
+    edition: m.edition ?? DEFAULT_EDITION,
     killedBy: kills.map((r) => r.id),
     ...(evidence !== undefined ? { evidence } : {}),
   };

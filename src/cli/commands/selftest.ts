@@ -6,6 +6,7 @@ import { ProseError } from '../../core/errors.ts';
 import type { Suite } from '../../conformance/case-types.ts';
 import { loadSuite } from '../../conformance/load-suite.ts';
 import { runSuite } from '../../conformance/run-suite.ts';
+import { editionReferences } from '../../selftest/edition-references.ts';
 import { judgeInLanes, type LaneJob } from '../../selftest/mutant-lanes.ts';
 import type { Mutant } from '../../selftest/mutant.ts';
 import { MUTANTS } from '../../selftest/mutants/index.ts';
@@ -20,7 +21,9 @@ export const selftestCommand: Command = {
 Each mutant is the filesystem backend (a few: the sqlite backend) with one real bug a backend author could write
 (an off-by-one in segment numbering, >= instead of > at the attachment threshold, root searched before the local
 frame, ...). The suite must kill every one: a mutant is killed when a case that passes on the unmutated backend
-fails on it. A survivor is a case the suite is missing. Exit 1 when any mutant survives.
+fails on it. A survivor is a case the suite is missing. Exit 1 when any mutant survives. Each mutant is judged in
+one edition (most in v0; a few in the current edition, against the filesystem backend's results in that edition),
+and its verdict line names it.
 
 Options:
   --mutant NAME   only this mutant (repeatable)
@@ -47,7 +50,7 @@ Options:
     );
     const chosen = chooseMutants((values.mutant as string[] | undefined) ?? []);
     if (values.list) {
-      for (const m of chosen) io.stdout.write(`${m.name.padEnd(30)} ${m.bug}\n`);
+      for (const m of chosen) io.stdout.write(`${m.name.padEnd(30)} ${(m.edition ?? 'v0').padEnd(8)}${m.bug}\n`);
       return 0;
     }
     const jobs = values.jobs === undefined ? availableParallelism() : Number(values.jobs);
@@ -102,15 +105,31 @@ async function judgeAll(
     { ...filesystemFactory, spec: 'filesystem' },
     ...(chosen.some((m) => m.reference === 'sqlite') ? [{ ...sqliteFactory, spec: 'sqlite' }] : []),
   ];
+  const silent = { header() {}, result() {}, footer() {} };
   const reference = await runSuite({
     suite,
     factories: references,
     decisions,
     filter: { areas: [], ids: [] },
-    listener: { header() {}, result() {}, footer() {} },
+    listener: silent,
     workerCommand: io.self,
     ...(jobs > 1 ? { jobs, caseWorkers: true } : {}),
   });
+  // Another edition's reference, on its mutants' areas, in this process: a case worker gets the backend string only.
+  for (const r of editionReferences(suite, chosen)) {
+    const filter = { areas: [], ids: [] };
+    reference.push(
+      ...(await runSuite({
+        suite: r.suite,
+        factories: [r.factory],
+        decisions,
+        filter,
+        listener: silent,
+        jobs,
+        workerCommand: io.self,
+      })),
+    );
+  }
   const lanes = jobs > 1 && laneArgv && chosen.length > 1 ? laneArgv : undefined;
   return runSelftest(suite, chosen, decisions, reference, tell, {
     workerCommand: io.self,
@@ -120,9 +139,10 @@ async function judgeAll(
 }
 
 function verdictLine(v: MutantVerdict): string {
-  if (!v.killedBy.length) return `  SURVIVED ${v.mutant.padEnd(30)} ${v.bug}\n`;
+  const name = `${v.mutant.padEnd(30)} ${`[${v.edition}]`.padEnd(10)}`;
+  if (!v.killedBy.length) return `  SURVIVED ${name}${v.bug}\n`;
   const more = v.killedBy.length > 3 ? ` and ${v.killedBy.length - 3} more` : '';
-  return `  killed   ${v.mutant.padEnd(30)} by ${v.killedBy.slice(0, 3).join(', ')}${more}\n`;
+  return `  killed   ${name}by ${v.killedBy.slice(0, 3).join(', ')}${more}\n`;
 }
 
 /**
@@ -152,7 +172,8 @@ function report(result: SelftestResult, json: boolean, io: CliIo): number {
   if (result.control.killedBy.length > 0) {
     const saw = result.control.evidence ? `  it saw: ${result.control.evidence}\n` : '';
     io.stderr.write(
-      `prose-state selftest: the control mutant (no bug) failed ${result.control.killedBy.join(', ')}: ` +
+      `prose-state selftest: the control mutant (no bug) failed ${result.control.killedBy.join(', ')} ` +
+        `in the ${result.control.edition} edition: ` +
         `mutants are not built like the reference backend, so no kill would mean anything\n${saw}`,
     );
     return 3;

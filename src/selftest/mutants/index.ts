@@ -3,6 +3,8 @@ import { AGENT_MUTANTS } from './agents.ts';
 import { BINDING_MUTANTS } from './bindings.ts';
 import { CLEAN_ROOM_MUTANTS } from './clean-room.ts';
 import { CRASH_ORDERING_MUTANTS } from './crash-ordering.ts';
+import { CURRENT_LAYOUT_MUTANTS } from './current-layout.ts';
+import { CURRENT_VM_LOG_MUTANTS } from './current-vm-log.ts';
 import { DURABILITY_MUTANTS } from './durability.ts';
 import { EXECUTION_MUTANTS, ROLE_MUTANTS } from './execution.ts';
 import { EXECUTION_ID_MUTANTS } from './execution-ids.ts';
@@ -29,6 +31,9 @@ export const MUTANTS: readonly Mutant[] = [
   ...FINGERPRINT_MUTANTS,
   ...CLEAN_ROOM_MUTANTS,
   ...SEED_STATE_MUTANTS,
+  // Judged in the current edition, on its layout cases (mutant.ts: edition, areas).
+  ...CURRENT_VM_LOG_MUTANTS,
+  ...CURRENT_LAYOUT_MUTANTS,
 ];
 
 /** The mutant harness with no bug at all: it must pass everything the reference passes, or no kill means anything. */

@@ -1,0 +1,52 @@
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { main } from '../../src/cli/main.ts';
+import { DEFAULT_DECISIONS } from '../../src/core/decisions.ts';
+import { loadSuite } from '../../src/conformance/load-suite.ts';
+import { inEditionOf } from '../../src/selftest/mutant.ts';
+import { MUTANTS } from '../../src/selftest/mutants/index.ts';
+import { judgeMutant } from '../../src/selftest/run-selftest.ts';
+import { captureIo } from '../helpers/temp-suite.ts';
+
+// A mutant judged in the current edition (src/selftest/mutant.ts: edition, areas): its storage is the current tree,
+// its kills are held to the filesystem backend's results in that edition, and its verdict says so.
+const SELF = [process.execPath, fileURLToPath(new URL('../../bin/prose-state.js', import.meta.url))];
+const CURRENT = MUTANTS.filter((m) => m.edition === 'current');
+
+test('every current-edition mutant is killed by a current-layout case, its verdict naming the edition', async () => {
+  const c = captureIo();
+  const args = ['selftest', '--area', 'current-layout', '--format', 'json', '--jobs', '1'];
+  const code = await main([...args, ...CURRENT.flatMap((m) => ['--mutant', m.name])], { ...c.io, self: SELF });
+  assert.is(code, 0, c.err());
+  const result = JSON.parse(c.out()) as { verdicts: { mutant: string; edition: string; killedBy: string[] }[] };
+  assert.ok(CURRENT.length >= 9, 'the current edition has its mutants');
+  assert.is(result.verdicts.length, CURRENT.length);
+  for (const v of result.verdicts) {
+    assert.is(v.edition, 'current', v.mutant);
+    assert.ok(v.killedBy.length > 0 && v.killedBy.every((id) => id.startsWith('current-layout/')), v.mutant);
+  }
+});
+
+test('the same bug judged in v0 is not killed: the kill comes through the current edition', async () => {
+  const suite = loadSuite(join(import.meta.dirname, '../../conformance'));
+  const layout = { ...suite, cases: suite.cases.filter((c) => c.area === 'current-layout') };
+  const m = inEditionOf(
+    CURRENT.find((x) => x.name === 'vm-log-header-without-root')!,
+    'v0',
+  );
+  // Held to every current-layout case as if each passed in v0: each is skipped there, so none can kill.
+  const good = { filesystem: new Set(layout.cases.map((c) => c.id)) };
+  const v = await judgeMutant(m, layout, good, DEFAULT_DECISIONS);
+  assert.equal([v.edition, v.killedBy], ['v0', []]);
+});
+
+test('--list names the edition each mutant is judged in', async () => {
+  const c = captureIo();
+  assert.is(await main(['selftest', '--list'], { ...c.io, self: SELF }), 0);
+  assert.match(c.out(), /^vm-log-line-rewritten\s+current\s+a node's new marker/m);
+  assert.match(c.out(), /^const-rebind-allowed\s+v0\s+/m);
+});
+
+test.run();

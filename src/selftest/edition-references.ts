@@ -1,0 +1,34 @@
+import { filesystemFactory } from '../backends/filesystem/index.ts';
+import type { BackendFactory } from '../core/backend.ts';
+import { DEFAULT_EDITION, type Edition } from '../core/editions.ts';
+import type { Suite } from '../conformance/case-types.ts';
+import { referenceOf, type Mutant } from './mutant.ts';
+
+/** One reference run a mutant of an edition besides v0 needs: the filesystem backend in it, on the cases judging it. */
+export interface EditionReference {
+  edition: Edition;
+  factory: BackendFactory;
+  suite: Suite;
+}
+
+/**
+ * The reference runs of the editions besides v0 that the chosen mutants are judged in: the unmutated filesystem
+ * backend in that edition (named as `referenceOf` keys its results), on the areas those mutants name (every area
+ * when one names none). The v0 reference is the full suite, run as before.
+ */
+export function editionReferences(suite: Suite, chosen: readonly Mutant[]): EditionReference[] {
+  const byEdition = new Map<Edition, Mutant[]>();
+  for (const m of chosen) {
+    const edition = m.edition ?? DEFAULT_EDITION;
+    if (edition !== DEFAULT_EDITION) byEdition.set(edition, [...(byEdition.get(edition) ?? []), m]);
+  }
+  return [...byEdition].map(([edition, ms]) => {
+    const areas = ms.every((m) => m.areas) ? new Set(ms.flatMap((m) => m.areas!)) : undefined;
+    const cases = areas ? suite.cases.filter((c) => areas.has(c.area)) : suite.cases;
+    return {
+      edition,
+      factory: { ...filesystemFactory, name: referenceOf({ edition }), spec: 'filesystem', edition },
+      suite: { ...suite, cases },
+    };
+  });
+}
