@@ -16,12 +16,15 @@ export type ScaleOp = (typeof SCALE_OPS)[number];
 /** A value of the size the seed's examples show (a paragraph of output). */
 const VALUE = 'The reviewer found three issues in the draft; each is listed below with its line and a fix.\n'.repeat(4);
 
+/** Statements in the program the run loops over. */
+const PROGRAM = 40;
+
 /** The node whose receipts `listReceipts` lists: its chain stays short while other nodes' chains grow. */
 const LISTED_NODE = 'listed';
 
 /**
  * One run of one backend, grown by its own contract (so a plugin is grown as a built-in one is) and timed at each
- * size. Growing adds, per unit of size, one binding and one statement event; and per ten, one segment and one
+ * size. Growing adds, per unit of size, one binding and one statement event (of a 40-statement loop); and per ten, one segment and one
  * world-model commit on a node of its own, so appends and per-node reads face a ledger and an agent that grew too.
  */
 export class ScaleRun {
@@ -109,11 +112,12 @@ export class ScaleRun {
   }
 
   private async recordEvent(): Promise<void> {
-    const index = ++this.statements;
+    // A program of PROGRAM statements run in a loop, as a long run is: the indices repeat, the log grows.
+    const index = (this.statements++ % PROGRAM) + 1;
     const event = {
       type: 'statement' as const,
       index,
-      text: `let b${index} = session "step"`,
+      text: `let s${index} = session "step"`,
       status: 'completed' as const,
     };
     await this.backend.call('recordEvent', { run: this.run, event }, { role: 'vm' });
