@@ -71,12 +71,22 @@ export class TranscriptStore implements StateStore {
   /** Appends narration for `run`, first saying which run it is when the transcript was speaking of another. */
   say(run: RunRef | undefined, events: { e: NarrationEvent; depth?: number }[]): string {
     const model = this.model();
+    const before = this.conversation.text;
     let out = '';
     if (run !== undefined && model.current !== run) out += writeVerbose({ kind: 'run-switch', runId: run });
     const line = model.lineCount + out.split('\n').length;
     const write = this.dialect === 'compact' ? writeCompact : writeVerbose;
     for (const { e, depth } of events) out += write(e, depth ?? 0);
-    this.conversation.text += out;
+    const after = before + out;
+    this.conversation.text = after;
+    // What was appended is known: the model is extended by it now, and the next call finds the very string it
+    // holds (an identity check) instead of comparing the whole text. Another writer's text is still compared.
+    this.cache = undefined;
+    if (before === '' || before.endsWith('\n'))
+      this.cache = {
+        text: after,
+        model: extendModel(model, out, (a, n) => segmentFileName(a, n, this.decisions.segmentWidth)),
+      };
     return `transcript:${line}`;
   }
 
@@ -126,8 +136,9 @@ export class TranscriptStore implements StateStore {
     this.say(run, [{ e: toNarration(r, event), depth: eventDepth(event, (id) => this.depthOf(r, id)) }]);
   }
 
+  /** A copy of the list, not of the events: no reader changes an event (the fold builds state objects of its own). */
   async readEvents(run: RunRef): Promise<ExecutionEvent[]> {
-    return structuredClone(this.runOf(run).events);
+    return this.runOf(run).events.slice();
   }
 
   async writeBinding(run: RunRef, b: BindingRecord, attach: boolean): Promise<{ location: string }> {
