@@ -31,7 +31,7 @@ export interface Conversation {
  */
 export class TranscriptStore implements StateStore {
   // The model is derived from the text alone, so it is kept while the text is unchanged and extended as it grows.
-  private cache: { text: string; model: TranscriptModel } | undefined;
+  private cache: { text: string; model: TranscriptModel; wholeLines: boolean } | undefined;
   private closed = false;
   /** HEAD: the canonical world-model and the receipt chain "still hold", narrated in conversation. */
   readonly worldModel: WorldModelStore = new TranscriptWorldModel(this);
@@ -42,18 +42,20 @@ export class TranscriptStore implements StateStore {
     private readonly dialect: Dialect,
   ) {}
 
+  private readonly segmentFile = (agent: string, n: number) => segmentFileName(agent, n, this.decisions.segmentWidth);
+
   private model(): TranscriptModel {
     if (this.closed) throw new ProseError('E_STATE', 'the in-context store is closed');
     const text = this.conversation.text;
-    const seg = (a: string, n: number) => segmentFileName(a, n, this.decisions.segmentWidth);
+    const seg = this.segmentFile;
     const c = this.cache;
     if (c?.text === text) return c.model;
     // Append-only: when the text grew by whole lines, only the new lines need reading.
-    if (c && (c.text === '' || c.text.endsWith('\n')) && text.startsWith(c.text)) {
+    if (c?.wholeLines && text.startsWith(c.text)) {
       this.cache = undefined;
-      this.cache = { text, model: extendModel(c.model, text.slice(c.text.length), seg) };
+      this.cache = { text, model: extendModel(c.model, text.slice(c.text.length), seg), wholeLines: endsLine(text) };
     } else {
-      this.cache = { text, model: readModel(text, seg) };
+      this.cache = { text, model: readModel(text, seg), wholeLines: endsLine(text) };
     }
     return this.cache.model;
   }
@@ -81,12 +83,11 @@ export class TranscriptStore implements StateStore {
     this.conversation.text = after;
     // What was appended is known: the model is extended by it now, and the next call finds the very string it
     // holds (an identity check) instead of comparing the whole text. Another writer's text is still compared.
+    const wholeLines = this.cache?.wholeLines === true;
     this.cache = undefined;
-    if (before === '' || before.endsWith('\n'))
-      this.cache = {
-        text: after,
-        model: extendModel(model, out, (a, n) => segmentFileName(a, n, this.decisions.segmentWidth)),
-      };
+    if (wholeLines) {
+      this.cache = { text: after, model: extendModel(model, out, this.segmentFile), wholeLines: endsLine(out) };
+    }
     return `transcript:${line}`;
   }
 
@@ -206,6 +207,9 @@ export class TranscriptStore implements StateStore {
     this.closed = true;
   }
 }
+
+/** Whether a text is whole lines (a flat string's check; on the growing transcript it would flatten it). */
+const endsLine = (text: string) => text === '' || text.endsWith('\n');
 
 /** Only execution-scope agents live in a conversation; the shared semantics refuse the other scopes (not declared). */
 function executionRun(loc: AgentLocation): RunRef {
