@@ -10,7 +10,13 @@ import { growthExponent, growthRatio } from './scale-fit.ts';
 import { SCALE_OPS, ScaleRun, type ScaleOp } from './scale-ops.ts';
 
 /** Run sizes (bindings, and as many statement events), samples per operation at each, and the growth budget. */
-export const SCALE_PROFILE: Record<Profile, { sizes: number[]; samples: number; budgetMs: number }> = {
+export interface ScalePlan {
+  sizes: number[];
+  samples: number;
+  budgetMs: number;
+}
+
+export const SCALE_PROFILE: Record<Profile, ScalePlan> = {
   full: { sizes: [100, 1000, 10_000], samples: 30, budgetMs: 120_000 },
   quick: { sizes: [100, 300, 1000], samples: 10, budgetMs: 60_000 },
 };
@@ -23,17 +29,17 @@ export const SCALE_PROFILE: Record<Profile, { sizes: number[]; samples: number; 
  */
 export async function benchScale(
   root: string,
-  profile: Profile,
+  plan: ScalePlan,
   names: readonly string[],
   open: OpenBackend,
   shown: (spec: string) => string,
   log: (line: string) => void,
 ): Promise<ScaleResult> {
-  const { sizes, samples, budgetMs } = SCALE_PROFILE[profile];
+  const { sizes, samples, budgetMs } = plan;
   const backends: ScaleOutcome[] = [];
   for (const name of names) {
     try {
-      backends.push(await scaleOne(join(root, `scale-${backends.length}`), name, profile, { open, shown, log }));
+      backends.push(await scaleOne(join(root, `scale-${backends.length}`), name, plan, { open, shown, log }));
     } catch (err) {
       backends.push({
         name: shown(name),
@@ -51,7 +57,7 @@ interface ScaleIo {
   log: (line: string) => void;
 }
 
-async function scaleOne(dir: string, name: string, profile: Profile, io: ScaleIo): Promise<ScaleBackend> {
+async function scaleOne(dir: string, name: string, plan: ScalePlan, io: ScaleIo): Promise<ScaleBackend> {
   const { open, shown } = io;
   const factory = await open(name);
   const env: BackendEnv = {
@@ -72,7 +78,7 @@ async function scaleOne(dir: string, name: string, profile: Profile, io: ScaleIo
     return {
       name: label,
       ...(isPluginSpec(name) ? { spec: shown(name) } : {}),
-      ...(await grow(scale, before, label, profile, io.log)),
+      ...(await grow(scale, before, label, plan, io.log)),
     };
   } finally {
     await backend.close();
@@ -85,10 +91,10 @@ async function grow(
   scale: ScaleRun,
   before: number,
   label: string,
-  profile: Profile,
+  plan: ScalePlan,
   log: (line: string) => void,
 ): Promise<Omit<ScaleBackend, 'name' | 'spec'>> {
-  const { sizes, samples, budgetMs } = SCALE_PROFILE[profile];
+  const { sizes, samples, budgetMs } = plan;
   const unsupported = scale.unsupported();
   const ops = SCALE_OPS.filter((op) => !(op in unsupported));
   const points: ScalePoint[] = [];

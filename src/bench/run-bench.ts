@@ -40,6 +40,8 @@ export interface BenchOptions {
   onlyBackends?: boolean;
   /** Only the scale section (issue 35): each backend's per-operation cost as one run grows. */
   onlyScale?: boolean;
+  /** The run sizes it grows through, instead of the profile's. */
+  scaleSizes?: number[];
   /** Progress lines (stderr), so a long run shows where it is. */
   log: (line: string) => void;
 }
@@ -72,16 +74,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   try {
     const environment = describeEnvironment(opts.env, opts.inBinary);
     if (opts.onlyScale) {
-      opts.log(`bench: scale (${SCALE_PROFILE[opts.profile].sizes.join(', ')} bindings and events)`);
-      const show = opts.showBackend ?? ((spec: string) => spec);
-      const scale = await benchScale(
-        join(root, 'scale'),
-        opts.profile,
-        opts.backends,
-        opts.openBackend,
-        show,
-        opts.log,
-      );
+      const scale = await scaleSection(opts, join(root, 'scale'));
       return finish({ environment, workloads: [], backends: [], ...notRun('not run (--scale)'), scale });
     }
     if (opts.onlyBackends) {
@@ -114,6 +107,14 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+/** `--scale`: the profile's sizes, or the ones given, through every named backend. */
+function scaleSection(opts: BenchOptions, root: string) {
+  const plan = { ...SCALE_PROFILE[opts.profile], ...(opts.scaleSizes ? { sizes: opts.scaleSizes } : {}) };
+  opts.log(`bench: scale (${plan.sizes.join(', ')} bindings and events)`);
+  const show = opts.showBackend ?? ((spec: string) => spec);
+  return benchScale(root, plan, opts.backends, opts.openBackend, show, opts.log);
 }
 
 /** The sections a partial run (--only) does not measure, each skipped with the reason. */

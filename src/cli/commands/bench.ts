@@ -63,6 +63,8 @@ Options:
                       of one node and resume, each a median per size, its growth (largest / smallest, a gated
                       ratio) and its fitted log-log exponent (0 flat, 1 linear), and the memory held; a plugin
                       (--backend exec:...) is grown and timed the same way  [PROSE_STATE_BENCH_SCALE]
+  --scale-sizes N,N,...
+                      the run sizes --scale grows through instead (two or more, ascending)
   -h, --help          this text
 
 Workloads are written to a temp dir (PROSE_STATE_BENCH_TMP or the system's) and removed afterwards.
@@ -114,6 +116,7 @@ export interface BenchOptions {
   candidateTimeoutMs: number;
   only?: 'fingerprint' | 'backends';
   scale: boolean;
+  scaleSizes?: number[];
 }
 
 /** Internal: a child of `bench` measuring one fingerprint's peak RSS in a fresh process. */
@@ -157,6 +160,7 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
     candidateTimeoutMs,
     only: values.only as BenchOptions['only'],
     scale: !!values.scale,
+    scaleSizes: parseSizes(str('scale-sizes'), !!values.scale),
   };
 }
 
@@ -174,9 +178,21 @@ const BENCH_OPTIONS = {
   'candidate-timeout': { type: 'string' },
   only: { type: 'string' },
   scale: { type: 'boolean', env: 'PROSE_STATE_BENCH_SCALE' },
+  'scale-sizes': { type: 'string' },
   'rss-probe': { type: 'string' },
   'rss-parallel': { type: 'boolean' },
 } as const;
+
+/** --scale-sizes: two or more whole numbers > 0, ascending; only with --scale. */
+function parseSizes(given: string | undefined, scale: boolean): number[] | undefined {
+  if (given === undefined) return undefined;
+  if (!scale) throw new ProseError('E_USAGE', '--scale-sizes is an option of --scale');
+  const sizes = given.split(',').map(Number);
+  const ascending = sizes.every((n, i) => Number.isInteger(n) && n > 0 && (i === 0 || n > sizes[i - 1]!));
+  if (sizes.length < 2 || !ascending)
+    throw new ProseError('E_USAGE', `--scale-sizes takes two or more ascending whole numbers > 0, not "${given}"`);
+  return sizes;
+}
 
 /** Each --candidate, read; two of one name are a usage error. */
 async function readCandidates(specs: string[], cwd: string): Promise<Candidate[]> {
@@ -200,7 +216,7 @@ function benchInputs(options: BenchOptions, candidates: Candidate[], io: CliIo):
     node:
       options.node !== undefined ? resolve(io.cwd, options.node) : inSea() ? which('node', io.env) : process.execPath,
     self: selfCommand(),
-    backends: backendList(options.backends),
+    backends: backendList(options.backends, options.scale),
     openBackend: async (name) => {
       // An exec plugin is told the suite version in its handshake, as `test` tells it.
       const suiteVersion = isPluginSpec(name) ? loadSuite(defaultSuiteDir(io.env)).version : undefined;
@@ -213,6 +229,7 @@ function benchInputs(options: BenchOptions, candidates: Candidate[], io: CliIo):
     onlyFingerprint: options.only === 'fingerprint',
     onlyBackends: options.only === 'backends',
     onlyScale: options.scale,
+    scaleSizes: options.scaleSizes,
     log: (line) => io.stderr.write(`${line}\n`),
   };
 }
@@ -249,11 +266,12 @@ function benchFailures(report: BenchReport): string[] {
 
 /**
  * The backends to measure: every built-in one by default. A plugin (`exec:`, `module:`) is measured against our
- * filesystem backend in the same run, so that one is added in front when not named.
+ * filesystem backend in the same run, so that one is added in front when not named (not for --scale, whose
+ * figures are each backend's own growth).
  */
-function backendList(given: string[] | undefined): string[] {
+function backendList(given: string[] | undefined, scale: boolean): string[] {
   if (!given) return builtInNames();
-  return given.some(isPluginSpec) && !given.includes('filesystem') ? ['filesystem', ...given] : given;
+  return !scale && given.some(isPluginSpec) && !given.includes('filesystem') ? ['filesystem', ...given] : given;
 }
 
 function readJson(path: string, option: string): unknown {
