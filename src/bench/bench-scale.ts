@@ -17,7 +17,7 @@ export interface ScalePlan {
 }
 
 export const SCALE_PROFILE: Record<Profile, ScalePlan> = {
-  full: { sizes: [100, 1000, 10_000], samples: 30, budgetMs: 120_000 },
+  full: { sizes: [100, 300, 1000, 3000, 10_000], samples: 30, budgetMs: 150_000 },
   quick: { sizes: [100, 300, 1000], samples: 10, budgetMs: 60_000 },
 };
 
