@@ -57,12 +57,14 @@ Options:
                       how long one candidate run may take before it is killed (default ${DEFAULT_CANDIDATE_TIMEOUT_MS})
   --only fingerprint  only the fingerprint workloads (and candidates); the other sections are reported as skipped
   --only backends     only the backends (with --backend: a plugin against ours); the rest reported as skipped
-  --scale             only how each backend's operations cost as ONE run grows (100, 300, 1,000, 3,000, 10,000 bindings and as
-                      many statement events, a tenth as many segments and world-model commits; --quick: 100, 300,
-                      1,000): bind, resolve, recordEvent, allocateAnon, appendSegment, commitWorldModel, listReceipts
-                      of one node and resume, each a median per size, its growth (largest / smallest, a gated
-                      ratio) and its fitted log-log exponent (0 flat, 1 linear), and the memory held; a plugin
-                      (--backend exec:...) is grown and timed the same way  [PROSE_STATE_BENCH_SCALE]
+  --scale             only how each backend's operations cost as ONE run grows (100, 300, 1,000, 3,000, 10,000
+                      bindings and as many statement events, a tenth as many segments and world-model commits;
+                      --quick: 100, 300, 1,000): bind, resolve, recordEvent, allocateAnon, appendSegment,
+                      commitWorldModel, listReceipts of one node and resume, each a median per size, its growth
+                      (largest / smallest, a gated ratio) and its fitted log-log exponent (0 flat, 1 linear), and
+                      the memory held; a backend whose growing passes 150 s (--quick: 60 s) stops there and names
+                      the sizes not reached; a plugin (--backend exec:...) is grown and timed the same way
+                      [PROSE_STATE_BENCH_SCALE]
   --scale-sizes N,N,...
                       the run sizes --scale grows through instead (two or more, ascending)
   -h, --help          this text
