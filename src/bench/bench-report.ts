@@ -3,6 +3,8 @@
  * milliseconds; every ratio is a time divided by a reference time measured in the SAME run (lower is better), and
  * only ratios are gated by `--compare`, because absolute times on a shared machine swing by 20%.
  */
+import type { ScaleOp } from './scale-ops.ts';
+
 export const BENCH_SCHEMA = 'prose-state.bench';
 export const BENCH_VERSION = 1;
 
@@ -199,6 +201,8 @@ export interface BenchReport {
   sqlitePeers?: SqlitePeersResult | Skipped;
   memory: { trees: MemoryResult[]; boundMiB: number; bounded: boolean } | Skipped;
   startup: StartupResult | Skipped;
+  /** Issue 35: per-operation cost as a run grows (only in a `--scale` run, which measures nothing else). */
+  scale?: ScaleResult | Skipped;
   targets: TargetResult[];
   /** Every gated ratio under a stable dotted key (what `--compare` reads). */
   ratios: Record<string, number>;
@@ -206,4 +210,43 @@ export interface BenchReport {
 
 export function isSkipped(v: unknown): v is Skipped {
   return typeof v === 'object' && v !== null && typeof (v as Skipped).skipped === 'string';
+}
+
+/** Issue 35: one backend's per-operation cost as one run grows (`bench --scale`). */
+export interface ScalePoint {
+  /** Bindings in the run, and as many statement events (a tenth as many segments and world-model commits). */
+  size: number;
+  /** How long growing from the previous size took (every call through the contract). */
+  growMs: number;
+  /** Heap and off-heap memory this process holds above what it held before the backend was opened (after a GC). */
+  heldMiB: number;
+  /** Median time of each timed operation at this size. */
+  ops: Partial<Record<ScaleOpName, Timing>>;
+}
+
+export type ScaleOpName = ScaleOp;
+
+export interface ScaleBackend {
+  name: string;
+  spec?: string;
+  points: ScalePoint[];
+  /** The least-squares slope of log(ms) on log(size): 0 flat, 1 linear in the run. */
+  exponents: Partial<Record<ScaleOpName, number>>;
+  /** Time at the largest size reached over time at the smallest. */
+  growth: Partial<Record<ScaleOpName, number>>;
+  /** Operations not timed, each with why (a capability not declared). */
+  unsupported?: Partial<Record<ScaleOpName, string>>;
+  /** Sizes the run did not reach within the budget, and why. */
+  unreached?: { sizes: number[]; reason: string };
+}
+
+export type ScaleOutcome = ScaleBackend | ({ name: string; failed?: true } & Skipped);
+
+export interface ScaleResult {
+  sizes: number[];
+  /** Samples per operation at each size. */
+  samples: number;
+  /** How long one backend's growing may take before its larger sizes are given up. */
+  budgetMs: number;
+  backends: ScaleOutcome[];
 }

@@ -3,8 +3,9 @@ import { isSkipped, type BenchReport } from './bench-report.ts';
 /**
  * A report in the shapes two CI trackers read: github-action-benchmark's `customSmallerIsBetter` (an array of
  * `{name, unit, value, extra?}`) and Bencher's Metric Format (`{benchmark: {measure: {value}}}`). Both carry every
- * gated ratio (unit "x", lower is better) and the medians in milliseconds behind them; a candidate that failed has
- * no figure (the run exits 1 for it instead).
+ * gated ratio (unit "x", lower is better) and the medians in milliseconds behind them, and `--scale`'s growth
+ * exponents (unit "exponent"; Bencher measure "growth-exponent"); a candidate that failed has no figure (the run
+ * exits 1 for it instead).
  */
 interface MsFigure {
   key: string;
@@ -48,11 +49,24 @@ export function msFigures(r: BenchReport): MsFigure[] {
       add(`sqlite.engine.${e}.read`, t.read);
     }
   }
+  if (r.scale && !isSkipped(r.scale))
+    for (const b of r.scale.backends)
+      if (!isSkipped(b))
+        for (const p of b.points)
+          for (const [op, t] of Object.entries(p.ops)) add(`scale.${b.name}.${op}.at${p.size}`, t);
   if (!isSkipped(r.startup)) {
     add('startup.binary', { ms: r.startup.binaryMs, samples: r.startup.runs });
     add('startup.node', { ms: r.startup.nodeMs, samples: r.startup.runs });
   }
   return out;
+}
+
+/** Each operation's fitted growth exponent (`bench --scale`): a figure of its own unit, lower is better. */
+export function scaleExponents(r: BenchReport): { key: string; value: number }[] {
+  if (!r.scale || isSkipped(r.scale)) return [];
+  return r.scale.backends.flatMap((b) =>
+    isSkipped(b) ? [] : Object.entries(b.exponents).map(([op, value]) => ({ key: `scale.${b.name}.${op}`, value })),
+  );
 }
 
 export interface GithubBenchmarkEntry {
@@ -72,6 +86,12 @@ export function toGithubBenchmark(r: BenchReport): GithubBenchmarkEntry[] {
       value: f.ms,
       ...(f.samples ? { extra: `median of ${f.samples} samples (${r.profile} profile)` } : {}),
     })),
+    ...scaleExponents(r).map((e) => ({
+      name: `${e.key} exponent`,
+      unit: 'exponent',
+      value: e.value,
+      extra: 'log-log slope of time on run size: 0 flat, 1 linear',
+    })),
   ];
 }
 
@@ -86,5 +106,6 @@ export function toBencher(r: BenchReport): BencherMetricFormat {
   const put = (bench: string, measure: string, value: number) => ((out[bench] ??= {})[measure] = { value });
   for (const [key, value] of Object.entries(r.ratios)) put(key, 'ratio', value);
   for (const f of msFigures(r)) put(f.key, 'latency', f.ms * 1e6);
+  for (const e of scaleExponents(r)) put(e.key, 'growth-exponent', e.value);
   return out;
 }

@@ -1,20 +1,11 @@
 import { isSkipped, type BenchReport, type CandidateResult, type WorkloadResult } from './bench-report.ts';
 import type { RatioChange } from './compare-reports.ts';
+import { formatScale } from './format-scale.ts';
+import { table } from './markdown-table.ts';
 
 const f1 = (n: number) => n.toFixed(1);
 const f2 = (n: number) => n.toFixed(2);
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
-
-function table(head: string[], rows: string[][]): string {
-  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) =>
-    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join(' | ')} |`;
-  return [
-    line(head),
-    `|${w.map((n, i) => (i === 0 ? '-'.repeat(n + 2) : `${'-'.repeat(n + 1)}:`)).join('|')}|`,
-    ...rows.map(line),
-  ].join('\n');
-}
 
 /** The human report: Markdown tables (so a run pastes straight into docs/bench.md). */
 export function formatText(r: BenchReport): string {
@@ -26,6 +17,8 @@ export function formatText(r: BenchReport): string {
       .join('; '),
     '',
   );
+  // A --scale run measures nothing else: its other sections are all skipped.
+  if (r.scale) return `${[...out, ...formatScale(r.scale)].join('\n')}\n`;
   out.push(...formatFingerprints(r));
   out.push(...formatReceipts(r.receipts));
   out.push(...formatBackends(r.backends));

@@ -6,6 +6,7 @@ import { benchBackends, type OpenBackend } from './bench-backends.ts';
 import { benchMemory } from './bench-memory.ts';
 import { benchReceipts } from './bench-receipts.ts';
 import { benchSqlitePeers, sqlitePeerRatios } from './bench-sqlite-peers.ts';
+import { benchScale, SCALE_PROFILE } from './bench-scale.ts';
 import { benchStartup } from './bench-startup.ts';
 import { benchWorkload, type Effort } from './bench-workload.ts';
 import type { Candidate } from './candidates.ts';
@@ -37,6 +38,10 @@ export interface BenchOptions {
   onlyFingerprint?: boolean;
   /** Only the backends section (plugin backends against ours); the others are reported as skipped. */
   onlyBackends?: boolean;
+  /** Only the scale section (issue 35): each backend's per-operation cost as one run grows. */
+  onlyScale?: boolean;
+  /** The run sizes it grows through, instead of the profile's. */
+  scaleSizes?: number[];
   /** Progress lines (stderr), so a long run shows where it is. */
   log: (line: string) => void;
 }
@@ -55,7 +60,7 @@ export const DEFAULT_CANDIDATE_TIMEOUT_MS = 60_000;
 
 type Sections = Pick<
   BenchReport,
-  'environment' | 'workloads' | 'receipts' | 'backends' | 'sqlitePeers' | 'memory' | 'startup'
+  'environment' | 'workloads' | 'receipts' | 'backends' | 'sqlitePeers' | 'memory' | 'startup' | 'scale'
 >;
 
 /** Generates the workloads in a temp dir, measures everything in one process, removes the temp dir. */
@@ -68,6 +73,10 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   const root = mkdtempSync(join(opts.env.PROSE_STATE_BENCH_TMP || tmpdir(), 'prose-state-bench-'));
   try {
     const environment = describeEnvironment(opts.env, opts.inBinary);
+    if (opts.onlyScale) {
+      const scale = await scaleSection(opts, join(root, 'scale'));
+      return finish({ environment, workloads: [], backends: [], ...notRun('not run (--scale)'), scale });
+    }
     if (opts.onlyBackends) {
       opts.log('bench: backends');
       const backends = await backendsIn(root);
@@ -100,6 +109,14 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   }
 }
 
+/** `--scale`: the profile's sizes, or the ones given, through every named backend. */
+function scaleSection(opts: BenchOptions, root: string) {
+  const plan = { ...SCALE_PROFILE[opts.profile], ...(opts.scaleSizes ? { sizes: opts.scaleSizes } : {}) };
+  opts.log(`bench: scale (${plan.sizes.join(', ')} bindings and events)`);
+  const show = opts.showBackend ?? ((spec: string) => spec);
+  return benchScale(root, plan, opts.backends, opts.openBackend, show, opts.log);
+}
+
 /** The sections a partial run (--only) does not measure, each skipped with the reason. */
 function notRun(reason: string): Pick<Sections, 'receipts' | 'sqlitePeers' | 'memory' | 'startup'> {
   const skipped = { skipped: reason };
@@ -122,6 +139,7 @@ function finishReport(profile: BenchOptions['profile'], started: { at: number; i
     sqlitePeers: sections.sqlitePeers,
     memory: sections.memory,
     startup: sections.startup,
+    ...(sections.scale ? { scale: sections.scale } : {}),
     targets: [],
     ratios: {},
   };

@@ -31,7 +31,7 @@ export interface Conversation {
  */
 export class TranscriptStore implements StateStore {
   // The model is derived from the text alone, so it is kept while the text is unchanged and extended as it grows.
-  private cache: { text: string; model: TranscriptModel } | undefined;
+  private cache: { text: string; model: TranscriptModel; wholeLines: boolean } | undefined;
   private closed = false;
   /** HEAD: the canonical world-model and the receipt chain "still hold", narrated in conversation. */
   readonly worldModel: WorldModelStore = new TranscriptWorldModel(this);
@@ -42,18 +42,20 @@ export class TranscriptStore implements StateStore {
     private readonly dialect: Dialect,
   ) {}
 
+  private readonly segmentFile = (agent: string, n: number) => segmentFileName(agent, n, this.decisions.segmentWidth);
+
   private model(): TranscriptModel {
     if (this.closed) throw new ProseError('E_STATE', 'the in-context store is closed');
     const text = this.conversation.text;
-    const seg = (a: string, n: number) => segmentFileName(a, n, this.decisions.segmentWidth);
+    const seg = this.segmentFile;
     const c = this.cache;
     if (c?.text === text) return c.model;
     // Append-only: when the text grew by whole lines, only the new lines need reading.
-    if (c && (c.text === '' || c.text.endsWith('\n')) && text.startsWith(c.text)) {
+    if (c?.wholeLines && text.startsWith(c.text)) {
       this.cache = undefined;
-      this.cache = { text, model: extendModel(c.model, text.slice(c.text.length), seg) };
+      this.cache = { text, model: extendModel(c.model, text.slice(c.text.length), seg), wholeLines: endsLine(text) };
     } else {
-      this.cache = { text, model: readModel(text, seg) };
+      this.cache = { text, model: readModel(text, seg), wholeLines: endsLine(text) };
     }
     return this.cache.model;
   }
@@ -71,12 +73,21 @@ export class TranscriptStore implements StateStore {
   /** Appends narration for `run`, first saying which run it is when the transcript was speaking of another. */
   say(run: RunRef | undefined, events: { e: NarrationEvent; depth?: number }[]): string {
     const model = this.model();
+    const before = this.conversation.text;
     let out = '';
     if (run !== undefined && model.current !== run) out += writeVerbose({ kind: 'run-switch', runId: run });
     const line = model.lineCount + out.split('\n').length;
     const write = this.dialect === 'compact' ? writeCompact : writeVerbose;
     for (const { e, depth } of events) out += write(e, depth ?? 0);
-    this.conversation.text += out;
+    const after = before + out;
+    this.conversation.text = after;
+    // What was appended is known: the model is extended by it now, and the next call finds the very string it
+    // holds (an identity check) instead of comparing the whole text. Another writer's text is still compared.
+    const wholeLines = this.cache?.wholeLines === true;
+    this.cache = undefined;
+    if (wholeLines) {
+      this.cache = { text: after, model: extendModel(model, out, this.segmentFile), wholeLines: endsLine(out) };
+    }
     return `transcript:${line}`;
   }
 
@@ -126,8 +137,9 @@ export class TranscriptStore implements StateStore {
     this.say(run, [{ e: toNarration(r, event), depth: eventDepth(event, (id) => this.depthOf(r, id)) }]);
   }
 
+  /** A copy of the list, not of the events: no reader changes an event (the fold builds state objects of its own). */
   async readEvents(run: RunRef): Promise<ExecutionEvent[]> {
-    return structuredClone(this.runOf(run).events);
+    return this.runOf(run).events.slice();
   }
 
   async writeBinding(run: RunRef, b: BindingRecord, attach: boolean): Promise<{ location: string }> {
@@ -195,6 +207,9 @@ export class TranscriptStore implements StateStore {
     this.closed = true;
   }
 }
+
+/** Whether a text is whole lines (a flat string's check; on the growing transcript it would flatten it). */
+const endsLine = (text: string) => text === '' || text.endsWith('\n');
 
 /** Only execution-scope agents live in a conversation; the shared semantics refuse the other scopes (not declared). */
 function executionRun(loc: AgentLocation): RunRef {

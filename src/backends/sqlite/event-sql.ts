@@ -1,29 +1,28 @@
 import type { ExecutionEvent } from '../../core/model.ts';
-import { encodeWtf8, execute, queryRows, queryValue, type Database } from '../../sqlite/index.ts';
-import { eventToRow, rowToEvent, type StoredRow } from './event-rows.ts';
+import { encodeWtf8, execute, queryValue, type Database } from '../../sqlite/index.ts';
+import { cachedEvents } from './event-cache.ts';
+import { eventToRow, type EventRow } from './event-rows.ts';
 
-/** The run's execution log, read whole in row order (rows that are not events of ours are skipped). */
+/**
+ * The run's execution log in row order (rows that are not events of ours are skipped): a copy of the connection's
+ * cache (event-cache.ts), which reads only the rows added since, unless another connection committed.
+ */
 export function eventsOf(db: Database): ExecutionEvent[] {
-  const rows = queryRows(
-    db,
-    'SELECT statement_index, statement_text, status, error_message, metadata FROM execution ORDER BY id',
-  ) as unknown as StoredRow[];
-  return rows.map(rowToEvent).filter((e): e is ExecutionEvent => e !== undefined);
+  return cachedEvents(db).events.slice();
 }
 
-/** One INSERT (event-rows.ts), parent_id looked up from the frame or parallel row the event belongs to. */
+/**
+ * One INSERT (event-rows.ts), parent_id the row of the frame or parallel the event belongs to: from the
+ * connection's cache of the log, brought up to date first, or (a parent it does not know) looked up in the table.
+ */
 export function insertEvent(db: Database, event: ExecutionEvent): void {
   const r = eventToRow(event);
   let parentId: number | null = null;
   if (r.parent) {
-    const [key, value] =
-      r.parent.event === 'frame-enter' ? ['$.execution_id', r.parent.executionId] : ['$.parallel_id', r.parent.id];
-    const found = queryValue(
-      db,
-      `SELECT id FROM execution WHERE json_extract(metadata, '$.event') = ? AND json_extract(metadata, '${key}') = ? ORDER BY id DESC LIMIT 1`,
-      [r.parent.event, value],
-    );
-    parentId = found === undefined ? null : Number(found);
+    const known = cachedEvents(db);
+    const id =
+      r.parent.event === 'frame-enter' ? known.frames.get(r.parent.executionId) : known.parallels.get(r.parent.id);
+    parentId = id ?? lookUpParent(db, r.parent);
   }
   execute(
     db,
@@ -31,6 +30,18 @@ export function insertEvent(db: Database, event: ExecutionEvent): void {
           VALUES (?, CAST(? AS TEXT), ?, datetime('now'), ${r.completed ? "datetime('now')" : 'NULL'}, CAST(? AS TEXT), ?, ?)`,
     [r.statement_index, text(r.statement_text), r.status, text(r.error_message), parentId, JSON.stringify(r.metadata)],
   );
+}
+
+/** The latest row of that frame or parallel, searched in the table (a scan: only for a parent the log lacks). */
+function lookUpParent(db: Database, parent: NonNullable<EventRow['parent']>): number | null {
+  const [key, value] =
+    parent.event === 'frame-enter' ? ['$.execution_id', parent.executionId] : ['$.parallel_id', parent.id];
+  const found = queryValue(
+    db,
+    `SELECT id FROM execution WHERE json_extract(metadata, '$.event') = ? AND json_extract(metadata, '${key}') = ? ORDER BY id DESC LIMIT 1`,
+    [parent.event, value],
+  );
+  return found === undefined ? null : Number(found);
 }
 
 // Statement texts and messages may hold lone surrogates; metadata is JSON, which escapes them.

@@ -1,7 +1,8 @@
 import type { Capability } from '../capabilities.ts';
 import type { Decisions } from '../decisions.ts';
 import { ProseError } from '../errors.ts';
-import { foldEvents, type ExecutionState } from '../execution-log.ts';
+import type { ExecutionState } from '../execution-log.ts';
+import { foldIncrementally } from '../fold-memo.ts';
 import type { ExecutionEvent, ExecutionId, RunRecord, RunRef } from '../model.ts';
 import type { StateStore } from '../store.ts';
 import type { Handlers } from './handler-types.ts';
@@ -38,9 +39,10 @@ export function semanticsContext(opts: SemanticsOptions): SemanticsContext {
     if (!rec) throw new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)}`, { location: { field: 'run' } });
     return rec;
   };
-  const stateOf = async (run: RunRef): Promise<ExecutionState> => foldEvents(await store.readEvents(run));
+  const stateOf = async (run: RunRef): Promise<ExecutionState> => foldIncrementally(await store.readEvents(run));
   const appendFrom = async (run: RunRef, make: (state: ExecutionState) => ExecutionEvent): Promise<ExecutionEvent> => {
-    if (store.appendEventAtomically) return store.appendEventAtomically(run, (events) => make(foldEvents(events)));
+    if (store.appendEventAtomically)
+      return store.appendEventAtomically(run, (events) => make(foldIncrementally(events)));
     const event = make(await stateOf(run));
     await store.appendEvent(run, event);
     return event;
