@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FsCurrentStore } from '../../backends/filesystem/current-store.ts';
-import { appendStepMarker, receiptMarker, VM_LOG } from '../../backends/filesystem/vm-log.ts';
+import { appendStepMarker, receiptMarker, VM_LOG, type StepMarker } from '../../backends/filesystem/vm-log.ts';
 import type { RunRecord, RunRef, RunStatus } from '../../core/model.ts';
 import { writeFileAtomic } from '../../io/atomic-write.ts';
 import { mutant, type Mutant } from '../mutant.ts';
@@ -53,7 +53,7 @@ export const CURRENT_VM_LOG_MUTANTS: Mutant[] = [
 
 /** Buffers each run's render markers and writes them after the run's status marker (a log flushed at the end). */
 class HeldMarkers extends FsCurrentStore {
-  private readonly held = new Map<RunRef, ((n: number) => string)[]>();
+  private readonly held = new Map<RunRef, StepMarker[]>();
 
   protected override async receiptAppended(run: RunRef, node: string, receiptJson: string): Promise<void> {
     this.held.set(run, [...(this.held.get(run) ?? []), markerOf(node, receiptJson)]);
@@ -74,7 +74,7 @@ class LinePerNode extends FsCurrentStore {
     const lines = readFileSync(file, 'utf8').split('\n');
     const at = lines.findIndex((l) => new RegExp(`^([0-9]+)→ ${node} `).test(l));
     if (at < 0) return appendStepMarker(this.paths.runDir(run), markerOf(node, receiptJson));
-    lines[at] = markerOf(node, receiptJson)(Number(/^[0-9]+/.exec(lines[at]!)![0]));
+    lines[at] = markerOf(node, receiptJson)(Number(/^[0-9]+/.exec(lines[at]!)![0]), undefined);
     writeFileAtomic(file, lines.join('\n'));
   }
 }
