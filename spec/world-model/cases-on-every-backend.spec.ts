@@ -21,8 +21,11 @@ test('the world-model, receipts, envelope and fingerprint cases pass on every ba
     listener: { header() {}, result: (r) => void results.push(r), footer() {} },
   });
   // envelope/directory-layout checks files, so it needs layout:directory: skipped elsewhere, with that reason.
-  const layoutOnly = (r: CaseResult) => r.outcome.status === 'skipped' && r.outcome.reason.includes('layout:directory');
-  const bad = results.filter((r) => r.outcome.status !== 'passed' && !layoutOnly(r));
+  // These backends are judged in v0 here; a case of the current edition's text is skipped, saying so.
+  const expectedSkip = (r: CaseResult) =>
+    r.outcome.status === 'skipped' &&
+    (r.outcome.reason.includes('layout:directory') || r.outcome.reason.includes('this run judges the v0 edition'));
+  const bad = results.filter((r) => r.outcome.status !== 'passed' && !expectedSkip(r));
   if (process.env.WM_TIMES) for (const r of results) if (r.durationMs > 300) console.log(r.backend, r.id, r.durationMs);
   assert.ok(results.length >= 4 * 40, `ran ${results.length} case results`);
   assert.equal(

@@ -53,6 +53,22 @@ export class WorldModelContext {
   async chainOf(s: WorldModelStore, run: RunRef, node: string): Promise<LedgerReceipt[]> {
     return (await s.readReceipts(run, node)).map((text, i) => parseReceipt(text, `receipts of ${node}[${i}]`));
   }
+
+  /** The head a new receipt chains to: across runs where the store keeps one chain per node, else the run's. */
+  async headOf(
+    s: WorldModelStore,
+    run: RunRef,
+    node: string,
+  ): Promise<{ prev: ContentAddress | null; fingerprints: Record<string, string> }> {
+    if (!s.readChainHead) return lastOf(await this.chainOf(s, run, node));
+    const head = await s.readChainHead(node);
+    return lastOf(head === undefined ? [] : [parseReceipt(head, `the last receipt of ${node}'s chain`)]);
+  }
+
+  /** Calls that extend one chain are serialized on its key: the node's across runs, else the run's node. */
+  chainKey(s: WorldModelStore, run: RunRef, node: string): string {
+    return s.readChainHead ? `\u0000${node}` : `${run}\u0000${node}`;
+  }
 }
 
 /** The head of a chain: the last receipt's hash (null: cold start) and its fingerprints. */

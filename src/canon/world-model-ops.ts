@@ -44,9 +44,9 @@ async function commitWorldModel(c: WorldModelContext, a: OpArgs['commitWorldMode
   const entries = artifactEntriesOf(a.files);
   const facets = a.facets === undefined ? {} : facetTokens(entries, a.facets);
   const s = await c.wm(a.run);
-  return c.serial(`${a.run}\u0000${node}`, async () => {
+  return c.serial(c.chainKey(s, a.run, node), async () => {
     const { address, bytes } = commitEntries(entries);
-    const { prev, fingerprints: before } = lastOf(await c.chainOf(s, a.run, node));
+    const { prev, fingerprints: before } = await c.headOf(s, a.run, node);
     const after = { [ATOMIC_FACET]: address, ...facets };
     const ctx = { ...a, node };
     if (sameFingerprints(before, after)) {
@@ -77,8 +77,8 @@ async function commitWorldModel(c: WorldModelContext, a: OpArgs['commitWorldMode
 async function failRender(c: WorldModelContext, a: OpArgs['failRender']): Result<'failRender'> {
   const node = c.nodeName(a.node);
   const s = await c.wm(a.run);
-  return c.serial(`${a.run}\u0000${node}`, async () => {
-    const { prev, fingerprints } = lastOf(await c.chainOf(s, a.run, node));
+  return c.serial(c.chainKey(s, a.run, node), async () => {
+    const { prev, fingerprints } = await c.headOf(s, a.run, node);
     const receipt = failedReceipt({ ...a, node }, prev, fingerprints, a.reason);
     await s.appendReceipt(a.run, node, serializeReceipt(receipt));
     return { status: 'failed' as const, contentHash: receipt.content_hash, prev };

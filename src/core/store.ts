@@ -72,6 +72,11 @@ export interface WorldModelStore {
   appendReceipt(run: RunRef, node: string, receiptJson: string): Promise<void>;
   /** The node's receipts in append order, or every node's in append order when `node` is undefined. */
   readReceipts(run: RunRef, node?: string): Promise<string[]>;
+  /**
+   * Where a node's chain outlives the run (the current edition's durable ledger, decision durable-world-model-dir):
+   * the chain's last receipt across runs, undefined when the node has none. Absent: each run's chain is its own.
+   */
+  readChainHead?(node: string): Promise<string | undefined>;
   writeWorkspace(run: RunRef, node: string, bytes: Uint8Array): Promise<void>;
   writeEnvelope(
     run: RunRef,

@@ -28,7 +28,9 @@ export class FsWorldModelStore implements WorldModelStore {
       node: string,
       receiptJson: string,
     ) => Promise<void> = async () => {},
-  ) {}
+  ) {
+    if (paths.durableNodeDir('_') !== undefined) this.readChainHead = (node) => this.durableHead(node);
+  }
 
   private dir(run: RunRef, ...parts: string[]): string {
     return join(this.paths.runDir(run), ...parts);
@@ -62,10 +64,14 @@ export class FsWorldModelStore implements WorldModelStore {
     if (durable !== undefined) materialize(join(durable, 'published'), bytes, false);
   }
 
+  /**
+   * The run's `.version`; in the current edition, before the run published the node, the node's durable version: the
+   * `@atomic` token of the last receipt of its chain across runs, when that version is stored.
+   */
   async readPublished(run: RunRef, node: string): Promise<string | null> {
     const file = this.dir(run, 'world-model', node, '.version');
     const bytes = readOrUndefined(file);
-    if (!bytes) return null;
+    if (!bytes) return this.durablePublished(run, node);
     const text = Buffer.from(bytes).toString('utf8');
     if (!VERSION_RE.test(text))
       throw new ProseError('E_CORRUPT', `world-model/${node}/.version is not "sha256:<64 hex>\\n"`, {
@@ -80,6 +86,29 @@ export class FsWorldModelStore implements WorldModelStore {
     if (durable !== undefined)
       appendLedger(join(durable, 'receipts.jsonl'), `state/world-model/${node}/receipts.jsonl`, receiptJson);
     await this.receiptAppended(run, node, receiptJson);
+  }
+
+  /** Set only where the edition keeps a durable ledger per node (core/store.ts): v0's chains are per run. */
+  readonly readChainHead?: (node: string) => Promise<string | undefined>;
+
+  private async durableHead(node: string): Promise<string | undefined> {
+    const durable = this.paths.durableNodeDir(node);
+    const bytes = durable === undefined ? undefined : readOrUndefined(join(durable, 'receipts.jsonl'));
+    if (!bytes || bytes.length === 0) return undefined;
+    const text = Buffer.from(bytes).toString('utf8');
+    if (!text.endsWith('\n'))
+      throw new ProseError('E_CORRUPT', `state/world-model/${node}/receipts.jsonl does not end with a newline`, {
+        location: { file: `state/world-model/${node}/receipts.jsonl` },
+      });
+    return text.slice(text.lastIndexOf('\n', text.length - 2) + 1, -1);
+  }
+
+  private async durablePublished(run: RunRef, node: string): Promise<string | null> {
+    const head = await this.durableHead(node);
+    if (head === undefined) return null;
+    const atomic = (JSON.parse(head) as { fingerprints?: Record<string, unknown> }).fingerprints?.['@atomic'];
+    if (typeof atomic !== 'string' || !(await this.readVersion(run, node, atomic))) return null;
+    return atomic;
   }
 
   async readReceipts(run: RunRef, node?: string): Promise<string[]> {
