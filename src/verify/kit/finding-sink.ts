@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import type { Finding, Severity } from '../finding.ts';
 import type { Rule, RuleTable } from './rule-table.ts';
 
@@ -44,7 +45,8 @@ export class FindingSink<R extends string> {
 
   /** A path relative to the sink, as the verified root sees it. */
   path(rel: string): string {
-    return this.prefix + rel;
+    // `runs/{id}/` + `../../state/...` (a run's durable files) is shown as the root sees it: `state/...`.
+    return this.prefix && rel.startsWith('../') ? posix.normalize(this.prefix + rel) : this.prefix + rel;
   }
 
   /** Adds a finding; a place without a file or table points at the sink's own directory. */
