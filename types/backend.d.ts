@@ -1,6 +1,7 @@
 import type { Actor } from './actor.ts';
 import type { Capability } from './capabilities.ts';
 import type { Decisions } from './decisions.ts';
+import type { Edition } from './editions.ts';
 import type { OpArgs, OpName, OpResults } from './ops.ts';
 /**
  * The contract every backend implements: built-in ones, a module plugin, and (through the client) an exec plugin.
@@ -22,6 +23,8 @@ export interface BackendEnv {
     decisions: Decisions;
     /** Identifies the storage across restarts (for engines that are not files, such as pg-mem). */
     storageKey: string;
+    /** The edition whose layout and rules the backend keeps for this storage; absent: v0 (core/editions.ts). */
+    edition?: Edition;
 }
 /** What a backend keeps its state in: one vocabulary for factories, storage views, plugins and cases. */
 export declare const STORAGE_KINDS: readonly ["directory", "sqlite", "postgres", "transcript", "other"];
@@ -36,6 +39,11 @@ export interface BackendFactory {
     /** The storage kind, used to match layout expectations. */
     kind: StorageKind;
     capabilities: readonly Capability[];
+    /**
+     * The edition this factory's runs are judged by (absent: v0). The editions a backend implements are its
+     * `edition:*` capabilities; the runner makes one factory per edition judged (core/editions.ts).
+     */
+    edition?: Edition;
     /** A line for `prose-state backends` and report headers (never a secret). */
     description: string;
     /** The pinned choice a run of this backend used, where the factory has one (printed in reports). */

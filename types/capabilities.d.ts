@@ -19,6 +19,8 @@ export declare const CAPABILITIES: {
     readonly 'layout:sqlite': "the storage is SQLite files in the seed schema and may be queried";
     readonly 'layout:postgres': "the storage is the openprose PostgreSQL schema and may be queried";
     readonly 'layout:transcript': "the storage is a narration transcript and may be read as text";
+    readonly 'edition:v0': "implements the v0 edition (January 2026 texts): .prose/runs/{id}/ with state.md; a backend declaring no edition is judged as v0";
+    readonly 'edition:current': "implements the current edition (seed 004): <openprose-root>/runs/{id}/ with vm.log.md, durable state/ (docs/editions.md)";
 };
 export type Capability = keyof typeof CAPABILITIES;
 export declare function isCapability(value: unknown): value is Capability;

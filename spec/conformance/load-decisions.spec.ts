@@ -59,6 +59,26 @@ test('an unknown key, a missing key and an unknown setting are refused with file
   assert.equal(setting.location, { file: 'x.yaml', line: 1, field: 'setting' });
 });
 
+test('editions: a list of edition names, rendered in the edition column (absent or every edition: both)', () => {
+  const rows = parseDecisionFile(
+    ROW +
+      ROW.replace('some-choice', 'v0-only').replace('  why', '  editions: [v0]\n  why') +
+      ROW.replace('some-choice', 'all').replace('  why', '  editions: [v0, current]\n  why'),
+    'x.yaml',
+  ).map((r) => r.row);
+  assert.is(rows[0]!.editions, undefined);
+  assert.equal(rows[1]!.editions, ['v0']);
+  const table = renderDecisions(rows);
+  assert.match(table, '| id | edition | the spec says | our choice | why |');
+  assert.match(table, '| `some-choice` | both | what the spec says |');
+  assert.match(table, '| `v0-only` | v0 | what the spec says |');
+  assert.match(table, '| `all` | both | what the spec says |');
+  for (const bad of ['editions: v0', 'editions: []', 'editions: [v1]', 'editions: [v0, v0]']) {
+    const err = errorOf(() => parseDecisionFile(ROW + `  ${bad}\n`, 'x.yaml'));
+    assert.equal(err.location, { file: 'x.yaml', line: 6, field: 'editions' }, bad);
+  }
+});
+
 test('an id used twice and a file not in the list are refused', () => {
   const dir = mkdtempSync(join(tmpdir(), 'prose-decisions-'));
   try {

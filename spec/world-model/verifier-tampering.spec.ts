@@ -113,14 +113,26 @@ const CASES: { name: string; rule: string; tamper(dir: string): void; where?: Pa
     },
   },
   {
-    name: 'an extra key in an envelope',
-    rule: 'wm.receipt.keys',
+    name: "an extra key in an envelope (a newer runtime's, decision receipt-forward-compat)",
+    rule: 'wm.receipt.unknown-key',
     tamper: (d) => {
       const f = join(d, 'receipts/n.jsonl');
       const ls = readLines(f);
       ls[0]!.version = 'x';
       writeLines(f, restamp(ls));
     },
+    where: { severity: 'warning' },
+  },
+  {
+    name: 'a missing key in an envelope',
+    rule: 'wm.receipt.keys',
+    tamper: (d) => {
+      const f = join(d, 'receipts/n.jsonl');
+      const ls = readLines(f);
+      delete ls[0]!.input_fingerprints;
+      writeLines(f, restamp(ls));
+    },
+    where: { severity: 'error' },
   },
   {
     name: 'a torn last line',

@@ -1,19 +1,19 @@
 import { CONTENT_ADDRESS_RE } from './content-address.ts';
-import { isPlain, validateReceipt } from './validate-receipt.ts';
+import { isPlain, validateReceipt, type ReceiptMode } from './validate-receipt.ts';
 import type { ReceiptProblem } from './receipt.ts';
 
 /**
  * The reference `verifyReceiptChain` for ONE node's receipts in ledger order: each must be valid, all share one
  * `node`, the first has `prev: null` and each later `prev` equals its predecessor's `content_hash`.
  * A re-stamped chain (every hash recomputed after an edit) passes: this is tamper evidence, not non-repudiation.
- * `index` in each problem is the position in `chain`.
+ * `index` in each problem is the position in `chain`; `mode` is validateReceipt's (a checker reads as `reader`).
  */
-export function verifyReceiptChain(chain: readonly unknown[]): ReceiptProblem[] {
+export function verifyReceiptChain(chain: readonly unknown[], mode: ReceiptMode = 'writer'): ReceiptProblem[] {
   const out: ReceiptProblem[] = [];
   let node: unknown;
   let prevHash: string | null = null;
   chain.forEach((value, index) => {
-    const problems = validateReceipt(value);
+    const problems = validateReceipt(value, mode);
     for (const p of problems) out.push({ ...p, index });
     const r = isPlain(value) ? value : {};
     if (index === 0) node = r.node;

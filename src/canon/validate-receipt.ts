@@ -22,17 +22,29 @@ export function receiptHash(envelope: object): ContentAddress {
 }
 
 /**
- * Every rule of the reference `verifyReceipt`, each problem with its rule id and field. An empty list means the
- * receipt is valid and re-hashes to its `content_hash`.
+ * `writer` (the default) holds a receipt to the reference shape exactly, as a backend under test must write it.
+ * `reader` is how a checker reads a ledger a newer runtime may have written (decision receipt-forward-compat): a
+ * top-level key outside the shape is `receipt.unknown-key` and a signer other than `none` is
+ * `receipt.signer-unverified`, both warnings where the ledger rules are reported; everything else is the same.
  */
-export function validateReceipt(value: unknown): ReceiptProblem[] {
+export type ReceiptMode = 'writer' | 'reader';
+
+/** Keys the harness spec plans for the durable receipt (spec/02-ReactorHarness.md, "Widen The Durable Receipt"). */
+const PLANNED_KEYS = new Set(['as_of', 'reason', 'author', 'addressed_to']);
+
+/**
+ * Every rule of the reference `verifyReceipt`, each problem with its rule id and field. An empty list means the
+ * receipt is valid and re-hashes to its `content_hash`, which covers every key the receipt holds in either mode.
+ */
+export function validateReceipt(value: unknown, mode: ReceiptMode = 'writer'): ReceiptProblem[] {
   const out: ReceiptProblem[] = [];
   const add: Add = (rule, field, message) => out.push({ rule, field, message });
   if (!isPlain(value)) {
     add('receipt.object', '$', 'a receipt must be a plain JSON object');
     return out;
   }
-  checkHeader(value, add);
+  if (mode === 'reader') unknownKeys(value, add);
+  checkHeader(value, mode, add);
   checkWake(value.wake, add);
   stringArray(value.input_fingerprints, 'input_fingerprints', add);
   checkFingerprints(value.fingerprints, add);
@@ -40,7 +52,7 @@ export function validateReceipt(value: unknown): ReceiptProblem[] {
   if (value.prev !== null && !(typeof value.prev === 'string' && CONTENT_ADDRESS_RE.test(value.prev))) {
     add('receipt.field', 'prev', 'prev must be null (cold start) or sha256:<64 lowercase hex>');
   }
-  checkSig(value.sig, add);
+  checkSig(value.sig, mode, add);
   const cost = value.cost;
   if (!isPlain(cost)) add('receipt.cost', 'cost', 'cost must be an object');
   else checkCost(cost, add);
@@ -51,9 +63,23 @@ export function validateReceipt(value: unknown): ReceiptProblem[] {
 
 type Add = (rule: string, field: string, message: string) => void;
 
+/** Each top-level key outside the reference shape, named; the ones the harness spec plans say so. */
+function unknownKeys(value: Rec, add: Add): void {
+  for (const k of Object.keys(value)) {
+    if ((RECEIPT_KEYS as readonly string[]).includes(k)) continue;
+    const planned = PLANNED_KEYS.has(k) ? ', planned by the harness spec (spec/02-ReactorHarness.md)' : '';
+    add(
+      'receipt.unknown-key',
+      k,
+      `key "${k}" is not in the reference receipt${planned}; hashed and chained as written`,
+    );
+  }
+}
+
 /** The keys, the schema and hash algorithm, the node, the contract and the status. */
-function checkHeader(value: Rec, add: Add): void {
-  exactKeys(value, '', RECEIPT_KEYS, 'receipt.keys', add);
+function checkHeader(value: Rec, mode: ReceiptMode, add: Add): void {
+  if (mode === 'writer') exactKeys(value, '', RECEIPT_KEYS, 'receipt.keys', add);
+  else missingKeys(value, '', RECEIPT_KEYS, 'receipt.keys', add);
   if (value.schema !== RECEIPT_SCHEMA) add('receipt.schema', 'schema', `schema must be "${RECEIPT_SCHEMA}"`);
   if (value.hash_algorithm !== RECEIPT_HASH_ALGORITHM)
     add('receipt.schema', 'hash_algorithm', `hash_algorithm must be "${RECEIPT_HASH_ALGORITHM}"`);
@@ -129,8 +155,14 @@ function checkHash(value: Rec, add: Add): void {
     add('receipt.hash', 'content_hash', `content_hash ${actual} does not match the canonical envelope (${expected})`);
 }
 
-function checkSig(sig: unknown, add: Add): void {
+function checkSig(sig: unknown, mode: ReceiptMode, add: Add): void {
   if (!isPlain(sig)) return void add('receipt.sig', 'sig', 'sig must be an object');
+  if (mode === 'reader' && sig.scheme !== 'none' && typeof sig.scheme === 'string' && sig.scheme !== '')
+    return void add(
+      'receipt.signer-unverified',
+      'sig.scheme',
+      `sig.scheme ${JSON.stringify(sig.scheme)} is a signer this checker cannot verify: present, not verified`,
+    );
   if (sig.scheme !== 'none')
     return void add(
       'receipt.sig',
@@ -158,6 +190,10 @@ function checkCost(cost: Rec, add: Add): void {
 function exactKeys(rec: Rec, prefix: string, allowed: readonly string[], rule: string, add: Add): void {
   for (const k of Object.keys(rec))
     if (!allowed.includes(k)) add(rule, `${prefix}${k}`, `key "${prefix}${k}" is not in the receipt shape`);
+  missingKeys(rec, prefix, allowed, rule, add);
+}
+
+function missingKeys(rec: Rec, prefix: string, allowed: readonly string[], rule: string, add: Add): void {
   for (const k of allowed) if (!Object.hasOwn(rec, k)) add(rule, `${prefix}${k}`, `key "${prefix}${k}" is missing`);
 }
 

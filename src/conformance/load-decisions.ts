@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { DEFAULT_DECISIONS } from '../core/decisions.ts';
+import { EDITION_NAMES, isEdition, type Edition } from '../core/editions.ts';
 import type { DecisionRow } from '../core/decisions/decision-row.ts';
 import { ProseError } from '../core/errors.ts';
 
@@ -23,10 +24,11 @@ export const DECISION_FILES = [
   'plugin',
   'durability',
   'platforms',
+  'editions',
 ] as const;
 
 const TEXT_KEYS = ['id', 'area', 'spec', 'choice', 'why'] as const;
-const ROW_KEYS = new Set<string>([...TEXT_KEYS, 'setting']);
+const ROW_KEYS = new Set<string>([...TEXT_KEYS, 'setting', 'editions']);
 
 /** Every row of the decisions table, read from `<suiteDir>/decisions/*.yaml`; every error names file and line. */
 export function loadDecisionRows(suiteDir: string): DecisionRow[] {
@@ -70,10 +72,15 @@ export function parseDecisionFile(text: string, file: string): { row: DecisionRo
     const line = lineOf(item as Node);
     if (!isMap(item)) return fail('a decision row is a mapping of id, area, spec, choice, why', line);
     const row: Record<string, string> = {};
+    let editions: Edition[] | undefined;
     for (const pair of item.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : '';
       const at = lineOf(pair.key as Node);
       if (!ROW_KEYS.has(key)) fail(`unknown key ${JSON.stringify(key)} in a decision row`, at, key);
+      if (key === 'editions') {
+        editions = parseEditions(pair.value as Node | null, at, fail);
+        continue;
+      }
       if (!isScalar(pair.value) || typeof pair.value.value !== 'string' || pair.value.value.trim() === '')
         fail(`"${key}" must be a non-empty string`, at, key);
       row[key] = (pair.value as { value: string }).value;
@@ -83,6 +90,19 @@ export function parseDecisionFile(text: string, file: string): { row: DecisionRo
       fail(`decision id ${JSON.stringify(row.id)} is not kebab-case`, line, 'id');
     if (row.setting !== undefined && !(row.setting in DEFAULT_DECISIONS))
       fail(`"setting" ${JSON.stringify(row.setting)} is not a configurable decision`, line, 'setting');
-    return { row: row as unknown as DecisionRow, line };
+    return { row: { ...(row as unknown as DecisionRow), ...(editions ? { editions } : {}) }, line };
   });
+}
+
+/** `editions: [v0]`, `[current]` or both: a non-empty list of edition names, each once. */
+function parseEditions(
+  value: Node | null,
+  at: number,
+  fail: (m: string, line: number, field: string) => never,
+): Edition[] {
+  const items = isSeq(value) ? value.items.map((i) => (isScalar(i) ? i.value : undefined)) : [];
+  const names = items.filter(isEdition);
+  if (names.length === 0 || names.length !== items.length || new Set(names).size !== names.length)
+    fail(`"editions" is a list of edition names, each once: ${EDITION_NAMES.join(', ')}`, at, 'editions');
+  return names;
 }

@@ -74,6 +74,22 @@ export const CURRENT_MUTATIONS: CurrentMutation[] = [
     file: 'imports/summarizer',
   },
   {
+    rule: 'root.compiled-intent',
+    what: 'dist/intent.next.json and dist/manifest.next.json with different bytes (decision compiled-intent-names)',
+    apply: (c) => {
+      c.write('../../dist/intent.next.json', '{"nodes":["scout"]}\n');
+      c.write('../../dist/manifest.next.json', '{"nodes":["scout","alerts"]}\n');
+    },
+    root: true,
+    file: 'dist/manifest.next.json',
+  },
+  {
+    rule: 'vmlog.error-file',
+    what: 'an __error.md of a node the complete log never marks ✗ (decision error-file-heading)',
+    apply: (c) => c.write('workspace/alerts/__error.md', '# Error: no-results\n\nNo feed.\n'),
+    file: 'workspace/alerts/__error.md',
+  },
+  {
     rule: 'root.run',
     what: 'a file among the runs of a current root',
     apply: (c) => c.write('../notes.md', '# Notes\n'),
@@ -200,9 +216,15 @@ export const CURRENT_MUTATIONS: CurrentMutation[] = [
     also: ['wm.chain.prev', 'vmlog.receipt'],
   },
   {
+    rule: 'wm.receipt.unknown-key',
+    what: "an extra envelope key (a newer runtime's as_of, decision receipt-forward-compat)",
+    apply: (c) => c.editReceipt('scout', 0, (r) => void (r.as_of = '2026-03-17T14:33:00Z')),
+  },
+  {
     rule: 'wm.receipt.keys',
-    what: 'an extra envelope key',
-    apply: (c) => c.editReceipt('scout', 0, (r) => void (r.extra = 1)),
+    what: 'a missing envelope key',
+    apply: (c) => c.editReceipt('scout', 0, (r) => void delete r.input_fingerprints),
+    also: ['wm.receipt.field'],
   },
   {
     rule: 'wm.receipt.schema',
@@ -235,9 +257,14 @@ export const CURRENT_MUTATIONS: CurrentMutation[] = [
     apply: (c) => c.editReceipt('scout', 0, (r) => void (r.cost.surprise_cause = 'self')),
   },
   {
-    rule: 'wm.receipt.sig',
-    what: 'a signer scheme other than none',
+    rule: 'wm.receipt.signer-unverified',
+    what: 'a signer scheme other than none (decision receipt-forward-compat)',
     apply: (c) => c.editReceipt('scout', 0, (r) => void (r.sig.scheme = 'ed25519')),
+  },
+  {
+    rule: 'wm.receipt.sig',
+    what: 'a sig without a scheme',
+    apply: (c) => c.editReceipt('scout', 0, (r) => void delete r.sig.scheme),
   },
   {
     rule: 'wm.receipt.skipped',

@@ -92,4 +92,30 @@ test('a wrong schema and a broken cost: the same in both shapes', async () => {
   assert.equal(runDir, reactor);
 });
 
+test("a newer runtime's ledger (receipt-forward-compat): the same warnings in both shapes, its chain still checked", async () => {
+  const list = reference();
+  const lastOf = (node: string) => list.map((r) => r.node).lastIndexOf(node);
+  const ends = [...new Set(list.map((r) => r.node))].map(lastOf).filter((i) => list[i]!.prev !== null);
+  assert.ok(ends.length >= 2, 'two nodes with more than one receipt');
+  const [a, b] = ends as [number, number];
+  list[a]!.as_of = '2026-07-01T00:00:00Z';
+  list[a]!.content_hash = receiptHash(list[a]!);
+  list[b]!.sig = { scheme: 'ed25519', signature: 'abc' };
+  list[b]!.content_hash = receiptHash(list[b]!);
+  const clean = await ledgerFindings(list);
+  assert.equal(
+    clean.reactor.map((f) => f.split(' ').slice(0, 2).join(' ')),
+    ['receipt.signer-unverified warning', 'receipt.unknown-key warning'],
+  );
+  assert.equal(clean.runDir, clean.reactor);
+  list[a]!.prev = 'sha256:' + 'cd'.repeat(32);
+  list[a]!.content_hash = receiptHash(list[a]!);
+  const broken = await ledgerFindings(list);
+  assert.equal(
+    broken.reactor.map((f) => f.split(' ').slice(0, 2).join(' ')),
+    ['chain.prev error', 'receipt.signer-unverified warning', 'receipt.unknown-key warning'],
+  );
+  assert.equal(broken.runDir, broken.reactor);
+});
+
 test.run();

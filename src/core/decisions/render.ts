@@ -1,4 +1,5 @@
 import { DEFAULT_DECISIONS } from '../decisions.ts';
+import { EDITION_NAMES } from '../editions.ts';
 import type { DecisionRow } from './decision-row.ts';
 
 /**
@@ -14,6 +15,9 @@ export function renderDecisions(rows: readonly DecisionRow[]): string {
     'says, what we chose, and why. Generated from `conformance/decisions/*.yaml` by `scripts/gen-decisions.ts`; do not',
     'edit by hand. Every report header prints the configurable values a run used (`--decision KEY=VALUE`).',
     '',
+    'The edition column says which text of the spec a row is for ([editions.md](editions.md)): `v0` (the January',
+    '2026 seeds), `current` (seed 004 and the texts it points to), or both.',
+    '',
     '## Configurable values',
     '',
     '| setting | default |',
@@ -23,13 +27,18 @@ export function renderDecisions(rows: readonly DecisionRow[]): string {
   ];
   const areas = [...new Set(rows.map((r) => r.area))];
   for (const area of areas) {
-    out.push(`## ${area}`, '', '| id | the spec says | our choice | why |', '|---|---|---|---|');
+    out.push(`## ${area}`, '', '| id | edition | the spec says | our choice | why |', '|---|---|---|---|---|');
     for (const r of rows.filter((x) => x.area === area)) {
-      out.push(
-        `| \`${r.id}\`${r.setting ? ` (\`${r.setting}\`)` : ''} | ${cell(r.spec)} | ${cell(r.choice)} | ${cell(r.why)} |`,
-      );
+      const id = `\`${r.id}\`${r.setting ? ` (\`${r.setting}\`)` : ''}`;
+      out.push(`| ${id} | ${editionCell(r)} | ${cell(r.spec)} | ${cell(r.choice)} | ${cell(r.why)} |`);
     }
     out.push('');
   }
   return out.join('\n');
+}
+
+/** `both` for a row of no edition or of every edition, else the editions it names. */
+function editionCell(row: DecisionRow): string {
+  const named = row.editions ?? EDITION_NAMES;
+  return EDITION_NAMES.every((e) => named.includes(e)) ? 'both' : named.join(', ');
 }

@@ -5,6 +5,7 @@ import type { RunSink } from './run-sink.ts';
 import { isKind } from '../kit/is-kind.ts';
 import { checkDurable } from './check-durable.ts';
 import { checkEnvelope } from './check-envelope.ts';
+import { checkErrorFiles } from './check-error-files.ts';
 import { checkInputs } from './check-inputs.ts';
 import { checkLogAgainstReceipts } from './check-log-receipts.ts';
 import { checkPublished } from './check-published.ts';
@@ -31,6 +32,7 @@ export function checkCurrentRun(run: string, sink: Sink, isImport: boolean): voi
   checkInputs(run, log, sink);
   if (log && (hasReceipts || !functionOrTest)) checkLogAgainstReceipts(unrefused(run, log.markers, sink), chains, sink);
   checkWorkspace(run, chains, sink);
+  if (log) checkErrorFiles(run, log.markers, sink);
   if (!isImport) checkDurable(run, chains, sink);
   for (const imp of importDirs(run)) {
     const rel = `imports/${imp}`;

@@ -9,7 +9,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * The durable run envelope (state/README.md): root.prose.md, sources/ and the compiled intent. A function or test
- * run may leave the intent out (proposed compiled-intent-required); present, it must be a JSON object.
+ * run may leave the intent out (decision compiled-intent-required); present, it must be a JSON object.
  */
 export function checkEnvelope(run: string, sink: Sink, functionOrTest: boolean): void {
   if (!isKind(join(run, 'root.prose.md'), 'file'))

@@ -10,7 +10,7 @@ const STATUS_OF: Partial<Record<Outcome, string>> = { rendered: 'rendered', skip
  * vm.log.md against receipts/ (fs "The Commit-and-Sign Protocol" step 5: the receipt and its marker are appended
  * together): a node with a rendered receipt has a rendered marker, as upstream's smoke checks; a marker naming an
  * outcome names a node whose chain holds a receipt of that status. A bare parallel `Na→ a ✓` takes its outcome
- * from the receipt (proposed vm-log-parallel-outcome).
+ * from the receipt (decision vm-log-parallel-outcome).
  */
 export function checkLogAgainstReceipts(
   markers: readonly LineMarker[],

@@ -2,6 +2,7 @@ import { basename, join } from 'node:path';
 import type { RunSink } from './run-sink.ts';
 import { isKind } from '../kit/is-kind.ts';
 import { checkCurrentRun } from './check-current-run.ts';
+import { checkDistIntent } from './check-dist-intent.ts';
 import { listNames } from './list-names.ts';
 
 type Sink = RunSink;
@@ -25,8 +26,9 @@ export function isCurrentRoot(path: string): boolean {
   return runEntries(path).some((name) => isCurrentRun(join(path, 'runs', name)));
 }
 
-/** Every entry of runs/: a current run is checked under `runs/{id}/`; anything else is named. */
+/** dist/, then every entry of runs/: a current run is checked under `runs/{id}/`; anything else is named. */
 export function checkCurrentRoot(root: string, sink: Sink): void {
+  checkDistIntent(root, sink);
   for (const name of runEntries(root)) {
     const run = join(root, 'runs', name);
     if (isCurrentRun(run)) checkCurrentRun(run, sink.at(`runs/${name}`), false);

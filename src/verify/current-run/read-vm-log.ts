@@ -75,7 +75,7 @@ function readHeaderLine(text: string, n: number, header: VmLogHeader, add: (m: s
 function readRoot(raw: string, n: number, header: VmLogHeader, add: (m: string) => void): void {
   const value = raw.trim();
   header.root = value;
-  // A name or a path, as the invocation named it (proposed vm-log-header): only presence and shape are checked.
+  // A name or a path, as the invocation named it (decision vm-log-header): only presence and shape are checked.
   if (value === '' || !raw.startsWith(' ')) add(`line ${n}: "root:" needs a space and the invoked contract's path`);
 }
 

@@ -5,14 +5,14 @@ import { WORLD_MODEL_RULES } from '../world-model/rules.ts';
 
 /**
  * The rules only a current-edition run (`<openprose-root>/runs/{id}/`, docs/editions.md) has. fs is the current
- * state/filesystem.md, prose.md the current VM text; "proposed" rows are docs/editions.md's contradictions.
+ * state/filesystem.md, prose.md the current VM text; the decisions cited are conformance/decisions/editions.yaml's.
  */
 export const CURRENT_RUN_OWN_RULES = {
   'run.envelope': {
     severity: 'error',
     enforces:
       'state/README.md "Durable Run Envelope": root.prose.md, sources/ and the compiled intent, written before ' +
-      'success; compiled-intent.json is JSON (proposed compiled-intent-required: required in a mounted run).',
+      'success; compiled-intent.json is JSON (decision compiled-intent-required: required in a mounted run).',
     hint: 'the compile phase writes root.prose.md, sources/ and compiled-intent.json before the first render',
   },
   'root.run': {
@@ -25,7 +25,7 @@ export const CURRENT_RUN_OWN_RULES = {
   'run.envelope-optional': {
     severity: 'warning',
     enforces:
-      'proposed compiled-intent-required: a function or test run may leave compiled-intent.json out (its activation record).',
+      'decision compiled-intent-required: a function or test run may leave compiled-intent.json out (its activation record).',
     hint: 'write the minimal activation record to compiled-intent.json',
   },
   'vmlog.file': {
@@ -42,7 +42,7 @@ export const CURRENT_RUN_OWN_RULES = {
     severity: 'error',
     enforces:
       'fs "Format": "# run:{id} {root-name}", optional "upstream: [ids]" (run ids, only with run-typed inputs), ' +
-      'then a non-empty "root:" line; one blank line after the heading is accepted (proposed vm-log-header).',
+      'then a non-empty "root:" line; a blank line after the heading is accepted (decision vm-log-header).',
     hint: 'start vm.log.md with "# run:{id} {root-name}", then "root: {contract path}", then a blank line',
   },
   'vmlog.run-id': {
@@ -54,8 +54,8 @@ export const CURRENT_RUN_OWN_RULES = {
     severity: 'error',
     enforces:
       'fs and prose.md "Event Markers": every line after the header is a marker (input, rendered, skipped, ' +
-      'parallel, error, delegate, resumed, eval, ---test, ---end, ---error; prose.md\'s "⊘ terminated (reason)", ' +
-      'proposed vm-log-terminated).',
+      'parallel, error, delegate, resumed, eval, ---test, ---end, ---error; prose.md\'s "⊘ terminated (reason)" ' +
+      'with a non-empty reason, decision vm-log-terminated).',
     hint: 'write one marker per line, e.g. "2→ researcher ✓ rendered" or "---end 2026-03-17T14:35:22Z"',
   },
   'vmlog.order': {
@@ -88,7 +88,7 @@ export const CURRENT_RUN_OWN_RULES = {
     severity: 'error',
     enforces:
       'fs "The Commit-and-Sign Protocol" step 5 (upstream\'s smoke checks it): a node with a rendered receipt ' +
-      'has a "✓ rendered" marker (a bare parallel "Na→ a ✓" counts, proposed vm-log-parallel-outcome).',
+      'has a "✓ rendered" marker (a bare parallel "Na→ a ✓" counts, decision vm-log-parallel-outcome).',
     hint: 'append "N→ {node} ✓ rendered" after committing the node\'s world-model',
   },
   'vmlog.receipt': {
@@ -96,6 +96,21 @@ export const CURRENT_RUN_OWN_RULES = {
     enforces:
       'fs "The Commit-and-Sign Protocol": a rendered, skipped or ✗ marker of a mounted run records a receipt of that status in receipts/{node}.jsonl.',
     hint: 'the receipt is appended with its marker: rendered, skipped, failed',
+  },
+  'vmlog.error-file': {
+    severity: 'error',
+    enforces:
+      'decision error-file-heading: workspace/{node}/__error.md starts "# Error: name" (fs "Error Files") or ' +
+      '"# Render failed: name" (session.md "3.2 How to Signal Failure"), and the name is one a "N→ node ✗ name" ' +
+      'marker of that node carries; a complete log marks ✗ every node with an __error.md.',
+    hint: 'write "# Error: {error-name}" and log "N→ {node} ✗ {error-name}" with the same name',
+  },
+  'root.compiled-intent': {
+    severity: 'warning',
+    enforces:
+      'decision compiled-intent-names: dist/intent.X.json (fs "Directory Structure") and dist/manifest.X.json ' +
+      '(SKILL.md "Command Routing") are one file under two names; both present with different bytes disagree.',
+    hint: 'keep one of dist/intent.X.json and dist/manifest.X.json, or make them the same bytes',
   },
   'wm.caller': {
     severity: 'error',
@@ -113,13 +128,13 @@ export const CURRENT_RUN_OWN_RULES = {
   'durable.dir': {
     severity: 'warning',
     enforces:
-      'proposed durable-world-model-dir: the durable store is state/world-model/{node}/ (fs); state/world-models/ and state/responsibilities/ are not read.',
+      'decision durable-world-model-dir: the durable store is state/world-model/{node}/ (fs); state/world-models/ and state/responsibilities/ are not read.',
     hint: 'move durable node state to <openprose-root>/state/world-model/{node}/',
   },
   'durable.receipts': {
     severity: 'warning',
     enforces:
-      "proposed durable-world-model-dir (open with it): the run's receipts/{node}.jsonl is its part of the " +
+      "decision durable-world-model-dir: the run's receipts/{node}.jsonl is its part of the " +
       "node's one chain, so its lines appear, in order, in state/world-model/{node}/receipts.jsonl.",
     hint: 'append each receipt to the durable receipts.jsonl on durable commit',
   },
@@ -127,13 +142,13 @@ export const CURRENT_RUN_OWN_RULES = {
     severity: 'warning',
     enforces:
       'fs "Directory Structure": versions/ holds versions named by their ContentAddress (sha256:<hex> or ' +
-      'sha256_<hex>, optionally .bin: OPWM1 bytes, or a directory of the files); proposed: each rendered version is stored.',
+      'sha256_<hex>, optionally .bin: OPWM1 bytes, or a directory of the files); each rendered version is stored (decision durable-world-model-dir).',
     hint: 'store each committed version under versions/ named by its address',
   },
   'durable.published': {
     severity: 'warning',
     enforces:
-      "proposed durable-world-model-dir (open with it): state/world-model/{node}/published/ holds the node's " +
+      "decision durable-world-model-dir: state/world-model/{node}/published/ holds the node's " +
       'last rendered version: its OPWM1 address equals the last non-failed @atomic of the durable ledger.',
     hint: 'publish the last rendered version to published/ on durable commit',
   },

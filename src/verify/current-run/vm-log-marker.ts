@@ -1,6 +1,6 @@
 /**
  * The markers of vm.log.md (fs and prose.md "Event Markers"), read into values. Pure: one line in, one marker or
- * a reason out. Proposed rows of docs/editions.md settle the forms the texts leave open.
+ * a reason out. The decisions of conformance/decisions/editions.yaml settle the forms the texts leave open.
  */
 
 /** How a node's step ended: `✓ rendered`, `∅ skipped`, `✗ name`, `⊘ terminated (reason)`, or a bare `✓`. */
@@ -90,7 +90,7 @@ type NodeOutcome = { node: string; outcome: Outcome; detail?: string };
 
 /** `node ✓ rendered`, `node ∅ skipped`, `node ✗ error-name`, `node ⊘ terminated (reason)` or `node ✓`. */
 function parseOutcome(rest: string): NodeOutcome | { problem: string } {
-  const m = /^(\S+) (✓ rendered|∅ skipped|✓|✗ (\S+)|⊘ terminated \(([^()]+)\))$/.exec(rest);
+  const m = /^(\S+) (✓ rendered|∅ skipped|✓|✗ (\S+)|⊘ terminated \(([^()]*[^()\s][^()]*)\))$/.exec(rest);
   if (!m || !NAME.test(m[1]!)) return { problem: `"${rest}" is not a marker` };
   const node = m[1]!;
   if (m[2] === '✓ rendered') return { node, outcome: 'rendered' };

@@ -27,12 +27,17 @@ export interface ChainEntry {
 /**
  * The one receipt-ledger checker: every envelope, the chain and the status rules of one node's receipts, reported
  * under `prefix` (`reactor.` or `wm.`). Both directory shapes call it, so the same ledger gets the same findings.
+ * It reads as a checker does (decision receipt-forward-compat): a newer runtime's key or signer is a warning.
  */
 export function checkNodeLedger<P extends string>(prefix: P, chain: readonly ChainEntry[], out: Finding[]): NodeLedger {
   const rules = prefixRules(prefix, LEDGER_RULES);
   const add = (rule: LedgerRuleId, message: string, place: Place) =>
     out.push(finding(rules, `${prefix}${rule}`, message, place));
-  for (const p of verifyReceiptChain(chain.map((c) => c.receipt))) {
+  const problems = verifyReceiptChain(
+    chain.map((c) => c.receipt),
+    'reader',
+  );
+  for (const p of problems) {
     const rule = (p.rule in LEDGER_RULES ? p.rule : 'receipt.field') as LedgerRuleId;
     add(rule, `${p.field}: ${p.message}`, chain[p.index ?? 0]!.place);
   }

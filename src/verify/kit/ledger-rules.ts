@@ -9,7 +9,22 @@ export const LEDGER_RULES = {
   'receipt.object': { severity: 'error', enforces: 'A receipt is a JSON object (LedgerReceipt).' },
   'receipt.keys': {
     severity: 'error',
-    enforces: 'The envelope key set is exact: extra keys are errors, except inside cost.',
+    enforces:
+      'Every key of the reference envelope is present; inside wake and a "none" sig the key set is exact (extra keys ' +
+      'at the top level are receipt.unknown-key, decision receipt-forward-compat).',
+  },
+  'receipt.unknown-key': {
+    severity: 'warning',
+    enforces:
+      'Decision receipt-forward-compat: a top-level key outside the reference envelope (e.g. as_of, reason or an ' +
+      'author field, which spec/02-ReactorHarness.md plans) is named, and the receipt is still hashed over it and ' +
+      'chain-checked; a missing key stays receipt.keys.',
+  },
+  'receipt.signer-unverified': {
+    severity: 'warning',
+    enforces:
+      'Decision receipt-forward-compat: a sig whose scheme is not "none" (a signer the harness spec plans) is ' +
+      'present but not verified; a sig without a scheme stays receipt.sig.',
   },
   'receipt.schema': { severity: 'error', enforces: 'schema is "openprose.receipt" and hash_algorithm is "sha256".' },
   'receipt.field': {

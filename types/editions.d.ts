@@ -1,0 +1,35 @@
+/**
+ * The two texts of the OpenProse state spec a backend can be written against (docs/editions.md). An edition is judged
+ * by its own text: `v0` by the January 2026 seeds (`.prose/runs/{id}/`, `state.md`), `current` by seed 004 and the
+ * backend specs it points to (`<openprose-root>/runs/{id}/`, `vm.log.md`, durable `state/`).
+ */
+export declare const EDITIONS: {
+    readonly v0: "the January 2026 texts (seeds 000-003): .prose/runs/{id}/ with program.prose, state.md, bindings/";
+    readonly current: string;
+};
+export type Edition = keyof typeof EDITIONS;
+export declare const EDITION_NAMES: Edition[];
+/** A backend that declares no edition was written before editions existed: it is judged as v0. */
+export declare const DEFAULT_EDITION: Edition;
+export declare function isEdition(value: unknown): value is Edition;
+export declare function parseEdition(value: string, field: string): Edition;
+/**
+ * Where an edition puts a project's state, as paths relative to the project directory (the `<openprose-root>` of a
+ * native repository, SKILL.md "OpenProse Root") or to the home directory. Cases name files through these (template
+ * variables `${runDir}`, `${projectAgents}`, ...), so one case checks both trees.
+ */
+export interface EditionLayout {
+    /** The runs directory under the project: `.prose/runs` or `runs`. */
+    runsDir: string;
+    /** Project-scoped agents: `.prose/agents` or `state/agents`. */
+    projectAgentsDir: string;
+    /** User-scoped agents, under the home directory: `.prose/agents` or `.agents/prose/state/agents`. */
+    userAgentsDir: string;
+    /** The configuration file under the project: `.prose/.env` or `.env`. */
+    envFile: string;
+}
+export declare function editionLayout(edition: Edition): EditionLayout;
+/** The capability a backend declares for each edition it implements (core/capabilities.ts). */
+export declare function editionCapability(edition: Edition): `edition:${Edition}`;
+/** The editions a backend implements: its `edition:*` capabilities, or v0 alone when it declares none. */
+export declare function declaredEditions(capabilities: readonly string[]): Edition[];
