@@ -108,11 +108,12 @@ for (const [name, files] of Object.entries(TREES))
 //   emulator and killed mid-write, which is what proves self-starting (the whole crash area proved no more);
 // - fingerprint byte-identical to linux-x64 (the canonical bytes: hashing, sorting, UTF-8), verify, the sqlite3 shim.
 // PROSE_STATE_CROSS_BINARY=full runs the fuller set instead: the whole bindings area on every embedded backend with
-// the default jobs (case workers, each the binary again), and the whole crash area with --quick (9 worker kills, 3 in-process); 88 s of
-// CPU against about 45 s on this 2-core machine (docs/binary.md). Never run emulated: session-protocol (on sqlite it
-// starts the binary under qemu for every command of every subagent: with it a run had not finished after 23 min
-// under load), concurrency (the same worker processes as crash), names and the other areas on linux-arm64 (the same
-// JavaScript over the same kernel under qemu-user: they prove nothing bindings does not).
+// the default jobs (case workers, each the binary again), and the whole crash area with --quick (9 worker kills, 3
+// in-process); 80 s of CPU against 56 s at the same load on this 2-core machine (docs/binary.md). Never run
+// emulated: session-protocol (on sqlite it starts the binary under qemu for every command of every subagent: with it
+// a run had not finished after 23 min under load), concurrency (the same worker processes as crash), names and the
+// other areas on linux-arm64 (the same JavaScript over the same kernel under qemu-user: they prove nothing bindings
+// does not).
 const FULL = process.env.PROSE_STATE_CROSS_BINARY === 'full';
 const CASES = [
   'bindings/every-kind-round-trips',
