@@ -179,7 +179,7 @@ for (const target of ['linux-arm64', 'win-x64']) {
     });
   });
 
-  /** Runs `args` (and `emulatedOnly`) here and on linux-x64: the same backends, counts and exit code. Returns stdout. */
+  /** Runs `args` (and `emulatedOnly`) here and on linux-x64: same backends, counts and exit code. Returns stdout. */
   const sameAsNative = (args: string[], emulatedOnly: string[] = []) => {
     // Steps get 10 min instead of 30 s: emulated, a session's shim commands each start Node under qemu.
     const common = [...args, '--reporter', 'json', '--seed', '7', '--timeout', '600000'];
@@ -194,7 +194,8 @@ for (const target of ['linux-arm64', 'win-x64']) {
   };
 
   const suite = SUITE[target]!;
-  test(`${target}: test --backend all ${suite.join(' ')}, every report written: the same backends and counts as linux-x64`, () => {
+  const title = `${target}: test --backend all ${suite.join(' ')}, every report written: as on linux-x64`;
+  test(title, () => {
     const reports = join(root, `report-${target}`);
     const out = sameAsNative(['test', '--backend', 'all', ...suite], ['--report-dir', reports]);
     const backends = footers(out).map((f) => f.backend);
