@@ -55,17 +55,34 @@ const cases = (out: string) =>
     .filter((r) => r.type === 'case')
     .map((r) => `${r.backend} ${r.id} ${r.status}`);
 
+// The filesystem backend declares both editions; sqlite declares v0 alone, so it stands for a backend left out of one.
 test('--edition all (the default) judges each backend in every edition it declares; v0 keeps the plain name', async () => {
-  const r = await run([...BASE, '--backend', 'filesystem', '--backend', MODULE, '--reporter', 'json']);
+  const r = await run([
+    ...BASE,
+    '--backend',
+    'filesystem',
+    '--backend',
+    'sqlite',
+    '--backend',
+    MODULE,
+    '--reporter',
+    'json',
+  ]);
   assert.is(r.code, 0, r.err);
   assert.equal(headers(r.out), [
     ['filesystem', 'v0'],
+    ['filesystem@current', 'current'],
+    ['sqlite', 'v0'],
     ['two-editions', 'v0'],
     ['two-editions@current', 'current'],
   ]);
   assert.equal(cases(r.out), [
     'filesystem a/edition-var passed',
     'filesystem a/current-only skipped',
+    'filesystem@current a/edition-var passed',
+    'filesystem@current a/current-only passed',
+    'sqlite a/edition-var passed',
+    'sqlite a/current-only skipped',
     'two-editions a/edition-var passed',
     'two-editions a/current-only skipped',
     'two-editions@current a/edition-var passed',
@@ -77,33 +94,45 @@ test('--edition all (the default) judges each backend in every edition it declar
 });
 
 test('--edition current judges the backends that declare it and names the others as not judged', async () => {
-  const r = await run([...BASE, '--backend', 'filesystem', '--backend', MODULE, ...CURRENT_JSON]);
+  const r = await run([
+    ...BASE,
+    '--backend',
+    'sqlite',
+    '--backend',
+    'filesystem',
+    '--backend',
+    MODULE,
+    ...CURRENT_JSON,
+  ]);
   assert.is(r.code, 0, r.err);
-  assert.equal(headers(r.out), [['two-editions@current', 'current']]);
+  assert.equal(headers(r.out), [
+    ['filesystem@current', 'current'],
+    ['two-editions@current', 'current'],
+  ]);
   assert.equal(
     recs(r.out).filter((x) => x.type === 'not-judged'),
-    [{ type: 'not-judged', backend: 'filesystem', edition: 'current', reason: 'does not declare edition:current' }],
+    [{ type: 'not-judged', backend: 'sqlite', edition: 'current', reason: 'does not declare edition:current' }],
   );
   for (const record of recs(r.out)) assert.ok(validate(record), JSON.stringify(validate.errors));
-  const argv = [...BASE, '--backend', 'filesystem', '--backend', MODULE, '--edition', 'current'];
-  const line = 'filesystem: not judged: does not declare edition:current';
+  const argv = [...BASE, '--backend', 'sqlite', '--backend', MODULE, '--edition', 'current'];
+  const line = 'sqlite: not judged: does not declare edition:current';
   const pretty = (await run([...argv, '--reporter', 'pretty'])).out;
   // Said where the run starts and again under the count lines.
   assert.is(pretty.split(line).length - 1, 2);
-  assert.match((await run([...argv, '--reporter', 'tap'])).out, /^# backend filesystem: not judged: does not declare/m);
+  assert.match((await run([...argv, '--reporter', 'tap'])).out, /^# backend sqlite: not judged: does not declare/m);
   assert.match(
     (await run([...argv, '--reporter', 'md'])).out,
-    /^- \*\*filesystem\*\*: not judged in edition current: does not declare edition:current$/m,
+    /^- \*\*sqlite\*\*: not judged in edition current: does not declare edition:current$/m,
   );
-  assert.match((await run([...argv, '--reporter', 'html'])).out, /<p class="not-judged">filesystem: not judged: /);
+  assert.match((await run([...argv, '--reporter', 'html'])).out, /<p class="not-judged">sqlite: not judged: /);
   assert.match(
     (await run([...argv, '--reporter', 'junit'])).out,
-    /<testsuite name="filesystem@current" tests="0"[^\n]*>\n {4}<properties>\n {6}<property name="not-judged" value="does not declare edition:current"\/>\n[^]*<\/testsuites>\n$/,
+    /<testsuite name="sqlite@current" tests="0"[^\n]*>\n {4}<properties>\n {6}<property name="not-judged" value="does not declare edition:current"\/>\n[^]*<\/testsuites>\n$/,
   );
-  const none = await run([...BASE, '--backend', 'filesystem', '--edition', 'current']);
+  const none = await run([...BASE, '--backend', 'sqlite', '--edition', 'current']);
   assert.is(none.code, 2);
-  assert.match(none.err, /--edition current: filesystem does not declare edition:current, so nothing would be judged/);
-  const bad = await run([...BASE, '--backend', 'filesystem', '--edition', 'v9']);
+  assert.match(none.err, /--edition current: sqlite does not declare edition:current, so nothing would be judged/);
+  const bad = await run([...BASE, '--backend', 'sqlite', '--edition', 'v9']);
   assert.is(bad.code, 2);
   assert.match(bad.err, /unknown edition "v9"/);
 });
@@ -113,10 +142,14 @@ test('every report format shows the edition: headers, the matrix row, JUnit prop
   const pretty = (await run([...argv, '--reporter', 'pretty'])).out;
   assert.match(pretty, /^two-editions@current \(directory, edition current\): 2 cases/m);
   assert.match(pretty, /^filesystem \(directory, edition v0\)/m);
-  assert.match(pretty, /^area\s+filesystem\s+two-editions\s+two-editions@current\n-+.*\nedition\s+v0\s+v0\s+current$/m);
+  assert.match(pretty, /^filesystem@current \(directory, edition current\): 2 cases/m);
+  assert.match(
+    pretty,
+    /^area\s+filesystem\s+filesystem@current\s+two-editions\s+two-editions@current\n-+.*\nedition\s+v0\s+current\s+v0\s+current$/m,
+  );
   const md = (await run([...argv, '--reporter', 'md'])).out;
   assert.match(md, /\*\*two-editions@current\*\* \(directory\), edition current, suite/);
-  assert.match(md, /^\| edition \| v0 \| v0 \| current \|$/m);
+  assert.match(md, /^\| edition \| v0 \| current \| v0 \| current \|$/m);
   const junit = (await run([...argv, '--reporter', 'junit'])).out;
   assert.match(junit, /<testsuite name="two-editions@current"[^]*?<property name="edition" value="current"\/>/);
   const tap = (await run([...argv, '--reporter', 'tap'])).out;
@@ -125,7 +158,7 @@ test('every report format shows the edition: headers, the matrix row, JUnit prop
   assert.match(html, /<th>edition<\/th>/);
   assert.match(
     html,
-    /<tr class="edition"><th>edition<\/th><td[^>]*>v0<\/td><td[^>]*>v0<\/td><td[^>]*>current<\/td><\/tr>/,
+    /<tr class="edition"><th>edition<\/th><td[^>]*>v0<\/td><td[^>]*>current<\/td><td[^>]*>v0<\/td><td[^>]*>current<\/td><\/tr>/,
   );
 });
 
@@ -153,7 +186,7 @@ test('report merge refuses shards that judged a backend in different editions, n
     ['two-editions@current', 'current'],
   ]);
   // A backend --edition left out is named by the merged report as by each shard.
-  const both = ['--backend', 'filesystem', '--backend', MODULE, ...CUR];
+  const both = ['--backend', 'sqlite', '--backend', MODULE, ...CUR];
   const [c1, c2] = [
     await saveReport('c-1.jsonl', [...both, '--shard', '1/2']),
     await saveReport('c-2.jsonl', [...both, '--shard', '2/2']),
@@ -164,7 +197,7 @@ test('report merge refuses shards that judged a backend in different editions, n
     recs(kept.out)
       .map((x) => (x.type === 'not-judged' ? `not judged ${x.backend}` : x.type))
       .slice(0, 2),
-    ['not judged filesystem', 'header'],
+    ['not judged sqlite', 'header'],
   );
 });
 

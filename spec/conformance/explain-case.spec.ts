@@ -62,7 +62,19 @@ test('--explain on the reference exec plugin (a real child process) prints each 
 
 test('--explain on a built-in backend prints the equivalent messages: same shapes, errors as error replies', async () => {
   const c = captureIo();
-  const code = await main(['test', '--suite', suiteDir, '--backend', 'filesystem', '--explain', 'a/wrong-value'], c.io);
+  // v0 alone: --explain explains the case once per edition judged, and filesystem also declares the current edition.
+  const argv = [
+    'test',
+    '--suite',
+    suiteDir,
+    '--backend',
+    'filesystem',
+    '--edition',
+    'v0',
+    '--explain',
+    'a/wrong-value',
+  ];
+  const code = await main(argv, c.io);
   assert.is(code, 1);
   const out = lines(c.out());
   const sent = out.filter((l) => l.startsWith('-> ')).map((l) => JSON.parse(l.slice(3)));

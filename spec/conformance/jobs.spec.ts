@@ -14,6 +14,8 @@ import { assertSameReportDirs, withoutDurations } from '../helpers/same-reports.
 import { captureIo, PASS_FAIL_SKIP_CASES, tempSuite } from '../helpers/temp-suite.ts';
 
 // test --jobs: the report of a parallel run is the sequential run's, in the same order, apart from durations.
+// The runs here are judged in v0 alone (--edition v0): the counts below are of one run per backend, and the filesystem
+// backend also declares the current edition, which --edition all would judge as a second run.
 const SUITE = fileURLToPath(new URL('../../conformance', import.meta.url));
 const idleWorker = fileURLToPath(new URL('./fixtures/ready-then-idle-worker.js', import.meta.url));
 
@@ -22,7 +24,7 @@ async function runTest(jobs: number, reportDir: string, reporter = 'json') {
   const code = await main(
     [
       'test',
-      ...['--backend', 'filesystem', '--backend', 'sqlite', '--area', 'names', '--area', 'run-ids'],
+      ...['--backend', 'filesystem', '--backend', 'sqlite', '--edition', 'v0', '--area', 'names', '--area', 'run-ids'],
       ...['--seed', '5', '--reporter', reporter, '--jobs', String(jobs), '--report-dir', reportDir],
     ],
     c.io,
@@ -103,7 +105,20 @@ test('--bail stops at the first failure and the report says how many cases did n
   const dir = tempSuite({ 'a.yaml': PASS_FAIL_SKIP_CASES });
   const c = captureIo();
   const code = await main(
-    ['test', '--backend', 'filesystem', '--backend', 'sqlite', '--suite', dir, '--reporter', 'json', '--bail'],
+    [
+      'test',
+      '--backend',
+      'filesystem',
+      '--backend',
+      'sqlite',
+      '--edition',
+      'v0',
+      '--suite',
+      dir,
+      '--reporter',
+      'json',
+      '--bail',
+    ],
     c.io,
   );
   assert.is(code, 1);
@@ -120,7 +135,7 @@ test('--bail stops at the first failure and the report says how many cases did n
   assert.is(lines.filter((l) => l.type === 'header').length, 1);
   assert.equal(lines.at(-1).cutShort, { by: 'bail', notRun: 4 });
   const p = captureIo();
-  await main(['test', '--backend', 'filesystem', '--suite', dir, '--bail', '--no-probe'], p.io);
+  await main(['test', '--backend', 'filesystem', '--edition', 'v0', '--suite', dir, '--bail', '--no-probe'], p.io);
   assert.match(p.out(), /cut short by --bail at the first failure: 1 cases did not run/);
 });
 
@@ -181,7 +196,7 @@ test('progress goes to stderr only when it is a terminal', async () => {
   assert.is(piped.err(), '');
   const tty = captureIo();
   (tty.io.stderr as { isTTY?: boolean }).isTTY = true;
-  await main(['test', '--backend', 'filesystem', '--suite', dir, '--no-probe'], tty.io);
+  await main(['test', '--backend', 'filesystem', '--edition', 'v0', '--suite', dir, '--no-probe'], tty.io);
   assert.match(tty.err(), /3\/3 cases/);
   // The line is cleared at the end, so the terminal is left as the report left it.
   assert.ok(tty.err().endsWith('\r\x1b[K'));

@@ -7,10 +7,9 @@ import type { CaseResult } from '../../src/conformance/outcome.ts';
 import { runSuite } from '../../src/conformance/run-suite.ts';
 import type { BackendFactory } from '../../src/core/backend.ts';
 import { DEFAULT_DECISIONS } from '../../src/core/decisions.ts';
-import type { Mutant } from '../../src/selftest/mutant.ts';
-import { CONTROL } from '../../src/selftest/mutants/index.ts';
+import { inEditionOf, type Mutant } from '../../src/selftest/mutant.ts';
+import { CONTROL, MUTANTS } from '../../src/selftest/mutants/index.ts';
 import { RENDER_MUTANTS } from '../../src/selftest/mutants/render.ts';
-import { currentRenderFake } from './current-render-fake.ts';
 
 const suite = loadSuite(fileURLToPath(new URL('../../conformance', import.meta.url)));
 const silent = { header() {}, result() {}, footer() {} };
@@ -44,14 +43,16 @@ test('every render case passes on the filesystem backend judged by the current e
   assert.equal(notPassed(rs), []);
 });
 
-test('the unmutated mutant harness on the current-layout fake passes every render case (the control)', async () => {
-  const rs = await run(currentRenderFake(CONTROL.factory));
+// The mutant harness opens its storage in the edition it is judged in (src/selftest/mutant.ts), so the render mutants
+// and the control are judged in the current edition on the filesystem backend's own current tree.
+test('the unmutated mutant harness judged in the current edition passes every render case (the control)', async () => {
+  const rs = await run(inEditionOf(CONTROL, 'current').factory);
   assert.ok(rs.length >= 9);
   assert.equal(notPassed(rs), []);
 });
 
 const killers = async (m: Mutant) => {
-  const rs = await run(currentRenderFake(m.factory), m.checker);
+  const rs = await run(m.factory, m.checker);
   return rs.filter((r) => r.outcome.status === 'failed' || r.outcome.status === 'errored').map((r) => r.id);
 };
 
@@ -65,6 +66,13 @@ test('a checker taking a v0 reply is killed by the v0-reply case, one taking a m
   assert.equal(await killers(v0), ['session-protocol/render-v0-reply-refused']);
   const mixed = RENDER_MUTANTS.find((x) => x.name === 'checker-mixed-reply-accepted')!;
   assert.equal(await killers(mixed), ['session-protocol/render-mixed-reply-refused']);
+});
+
+test('the render mutants are in MUTANTS, each judged in the current edition on the session-protocol cases', () => {
+  for (const m of RENDER_MUTANTS) {
+    assert.ok(MUTANTS.includes(m), m.name);
+    assert.equal([m.edition, m.areas, m.factory.edition], ['current', ['session-protocol'], 'current'], m.name);
+  }
 });
 
 test.run();

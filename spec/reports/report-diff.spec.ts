@@ -24,9 +24,10 @@ function edit(text: string, change: Record<string, Record<string, unknown>>): st
     .join('\n');
 }
 
+// v0 alone: a report of one run per backend (filesystem also declares the current edition, a second run).
 test('setup: a report of two backends', async () => {
   const r = await run([
-    ...'test --backend filesystem --backend in-context --reporter json --no-probe'.split(' '),
+    ...'test --backend filesystem --backend in-context --edition v0 --reporter json --no-probe'.split(' '),
     '--suite',
     suiteDir,
   ]);

@@ -13,20 +13,34 @@ import { captureIo } from '../helpers/temp-suite.ts';
 // A mutant judged in the current edition (src/selftest/mutant.ts: edition, areas): its storage is the current tree,
 // its kills are held to the filesystem backend's results in that edition, and its verdict says so.
 const SELF = [process.execPath, fileURLToPath(new URL('../../bin/prose-state.js', import.meta.url))];
-const CURRENT = MUTANTS.filter((m) => m.edition === 'current');
+// Each current-edition mutant names the area judging it: the layout ones current-layout, the render ones
+// session-protocol (render-protocol.yaml).
+const inArea = (area: string) => MUTANTS.filter((m) => m.edition === 'current' && m.areas?.includes(area));
+const CURRENT = inArea('current-layout');
 
-test('every current-edition mutant is killed by a current-layout case, its verdict naming the edition', async () => {
+async function judgedIn(area: string, mutants: readonly { name: string }[]) {
   const c = captureIo();
-  const args = ['selftest', '--area', 'current-layout', '--format', 'json', '--jobs', '1'];
-  const code = await main([...args, ...CURRENT.flatMap((m) => ['--mutant', m.name])], { ...c.io, self: SELF });
+  const args = ['selftest', '--area', area, '--format', 'json', '--jobs', '1'];
+  const code = await main([...args, ...mutants.flatMap((m) => ['--mutant', m.name])], { ...c.io, self: SELF });
   assert.is(code, 0, c.err());
   const result = JSON.parse(c.out()) as { verdicts: { mutant: string; edition: string; killedBy: string[] }[] };
-  assert.ok(CURRENT.length >= 9, 'the current edition has its mutants');
-  assert.is(result.verdicts.length, CURRENT.length);
+  assert.is(result.verdicts.length, mutants.length);
   for (const v of result.verdicts) {
     assert.is(v.edition, 'current', v.mutant);
-    assert.ok(v.killedBy.length > 0 && v.killedBy.every((id) => id.startsWith('current-layout/')), v.mutant);
+    assert.ok(v.killedBy.length > 0 && v.killedBy.every((id) => id.startsWith(`${area}/`)), v.mutant);
   }
+}
+
+test('every current-layout mutant is killed by a current-layout case, its verdict naming the edition', async () => {
+  assert.ok(CURRENT.length >= 9, 'the current edition has its mutants');
+  await judgedIn('current-layout', CURRENT);
+});
+
+test('every render mutant is killed by a session-protocol case, judged in the current edition', async () => {
+  const render = inArea('session-protocol');
+  assert.ok(render.length >= 3, 'the render contract has its mutants');
+  assert.is(MUTANTS.filter((m) => m.edition === 'current').length, CURRENT.length + render.length);
+  await judgedIn('session-protocol', render);
 });
 
 test('the same bug judged in v0 is not killed: the kill comes through the current edition', async () => {

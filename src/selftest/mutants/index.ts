@@ -9,6 +9,7 @@ import { DURABILITY_MUTANTS } from './durability.ts';
 import { EXECUTION_MUTANTS, ROLE_MUTANTS } from './execution.ts';
 import { EXECUTION_ID_MUTANTS } from './execution-ids.ts';
 import { FINGERPRINT_MUTANTS } from './fingerprints.ts';
+import { RENDER_MUTANTS } from './render.ts';
 import { NAMING_MUTANTS } from './naming.ts';
 import { SCOPE_MUTANTS } from './scope.ts';
 import { SEED_STATE_MUTANTS } from './seed-state.ts';
@@ -34,6 +35,7 @@ export const MUTANTS: readonly Mutant[] = [
   // Judged in the current edition, on its layout cases (mutant.ts: edition, areas).
   ...CURRENT_VM_LOG_MUTANTS,
   ...CURRENT_LAYOUT_MUTANTS,
+  ...RENDER_MUTANTS,
 ];
 
 /** The mutant harness with no bug at all: it must pass everything the reference passes, or no kill means anything. */
