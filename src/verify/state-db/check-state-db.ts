@@ -6,6 +6,7 @@ import { queryRows, SqliteFile, type Database, type SqlRow } from '../../sqlite/
 import type { FindingSink } from '../kit/finding-sink.ts';
 import { isKind } from '../kit/owned-files.ts';
 import { MAX_ROWS_CHECKED, QueryBudget } from './query-budget.ts';
+import { checkWorldModelTables } from './check-wm-tables.ts';
 import type { StateDbRuleId } from './rules.ts';
 
 type Sink = FindingSink<StateDbRuleId>;
@@ -148,6 +149,16 @@ function checkDb(db: Database, budget: QueryBudget, sink: Sink, opts: StateDbOpt
   if (usable.has('execution')) checkExecution(q, sink, opts);
   if (usable.has('agents')) checkAgents(q, sink, opts);
   if (usable.has('agent_segments')) checkSegments(q, sink, opts, usable.has('agents'));
+  if (opts.dbKind === 'run') checkWorldModelTables({ q, file: opts.file, columns: headColumns(db, types) }, sink);
+}
+
+/** The columns of each canonical table present as a table (a view is not read, as for the core tables). */
+function headColumns(db: Database, types: Map<string, string>): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const t of HEAD_TABLES)
+    if (types.get(t) === 'table')
+      out.set(t, new Set(queryRows(db, 'SELECT name FROM pragma_table_info(?)', [t]).map((r) => String(r.name))));
+  return out;
 }
 
 type Q = (sql: string, params?: unknown[]) => SqlRow[];
