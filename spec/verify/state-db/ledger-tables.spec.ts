@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { verifyPath } from '../../../src/verify/registry.ts';
+import { MAX_ROWS_CHECKED } from '../../../src/verify/state-db/query-budget.ts';
 import { ledgerDb } from './ledger-db.ts';
 
 /** Rules verify reports on the backend's ledger after `tamper`. */
@@ -83,6 +84,14 @@ test('a rendered version whose row is gone is wm.atomic-version', async () => {
   assert.equal(await rulesAfter(`DELETE FROM world_model_version WHERE node = 'summary' AND version = ${older}`), [
     'wm.atomic-version',
   ]);
+});
+
+test('receipt rows past the cap are db.budget and the cut ledger is not judged (no stale-pointer finding)', async () => {
+  const many =
+    `INSERT INTO receipt (node, contract_fingerprint, wake, input_fingerprints, fingerprints, semantic_diff, prev, ` +
+    `status, cost, sig, content_hash) WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n LIMIT ` +
+    `${MAX_ROWS_CHECKED}) SELECT 'zz' || i, 'c', '{}', '[]', '{}', '{}', NULL, 'rendered', '{}', '{}', 'h' || i FROM n`;
+  assert.equal(await rulesAfter(many), ['db.budget']);
 });
 
 test.run();

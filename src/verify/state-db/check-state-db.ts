@@ -149,7 +149,8 @@ function checkDb(db: Database, budget: QueryBudget, sink: Sink, opts: StateDbOpt
   if (usable.has('execution')) checkExecution(q, sink, opts);
   if (usable.has('agents')) checkAgents(q, sink, opts);
   if (usable.has('agent_segments')) checkSegments(q, sink, opts, usable.has('agents'));
-  if (opts.dbKind === 'run') checkWorldModelTables({ q, file: opts.file, columns: headColumns(db, types) }, sink);
+  if (opts.dbKind === 'run')
+    checkWorldModelTables({ q, file: opts.file, columns: headColumns(db, types), count: (t) => budget.count(t) }, sink);
 }
 
 /** The columns of each canonical table present as a table (a view is not read, as for the core tables). */

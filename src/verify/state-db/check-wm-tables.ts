@@ -2,6 +2,7 @@ import { contentAddressOf } from '../../canon/index.ts';
 import type { SqlRow } from '../../sqlite/index.ts';
 import { checkNodeLedger, type ChainEntry, type NodeLedger } from '../kit/check-ledger.ts';
 import type { FindingSink } from '../kit/finding-sink.ts';
+import { MAX_ROWS_CHECKED } from './query-budget.ts';
 import { envelopeOfReceiptRow, RECEIPT_COLUMNS } from './receipt-rows.ts';
 import type { Finding } from '../finding.ts';
 import { STATE_DB_RULES, type StateDbRuleId } from './rules.ts';
@@ -15,6 +16,8 @@ export interface WmTables {
   file: string;
   /** Tables (not views) present, each with its column names. */
   columns: Map<string, Set<string>>;
+  /** Rows of a table, counted up to one past MAX_ROWS_CHECKED. */
+  count(table: string): number;
 }
 
 const NEEDS: Record<string, string[]> = {
@@ -37,8 +40,19 @@ export function checkWorldModelTables(t: WmTables, sink: Sink): void {
     const missing = need.filter((c) => !have.has(c));
     if (missing.length)
       sink.add('db.column-missing', `table ${table} has no column ${missing.join(', ')}`, { file: t.file, table });
+    else if (t.count(table) > MAX_ROWS_CHECKED)
+      // A cut ledger would look like a stale pointer: past the cap, nothing that leans on the table is judged.
+      sink.add(
+        'db.budget',
+        `table ${table} holds more than ${MAX_ROWS_CHECKED} rows: the world-model tables are not checked`,
+        {
+          file: t.file,
+          table,
+        },
+      );
     else usable.add(table);
   }
+  if (usable.size < [...t.columns.keys()].filter((k) => k in NEEDS).length) return;
   const ledgers = usable.has('receipt') ? checkReceipts(t, sink) : new Map<string, NodeLedger | null>();
   const stored = usable.has('world_model_version') ? checkVersions(t, sink) : undefined;
   if (usable.has('world_model_published')) checkPublished(t, sink, ledgers);
