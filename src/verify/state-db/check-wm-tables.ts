@@ -111,7 +111,7 @@ function checkVersions(t: WmTables, sink: Sink): Map<string, Set<string>> {
       sink.add('wm.bin-hash', `the artifact of version ${version} hashes to ${actual}`, {
         file: t.file,
         table: 'world_model_version',
-        row: `node='${node}', version='${version}'`,
+        row: `node=${lit(node)}, version=${lit(version)}`,
       });
   }
   return stored;
@@ -124,7 +124,7 @@ function checkPublished(t: WmTables, sink: Sink, ledgers: Map<string, NodeLedger
     const ledger = ledgers.get(node);
     if (ledger === null) continue;
     const row = published.get(node);
-    const place = { file: t.file, table: 'world_model_published', row: `node='${node}'` };
+    const place = { file: t.file, table: 'world_model_published', row: `node=${lit(node)}` };
     const expected = ledger && ledger.rendered.length > 0 ? ledger.lastAtomic : undefined;
     const version = row?.version === null || row?.version === undefined ? undefined : String(row.version);
     if (version !== expected)
@@ -149,7 +149,10 @@ function checkRenderedStored(
         sink.add('wm.atomic-version', `rendered receipt ${r.index} of ${node} has @atomic ${r.atomic}, not stored`, {
           file: t.file,
           table: 'receipt',
-          row: `node='${node}', receipt ${r.index}`,
+          row: `node=${lit(node)}, receipt ${r.index}`,
         });
   }
 }
+
+/** A text as a SQL literal, so a hostile node name cannot blur where a finding points. */
+const lit = (v: string) => `'${v.replaceAll("'", "''")}'`;
