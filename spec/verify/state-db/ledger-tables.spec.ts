@@ -86,6 +86,13 @@ test('a rendered version whose row is gone is wm.atomic-version', async () => {
   ]);
 });
 
+test('a receipt view (an endless recursive CTE) is db.not-a-table and never read', async () => {
+  const view =
+    'DROP TABLE receipt; CREATE VIEW receipt AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) ' +
+    "SELECT i AS id, 'x' AS node FROM n";
+  assert.equal(await rulesAfter(view), ['db.not-a-table']);
+});
+
 test('receipt rows past the cap are db.budget and the cut ledger is not judged (no stale-pointer finding)', async () => {
   const many =
     `INSERT INTO receipt (node, contract_fingerprint, wake, input_fingerprints, fingerprints, semantic_diff, prev, ` +

@@ -149,16 +149,40 @@ function checkDb(db: Database, budget: QueryBudget, sink: Sink, opts: StateDbOpt
   if (usable.has('execution')) checkExecution(q, sink, opts);
   if (usable.has('agents')) checkAgents(q, sink, opts);
   if (usable.has('agent_segments')) checkSegments(q, sink, opts, usable.has('agents'));
-  if (opts.dbKind === 'run')
-    checkWorldModelTables({ q, file: opts.file, columns: headColumns(db, types), count: (t) => budget.count(t) }, sink);
+  if (opts.dbKind === 'run') checkHeadTables(db, types, budget, sink, opts.file);
 }
 
-/** The columns of each canonical table present as a table (a view is not read, as for the core tables). */
-function headColumns(db: Database, types: Map<string, string>): Map<string, Set<string>> {
+/** The canonical world-model tables (check-wm-tables.ts), read through the same budget as the core ones. */
+function checkHeadTables(
+  db: Database,
+  types: Map<string, string>,
+  budget: QueryBudget,
+  sink: Sink,
+  file: string,
+): void {
+  const wm = {
+    q: (sql: string, params: unknown[] = []) => budget.rows(sql, params),
+    file,
+    columns: headColumns(db, types, sink, file),
+    notTables: [...HEAD_TABLES].filter((t) => types.has(t) && types.get(t) !== 'table'),
+    count: (t: string) => budget.count(t),
+  };
+  checkWorldModelTables(wm, sink);
+}
+
+/** The columns of each canonical table present as a table; one that is a view is named and not read, as a core one. */
+function headColumns(db: Database, types: Map<string, string>, sink: Sink, file: string): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
-  for (const t of HEAD_TABLES)
-    if (types.get(t) === 'table')
+  for (const t of HEAD_TABLES) {
+    const type = types.get(t);
+    if (type === 'table')
       out.set(t, new Set(queryRows(db, 'SELECT name FROM pragma_table_info(?)', [t]).map((r) => String(r.name))));
+    else if (type !== undefined)
+      sink.add('db.not-a-table', `world-model table ${t} is a ${type}, not a table: the ledger is not read`, {
+        file,
+        table: t,
+      });
+  }
   return out;
 }
 

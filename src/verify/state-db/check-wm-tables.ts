@@ -16,6 +16,8 @@ export interface WmTables {
   file: string;
   /** Tables (not views) present, each with its column names. */
   columns: Map<string, Set<string>>;
+  /** World-model names that are views, not tables: reported and not read, so nothing leaning on them is judged. */
+  notTables: string[];
   /** Rows of a table, counted up to one past MAX_ROWS_CHECKED. */
   count(table: string): number;
 }
@@ -52,7 +54,7 @@ export function checkWorldModelTables(t: WmTables, sink: Sink): void {
       );
     else usable.add(table);
   }
-  if (usable.size < [...t.columns.keys()].filter((k) => k in NEEDS).length) return;
+  if (t.notTables.length > 0 || usable.size < [...t.columns.keys()].filter((k) => k in NEEDS).length) return;
   const ledgers = usable.has('receipt') ? checkReceipts(t, sink) : new Map<string, NodeLedger | null>();
   const stored = usable.has('world_model_version') ? checkVersions(t, sink) : undefined;
   if (usable.has('world_model_published')) checkPublished(t, sink, ledgers);
