@@ -2,6 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { verifyPath } from '../../../src/verify/registry.ts';
 import { STATE_DB_RULES } from '../../../src/verify/state-db/rules.ts';
+import { plantLedger } from './ledger-rows.ts';
 import { seedDb } from './seed-db.ts';
 import { STATE_DB_MUTATIONS } from './state-db-mutations.ts';
 
@@ -15,6 +16,18 @@ test('the seed-example state.db (with an x_ table and an added column) verifies 
     s.cleanup();
   }
 });
+
+for (const shape of ['ours', 'current'] as const) {
+  test(`the seed state.db with a world-model ledger planted in the ${shape} shape verifies with no finding`, async () => {
+    const s = await seedDb();
+    try {
+      await plantLedger(s, undefined, shape);
+      assert.equal((await verifyPath(s.db)).findings, []);
+    } finally {
+      s.cleanup();
+    }
+  });
+}
 
 test('every state-db rule has a mutation in the broken corpus', () => {
   const covered = new Set(STATE_DB_MUTATIONS.map((m) => m.rule));

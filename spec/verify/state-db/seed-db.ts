@@ -51,7 +51,14 @@ export async function seedDb(): Promise<SeedDb> {
   writeFileSync(join(runDir, 'program.prose'), 'let research = session: researcher\n');
   writeFileSync(join(runDir, 'attachments', 'full_report.md'), 'The full report.\n');
   const db = join(runDir, 'state.db');
-  const exec = async (sql: string) => {
+  const exec = execOn(db);
+  await exec(SEED_DDL + SEED_ROWS);
+  return { runDir, db, exec, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/** Runs SQL on the database at `db` and writes it back (how a spec tampers with a state.db). */
+export function execOn(db: string): (sql: string) => Promise<void> {
+  return async (sql) => {
     const f = await SqliteFile.open(db);
     try {
       await f.write((d) => {
@@ -61,6 +68,4 @@ export async function seedDb(): Promise<SeedDb> {
       f.close();
     }
   };
-  await exec(SEED_DDL + SEED_ROWS);
-  return { runDir, db, exec, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import type { StateDbRuleId } from '../../../src/verify/state-db/rules.ts';
 import { MAX_ROWS_CHECKED } from '../../../src/verify/state-db/query-budget.ts';
+import { ADDRESS, plantLedger, type Edit } from './ledger-rows.ts';
 import type { SeedDb } from './seed-db.ts';
 
 export interface DbMutation {
@@ -11,6 +12,16 @@ export interface DbMutation {
 }
 
 const sql = (text: string) => (s: SeedDb) => s.exec(text);
+/** A ledger planted with one receipt body changed before stamping (plant indexes: ledger-rows.ts PLAN). */
+const forged =
+  (at: number, change: (b: Record<string, unknown>) => void, shape: 'ours' | 'current' = 'ours') =>
+  (s: SeedDb) =>
+    plantLedger(s, ((i, b) => (i === at ? change(b) : undefined)) as Edit, shape);
+/** A ledger planted as written, then `text` run on it. */
+const planted = (text: string) => async (s: SeedDb) => {
+  await plantLedger(s);
+  await s.exec(text);
+};
 
 /** One mutation of the seed database per rule: the broken corpus for state.db. */
 export const STATE_DB_MUTATIONS: DbMutation[] = [
@@ -125,5 +136,101 @@ export const STATE_DB_MUTATIONS: DbMutation[] = [
     rule: 'db.segment-agent',
     what: 'segments of an agent with no row',
     apply: sql("INSERT INTO agent_segments (agent_name, segment_number) VALUES ('ghost', 1)"),
+  },
+  {
+    rule: 'db.receipt-json',
+    what: 'a receipt whose wake is not JSON',
+    apply: planted("UPDATE receipt SET wake = '{oops' WHERE node = 'notes'"),
+    table: 'receipt',
+  },
+  {
+    rule: 'wm.receipt.sig',
+    what: 'a receipt row with sig NULL (current shape: nothing stops it)',
+    apply: forged(4, (b) => delete b.sig, 'current'),
+    table: 'receipt',
+  },
+  {
+    rule: 'wm.receipt.signer-unverified',
+    what: 'a receipt signed with a scheme verify does not know',
+    apply: forged(4, (b) => (b.sig = { scheme: 'ed25519', key: 'k', value: 'v' })),
+    table: 'receipt',
+  },
+  {
+    rule: 'wm.receipt.field',
+    what: "status 'bogus' (current shape: no CHECK), re-chained",
+    apply: forged(1, (b) => (b.status = 'bogus'), 'current'),
+    table: 'receipt',
+  },
+  {
+    rule: 'wm.receipt.wake',
+    what: 'wake with a key of its own',
+    apply: forged(4, (b) => (b.wake = { source: 'input', refs: [], why: 'x' })),
+    table: 'receipt',
+  },
+  {
+    rule: 'wm.receipt.fingerprints',
+    what: 'an empty facet token',
+    apply: forged(4, (b) => (b.fingerprints = { '@atomic': ADDRESS.n1, tone: '' })),
+    table: 'receipt',
+  },
+  {
+    rule: 'wm.receipt.cost',
+    what: 'cost with an empty model',
+    apply: forged(4, (b) => ((b.cost as Record<string, unknown>).model = '')),
+    table: 'receipt',
+  },
+  {
+    rule: 'wm.receipt.surprise-cause',
+    what: 'surprise_cause self on an input wake',
+    apply: forged(4, (b) => ((b.cost as Record<string, unknown>).surprise_cause = 'self')),
+    table: 'receipt',
+  },
+  {
+    rule: 'wm.receipt.sig',
+    what: 'a none signature without null_reason',
+    apply: forged(4, (b) => (b.sig = { scheme: 'none' })),
+    table: 'receipt',
+  },
+  {
+    rule: 'wm.receipt.skipped',
+    what: 'a skipped receipt with a semantic diff',
+    apply: forged(1, (b) => (b.semantic_diff = { changed: ['truth.md'] })),
+    table: 'receipt',
+  },
+  {
+    rule: 'wm.receipt.hash',
+    what: 'the last receipt of notes updated in place',
+    apply: planted("UPDATE receipt SET contract_fingerprint = 'c2' WHERE node = 'notes'"),
+    table: 'receipt',
+  },
+  {
+    rule: 'wm.chain.prev',
+    what: 'a forked chain: notes starts from a prev, stamped anew',
+    apply: forged(4, (b) => (b.prev = ADDRESS.v1)),
+    table: 'receipt',
+  },
+  {
+    rule: 'wm.status.copy-forward',
+    what: 'a failed receipt that moves @atomic',
+    apply: forged(2, (b) => (b.fingerprints = { '@atomic': ADDRESS.v2 })),
+    table: 'receipt',
+  },
+  {
+    rule: 'wm.bin-hash',
+    what: 'a version blob that is not its address',
+    apply: planted(`UPDATE world_model_version SET artifact = X'00' WHERE version = '${ADDRESS.v1}'`),
+    table: 'world_model_version',
+  },
+  {
+    rule: 'wm.published-match',
+    what: 'published pointing at an older version',
+    apply: planted(`UPDATE world_model_published SET version = '${ADDRESS.v1}' WHERE node = 'summary'`),
+    table: 'world_model_published',
+  },
+  {
+    rule: 'wm.atomic-version',
+    what: 'a rendered version with no row',
+    apply: planted(`DELETE FROM world_model_version WHERE version = '${ADDRESS.v1}'`),
+    table: 'receipt',
   },
 ];

@@ -6,6 +6,7 @@ import { queryRows, SqliteFile, type Database, type SqlRow } from '../../sqlite/
 import type { FindingSink } from '../kit/finding-sink.ts';
 import { isKind } from '../kit/owned-files.ts';
 import { MAX_ROWS_CHECKED, QueryBudget } from './query-budget.ts';
+import { checkWorldModelTables } from './check-wm-tables.ts';
 import type { StateDbRuleId } from './rules.ts';
 
 type Sink = FindingSink<StateDbRuleId>;
@@ -148,6 +149,41 @@ function checkDb(db: Database, budget: QueryBudget, sink: Sink, opts: StateDbOpt
   if (usable.has('execution')) checkExecution(q, sink, opts);
   if (usable.has('agents')) checkAgents(q, sink, opts);
   if (usable.has('agent_segments')) checkSegments(q, sink, opts, usable.has('agents'));
+  if (opts.dbKind === 'run') checkHeadTables(db, types, budget, sink, opts.file);
+}
+
+/** The canonical world-model tables (check-wm-tables.ts), read through the same budget as the core ones. */
+function checkHeadTables(
+  db: Database,
+  types: Map<string, string>,
+  budget: QueryBudget,
+  sink: Sink,
+  file: string,
+): void {
+  const wm = {
+    q: (sql: string, params: unknown[] = []) => budget.rows(sql, params),
+    file,
+    columns: headColumns(db, types, sink, file),
+    notTables: [...HEAD_TABLES].filter((t) => types.has(t) && types.get(t) !== 'table'),
+    count: (t: string) => budget.count(t),
+  };
+  checkWorldModelTables(wm, sink);
+}
+
+/** The columns of each canonical table present as a table; one that is a view is named and not read, as a core one. */
+function headColumns(db: Database, types: Map<string, string>, sink: Sink, file: string): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const t of HEAD_TABLES) {
+    const type = types.get(t);
+    if (type === 'table')
+      out.set(t, new Set(queryRows(db, 'SELECT name FROM pragma_table_info(?)', [t]).map((r) => String(r.name))));
+    else if (type !== undefined)
+      sink.add('db.not-a-table', `world-model table ${t} is a ${type}, not a table: the ledger is not read`, {
+        file,
+        table: t,
+      });
+  }
+  return out;
 }
 
 type Q = (sql: string, params?: unknown[]) => SqlRow[];

@@ -1,5 +1,24 @@
-import type { RuleTable } from '../kit/rule-table.ts';
+import { LEDGER_RULES } from '../kit/ledger-rules.ts';
+import { prefixRules, type Rule, type RuleTable } from '../kit/rule-table.ts';
 import { MAX_ROWS_CHECKED, QUERY_BUDGET_MS } from './query-budget.ts';
+
+/**
+ * The ledger rules a receipt row can break. Not here: receipt.object, receipt.keys, receipt.schema (a row is an object
+ * with every envelope column, NULL read as null; schema and hash_algorithm are constants of the format, not columns),
+ * receipt.unknown-key (only the envelope's columns are read) and chain.node (chains are grouped by the node column).
+ */
+const SQL_LEDGER_RULES = Object.fromEntries(
+  Object.entries(LEDGER_RULES).filter(
+    ([id]) => !['receipt.object', 'receipt.keys', 'receipt.schema', 'receipt.unknown-key', 'chain.node'].includes(id),
+  ),
+) as Omit<
+  typeof LEDGER_RULES,
+  'receipt.object' | 'receipt.keys' | 'receipt.schema' | 'receipt.unknown-key' | 'chain.node'
+>;
+
+function withHint<R extends string>(rules: RuleTable<R>, hint: string): RuleTable<R> {
+  return Object.fromEntries(Object.entries<Rule>(rules).map(([id, r]) => [id, { ...r, hint }])) as RuleTable<R>;
+}
 
 /** Every rule the state-db verifier reports (sqlite.md "Core Schema" and its conventions). docs/verify-rules.md lists them. */
 export const STATE_DB_RULES = {
@@ -128,6 +147,35 @@ export const STATE_DB_RULES = {
     severity: 'warning',
     enforces: 'sqlite.md agent_segments.agent_name: "REFERENCES agents(name)".',
     hint: 'insert the agents row before its segments',
+  },
+  'db.receipt-json': {
+    severity: 'error',
+    enforces:
+      'sqlite.md receipt: wake, input_fingerprints, fingerprints, semantic_diff, cost and sig hold JSON (decision ' +
+      'verify-db-ledger: a row that does not parse cannot be read back to its envelope, so its node is not checked).',
+    hint: 'store the JSON text of the envelope field in the column',
+  },
+  ...withHint(
+    prefixRules('wm.', SQL_LEDGER_RULES),
+    'a receipt row is never updated: leave the ledger as written and append a new receipt chained to the last one',
+  ),
+  'wm.bin-hash': {
+    severity: 'error',
+    enforces: 'sqlite.md world_model_version: version is the ContentAddress (sha256) of the artifact bytes.',
+    hint: 'a version row is never rewritten: store new bytes under their own address',
+  },
+  'wm.published-match': {
+    severity: 'error',
+    enforces:
+      "world_model_published names the @atomic of the node's last non-failed receipt (nothing when none rendered): " +
+      'a failed render commits nothing.',
+    hint: 'publish a version only with the rendered receipt that names it',
+  },
+  'wm.atomic-version': {
+    severity: 'error',
+    enforces:
+      "A rendered receipt's @atomic names a world_model_version row of its node (decision wm-receipt-version-link).",
+    hint: 'store the version before its rendered receipt',
   },
 } as const satisfies RuleTable;
 

@@ -1,0 +1,47 @@
+import { RECEIPT_HASH_ALGORITHM, RECEIPT_SCHEMA, receiptHash } from '../../canon/index.ts';
+import type { SqlRow } from '../../sqlite/index.ts';
+
+/** The receipt columns holding JSON text (sqlite.md "Core Schema", both editions' shapes). */
+export const RECEIPT_JSON_COLUMNS = ['wake', 'input_fingerprints', 'fingerprints', 'semantic_diff', 'cost', 'sig'];
+/** The columns every receipt table must have, whichever edition wrote it. */
+export const RECEIPT_COLUMNS = ['node', 'contract_fingerprint', ...RECEIPT_JSON_COLUMNS, 'prev', 'status'];
+
+/** A receipt row read back to its envelope, or the column whose JSON does not parse. */
+export type RowEnvelope = { envelope: Record<string, unknown>; stored: boolean } | { badColumn: string; error: string };
+
+/**
+ * A receipt row back to the envelope it stands for (decision verify-db-ledger): schema and hash_algorithm are the
+ * format's constants, JSON columns are parsed, a NULL column is a null value (prev NULL is the cold start;
+ * elsewhere the field's own rule names it). Where the
+ * table has no content_hash column (the current text's shape) the hash is computed, so the chain can still be
+ * followed, and `stored` is false: nothing then says the row was not rewritten.
+ */
+export function envelopeOfReceiptRow(row: SqlRow, hasContentHash: boolean): RowEnvelope {
+  const env: Record<string, unknown> = { schema: RECEIPT_SCHEMA, hash_algorithm: RECEIPT_HASH_ALGORITHM };
+  for (const c of RECEIPT_COLUMNS) {
+    const v = row[c];
+    if (v === null || v === undefined) {
+      env[c] = null;
+      continue;
+    }
+    if (!RECEIPT_JSON_COLUMNS.includes(c)) {
+      env[c] = v;
+      continue;
+    }
+    try {
+      env[c] = JSON.parse(String(v));
+    } catch (err) {
+      return { badColumn: c, error: (err as Error).message };
+    }
+  }
+  if (hasContentHash) {
+    if (row.content_hash !== null && row.content_hash !== undefined) env.content_hash = row.content_hash;
+    return { envelope: env, stored: true };
+  }
+  try {
+    env.content_hash = receiptHash(env);
+  } catch {
+    // No canonical JSON: validateReceipt names it under receipt.hash.
+  }
+  return { envelope: env, stored: false };
+}
