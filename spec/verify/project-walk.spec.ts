@@ -6,6 +6,7 @@ import { join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Finding } from '../../src/verify/finding.ts';
 import { verifyPath } from '../../src/verify/registry.ts';
+import { proseDirVerifier } from '../../src/verify/run-dir/index.ts';
 
 // `verify PROJECT` must report everything `verify RUN` reports for each of its runs (docs/verify-rules.md: the
 // world-model rules are "also checked with every run-dir"), named from the project.
@@ -33,15 +34,25 @@ async function unionOfRuns(project: string, root: string): Promise<Set<string>> 
   return out;
 }
 
-async function compare(project: string, root: string): Promise<Set<string>> {
-  const whole = new Set((await verifyPath(project, { homeDir: HOME })).findings.map(key));
+type Walk = (project: string) => Promise<Finding[]>;
+const registryWalk: Walk = async (project) => (await verifyPath(project, { homeDir: HOME })).findings;
+
+/** What `walk` reports under runs/ that no `verify RUN` does, and what a run reports that `walk` misses. */
+async function disagreements(project: string, root: string, walk: Walk = registryWalk) {
+  const whole = new Set((await walk(project)).map(key));
   const runs = await unionOfRuns(project, root);
-  for (const k of runs) assert.ok(whole.has(k), `verify ${project} misses ${k}, which verify RUN reports`);
   const prefix = relative(project, join(root, 'runs')).split('\\').join('/') + '/';
-  for (const k of whole) {
-    const file = k.split('|')[1];
-    if (file.startsWith(prefix)) assert.ok(runs.has(k), `verify ${project} reports ${k}, which no verify RUN does`);
-  }
+  return {
+    runs,
+    missed: [...runs].filter((k) => !whole.has(k)),
+    invented: [...whole].filter((k) => k.split('|')[1].startsWith(prefix) && !runs.has(k)),
+  };
+}
+
+async function compare(project: string, root: string): Promise<Set<string>> {
+  const { runs, missed, invented } = await disagreements(project, root);
+  assert.equal(missed, [], `verify ${project} misses what verify RUN reports`);
+  assert.equal(invented, [], `verify ${project} reports what no verify RUN does`);
   return runs;
 }
 
@@ -84,6 +95,18 @@ test('a v0 project reports the world-model errors of its run and of the run’s 
         [...runs].join('\n'),
       );
     }
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('the comparison catches a project walk that skips a rule family (the bare prose-dir walk: no wm.*)', async () => {
+  const t = brokenV0();
+  try {
+    const skipping: Walk = (project) => proseDirVerifier.verify(project, { homeDir: HOME });
+    const { missed } = await disagreements(t.dir, join(t.dir, '.prose'), skipping);
+    const families = new Set(missed.map((k) => k.split('.')[0]));
+    assert.equal([...families], ['wm'], missed.join('\n'));
   } finally {
     t.cleanup();
   }
