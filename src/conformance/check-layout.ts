@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import type { Backend, BackendFactory, StorageKind } from '../core/backend.ts';
 import { ProseError } from '../core/errors.ts';
+import { checkEntries, checkHashesTo } from './check-directory.ts';
 import { match, show } from './match.ts';
 import { interpolate, type Vars } from './template.ts';
 import { unreachable } from './unreachable.ts';
@@ -19,6 +20,10 @@ export interface LayoutCheck {
   equals?: unknown;
   contains?: unknown;
   matches?: string;
+  /** `file` is a directory holding exactly these entries (dotfiles included), no more, no fewer. */
+  entries?: string[];
+  /** `file` is a directory whose OPWM1 address (every file but this one) is the text of this file in it. */
+  hashesTo?: string;
   /** sqlite: the database file relative to the project directory. */
   db?: string;
   query?: string;
@@ -48,13 +53,13 @@ export async function checkLayout(
   const s = interpolate(step, vars) as LayoutCheck;
   switch (view.kind) {
     case 'directory': {
-      return checkText(s, readText(s.file!, view), s.file!);
+      return checkStored(s, view);
     }
     case 'transcript':
       return checkText(s, await view.text(), 'transcript');
     case 'sqlite': {
       // A file of a SQL-kind run directory (attachments/ beside state.db) is checked as on directory storage.
-      if (s.file !== undefined) return checkText(s, readText(s.file, view), s.file);
+      if (s.file !== undefined) return checkStored(s, view);
       const rows = await view.query(s.db!, s.query!, s.params ?? []);
       return match(s.rows, rows, `${s.db}: ${s.query}`);
     }
@@ -62,7 +67,7 @@ export async function checkLayout(
       if (s.file !== undefined) {
         if (!view.dirs)
           return `the backend keeps files beside its postgres storage but its view names no project directory (StorageView.dirs)`;
-        return checkText(s, readText(s.file, view.dirs), s.file);
+        return checkStored(s, view.dirs);
       }
       const rows = await view.query(s.query!, s.params ?? []);
       return match(s.rows, rows, s.query!);
@@ -72,8 +77,21 @@ export async function checkLayout(
   }
 }
 
-/** A file under the project (or `~/` the home) directory; undefined when it does not exist, '' for a directory. */
-function readText(file: string, dirs: { projectDir: string; homeDir?: string }): string | undefined {
+/** `s.file` checked as text, or as a directory where the step names its `entries` or what it `hashesTo`. */
+function checkStored(s: LayoutCheck, dirs: { projectDir: string; homeDir?: string }): string | undefined {
+  const path = storagePath(s.file!, dirs);
+  if (s.entries === undefined && s.hashesTo === undefined) return checkText(s, readText(path), s.file!);
+  const kind = kindAt(path);
+  if (kind !== 'dir') return `${s.file} ${kind === 'missing' ? 'does not exist' : 'is not a directory'}`;
+  if (s.entries !== undefined) {
+    const wrong = checkEntries(path, s.file!, s.entries);
+    if (wrong !== undefined) return wrong;
+  }
+  return s.hashesTo === undefined ? undefined : checkHashesTo(path, s.file!, s.hashesTo);
+}
+
+/** A path under the project (or `~/` the home) directory; refuses one that leaves it. */
+function storagePath(file: string, dirs: { projectDir: string; homeDir?: string }): string {
   const home = file.startsWith('~/');
   if (home && dirs.homeDir === undefined)
     throw new ProseError('E_CASE', `layout file ${file}: this storage keeps no files in the home directory`);
@@ -81,6 +99,19 @@ function readText(file: string, dirs: { projectDir: string; homeDir?: string }):
   const path = join(base, home ? file.slice(2) : file);
   if (!resolve(path).startsWith(base + sep))
     throw new ProseError('E_CASE', `layout file ${file} is outside the storage`);
+  return path;
+}
+
+function kindAt(path: string): 'dir' | 'other' | 'missing' {
+  try {
+    return statSync(path).isDirectory() ? 'dir' : 'other';
+  } catch {
+    return 'missing';
+  }
+}
+
+/** A file's text; undefined when it does not exist, '' for a directory. */
+function readText(path: string): string | undefined {
   try {
     return statSync(path).isDirectory() ? '' : readFileSync(path, 'utf8');
   } catch {

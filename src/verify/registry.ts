@@ -7,9 +7,10 @@ import type { EditionVerdict } from './edition/edition-verdict.ts';
 import type { Finding, Verifier, VerifyOptions } from './finding.ts';
 import { DEFAULT_MAX_FILE_BYTES } from './kit/tree-rules.ts';
 import { reactorVerifier } from './reactor/index.ts';
-import { proseDirVerifier, runDirVerifier } from './run-dir/index.ts';
+import { proseDirVerifier, proseRoot, runDirVerifier } from './run-dir/index.ts';
 import { stateDbVerifier } from './state-db/index.ts';
 import { transcriptVerifier } from './transcript/index.ts';
+import { withRunWorldModels } from './world-model/every-run.ts';
 import { worldModelVerifier } from './world-model/index.ts';
 
 /** A run directory in the newer spec layout also holds a world-model and receipts: both are checked. */
@@ -22,6 +23,9 @@ const runDirAndWorldModel: Verifier = {
   ],
 };
 
+/** A v0 `.prose/` (or a project holding one): each run's world-model too, as `verify RUN` checks it. */
+const proseDirAndWorldModels = withRunWorldModels(proseDirVerifier, proseRoot);
+
 /**
  * Every verifier with the edition it judges, in the order `detect` is tried for state the marker files leave open:
  * the most specific first (a run directory before a `.prose/` directory that holds runs; a SQLite file before a text
@@ -29,7 +33,12 @@ const runDirAndWorldModel: Verifier = {
  */
 const CANDIDATES: readonly Candidate[] = [
   { verifier: runDirAndWorldModel, edition: 'v0', shapes: ['run'], note: 'a v0 run directory' },
-  { verifier: yieldToCurrentRoot(proseDirVerifier), edition: 'v0', shapes: ['root'], note: 'a v0 .prose/ directory' },
+  {
+    verifier: yieldToCurrentRoot(proseDirAndWorldModels),
+    edition: 'v0',
+    shapes: ['root'],
+    note: 'a v0 .prose/ directory',
+  },
   {
     verifier: stateDbVerifier,
     edition: 'v0',

@@ -55,7 +55,7 @@ findings. docs/canon.md and docs/world-model.md tell the two layouts apart.
 
 ${renderRuleTable(REACTOR_RULES)}
 
-## World models of a run directory (kind \`world-model\`; also checked with every \`run-dir\`)
+## World models of a run directory (kind \`world-model\`; also checked with every \`run-dir\`, and for each run of a \`prose-dir\`)
 
 ${renderRuleTable(WORLD_MODEL_RULES)}
 

@@ -16,6 +16,8 @@ const LAYOUT_KEYS = new Set([
   'equals',
   'contains',
   'matches',
+  'entries',
+  'hashesTo',
   'db',
   'query',
   'params',
@@ -33,6 +35,7 @@ export const layoutStep: StepKind<LayoutStep> = {
     const js = toJs(p, node) as Record<string, unknown>;
     if (!STORAGES.has(js.layout as string))
       throw caseError(p.file, pos.line, `layout must be one of ${[...STORAGES].join(', ')}`, `${field}.layout`);
+    checkDirectoryFields(p.file, pos.line, field, js);
     const { layout, ...rest } = js;
     return { kind: 'layout', pos, storage: layout as LayoutStep['storage'], ...rest } as LayoutStep;
   },
@@ -46,10 +49,29 @@ export const layoutStep: StepKind<LayoutStep> = {
   explain(step, show) {
     const what =
       step.file !== undefined
-        ? `file ${show(step.file)}`
+        ? `${step.entries !== undefined || step.hashesTo !== undefined ? 'directory' : 'file'} ${show(step.file)}`
         : step.query !== undefined
           ? `query ${show(step.query)}`
           : 'the transcript';
     return `layout ${step.storage}: read ${what} directly (no message; run only where layout:${step.storage} is declared)`;
   },
 };
+
+/** `entries:` (a list of names) and `hashesTo:` (a file name) judge the directory `file:` names. */
+function checkDirectoryFields(file: string, line: number, field: string, js: Record<string, unknown>): void {
+  const { entries, hashesTo } = js;
+  if (entries !== undefined && !(Array.isArray(entries) && entries.every((e) => typeof e === 'string' && e !== '')))
+    throw caseError(file, line, 'entries must be a list of entry names', `${field}.entries`);
+  if (hashesTo !== undefined && (typeof hashesTo !== 'string' || hashesTo === '' || hashesTo.includes('/')))
+    throw caseError(file, line, 'hashesTo must name a file in the directory, e.g. .version', `${field}.hashesTo`);
+  if ((entries !== undefined || hashesTo !== undefined) && typeof js.file !== 'string')
+    throw caseError(file, line, 'entries and hashesTo judge the directory named by file:', `${field}.file`);
+  for (const k of ['equals', 'contains', 'matches', 'exists'])
+    if ((entries !== undefined || hashesTo !== undefined) && js[k] !== undefined)
+      throw caseError(
+        file,
+        line,
+        `${k} judges a file's text; entries and hashesTo a directory: use two steps`,
+        `${field}.${k}`,
+      );
+}

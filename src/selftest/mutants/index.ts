@@ -14,6 +14,7 @@ import { NAMING_MUTANTS } from './naming.ts';
 import { SCOPE_MUTANTS } from './scope.ts';
 import { SEED_STATE_MUTANTS } from './seed-state.ts';
 import { SESSION_MUTANTS } from './session.ts';
+import { STRAY_FILE_MUTANTS } from './stray-files.ts';
 import { WORLD_MODEL_MUTANTS } from './world-model.ts';
 
 /** Every built-in mutant. A survivor of the suite is a missing case. */
@@ -32,6 +33,7 @@ export const MUTANTS: readonly Mutant[] = [
   ...FINGERPRINT_MUTANTS,
   ...CLEAN_ROOM_MUTANTS,
   ...SEED_STATE_MUTANTS,
+  ...STRAY_FILE_MUTANTS,
   // Judged in the current edition, on its layout cases (mutant.ts: edition, areas).
   ...CURRENT_VM_LOG_MUTANTS,
   ...CURRENT_LAYOUT_MUTANTS,

@@ -14,6 +14,9 @@ const maxFileBytes = (opts: VerifyOptions) => opts.maxFileBytes ?? DEFAULT_MAX_F
 // The world-model verifier runs with every run directory (registry.ts) and scans these, at each run level, itself.
 const WORLD_MODEL_DIRS = /^(?:imports\/[^/]+\/)*(?:receipts|world-model|state\/world-model)$/;
 const ownedByWorldModel = (rel: string) => WORLD_MODEL_DIRS.test(rel);
+// The same directories seen from a `.prose/`, inside each `runs/{id}/` (registry.ts adds the world-model per run).
+const ownedByRunWorldModel = (rel: string) =>
+  /^runs\/[^/]+\//.test(rel) && ownedByWorldModel(rel.replace(/^runs\/[^/]+\//, ''));
 
 /** One run directory, `.prose/runs/{id}/` (or an import on its own): it holds state.md or state.db. */
 export const runDirVerifier: Verifier = {
@@ -53,7 +56,7 @@ export const proseDirVerifier: Verifier = {
     const root = proseRoot(path) ?? path;
     const sink = new FindingSink(RUN_DIR_RULES, out);
     const at = root === path ? sink : sink.at('.prose');
-    scanTree(root, sinkReport(at), { maxFileBytes: maxFileBytes(opts) });
+    scanTree(root, sinkReport(at), { maxFileBytes: maxFileBytes(opts), skip: ownedByRunWorldModel });
     if (opts.homeDir !== undefined) {
       const home = join(opts.homeDir, '.prose');
       scanEntries(home, ['agents', 'agents.db'], sinkReport(sink.at('~/.prose')), { maxFileBytes: maxFileBytes(opts) });
@@ -68,7 +71,7 @@ export const proseDirVerifier: Verifier = {
 };
 
 /** The `.prose/` directory `path` is or holds, if any. */
-function proseRoot(path: string): string | undefined {
+export function proseRoot(path: string): string | undefined {
   if (!isRootDir(path) || isKind(join(path, 'state.md'), 'file')) return undefined;
   if (basename(path) === '.prose' || isKind(join(path, 'runs'), 'dir')) return path;
   return isKind(join(path, '.prose'), 'dir') ? join(path, '.prose') : undefined;
