@@ -61,7 +61,7 @@ export class WorldModelContext {
     node: string,
   ): Promise<{ prev: ContentAddress | null; fingerprints: Record<string, string> }> {
     if (!s.readChainHead) return lastOf(await this.chainOf(s, run, node));
-    const head = await s.readChainHead(node);
+    const head = await s.readChainHead(run, node);
     return lastOf(head === undefined ? [] : [parseReceipt(head, `the last receipt of ${node}'s chain`)]);
   }
 

@@ -76,7 +76,7 @@ export interface WorldModelStore {
    * Where a node's chain outlives the run (the current edition's durable ledger, decision durable-world-model-dir):
    * the chain's last receipt across runs, undefined when the node has none. Absent: each run's chain is its own.
    */
-  readChainHead?(node: string): Promise<string | undefined>;
+  readChainHead?(run: RunRef, node: string): Promise<string | undefined>;
   writeWorkspace(run: RunRef, node: string, bytes: Uint8Array): Promise<void>;
   writeEnvelope(
     run: RunRef,

@@ -29,7 +29,7 @@ export class FsWorldModelStore implements WorldModelStore {
       receiptJson: string,
     ) => Promise<void> = async () => {},
   ) {
-    if (paths.durableNodeDir('_') !== undefined) this.readChainHead = (node) => this.durableHead(node);
+    if (paths.durableNodeDir('_') !== undefined) this.readChainHead = (run, node) => this.durableHead(run, node);
   }
 
   private dir(run: RunRef, ...parts: string[]): string {
@@ -89,22 +89,28 @@ export class FsWorldModelStore implements WorldModelStore {
   }
 
   /** Set only where the edition keeps a durable ledger per node (core/store.ts): v0's chains are per run. */
-  readonly readChainHead?: (node: string) => Promise<string | undefined>;
+  readonly readChainHead?: (run: RunRef, node: string) => Promise<string | undefined>;
 
-  private async durableHead(node: string): Promise<string | undefined> {
+  /**
+   * The last receipt of the node's chain across runs. A receipt goes to the run's ledger first, then to the durable
+   * one (appendReceipt): a kill between the two leaves the run's last receipt missing from the durable ledger, which
+   * then catches up here before anything chains to it, so neither ledger is left with a broken prev.
+   */
+  private async durableHead(run: RunRef, node: string): Promise<string | undefined> {
     const durable = this.paths.durableNodeDir(node);
-    const bytes = durable === undefined ? undefined : readOrUndefined(join(durable, 'receipts.jsonl'));
-    if (!bytes || bytes.length === 0) return undefined;
-    const text = Buffer.from(bytes).toString('utf8');
-    if (!text.endsWith('\n'))
-      throw new ProseError('E_CORRUPT', `state/world-model/${node}/receipts.jsonl does not end with a newline`, {
-        location: { file: `state/world-model/${node}/receipts.jsonl` },
-      });
-    return text.slice(text.lastIndexOf('\n', text.length - 2) + 1, -1);
+    if (durable === undefined) return undefined;
+    const rel = `state/world-model/${node}/receipts.jsonl`;
+    const lines = ledgerLines(join(durable, 'receipts.jsonl'), rel);
+    const runLast = (await this.readReceipts(run, node)).at(-1);
+    if (runLast !== undefined && !lines.includes(runLast)) {
+      appendLedger(join(durable, 'receipts.jsonl'), rel, runLast);
+      return runLast;
+    }
+    return lines.at(-1);
   }
 
   private async durablePublished(run: RunRef, node: string): Promise<string | null> {
-    const head = await this.durableHead(node);
+    const head = await this.durableHead(run, node);
     if (head === undefined) return null;
     const atomic = (JSON.parse(head) as { fingerprints?: Record<string, unknown> }).fingerprints?.['@atomic'];
     if (typeof atomic !== 'string' || !(await this.readVersion(run, node, atomic))) return null;
@@ -180,6 +186,16 @@ function appendLedger(file: string, rel: string, receiptJson: string): void {
   if (prefix.length > 0 && !prefix.endsWith('\n'))
     throw new ProseError('E_CORRUPT', `${rel} does not end with a newline`, { location: { file: rel } });
   writeFileAtomic(file, `${prefix}${receiptJson}\n`);
+}
+
+/** A ledger's lines, [] when it does not exist; a ledger not ending in a newline is corrupt. */
+function ledgerLines(file: string, rel: string): string[] {
+  const bytes = readOrUndefined(file);
+  if (!bytes || bytes.length === 0) return [];
+  const text = Buffer.from(bytes).toString('utf8');
+  if (!text.endsWith('\n'))
+    throw new ProseError('E_CORRUPT', `${rel} does not end with a newline`, { location: { file: rel } });
+  return text.slice(0, -1).split('\n');
 }
 
 function readOrUndefined(file: string): Uint8Array | undefined {
