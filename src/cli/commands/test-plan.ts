@@ -5,6 +5,7 @@ import type { Case, Suite } from '../../conformance/case-types.ts';
 import { backendOfRun, parseEditionChoice, type EditionChoice } from '../../conformance/edition-runs.ts';
 import type { RerunPlan } from '../../conformance/report-file/failed-cases.ts';
 import { selectCases, usesWorkerProcesses } from '../../conformance/run-suite.ts';
+import { checkZone } from '../../conformance/run-zone.ts';
 import { parseShard, type Shard } from '../../conformance/shard.ts';
 import type { TestOptions } from './test-options.ts';
 
@@ -35,6 +36,8 @@ export interface SuiteRun {
   timeoutMs?: number;
   jobs: number;
   seed?: number;
+  /** The time zone the backends run under (test --tz); absent, the seed picks one. */
+  tz?: string;
   probe: boolean;
   quick: boolean;
   bail: boolean;
@@ -87,6 +90,7 @@ export function planTest(options: TestOptions, suite: Suite, rerun: RerunPlan | 
     ...(shard ? { shard } : {}),
     ...(options.durations !== undefined ? { durations: options.durations } : {}),
     ...numbers,
+    ...(options.tz !== undefined ? { tz: checkZone(options.tz) } : {}),
     probe: options.probe,
     quick: options.quick,
     bail: options.bail,

@@ -32,6 +32,8 @@ Options:
   --timeout MS        per-step timeout in milliseconds (default 30000)
   --deadline SECONDS  the whole run's time limit: past it the run stops, reports what did not run, exits 3  [PROSE_STATE_DEADLINE]
   --seed N            seed of the crash area's kill points (default random, printed in the header)  [PROSE_STATE_SEED]
+  --tz ZONE           the time zone backends run under (default: one of several non-UTC zones picked by the seed,
+                      printed in the header)  [PROSE_STATE_TZ]
   --shard I/N         run the I-th of N deterministic shares of the cases (CI machines; join with \`report merge\`);
                       give every shard the same --seed
   --durations REPORT  with --shard: balance the shares by the case durations of an earlier JSON Lines report

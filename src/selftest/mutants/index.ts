@@ -9,6 +9,7 @@ import { DURABILITY_MUTANTS } from './durability.ts';
 import { EXECUTION_MUTANTS, ROLE_MUTANTS } from './execution.ts';
 import { EXECUTION_ID_MUTANTS } from './execution-ids.ts';
 import { FINGERPRINT_MUTANTS } from './fingerprints.ts';
+import { LOCAL_TIME_MUTANTS } from './local-time.ts';
 import { NAMING_MUTANTS } from './naming.ts';
 import { SCOPE_MUTANTS } from './scope.ts';
 import { SEED_STATE_MUTANTS } from './seed-state.ts';
@@ -31,6 +32,7 @@ export const MUTANTS: readonly Mutant[] = [
   ...FINGERPRINT_MUTANTS,
   ...CLEAN_ROOM_MUTANTS,
   ...SEED_STATE_MUTANTS,
+  ...LOCAL_TIME_MUTANTS,
   // Judged in the current edition, on its layout cases (mutant.ts: edition, areas).
   ...CURRENT_VM_LOG_MUTANTS,
   ...CURRENT_LAYOUT_MUTANTS,
