@@ -79,6 +79,8 @@ export function planTest(options: TestOptions, suite: Suite, rerun: RerunPlan | 
       'note: --shard without --seed: this shard draws its own seed, and report merge refuses shards of different ' +
         'seeds; give every shard the same --seed\n',
     );
+  // A rerun replays the zone its report ran under, as it does the seed, unless given another.
+  const tz = options.tz ?? rerun?.tz;
   return {
     kind: 'run',
     notes,
@@ -90,7 +92,7 @@ export function planTest(options: TestOptions, suite: Suite, rerun: RerunPlan | 
     ...(shard ? { shard } : {}),
     ...(options.durations !== undefined ? { durations: options.durations } : {}),
     ...numbers,
-    ...(options.tz !== undefined ? { tz: checkZone(options.tz) } : {}),
+    ...(tz !== undefined ? { tz: checkZone(tz) } : {}),
     probe: options.probe,
     quick: options.quick,
     bail: options.bail,

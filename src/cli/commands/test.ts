@@ -38,7 +38,7 @@ Options:
                       give every shard the same --seed
   --durations REPORT  with --shard: balance the shares by the case durations of an earlier JSON Lines report
   --rerun-failed REPORT  run only the cases that failed, errored or passed unexpectedly in a saved JSON Lines report,
-                      on the backends they failed on (or on --backend), with its seed and decisions
+                      on the backends they failed on (or on --backend), with its seed, zone and decisions
   --jobs N            run up to N cases at once (default: this machine's cores); 1 runs them one after another.
                       The report is the same whatever N, in the same order (apart from durations)  [PROSE_STATE_JOBS]
   --quick             cap the crash, concurrency and mixed-writers steps at ${QUICK.kills} kills and ${QUICK.writers} writers of ${QUICK.each},
