@@ -153,4 +153,14 @@ test('case workers run the bundle with jobs above 1 or a worker-process case, ne
   assert.is(needsWorkerBundle(2, plain, [factory('m', 'module:./x.ts')]), false);
 });
 
+test('--tz (or PROSE_STATE_TZ) is checked and kept; a rerun replays the zone of the report unless given one', () => {
+  assert.is(run(['--tz', 'Asia/Kolkata']).tz, 'Asia/Kolkata');
+  assert.is((plan([], undefined, { PROSE_STATE_TZ: 'UTC' }) as { tz?: string }).tz, 'UTC');
+  assert.is(run([]).tz, undefined);
+  usage(() => plan(['--tz', 'Nowhere/X']), /Nowhere\/X/);
+  assert.is(run(['--rerun-failed', 'r.jsonl'], { ...REPORT, tz: 'America/St_Johns' }).tz, 'America/St_Johns');
+  assert.is(run(['--rerun-failed', 'r.jsonl', '--tz', 'UTC'], { ...REPORT, tz: 'America/St_Johns' }).tz, 'UTC');
+  assert.is(run(['--rerun-failed', 'r.jsonl'], REPORT).tz, undefined);
+});
+
 test.run();

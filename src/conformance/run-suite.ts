@@ -19,6 +19,7 @@ import { shardCases, type Shard } from './shard.ts';
 import { stepSlots, stepWorkers } from './steps/step-kinds.ts';
 import { Slots, type UnitKind } from './slots.ts';
 import { UnitQueue } from './unit-queue.ts';
+import { enterZone, zoneForSeed } from './run-zone.ts';
 import { RunDeadline, type DeadlineOption } from './run-deadline.ts';
 
 /** How long cases still running past a deadline may take to end once their processes are killed. */
@@ -39,6 +40,9 @@ export interface RunHeader {
   cases: number;
   /** The seed of the crash area's kill points: rerun with --seed to replay. */
   seed: number;
+  /** The time zone (TZ) the backend ran under, picked by the seed unless given: rerun with --tz to replay (absent in a
+   * report written before runs picked zones: the machine's own). */
+  tz?: string;
   /** Whether the capability claims are probed in this run (`skipped`: --no-probe, or a caller without a prober). */
   probes: 'run' | 'skipped';
   /** Present when the run took one share of the cases (test --shard); `report merge` joins the shares. */
@@ -72,6 +76,8 @@ export interface RunOptions {
   workerCommand?: readonly string[];
   /** Seed of the crash area's kill points; random when absent (and printed in the header). */
   seed?: number;
+  /** The time zone the backends run under (test --tz); absent, one of RUN_ZONES picked by the seed. */
+  tz?: string;
   /** Probes each backend's capability claims on fresh storage before its cases; absent or false, they are not probed. */
   probe?: boolean;
   /** Told each step of each case before it runs (test --explain). */
@@ -120,6 +126,9 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
   const root = mkdtempSync(join(tmpdir(), 'prose-state-'));
   const seed = opts.seed ?? Math.floor(Math.random() * 2 ** 31);
   const jobs = Math.max(1, opts.jobs ?? 1);
+  const tz = opts.tz ?? zoneForSeed(seed);
+  // Before any process starts: case workers, worker processes and exec plugins inherit TZ from this process.
+  const leaveZone = enterZone(tz);
   const slots = new Slots(jobs);
   // A plugin's backend runs one case at a time: an exec plugin is one session (one child process, one pipe) per
   // backend and a module plugin shares its process's state; neither promises that two cases may run at once.
@@ -134,7 +143,7 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
     opts.onDeadline?.();
   });
   const queue = new UnitQueue(slots, jobs, lanes, cases.length, { ...opts, deadline });
-  const run: SuiteRun = { opts, cases, root, seed, jobs, slots, pool, queue, deadline };
+  const run: SuiteRun = { opts, cases, root, seed, tz, jobs, slots, pool, queue, deadline };
   try {
     return await tellUnits(run, queueUnits(run));
   } finally {
@@ -143,6 +152,7 @@ export async function runSuite(opts: RunOptions): Promise<CaseResult[]> {
     await (deadline?.passed ? Promise.race([queue.drain(), sleep(DEADLINE_GRACE_MS)]) : queue.drain());
     deadline?.clear();
     pool?.close();
+    leaveZone();
     rmSync(root, { recursive: true, force: true });
   }
 }
@@ -153,6 +163,7 @@ interface SuiteRun {
   cases: Case[];
   root: string;
   seed: number;
+  tz: string;
   jobs: number;
   slots: Slots;
   pool: CaseWorkers | undefined;
@@ -247,7 +258,7 @@ function cutShort({ deadline }: SuiteRun, by: 'bail' | 'deadline', notRun: numbe
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
-function headerOf({ opts, cases, seed }: SuiteRun, factory: BackendFactory): RunHeader {
+function headerOf({ opts, cases, seed, tz }: SuiteRun, factory: BackendFactory): RunHeader {
   return {
     suite: { name: opts.suite.name, version: opts.suite.version },
     backend: {
@@ -261,6 +272,7 @@ function headerOf({ opts, cases, seed }: SuiteRun, factory: BackendFactory): Run
     decisions: opts.decisions,
     cases: cases.length,
     seed,
+    tz,
     probes: opts.probe ? 'run' : 'skipped',
     ...(opts.shard ? { shard: opts.shard } : {}),
     ...(opts.quick ? { quick: opts.quick } : {}),

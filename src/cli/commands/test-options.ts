@@ -17,6 +17,8 @@ export interface TestOptions {
   decisionGiven: boolean;
   timeout?: string;
   seed?: string;
+  /** --tz as given (an IANA zone the backends run under; the plan checks it). */
+  tz?: string;
   probe: boolean;
   jobs?: string;
   quick: boolean;
@@ -42,6 +44,7 @@ const SPEC = {
   decision: { type: 'string', multiple: true },
   timeout: { type: 'string' },
   seed: { type: 'string', env: 'PROSE_STATE_SEED' },
+  tz: { type: 'string', env: 'PROSE_STATE_TZ' },
   'no-probe': { type: 'boolean', env: 'PROSE_STATE_NO_PROBE' },
   jobs: { type: 'string', env: 'PROSE_STATE_JOBS' },
   quick: { type: 'boolean' },
@@ -72,6 +75,7 @@ export function parseTestOptions(argv: string[], env: Record<string, string | un
     decisionGiven: values.decision !== undefined,
     timeout: str('timeout'),
     seed: str('seed'),
+    tz: str('tz') || undefined,
     probe: !values['no-probe'],
     jobs: str('jobs'),
     quick: !!values.quick,

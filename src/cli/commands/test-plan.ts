@@ -5,6 +5,7 @@ import type { Case, Suite } from '../../conformance/case-types.ts';
 import { backendOfRun, parseEditionChoice, type EditionChoice } from '../../conformance/edition-runs.ts';
 import type { RerunPlan } from '../../conformance/report-file/failed-cases.ts';
 import { selectCases, usesWorkerProcesses } from '../../conformance/run-suite.ts';
+import { checkZone } from '../../conformance/run-zone.ts';
 import { parseShard, type Shard } from '../../conformance/shard.ts';
 import type { TestOptions } from './test-options.ts';
 
@@ -35,6 +36,8 @@ export interface SuiteRun {
   timeoutMs?: number;
   jobs: number;
   seed?: number;
+  /** The time zone the backends run under (test --tz); absent, the seed picks one. */
+  tz?: string;
   probe: boolean;
   quick: boolean;
   bail: boolean;
@@ -76,6 +79,8 @@ export function planTest(options: TestOptions, suite: Suite, rerun: RerunPlan | 
       'note: --shard without --seed: this shard draws its own seed, and report merge refuses shards of different ' +
         'seeds; give every shard the same --seed\n',
     );
+  // A rerun replays the zone its report ran under, as it does the seed, unless given another.
+  const tz = options.tz ?? rerun?.tz;
   return {
     kind: 'run',
     notes,
@@ -87,6 +92,7 @@ export function planTest(options: TestOptions, suite: Suite, rerun: RerunPlan | 
     ...(shard ? { shard } : {}),
     ...(options.durations !== undefined ? { durations: options.durations } : {}),
     ...numbers,
+    ...(tz !== undefined ? { tz: checkZone(tz) } : {}),
     probe: options.probe,
     quick: options.quick,
     bail: options.bail,

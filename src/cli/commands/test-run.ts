@@ -47,6 +47,7 @@ export async function runPlan(plan: SuiteRun, suite: Suite, decisions: Decisions
       expectations,
       stepTimeoutMs: plan.timeoutMs,
       seed: plan.seed,
+      ...(plan.tz !== undefined ? { tz: plan.tz } : {}),
       workerCommand: workers.command ?? io.self,
       probe: plan.probe,
       jobs: plan.jobs,

@@ -32,11 +32,13 @@ Options:
   --timeout MS        per-step timeout in milliseconds (default 30000)
   --deadline SECONDS  the whole run's time limit: past it the run stops, reports what did not run, exits 3  [PROSE_STATE_DEADLINE]
   --seed N            seed of the crash area's kill points (default random, printed in the header)  [PROSE_STATE_SEED]
+  --tz ZONE           the time zone backends run under (default: one of several non-UTC zones picked by the seed,
+                      printed in the header)  [PROSE_STATE_TZ]
   --shard I/N         run the I-th of N deterministic shares of the cases (CI machines; join with \`report merge\`);
                       give every shard the same --seed
   --durations REPORT  with --shard: balance the shares by the case durations of an earlier JSON Lines report
   --rerun-failed REPORT  run only the cases that failed, errored or passed unexpectedly in a saved JSON Lines report,
-                      on the backends they failed on (or on --backend), with its seed and decisions
+                      on the backends they failed on (or on --backend), with its seed, zone and decisions
   --jobs N            run up to N cases at once (default: this machine's cores); 1 runs them one after another.
                       The report is the same whatever N, in the same order (apart from durations)  [PROSE_STATE_JOBS]
   --quick             cap the crash, concurrency and mixed-writers steps at ${QUICK.kills} kills and ${QUICK.writers} writers of ${QUICK.each},

@@ -10,6 +10,8 @@ export interface RerunPlan {
   /** Run name -> the edition its header judged (a report from before editions: v0), to reopen its backend. */
   editions: Map<string, Edition>;
   seed: number;
+  /** The zone the report's run picked or was given (absent in a report from before zones: the seed picks again). */
+  tz?: string;
   decisions: Record<string, number>;
   /** Backends whose run was cut off: the cases after the cut were never run, so they are not rerun either. */
   cutOff: string[];
@@ -42,6 +44,7 @@ export function rerunPlan(report: SavedReport, suite: Suite): RerunPlan {
     failed,
     editions,
     seed: first.seed,
+    ...(first.tz !== undefined ? { tz: first.tz } : {}),
     decisions: first.decisions as unknown as Record<string, number>,
     cutOff: report.runs.filter((r) => !r.footer).map((r) => r.header.backend.name),
   };

@@ -132,7 +132,7 @@ function runsTable(headers: readonly RunHeader[]): string {
       esc(h.edition),
       esc(`${h.suite.name} ${h.suite.version}`),
       h.cases,
-      h.seed,
+      h.tz ? `${h.seed} (TZ ${esc(h.tz)})` : h.seed,
     ];
     return `<tr>${[...cells, shard, esc(notes(h)), esc(decisions)].map((c) => `<td>${c}</td>`).join('')}</tr>`;
   };

@@ -74,6 +74,7 @@ function properties(h: RunHeader): string[] {
   const props: [string, string][] = [
     ['edition', h.edition],
     ['seed', String(h.seed)],
+    ...(h.tz ? [['tz', h.tz] as [string, string]] : []),
     ...(h.shard ? [['shard', `${h.shard.index}/${h.shard.count}`] as [string, string]] : []),
     ...(quick ? [['quick', quick] as [string, string]] : []),
     ...(h.probes === 'skipped' ? [['capability-probes', 'skipped (--no-probe)'] as [string, string]] : []),

@@ -37,7 +37,9 @@ export function prettyReporter(send: Write, opts: { verbose?: boolean } = {}): R
       write(
         `  decisions: ${Object.entries(h.decisions)
           .map(([k, v]) => `${k}=${v}`)
-          .join(', ')}\n  seed: ${h.seed}${h.shard ? `; shard ${h.shard.index}/${h.shard.count}` : ''}\n`,
+          .join(
+            ', ',
+          )}\n  seed: ${h.seed}${h.tz ? `; TZ ${h.tz}` : ''}${h.shard ? `; shard ${h.shard.index}/${h.shard.count}` : ''}\n`,
       );
       if (h.probes === 'skipped') write('  capability probes: skipped (--no-probe)\n');
       const quick = quickNote(h);

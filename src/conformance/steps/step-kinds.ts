@@ -4,6 +4,7 @@ import type { BaseStep } from '../base-step.ts';
 import type { SourcePos } from '../source-pos.ts';
 import { caseError, type Parsed } from '../case-yaml.ts';
 import type { QuickCounts } from '../quick-counts.ts';
+import { clockStep } from './clock.ts';
 import { concurrentStep } from './concurrent.ts';
 import { crashStatesStep } from './crash-states.ts';
 import { crashStep } from './crash.ts';
@@ -32,6 +33,7 @@ export const STEP_KINDS = {
   'mixed-writers': mixedWritersStep,
   subagent: subagentStep,
   render: renderStep,
+  clock: clockStep,
   op: opStep,
 };
 

@@ -10,6 +10,7 @@ import { EXECUTION_MUTANTS, ROLE_MUTANTS } from './execution.ts';
 import { EXECUTION_ID_MUTANTS } from './execution-ids.ts';
 import { FINGERPRINT_MUTANTS } from './fingerprints.ts';
 import { RENDER_MUTANTS } from './render.ts';
+import { LOCAL_TIME_MUTANTS } from './local-time.ts';
 import { NAMING_MUTANTS } from './naming.ts';
 import { SCOPE_MUTANTS } from './scope.ts';
 import { SEED_STATE_MUTANTS } from './seed-state.ts';
@@ -34,6 +35,7 @@ export const MUTANTS: readonly Mutant[] = [
   ...CLEAN_ROOM_MUTANTS,
   ...SEED_STATE_MUTANTS,
   ...STRAY_FILE_MUTANTS,
+  ...LOCAL_TIME_MUTANTS,
   // Judged in the current edition, on its layout cases (mutant.ts: edition, areas).
   ...CURRENT_VM_LOG_MUTANTS,
   ...CURRENT_LAYOUT_MUTANTS,
