@@ -61,7 +61,8 @@ test('four shards each run a share, recorded in the header, and together every c
     const o = r as { type: string; backend: string; id: string };
     return o.type === 'case' ? [`${o.backend} ${o.id}`] : [];
   });
-  assert.is(wholeIds.length, 78);
+  // names and run-ids on two backends (run-ids/generated-id-is-the-utc-now joined them with the zones).
+  assert.is(wholeIds.length, 80);
   assert.equal([...ids].sort(), [...wholeIds].sort());
   const header = records(readFileSync(shards[2]!, 'utf8'))[0] as { shard: unknown; seed: number };
   assert.equal(header.shard, { index: 3, count: 4 });
@@ -99,7 +100,7 @@ test('shards balanced by the durations of an earlier report also merge into the 
   assert.is(r.code, 0, r.err);
   assert.equal(records(r.out), records(readFileSync(whole, 'utf8')));
   const pretty = await run([...RUN, ...SEED, '--shard', '2/2', '--durations', whole, '--no-probe']);
-  assert.match(pretty.out, /seed: 4242; shard 2\/2/);
+  assert.match(pretty.out, /seed: 4242; TZ [\w/]+; shard 2\/2/);
 });
 
 test('merge writes every format with --report-dir, the same matrix as the unsharded run', async () => {
