@@ -117,24 +117,7 @@ export const verifyCommand: Command = {
           return EXIT.harness;
         }
       }
-      const { findings, kind } = result;
-      const counts = {
-        errors: findings.filter((f) => f.severity === 'error').length,
-        warnings: findings.filter((f) => f.severity === 'warning').length,
-      };
-      if (args.format === 'json')
-        io.stdout.write(
-          `${JSON.stringify({ kind, path: args.path, edition: result.edition, maxFileBytes: args.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES, findings, counts })}
-`,
-        );
-      else {
-        if (args.maxFileBytes !== undefined)
-          io.stdout.write(`verify: files over ${args.maxFileBytes} bytes are not read (--max-file-bytes)\n`);
-        for (const f of findings) io.stdout.write(formatFinding(f, args.path));
-        io.stdout.write(`verify: ${describeVerdict(result.edition)}\n`);
-        // Fixed wording ("1 errors") so scripts can match the summary line.
-        io.stdout.write(`verify: ${counts.errors} errors, ${counts.warnings} warnings in ${kind} ${args.path}\n`);
-      }
+      const counts = writeResult(result, args, io);
       return counts.errors > 0 ? EXIT.failed : EXIT.ok;
     } catch (err) {
       const e = toProseError(err, 'E_IO');
@@ -143,6 +126,27 @@ export const verifyCommand: Command = {
     }
   },
 };
+
+/** Prints the findings in the chosen format and returns their counts. */
+function writeResult(result: VerifyResult, args: VerifyArgs, io: CliIo): { errors: number; warnings: number } {
+  const { findings, kind, edition } = result;
+  const counts = {
+    errors: findings.filter((f) => f.severity === 'error').length,
+    warnings: findings.filter((f) => f.severity === 'warning').length,
+  };
+  if (args.format === 'json') {
+    const maxFileBytes = args.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    io.stdout.write(`${JSON.stringify({ kind, path: args.path, edition, maxFileBytes, findings, counts })}\n`);
+    return counts;
+  }
+  if (args.maxFileBytes !== undefined)
+    io.stdout.write(`verify: files over ${args.maxFileBytes} bytes are not read (--max-file-bytes)\n`);
+  for (const f of findings) io.stdout.write(formatFinding(f, args.path));
+  io.stdout.write(`verify: ${describeVerdict(edition)}\n`);
+  // Fixed wording ("1 errors") so scripts can match the summary line.
+  io.stdout.write(`verify: ${counts.errors} errors, ${counts.warnings} warnings in ${kind} ${args.path}\n`);
+  return counts;
+}
 
 export function parseVerifyArgs(argv: string[], io: CliIo): VerifyArgs {
   const { values, positionals } = parseOptions(argv, VERIFY_OPTIONS, io.env);
