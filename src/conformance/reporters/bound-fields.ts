@@ -48,13 +48,14 @@ export function boundReporter(inner: Reporter, max: number): Reporter {
     told.set(r, b);
     return b;
   };
-  return {
+  // Required: a wrapper that leaves out an optional method drops it silently (notJudged once did); now a type error.
+  const wrapped: Required<Reporter> = {
     header: (h) => inner.header(boundValue(h, max)),
     capabilities: (r) => inner.capabilities(boundValue(r, max)),
     result: (r) => inner.result(bounded(r)),
     footer: (backend, counts, extra) => inner.footer(boundText(backend, max), counts, boundValue(extra, max)),
     finish: (all) => inner.finish(all.map((r) => (told.get(r) as typeof r | undefined) ?? boundValue(r, max))),
-    // A backend left out of the edition asked for is named by every report, so the wrapper must pass it on.
     notJudged: (n) => inner.notJudged?.(boundValue(n, max)),
   };
+  return wrapped;
 }
