@@ -23,7 +23,7 @@ import { createFileExclusive, mkdirDurable, syncDir, writeFileAtomic } from '../
 import { withFileLock } from '../../io/file-lock.ts';
 import { FileMemo } from './file-memo.ts';
 import { RunPaths } from './run-paths.ts';
-import { parseStateMd, renderStateMd, type IndexEntries, type StateDoc } from './state-md.ts';
+import { initialStateMd, parseStateMd, renderStateMd, type IndexEntries, type StateDoc } from './state-md.ts';
 import { FsWorldModelStore } from './world-model-store.ts';
 
 const SCOPED_FILE = /^(.+)__([1-9]\d*)\.md$/;
@@ -101,15 +101,7 @@ export class FsStore implements StateStore {
     // bindings/ is made durable by the fsync of the run directory that writing program.prose ends with.
     mkdirSync(join(dir, 'bindings'));
     writeFileAtomic(join(dir, 'program.prose'), rec.program);
-    const doc: StateDoc = {
-      runId: rec.runId,
-      programPath: rec.programPath ?? 'program.prose',
-      status: rec.status,
-      started: rec.startedAt,
-      updated: rec.startedAt,
-      events: [],
-    };
-    writeFileAtomic(join(dir, 'state.md'), renderStateMd(doc, { bindings: [], agents: [] }));
+    writeFileAtomic(join(dir, 'state.md'), initialStateMd(rec));
   }
 
   async readRun(run: RunRef): Promise<RunRecord | undefined> {

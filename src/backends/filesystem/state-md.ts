@@ -1,6 +1,6 @@
 import { ProseError } from '../../core/errors.ts';
 import { callStack, foldEvents, type ExecutionState } from '../../core/execution-log.ts';
-import type { ExecutionEvent, RunStatus } from '../../core/model.ts';
+import type { ExecutionEvent, RunRecord, RunStatus } from '../../core/model.ts';
 import { RUN_STATUSES } from '../../core/model.ts';
 import { checkEventShape } from '../../core/check-args.ts';
 import { RunPaths } from './run-paths.ts';
@@ -224,4 +224,17 @@ function parseEventLine(line: string, lineNo: number, fail: Fail): ExecutionEven
 
 function unOneLine(s: string): string {
   return s.replace(/\\(\\|r|n|\|)/g, (_, c: string) => (c === 'r' ? '\r' : c === 'n' ? '\n' : c));
+}
+
+/** A new run's state.md: its header, no events, empty Index tables (v0 filesystem.md "`state.md`"). */
+export function initialStateMd(rec: RunRecord): string {
+  const doc: StateDoc = {
+    runId: rec.runId,
+    programPath: rec.programPath ?? 'program.prose',
+    status: rec.status,
+    started: rec.startedAt,
+    updated: rec.startedAt,
+    events: [],
+  };
+  return renderStateMd(doc, { bindings: [], agents: [] });
 }

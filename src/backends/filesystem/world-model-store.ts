@@ -1,5 +1,6 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { editionLayout } from '../../core/editions.ts';
 import { ProseError } from '../../core/errors.ts';
 import type { RunRef } from '../../core/model.ts';
 import type { WorldModelStore } from '../../core/store.ts';
@@ -29,7 +30,8 @@ export class FsWorldModelStore implements WorldModelStore {
       receiptJson: string,
     ) => Promise<void> = async () => {},
   ) {
-    if (paths.durableNodeDir('_') !== undefined) this.readChainHead = (run, node) => this.durableHead(run, node);
+    if (editionLayout(paths.edition).durableWorldModelDir !== undefined)
+      this.readChainHead = (run, node) => this.durableHead(run, node);
   }
 
   private dir(run: RunRef, ...parts: string[]): string {
@@ -97,20 +99,31 @@ export class FsWorldModelStore implements WorldModelStore {
    * then catches up here before anything chains to it, so neither ledger is left with a broken prev.
    */
   private async durableHead(run: RunRef, node: string): Promise<string | undefined> {
-    const durable = this.paths.durableNodeDir(node);
-    if (durable === undefined) return undefined;
-    const rel = `state/world-model/${node}/receipts.jsonl`;
-    const lines = ledgerLines(join(durable, 'receipts.jsonl'), rel);
+    const ledger = this.durableLedger(node);
+    if (ledger === undefined) return undefined;
     const runLast = (await this.readReceipts(run, node)).at(-1);
-    if (runLast !== undefined && !lines.includes(runLast)) {
-      appendLedger(join(durable, 'receipts.jsonl'), rel, runLast);
+    if (runLast !== undefined && !ledger.lines.includes(runLast)) {
+      appendLedger(ledger.file, ledger.rel, runLast);
       return runLast;
     }
-    return lines.at(-1);
+    return ledger.lines.at(-1);
   }
 
+  /** The node's durable ledger, read only (undefined in v0, which keeps none). */
+  private durableLedger(node: string): { file: string; rel: string; lines: string[] } | undefined {
+    const durable = this.paths.durableNodeDir(node);
+    if (durable === undefined) return undefined;
+    const file = join(durable, 'receipts.jsonl');
+    const rel = `state/world-model/${node}/receipts.jsonl`;
+    return { file, rel, lines: ledgerLines(file, rel) };
+  }
+
+  /**
+   * Read only, never catching the ledger up: a run without its own `.version` has no rendered receipt of the node
+   * (publishing comes before the receipt), and its skipped or failed ones copy the durable `@atomic` forward.
+   */
   private async durablePublished(run: RunRef, node: string): Promise<string | null> {
-    const head = await this.durableHead(run, node);
+    const head = this.durableLedger(node)?.lines.at(-1);
     if (head === undefined) return null;
     const atomic = (JSON.parse(head) as { fingerprints?: Record<string, unknown> }).fingerprints?.['@atomic'];
     if (typeof atomic !== 'string' || !(await this.readVersion(run, node, atomic))) return null;

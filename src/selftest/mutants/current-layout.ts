@@ -2,7 +2,7 @@ import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { FsCurrentStore } from '../../backends/filesystem/current-store.ts';
 import { FsStore } from '../../backends/filesystem/fs-store.ts';
-import { renderStateMd } from '../../backends/filesystem/state-md.ts';
+import { initialStateMd } from '../../backends/filesystem/state-md.ts';
 import { appendStepMarker } from '../../backends/filesystem/vm-log.ts';
 import type { AgentLocation, BindingRecord, RunRecord, RunRef } from '../../core/model.ts';
 import { editionRunDir } from '../../core/seed-layout.ts';
@@ -146,14 +146,6 @@ class V0FileToo extends FsCurrentStore {
   protected override layRunFiles(dir: string, rec: RunRecord): void {
     super.layRunFiles(dir, rec);
     if (this.extra === 'program.prose') return writeFileAtomic(join(dir, 'program.prose'), rec.program);
-    const doc = {
-      runId: rec.runId,
-      programPath: rec.programPath ?? 'program.prose',
-      status: rec.status,
-      started: rec.startedAt,
-      updated: rec.startedAt,
-      events: [],
-    };
-    writeFileAtomic(join(dir, 'state.md'), renderStateMd(doc, { bindings: [], agents: [] }));
+    writeFileAtomic(join(dir, 'state.md'), initialStateMd(rec));
   }
 }
