@@ -111,7 +111,7 @@ async function main() {
   await runPlan(plan, opts.jobs, (file, { output, seconds, broke }) => {
     const counts = countOutput(output, broke);
     for (const k of Object.keys(totals)) totals[k] += counts[k];
-    if (counts.failed) failing.push(file);
+    if (counts.failed) failing.push({ file, output });
     measured.set(file, seconds);
     // uvu ends a file's last line with a colour reset after its newline: the file's time goes on that line.
     const text = withoutTotals(output)
@@ -122,7 +122,9 @@ async function main() {
   const ran = measured.size;
   const wall = ((performance.now() - started) / 1000).toFixed(1);
   console.log(`specs: ${ran} files on ${Math.min(opts.jobs, ran)} workers in ${wall} s`);
-  if (failing.length) console.log(`failing files:\n${failing.map((f) => `  ${f}`).join('\n')}`);
+  // A CI log keeps only its tail: each failing file's own output is repeated here, next to the verdict.
+  for (const f of failing) console.log(`--- failed: ${f.file}\n${withoutTotals(f.output).trimEnd()}\n`);
+  if (failing.length) console.log(`failing files:\n${failing.map((f) => `  ${f.file}`).join('\n')}`);
   console.log(closingLine(totals));
   if (ran === 0) {
     console.error(`run-specs: no spec file ran (none matching ${PATTERN} under ${opts.paths.join(', ')})`);
