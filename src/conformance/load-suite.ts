@@ -4,7 +4,7 @@ import { isMap, isSeq, type Node } from 'yaml';
 import { isCapability, type Capability } from '../core/capabilities.ts';
 import { EDITION_NAMES, isEdition, type Edition } from '../core/editions.ts';
 import { ProseError } from '../core/errors.ts';
-import type { Case, Suite } from './case-types.ts';
+import type { Case, Step, Suite } from './case-types.ts';
 import type { SourcePos } from './source-pos.ts';
 import { readingsOf, type Readings } from './case-readings.ts';
 import { caseError, checkKeys, readYaml, str, toJs } from './case-yaml.ts';
@@ -88,17 +88,7 @@ function loadCaseFile(path: string): Case[] {
     if (!isSeq(stepsNode) || stepsNode.items.length === 0)
       throw caseError(p.file, at(item), `case ${id} needs a non-empty "steps" list`, `${id}.steps`);
     const steps = stepsNode.items.map((s, j) => loadStep(p, s as Node, `${id}.steps[${j}]`));
-    // A reader of the case must see why it skips, so a capability its steps need is listed, not added silently.
-    const missing = impliedCapabilities(steps).filter(([cap]) => !(reqList as Capability[]).includes(cap));
-    if (missing.length) {
-      const [cap, why] = missing[0]!;
-      throw caseError(
-        p.file,
-        at(reqNode ?? item),
-        `case ${id} has a ${why} step, which needs capability ${cap}: list it in "requires"`,
-        `${id}.requires`,
-      );
-    }
+    checkImpliedRequires(p.file, at(reqNode ?? item), id, steps, reqList as Capability[]);
     return {
       id,
       area,
@@ -112,6 +102,19 @@ function loadCaseFile(path: string): Case[] {
       pos: { file: p.file, line: at(item) },
     };
   });
+}
+
+/** A reader of the case must see why it skips, so a capability its steps need is listed, not added silently. */
+function checkImpliedRequires(file: string, line: number, id: string, steps: Step[], requires: Capability[]): void {
+  const missing = impliedCapabilities(steps).filter(([cap]) => !requires.includes(cap));
+  if (!missing.length) return;
+  const [cap, why] = missing[0]!;
+  throw caseError(
+    file,
+    line,
+    `case ${id} has a ${why} step, which needs capability ${cap}: list it in "requires"`,
+    `${id}.requires`,
+  );
 }
 
 /** A case's readings: the file's, with the case's own over them; absent when neither names one. */

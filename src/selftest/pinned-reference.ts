@@ -8,17 +8,16 @@ import { CONTROL } from './mutants/index.ts';
 
 const silent = { header() {}, result() {}, footer() {} };
 
-/**
- * The decisions a mutant is judged under: the run's, with the readings it pins over them (before-render, say).
- */
+/** The decisions a mutant is judged under: the run's, with the readings it pins over them (before-render, say). */
 export function judgedUnder(m: Mutant, decisions: Decisions): Decisions {
   return m.pinned ? { ...decisions, ...m.pinned } : decisions;
 }
 
 /**
- * The cases both the unmutated filesystem backend and the control (the mutant harness with no bug) pass in the mutant's edition under the readings it pins, on its
- * areas: the shared reference ran under the defaults, where a case of another reading is skipped and so kills
- * nothing. Run where the mutant is judged (a lane too), so no reference of every pinned set is carried around.
+ * The cases both the unmutated filesystem backend and the control (the mutant harness with no bug) pass in the
+ * mutant's edition under the readings it pins, on its areas: the shared reference ran under the defaults, where a
+ * case of another reading is skipped and so kills nothing. Run where the mutant is judged (a lane too), so no
+ * reference of every pinned set is carried around.
  */
 export async function pinnedGood(m: Mutant, suite: Suite, decisions: Decisions): Promise<Set<string>> {
   const edition = m.edition ?? DEFAULT_EDITION;
