@@ -116,6 +116,8 @@ export interface OpArgs {
         };
         provider?: string;
         model?: string;
+        /** What moved, as the render was told (session "1.2"): the receipt's semantic_diff under decision semantic-diff's render-supplied reading. */
+        semanticDiff?: Record<string, unknown>;
     };
     failRender: {
         run: RunRef;

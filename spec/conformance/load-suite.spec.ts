@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
 import { loadSuite } from '../../src/conformance/load-suite.ts';
 import { ProseError } from '../../src/core/errors.ts';
-import { tempSuite } from '../helpers/temp-suite.ts';
+import { ONE_CASE_FILE, tempSuite } from '../helpers/temp-suite.ts';
 
 function loadError(yaml: string): ProseError {
   const dir = tempSuite({ 'a.yaml': yaml });
@@ -17,15 +17,7 @@ function loadError(yaml: string): ProseError {
   throw new Error('expected the suite to be refused');
 }
 
-const good = `area: a
-cases:
-  - id: a/one
-    title: one
-    steps:
-      - op: resolve
-        args: { name: x }
-        error: E_NOT_FOUND
-`;
+const good = ONE_CASE_FILE;
 
 test('a valid file loads with positions and the requirements it lists', () => {
   const dir = tempSuite({

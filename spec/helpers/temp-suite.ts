@@ -11,6 +11,17 @@ export function tempSuite(files: Record<string, string>): string {
   return dir;
 }
 
+/** The smallest valid case file: area `a`, one case `a/one` (a missing name is E_NOT_FOUND); specs edit it. */
+export const ONE_CASE_FILE = `area: a
+cases:
+  - id: a/one
+    title: one
+    steps:
+      - op: resolve
+        args: { name: x }
+        error: E_NOT_FOUND
+`;
+
 /** A case file with one case that passes, one that fails on purpose and one skipped for a capability nobody declares. */
 export const PASS_FAIL_SKIP_CASES = `area: a
 cases:

@@ -14,7 +14,7 @@ import { captureIo } from '../helpers/temp-suite.ts';
 // its kills are held to the filesystem backend's results in that edition, and its verdict says so.
 const SELF = [process.execPath, fileURLToPath(new URL('../../bin/prose-state.js', import.meta.url))];
 // Each current-edition mutant names the area judging it: the layout ones current-layout, the render ones
-// session-protocol (render-protocol.yaml).
+// session-protocol (render-protocol.yaml), the reading ones receipts (receipt-readings.yaml, under the reading pinned).
 const inArea = (area: string) => MUTANTS.filter((m) => m.edition === 'current' && m.areas?.includes(area));
 const CURRENT = inArea('current-layout');
 
@@ -39,8 +39,15 @@ test('every current-layout mutant is killed by a current-layout case, its verdic
 test('every render mutant is killed by a session-protocol case, judged in the current edition', async () => {
   const render = inArea('session-protocol');
   assert.ok(render.length >= 3, 'the render contract has its mutants');
-  assert.is(MUTANTS.filter((m) => m.edition === 'current').length, CURRENT.length + render.length);
+  const readings = inArea('receipts');
+  assert.is(MUTANTS.filter((m) => m.edition === 'current').length, CURRENT.length + render.length + readings.length);
   await judgedIn('session-protocol', render);
+});
+
+test('every reading mutant of the current edition is killed by a receipts case of the reading it pins', async () => {
+  const readings = inArea('receipts');
+  assert.ok(readings.length >= 2 && readings.every((m) => m.pinned), 'before-render and render-supplied have theirs');
+  await judgedIn('receipts', readings);
 });
 
 test('the same bug judged in v0 is not killed: the kill comes through the current edition', async () => {

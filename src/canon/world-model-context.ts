@@ -60,9 +60,15 @@ export class WorldModelContext {
     run: RunRef,
     node: string,
   ): Promise<{ prev: ContentAddress | null; fingerprints: Record<string, string> }> {
-    if (!s.readChainHead) return lastOf(await this.chainOf(s, run, node));
+    const head = await this.headReceipt(s, run, node);
+    return lastOf(head ? [head] : []);
+  }
+
+  /** The receipt a new one chains to (undefined: cold start), from the chain `headOf` reads. */
+  async headReceipt(s: WorldModelStore, run: RunRef, node: string): Promise<LedgerReceipt | undefined> {
+    if (!s.readChainHead) return (await this.chainOf(s, run, node)).at(-1);
     const head = await s.readChainHead(run, node);
-    return lastOf(head === undefined ? [] : [parseReceipt(head, `the last receipt of ${node}'s chain`)]);
+    return head === undefined ? undefined : parseReceipt(head, `the last receipt of ${node}'s chain`);
   }
 
   /** Calls that extend one chain are serialized on its key: the node's across runs, else the run's node. */

@@ -17,16 +17,20 @@ import {
   skippedReceipt,
 } from './world-model-receipts.ts';
 import { serializeReceipt } from './receipt-for.ts';
+import { reconcilerSkips, SPEC_READINGS, suppliedDiff, type CommitReadings } from './commit-readings.ts';
 
 /**
  * The semantics of the world-model, receipt and envelope operations over `store.worldModel`, the same for every
  * built-in backend, so the same history gives the same addresses and receipt bytes everywhere. Calls on one
  * (run, node) are serialized in this process so a chain never forks.
  */
-export function worldModelHandlers(store: StateStore): Pick<Handlers, WorldModelOp> {
+export function worldModelHandlers(
+  store: StateStore,
+  readings: CommitReadings = SPEC_READINGS,
+): Pick<Handlers, WorldModelOp> {
   const c = new WorldModelContext(store);
   return {
-    commitWorldModel: (a) => commitWorldModel(c, a),
+    commitWorldModel: (a) => commitWorldModel(c, a, readings),
     failRender: (a) => failRender(c, a),
     readPublished: (a) => readPublished(c, a),
     readVersion: (a) => readVersion(c, a),
@@ -39,17 +43,27 @@ export function worldModelHandlers(store: StateStore): Pick<Handlers, WorldModel
 
 type Result<K extends WorldModelOp> = Promise<OpResults[K]>;
 
-async function commitWorldModel(c: WorldModelContext, a: OpArgs['commitWorldModel']): Result<'commitWorldModel'> {
+async function commitWorldModel(
+  c: WorldModelContext,
+  a: OpArgs['commitWorldModel'],
+  readings: CommitReadings,
+): Result<'commitWorldModel'> {
   const node = c.nodeName(a.node);
   const entries = artifactEntriesOf(a.files);
   const facets = a.facets === undefined ? {} : facetTokens(entries, a.facets);
+  const diff = suppliedDiff(readings, a.semanticDiff);
   const s = await c.wm(a.run);
   return c.serial(c.chainKey(s, a.run, node), async () => {
     const { address, bytes } = commitEntries(entries);
-    const { prev, fingerprints: before } = await c.headOf(s, a.run, node);
+    const head = await c.headReceipt(s, a.run, node);
+    const { prev, fingerprints: before } = lastOf(head ? [head] : []);
     const after = { [ATOMIC_FACET]: address, ...facets };
     const ctx = { ...a, node };
-    if (sameFingerprints(before, after)) {
+    const skip =
+      readings.skipRule === 'before-render'
+        ? reconcilerSkips(head, a.contract, a.inputFingerprints ?? [])
+        : sameFingerprints(before, after);
+    if (skip) {
       const receipt = skippedReceipt(ctx, prev, before);
       await s.appendReceipt(a.run, node, serializeReceipt(receipt));
       return {
@@ -60,7 +74,7 @@ async function commitWorldModel(c: WorldModelContext, a: OpArgs['commitWorldMode
         fingerprints: { ...before },
       };
     }
-    const receipt = renderedReceipt(ctx, prev, before, after);
+    const receipt = renderedReceipt(ctx, prev, before, after, diff);
     await s.writeVersion(a.run, node, address, bytes);
     await s.publish(a.run, node, address);
     await s.appendReceipt(a.run, node, serializeReceipt(receipt));

@@ -109,18 +109,23 @@ function strip(b: ReturnType<typeof base>): Omit<ReceiptBody, 'fingerprints' | '
   return rest;
 }
 
-/** A rendered receipt: new fingerprints, `semantic_diff` = `{facet: {from, to}}` per moved facet (`wm-semantic-diff`). */
+/**
+ * A rendered receipt: new fingerprints, `semantic_diff` = `{facet: {from, to}}` per moved facet (`wm-semantic-diff`),
+ * or the render-supplied context when given (decision semantic-diff).
+ */
 export function renderedReceipt(
   ctx: RenderContext,
   prev: ContentAddress | null,
   before: Record<string, string>,
   after: Record<string, string>,
+  supplied?: Record<string, unknown>,
 ): LedgerReceipt {
   const b = base(ctx, prev);
-  const diff: Record<string, unknown> = {};
-  for (const facet of Object.keys(after)) {
-    if (before[facet] !== after[facet]) diff[facet] = { from: before[facet] ?? null, to: after[facet] };
-  }
+  const diff: Record<string, unknown> = supplied ?? {};
+  if (!supplied)
+    for (const facet of Object.keys(after)) {
+      if (before[facet] !== after[facet]) diff[facet] = { from: before[facet] ?? null, to: after[facet] };
+    }
   const cost = {
     provider: nonEmpty(ctx.provider, 'provider', 'none'),
     model: nonEmpty(ctx.model, 'model', 'none'),

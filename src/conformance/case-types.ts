@@ -1,5 +1,6 @@
 import type { Capability } from '../core/capabilities.ts';
 import type { Edition } from '../core/editions.ts';
+import type { Readings } from './case-readings.ts';
 import type { SourcePos } from './source-pos.ts';
 import type { Step } from './steps/step-kinds.ts';
 
@@ -16,6 +17,8 @@ export interface Case {
   requires: Capability[];
   /** The editions whose text the case checks (file or case field `editions`; default every edition). */
   editions: Edition[];
+  /** The readings of choice decisions the case checks (`readings:`, file or case); absent: it holds under any. */
+  readings?: Readings;
   /** When true (the default) the runner creates a run first and saves it as `${run}`. */
   run: boolean;
   steps: Step[];

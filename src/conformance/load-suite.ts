@@ -4,13 +4,14 @@ import { isMap, isSeq, type Node } from 'yaml';
 import { isCapability, type Capability } from '../core/capabilities.ts';
 import { EDITION_NAMES, isEdition, type Edition } from '../core/editions.ts';
 import { ProseError } from '../core/errors.ts';
-import type { Case, Suite } from './case-types.ts';
+import type { Case, Step, Suite } from './case-types.ts';
 import type { SourcePos } from './source-pos.ts';
+import { readingsOf, type Readings } from './case-readings.ts';
 import { caseError, checkKeys, readYaml, str, toJs } from './case-yaml.ts';
 import { allSteps, impliedCapabilities, loadStep } from './steps/step-kinds.ts';
 
-const CASE_KEYS = new Set(['id', 'title', 'spec', 'requires', 'editions', 'run', 'steps']);
-const FILE_KEYS = new Set(['area', 'spec', 'editions', 'cases']);
+const CASE_KEYS = new Set(['id', 'title', 'spec', 'requires', 'editions', 'readings', 'run', 'steps']);
+const FILE_KEYS = new Set(['area', 'spec', 'editions', 'readings', 'cases']);
 const ID = /^[a-z0-9-]+\/[a-z0-9][a-z0-9.-]*$/;
 
 /** Loads `suite.yaml` and every `cases/**.yaml` under `dir`; every error carries file, line and field. */
@@ -60,6 +61,7 @@ function loadCaseFile(path: string): Case[] {
   const area = str(p, top, 'area', true)!;
   const fileSpec = str(p, top, 'spec', false) ?? '';
   const fileEditions = editionsOf(p, top.get('editions', true) as Node | undefined, 'editions') ?? EDITION_NAMES;
+  const fileReadings = readingsOf(p, top.get('readings', true) as Node | undefined, 'readings');
   const list = top.get('cases', true);
   if (!isSeq(list)) throw caseError(p.file, at(top), '"cases" must be a list', 'cases');
   return list.items.map((item, i) => {
@@ -86,17 +88,7 @@ function loadCaseFile(path: string): Case[] {
     if (!isSeq(stepsNode) || stepsNode.items.length === 0)
       throw caseError(p.file, at(item), `case ${id} needs a non-empty "steps" list`, `${id}.steps`);
     const steps = stepsNode.items.map((s, j) => loadStep(p, s as Node, `${id}.steps[${j}]`));
-    // A reader of the case must see why it skips, so a capability its steps need is listed, not added silently.
-    const missing = impliedCapabilities(steps).filter(([cap]) => !(reqList as Capability[]).includes(cap));
-    if (missing.length) {
-      const [cap, why] = missing[0]!;
-      throw caseError(
-        p.file,
-        at(reqNode ?? item),
-        `case ${id} has a ${why} step, which needs capability ${cap}: list it in "requires"`,
-        `${id}.requires`,
-      );
-    }
+    checkImpliedRequires(p.file, at(reqNode ?? item), id, steps, reqList as Capability[]);
     return {
       id,
       area,
@@ -104,11 +96,30 @@ function loadCaseFile(path: string): Case[] {
       spec: str(p, item, 'spec', false) ?? fileSpec,
       requires: [...new Set(reqList as Capability[])],
       editions: editionsOf(p, item.get('editions', true) as Node | undefined, `${id}.editions`) ?? fileEditions,
+      ...readingsField(fileReadings, readingsOf(p, item.get('readings', true) as Node | undefined, `${id}.readings`)),
       run,
       steps,
       pos: { file: p.file, line: at(item) },
     };
   });
+}
+
+/** A reader of the case must see why it skips, so a capability its steps need is listed, not added silently. */
+function checkImpliedRequires(file: string, line: number, id: string, steps: Step[], requires: Capability[]): void {
+  const missing = impliedCapabilities(steps).filter(([cap]) => !requires.includes(cap));
+  if (!missing.length) return;
+  const [cap, why] = missing[0]!;
+  throw caseError(
+    file,
+    line,
+    `case ${id} has a ${why} step, which needs capability ${cap}: list it in "requires"`,
+    `${id}.requires`,
+  );
+}
+
+/** A case's readings: the file's, with the case's own over them; absent when neither names one. */
+function readingsField(file: Readings | undefined, own: Readings | undefined): { readings?: Readings } {
+  return file || own ? { readings: { ...file, ...own } } : {};
 }
 
 /** An `editions` field: a non-empty list of known editions, each once; undefined when the field is absent. */

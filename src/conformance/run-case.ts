@@ -4,6 +4,7 @@ import type { BackendEnv } from '../core/backend.ts';
 import { DEFAULT_EDITION, editionLayout, type Edition } from '../core/editions.ts';
 import { serializeError, toProseError } from '../core/errors.ts';
 import type { BaseStep } from './base-step.ts';
+import { readingSkip } from './case-readings.ts';
 import type { Case } from './case-types.ts';
 import type { PlantStorage } from './plant.ts';
 import { platformSkip } from './platform-skips.ts';
@@ -102,6 +103,8 @@ function layoutVars(edition: Edition): Vars {
 function skipReason(c: Case, ctx: CaseContext, edition: Edition): string | undefined {
   if (!c.editions.includes(edition))
     return `checks the ${c.editions.join(' and ')} edition's text; this run judges the ${edition} edition`;
+  const reading = readingSkip(c.readings, ctx.decisions);
+  if (reading) return reading;
   const missing = c.requires.filter((cap) => !ctx.factory.capabilities.includes(cap));
   if (missing.length) return `needs capability ${missing.join(', ')}, which ${ctx.factory.name} does not declare`;
   const onPlatform = platformSkip(c, ctx.factory.kind, ctx.platform ?? process.platform);

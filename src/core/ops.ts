@@ -72,6 +72,8 @@ export interface OpArgs {
     tokens?: { fresh: number; reused: number };
     provider?: string;
     model?: string;
+    /** What moved, as the render was told (session "1.2"): the receipt's semantic_diff under decision semantic-diff's render-supplied reading. */
+    semanticDiff?: Record<string, unknown>;
   };
   failRender: {
     run: RunRef;
@@ -242,6 +244,7 @@ export const OPS: { [K in OpName]: OpSpec } = {
       tokens: opt('object'),
       provider: opt('string'),
       model: opt('string'),
+      semanticDiff: opt('object'),
     },
   },
   failRender: {

@@ -1,6 +1,6 @@
 import { STORAGE_KINDS } from '../core/backend.ts';
 import { CAPABILITIES } from '../core/capabilities.ts';
-import { DEFAULT_DECISIONS } from '../core/decisions.ts';
+import { DECISION_CHOICES, DEFAULT_DECISIONS } from '../core/decisions.ts';
 import { EDITION_NAMES } from '../core/editions.ts';
 import { ERROR_CODES } from '../core/errors.ts';
 import { AGENT_SCOPES, BINDING_KINDS, RUN_STATUSES } from '../core/model.ts';
@@ -89,7 +89,9 @@ function eventSchemas(): Schema {
 }
 
 /** A decision's schema from its default value: the pinned numbers are positive integers. */
-function decisionSchema(value: unknown): Schema {
+function decisionSchema(key: string, value: unknown): Schema {
+  const choices = DECISION_CHOICES[key as keyof typeof DEFAULT_DECISIONS];
+  if (choices) return { enum: [...choices] };
   if (typeof value === 'number') return Number.isInteger(value) ? { type: 'integer', minimum: 1 } : { type: 'number' };
   if (typeof value === 'boolean') return { type: 'boolean' };
   return { type: 'string' };
@@ -250,7 +252,7 @@ function envSchema(): Schema {
       },
       decisions: {
         type: 'object',
-        properties: Object.fromEntries(Object.entries(DEFAULT_DECISIONS).map(([k, v]) => [k, decisionSchema(v)])),
+        properties: Object.fromEntries(Object.entries(DEFAULT_DECISIONS).map(([k, v]) => [k, decisionSchema(k, v)])),
         required: Object.keys(DEFAULT_DECISIONS),
         additionalProperties: false,
       },

@@ -33,6 +33,11 @@ export interface Mutant {
    * and control then run just these areas' cases instead of the whole suite a second time.
    */
   areas?: readonly string[];
+  /**
+   * Readings the run judging it pins instead of the defaults (decisions skip-rule, semantic-diff): its kills are then
+   * held to the cases the reference backend passes under them (pinned-reference.ts), on `areas`.
+   */
+  pinned?: Partial<Decisions>;
 }
 
 /** Where a mutant's reference results are kept: the backend's name, `@edition` past v0 (`filesystem@current`). */
@@ -71,6 +76,8 @@ export interface Mutation {
   /** The edition it is judged in (default v0); `areas`: the only areas judging it (see Mutant). */
   edition?: Edition;
   areas?: readonly string[];
+  /** The readings the judging run pins (see Mutant); the buggy backend's own are `decisions`. */
+  pinned?: Partial<Decisions>;
 }
 
 /**
@@ -109,6 +116,7 @@ export function mutant(name: string, bug: string, m: Mutation): Mutant {
     ...(m.checker ? { checker: m.checker } : {}),
     ...(m.edition ? { edition: m.edition } : {}),
     ...(m.areas ? { areas: m.areas } : {}),
+    ...(m.pinned ? { pinned: m.pinned } : {}),
   };
 }
 

@@ -5,12 +5,15 @@ import type { CaseResult } from '../conformance/outcome.ts';
 import { runSuite } from '../conformance/run-suite.ts';
 import { inEditionOf, referenceOf, type Mutant } from './mutant.ts';
 import { CONTROL } from './mutants/index.ts';
+import { judgedUnder, pinnedGood } from './pinned-reference.ts';
 
 export interface MutantVerdict {
   mutant: string;
   bug: string;
   /** The edition it was judged in: its storage's tree and the reference results its kills are held to. */
   edition: Edition;
+  /** The readings it was judged under instead of the defaults (Mutant.pinned), when any. */
+  pinned?: Record<string, unknown>;
   /** The case that caught it first (failed or errored on the mutant while it passes on the reference backend). */
   killedBy: string[];
   /** What the first killing case saw (its failure or error), so a kill of the control can be diagnosed. */
@@ -129,6 +132,10 @@ export function judgeMutant(
   workerCommand?: readonly string[],
   jobs = 1,
 ): Promise<MutantVerdict> {
+  if (m.pinned) {
+    const judged = judgedUnder(m, decisions);
+    return pinnedGood(m, suite, judged).then((g) => verdictOf(m, suite, g, judged, workerCommand, jobs));
+  }
   return verdictOf(m, suite, new Set(good[referenceOf(m)] ?? []), decisions, workerCommand, jobs);
 }
 
@@ -165,6 +172,7 @@ async function verdictOf(
     mutant: m.name,
     bug: m.bug,
     edition: m.edition ?? DEFAULT_EDITION,
+    ...(m.pinned ? { pinned: { ...m.pinned } } : {}),
     killedBy: kills.map((r) => r.id),
     ...(evidence !== undefined ? { evidence } : {}),
   };

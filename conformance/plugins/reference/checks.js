@@ -63,6 +63,8 @@ export const OPS = {
       tokens: opt('object'),
       provider: opt('string'),
       model: opt('string'),
+      // Read only under decision semantic-diff's render-supplied reading, which this plugin does not follow.
+      semanticDiff: opt('object'),
     },
   },
   failRender: {

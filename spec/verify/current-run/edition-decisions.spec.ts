@@ -218,7 +218,7 @@ test("receipt-forward-compat: a current run's receipt with as_of or a real signe
   );
 });
 
-test('skipped-meaning: a skipped receipt copying the fingerprints forward and a rendered receipt that moved nothing both read clean', async () => {
+test('skip-rule: a skipped receipt copying the fingerprints forward and a rendered receipt that moved nothing both read clean', async () => {
   assert.equal(
     await found((c) => {
       const first = JSON.parse(readFileSync(join(c.run, 'receipts/scout.jsonl'), 'utf8').split('\n')[0]!);

@@ -4,6 +4,7 @@ import type { StateStore } from '../../core/store.ts';
 import type { Capability } from '../../core/capabilities.ts';
 import { createBackend } from '../../core/semantics.ts';
 import { worldModelHandlers } from '../../canon/world-model-ops.ts';
+import { commitReadingsOf } from '../../canon/commit-readings.ts';
 import { FsCurrentStore } from './current-store.ts';
 import { FsStore } from './fs-store.ts';
 
@@ -46,5 +47,7 @@ export const filesystemFactory: BackendFactory = {
 
 /** The backend over a store: the one place the filesystem backend is assembled (the selftest's mutants reuse it). */
 export function filesystemBackend(store: StateStore, decisions: Decisions): Backend {
-  return createBackend({ store, extraHandlers: worldModelHandlers(store), decisions, capabilities: CAPABILITIES });
+  // The filesystem backend follows the readings the run pins, so each is shown passable (decisions skip-rule, semantic-diff).
+  const extraHandlers = worldModelHandlers(store, commitReadingsOf(decisions));
+  return createBackend({ store, extraHandlers, decisions, capabilities: CAPABILITIES });
 }

@@ -23,7 +23,8 @@ Each mutant is the filesystem backend (a few: the sqlite backend) with one real 
 frame, ...). The suite must kill every one: a mutant is killed when a case that passes on the unmutated backend
 fails on it. A survivor is a case the suite is missing. Exit 1 when any mutant survives. Each mutant is judged in
 one edition (most in v0; a few in the current edition, against the filesystem backend's results in that edition),
-and its verdict line names it.
+and its verdict line names it. A few are judged under a reading besides the default decisions (skip-rule
+before-render, semantic-diff render-supplied), against the filesystem backend's results under that reading.
 
 Options:
   --mutant NAME   only this mutant (repeatable)
@@ -140,9 +141,14 @@ async function judgeAll(
 
 function verdictLine(v: MutantVerdict): string {
   const name = `${v.mutant.padEnd(30)} ${`[${v.edition}]`.padEnd(10)}`;
-  if (!v.killedBy.length) return `  SURVIVED ${name}${v.bug}\n`;
+  const under = v.pinned
+    ? ` (under ${Object.entries(v.pinned)
+        .map(([k, x]) => `${k}=${x}`)
+        .join(', ')})`
+    : '';
+  if (!v.killedBy.length) return `  SURVIVED ${name}${v.bug}${under}\n`;
   const more = v.killedBy.length > 3 ? ` and ${v.killedBy.length - 3} more` : '';
-  return `  killed   ${name}by ${v.killedBy.slice(0, 3).join(', ')}${more}\n`;
+  return `  killed   ${name}by ${v.killedBy.slice(0, 3).join(', ')}${more}${under}\n`;
 }
 
 /**

@@ -13,7 +13,7 @@ export interface TestOptions {
   suite?: string;
   expect?: string;
   /** --decision K=V, read; `decisionGiven` says whether any was given (a rerun replays the report's otherwise). */
-  decisions: Record<string, number>;
+  decisions: Record<string, number | string>;
   decisionGiven: boolean;
   timeout?: string;
   seed?: string;
@@ -97,14 +97,14 @@ function deadlineMs(given: string): number {
   return ms;
 }
 
-/** `--decision KEY=NUMBER`, each; anything else is a usage error quoting it. */
-function decisionOverrides(given: string[]): Record<string, number> {
+/** `--decision KEY=NUMBER` or `KEY=READING` (skip-rule=before-render); anything else is a usage error quoting it. */
+function decisionOverrides(given: string[]): Record<string, number | string> {
   return Object.fromEntries(
     given.map((kv) => {
       const [k, v] = kv.split('=');
-      if (!k || v === undefined || !/^\d+$/.test(v))
-        throw new ProseError('E_USAGE', `--decision takes KEY=NUMBER, got ${JSON.stringify(kv)}`);
-      return [k, Number(v)];
+      if (!k || v === undefined || !/^(\d+|[a-z][a-z-]*)$/.test(v))
+        throw new ProseError('E_USAGE', `--decision takes KEY=NUMBER or KEY=READING, got ${JSON.stringify(kv)}`);
+      return [k, /^\d+$/.test(v) ? Number(v) : v];
     }),
   );
 }

@@ -28,7 +28,7 @@ Options:
   --report-dir DIR    also write every report format into DIR (report.jsonl, report.md, ...)
   --suite DIR         the suite directory (default: the built-in suite)             [PROSE_STATE_SUITE_DIR]
   --expect FILE       expected outcomes per case id (fail or skip, with a reason)   [PROSE_STATE_EXPECT]
-  --decision K=V      override a pinned decision, e.g. attachmentThresholdBytes=100000 (repeatable)
+  --decision K=V      override a pinned decision, e.g. attachmentThresholdBytes=100000, skip-rule=before-render (repeatable)
   --timeout MS        per-step timeout in milliseconds (default 30000)
   --deadline SECONDS  the whole run's time limit: past it the run stops, reports what did not run, exits 3  [PROSE_STATE_DEADLINE]
   --seed N            seed of the crash area's kill points (default random, printed in the header)  [PROSE_STATE_SEED]

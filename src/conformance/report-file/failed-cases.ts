@@ -12,7 +12,7 @@ export interface RerunPlan {
   seed: number;
   /** The zone the report's run picked or was given (absent in a report from before zones: the seed picks again). */
   tz?: string;
-  decisions: Record<string, number>;
+  decisions: Record<string, number | string>;
   /** Backends whose run was cut off: the cases after the cut were never run, so they are not rerun either. */
   cutOff: string[];
 }
@@ -45,7 +45,7 @@ export function rerunPlan(report: SavedReport, suite: Suite): RerunPlan {
     editions,
     seed: first.seed,
     ...(first.tz !== undefined ? { tz: first.tz } : {}),
-    decisions: first.decisions as unknown as Record<string, number>,
+    decisions: first.decisions as unknown as Record<string, number | string>,
     cutOff: report.runs.filter((r) => !r.footer).map((r) => r.header.backend.name),
   };
 }

@@ -74,6 +74,13 @@ function properties(h: RunHeader): string[] {
   const props: [string, string][] = [
     ['edition', h.edition],
     ['seed', String(h.seed)],
+    // The readings a run judged by (skipRule, semanticDiff) change which cases ran, so CI keeps them with the counts.
+    [
+      'decisions',
+      Object.entries(h.decisions)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', '),
+    ],
     ...(h.tz ? [['tz', h.tz] as [string, string]] : []),
     ...(h.shard ? [['shard', `${h.shard.index}/${h.shard.count}`] as [string, string]] : []),
     ...(quick ? [['quick', quick] as [string, string]] : []),

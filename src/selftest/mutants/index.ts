@@ -12,6 +12,7 @@ import { FINGERPRINT_MUTANTS } from './fingerprints.ts';
 import { RENDER_MUTANTS } from './render.ts';
 import { LOCAL_TIME_MUTANTS } from './local-time.ts';
 import { NAMING_MUTANTS } from './naming.ts';
+import { READING_MUTANTS } from './readings.ts';
 import { SCOPE_MUTANTS } from './scope.ts';
 import { SEED_STATE_MUTANTS } from './seed-state.ts';
 import { SESSION_MUTANTS } from './session.ts';
@@ -36,6 +37,7 @@ export const MUTANTS: readonly Mutant[] = [
   ...SEED_STATE_MUTANTS,
   ...STRAY_FILE_MUTANTS,
   ...LOCAL_TIME_MUTANTS,
+  ...READING_MUTANTS,
   // Judged in the current edition, on its layout cases (mutant.ts: edition, areas).
   ...CURRENT_VM_LOG_MUTANTS,
   ...CURRENT_LAYOUT_MUTANTS,
