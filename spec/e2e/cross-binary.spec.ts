@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { VERSION } from '../../src/cli/version.ts';
 import { REACTOR_DIR } from '../canon/vectors.ts';
-import { ensureBinary, footers, REPO } from './built-binary.ts';
+import { ensureBinaries, ensureBinary, footers, REPO } from './built-binary.ts';
 // @ts-expect-error: a build script in plain JavaScript, shared with the build's own probe
 import { emulatorFor } from '../../scripts/binary/emulator.mjs';
 
@@ -30,6 +30,10 @@ const WINE_CANNOT_START_NODE = /Fatal process out of memory: SegmentedTable::Ini
 const root = mkdtempSync(join(tmpdir(), 'cross-binary-e2e-'));
 const data = join(root, 'data');
 mkdirSync(data);
+
+// The three binaries in one build when none is there yet (a fresh clone): one bundle and one portable blob for both
+// foreign targets, instead of a build per target.
+await ensureBinaries(['linux-x64', 'linux-arm64', 'win-x64']);
 
 async function plan(target: string): Promise<Plan> {
   const binary = await ensureBinary(target);
