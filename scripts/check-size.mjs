@@ -62,14 +62,27 @@ function main(argv) {
   const list = argv.includes('--list');
   const under = argv.includes('--under') ? argv[argv.indexOf('--under') + 1] : undefined;
   const other = argv.includes('--src') ? argv[argv.indexOf('--src') + 1] : undefined;
-  const dir = resolve(root, under ?? other ?? 'src');
+  const { code, out, err } = checkSize(resolve(root, under ?? other ?? 'src'), { list, under: under !== undefined });
+  if (out.length) console.log(out.join('\n'));
+  if (err.length) console.error(err.join('\n'));
+  return code;
+}
+
+/**
+ * Holds the tree at `dir` to the limits: `{ code, out, err }`, the exit code and the lines the CLI prints. `under`: one
+ * folder, so the limit on how many functions pass the soft limit does not apply. `measure` (default measureFile) lets
+ * spec/layers/check-size.spec.ts hold each planted copy of src/ to the limits in its own process, each unchanged file parsed once.
+ */
+export function checkSize(dir, { list = false, under = false, measure = measureFile } = {}) {
+  const out = [];
+  const err = [];
   const soft = [];
   const hard = [];
   const bigFiles = [];
   const longLines = [];
   for (const file of tsFiles(dir)) {
     const rel = relative(root, file);
-    const m = measureFile(file);
+    const m = measure(file);
     for (const f of m.fns) {
       if (f.lines > LIMITS.functionSoftLines) soft.push(`${rel}:${f.line} ${f.name} (${f.lines} lines)`);
       if (f.lines > LIMITS.functionHardLines) hard.push(`${rel}:${f.line} ${f.name} (${f.lines} lines)`);
@@ -90,13 +103,13 @@ function main(argv) {
     problems.push(`${longLines.length} lines past ${LIMITS.lineChars} characters:\n    ${longLines.join('\n    ')}`);
   const where = relative(root, dir);
   const summary = `size check (${where}): ${soft.length} functions past ${LIMITS.functionSoftLines} lines, ${hard.length} past ${LIMITS.functionHardLines}, ${bigFiles.length} files past ${LIMITS.fileLines}, ${longLines.length} lines past ${LIMITS.lineChars} characters`;
-  if (list && soft.length) console.log(`functions past ${LIMITS.functionSoftLines} lines:\n    ${soft.join('\n    ')}`);
+  if (list && soft.length) out.push(`functions past ${LIMITS.functionSoftLines} lines:\n    ${soft.join('\n    ')}`);
   if (problems.length) {
-    console.error(`${summary}\n  ${problems.join('\n  ')}`);
-    return 1;
+    err.push(`${summary}\n  ${problems.join('\n  ')}`);
+    return { code: 1, out, err };
   }
-  if (list || under) console.log(summary);
-  return 0;
+  if (list || under) out.push(summary);
+  return { code: 0, out, err };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
