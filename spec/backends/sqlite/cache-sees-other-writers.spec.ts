@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { worldModelHandlers } from '../../../src/canon/world-model-ops.ts';
 import { SQLITE_CAPABILITIES, sqliteFactory, SqliteStore } from '../../../src/backends/sqlite/index.ts';
 import type { Backend } from '../../../src/core/backend.ts';
-import type { ExecutionEvent } from '../../../src/core/model.ts';
+import { statement, trusting } from '../../helpers/trusting-store.ts';
 import { createBackend } from '../../../src/core/semantics.ts';
 import { cli, runFixture, SQLITE3, tempEnv } from './helpers.ts';
 
@@ -15,28 +15,9 @@ import { cli, runFixture, SQLITE3, tempEnv } from './helpers.ts';
 // store whose cache never checks show that they catch one.
 
 const vm = { role: 'vm' } as const;
-const statement = (index: number, status: 'executing' | 'completed'): ExecutionEvent => ({
-  type: 'statement',
-  index,
-  text: `step ${index}`,
-  status,
-});
 
 /** A store that keeps the first log it read and only adds its own appends: a cache that does not check. */
-class TrustingStore extends SqliteStore {
-  private readonly kept = new Map<string, ExecutionEvent[]>();
-  override async readEvents(run: string): Promise<ExecutionEvent[]> {
-    let events = this.kept.get(run);
-    if (!events) this.kept.set(run, (events = await super.readEvents(run)));
-    return [...events];
-  }
-  override async appendEventAtomically(run: string, make: (events: readonly ExecutionEvent[]) => ExecutionEvent) {
-    const event = make(await this.readEvents(run));
-    await super.appendEvent(run, event);
-    this.kept.get(run)!.push(event);
-    return event;
-  }
-}
+const TrustingStore = trusting(SqliteStore);
 
 type Env = ReturnType<typeof tempEnv>;
 

@@ -6,6 +6,7 @@ import { PG_MEM_CAPABILITIES } from './capabilities.ts';
 import { ensureSchema } from './ensure-schema.ts';
 import { PgDb, type PoolLike } from './pg-db.ts';
 import { PostgresStore } from './postgres-store.ts';
+import { memLogWatch } from './mem-log-watch.ts';
 
 /**
  * A factory for the PostgreSQL backend on pg-mem: one in-memory database per `env.storageKey`, kept by the
@@ -46,7 +47,7 @@ export function createPostgresMemFactory(): BackendFactory & { openDb(env: Backe
         if (fresh) dbs.delete(env.storageKey);
         throw err;
       }
-      const store = new PostgresStore(db, env.projectDir, env.decisions);
+      const store = new PostgresStore(db, env.projectDir, env.decisions, memLogWatch(memOf(env)));
       return createBackend({
         store,
         extraHandlers: worldModelHandlers(store),

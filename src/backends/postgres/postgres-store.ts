@@ -23,6 +23,8 @@ import { importSourceUrl } from '../../core/import-url.ts';
 import { PgError } from './pg-error.ts';
 import { checkStorableText } from './sql-literal.ts';
 import { readOnlyView } from './storage-view.ts';
+import { EventLogCache } from './event-log-cache.ts';
+import type { LogWatch } from './log-watch.ts';
 
 interface BindingRow {
   name: string;
@@ -54,14 +56,18 @@ export class PostgresStore implements StateStore {
   private readonly attachments: Attachments;
   /** The canonical world-model and receipt ledger (world-model-store.ts). */
   readonly worldModel: WorldModelStore;
+  private readonly log: EventLogCache;
 
+  /** `watch`: the storage's count of changes to the execution log, when the engine keeps one (mem-log-watch.ts). */
   constructor(
     private readonly db: PgDb,
     private readonly projectDir: string,
     private readonly decisions: Decisions,
+    watch?: LogWatch,
   ) {
     this.attachments = new Attachments(projectDir);
     this.worldModel = new PostgresWorldModelStore(db);
+    this.log = new EventLogCache(watch);
   }
 
   async createRun(run: RunRecord): Promise<RunRef> {
@@ -191,12 +197,8 @@ export class PostgresStore implements StateStore {
     return this.readEventsWith(this.db, run);
   }
 
-  private async readEventsWith(db: PgDb, run: RunRef): Promise<ExecutionEvent[]> {
-    const rows = await db.query<{ metadata: ExecutionEvent | string }>(
-      `SELECT metadata FROM openprose.execution WHERE run_id = $1 ORDER BY id`,
-      [run],
-    );
-    return rows.map((r) => (typeof r.metadata === 'string' ? JSON.parse(r.metadata) : r.metadata) as ExecutionEvent);
+  private readEventsWith(db: PgDb, run: RunRef): Promise<ExecutionEvent[]> {
+    return this.log.read(db, run);
   }
 
   async writeBinding(run: RunRef, b: BindingRecord, attach: boolean): Promise<{ location: string }> {

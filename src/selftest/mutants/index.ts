@@ -1,6 +1,7 @@
 import { mutant, type Mutant } from '../mutant.ts';
 import { AGENT_MUTANTS } from './agents.ts';
 import { BINDING_MUTANTS } from './bindings.ts';
+import { CACHE_MUTANTS } from './caching.ts';
 import { CLEAN_ROOM_MUTANTS } from './clean-room.ts';
 import { CRASH_ORDERING_MUTANTS } from './crash-ordering.ts';
 import { CURRENT_LAYOUT_MUTANTS } from './current-layout.ts';
@@ -38,6 +39,7 @@ export const MUTANTS: readonly Mutant[] = [
   ...STRAY_FILE_MUTANTS,
   ...LOCAL_TIME_MUTANTS,
   ...READING_MUTANTS,
+  ...CACHE_MUTANTS,
   // Judged in the current edition, on its layout cases (mutant.ts: edition, areas).
   ...CURRENT_VM_LOG_MUTANTS,
   ...CURRENT_LAYOUT_MUTANTS,

@@ -13,8 +13,11 @@ export interface BindingOnDisk {
   file: string;
   name: string;
   executionId: number | null;
-  /** Absent when the file did not parse. */
-  parsed?: BindingFile;
+  /**
+   * What the later checks read of the parsed file (the Index compares the kind); absent when it did not parse. The
+   * value and source are dropped once the file is checked, so a run's bindings are never all held at once.
+   */
+  parsed?: Pick<BindingFile, 'kind' | 'attachment'>;
 }
 
 const SCOPED = /^(.+)__(\d+)\.md$/;
@@ -74,7 +77,10 @@ function checkOne(
   const text = readText(join(runDir, file), file, sink, maxFileBytes);
   if (text === undefined) return undefined;
   const parsed = parse(text, file, sink);
-  const b: BindingOnDisk = { file, name, executionId, ...(parsed ? { parsed } : {}) };
+  const kept =
+    parsed &&
+    (parsed.attachment === undefined ? { kind: parsed.kind } : { kind: parsed.kind, attachment: parsed.attachment });
+  const b: BindingOnDisk = { file, name, executionId, ...(kept ? { parsed: kept } : {}) };
   if (!parsed) return b;
   if (parsed.name !== name)
     sink.add('binding.name-mismatch', `the heading names ${JSON.stringify(parsed.name)} but the file is ${entry}`, {
