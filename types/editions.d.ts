@@ -36,6 +36,18 @@ export interface EditionLayout {
     executionLogHeading: string;
     /** Durable per-node world-model under the project, or undefined where the edition keeps versions per run. */
     durableWorldModelDir: string | undefined;
+    /** The SQL columns (sqlite.md and postgres.md "Core Schema") whose names the editions spell differently. */
+    sqlColumns: SqlColumns;
+}
+/** Column names of the SQL layouts that differ between the editions (cases name them as `${sql.importSource}`). */
+export interface SqlColumns {
+    /** run: the invoked program's path and text. */
+    runPath: 'program_path' | 'root_path';
+    runSource: 'program_source' | 'root_source';
+    /** bindings: input, output, let or const. */
+    bindingKind: 'kind' | 'binding';
+    /** imports: where the imported program came from. */
+    importSource: 'source_url' | 'source_ref';
 }
 export declare function editionLayout(edition: Edition): EditionLayout;
 /** The capability a backend declares for each edition it implements (core/capabilities.ts). */

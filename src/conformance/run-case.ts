@@ -96,6 +96,7 @@ function layoutVars(edition: Edition): Vars {
     programFile: l.programFile,
     executionLog: l.executionLog,
     executionLogHeading: l.executionLogHeading,
+    sql: l.sqlColumns,
   };
 }
 

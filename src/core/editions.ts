@@ -54,6 +54,19 @@ export interface EditionLayout {
   executionLogHeading: string;
   /** Durable per-node world-model under the project, or undefined where the edition keeps versions per run. */
   durableWorldModelDir: string | undefined;
+  /** The SQL columns (sqlite.md and postgres.md "Core Schema") whose names the editions spell differently. */
+  sqlColumns: SqlColumns;
+}
+
+/** Column names of the SQL layouts that differ between the editions (cases name them as `${sql.importSource}`). */
+export interface SqlColumns {
+  /** run: the invoked program's path and text. */
+  runPath: 'program_path' | 'root_path';
+  runSource: 'program_source' | 'root_source';
+  /** bindings: input, output, let or const. */
+  bindingKind: 'kind' | 'binding';
+  /** imports: where the imported program came from. */
+  importSource: 'source_url' | 'source_ref';
 }
 
 const LAYOUTS: Record<Edition, EditionLayout> = {
@@ -67,6 +80,12 @@ const LAYOUTS: Record<Edition, EditionLayout> = {
     executionLog: 'state.md',
     executionLogHeading: '# Execution State\n',
     durableWorldModelDir: undefined,
+    sqlColumns: {
+      runPath: 'program_path',
+      runSource: 'program_source',
+      bindingKind: 'kind',
+      importSource: 'source_url',
+    },
   },
   // filesystem.md "Directory Structure", "Memory Scoping"; README "<openprose-root>"; SKILL.md "OpenProse Root".
   current: {
@@ -78,6 +97,8 @@ const LAYOUTS: Record<Edition, EditionLayout> = {
     executionLog: 'vm.log.md',
     executionLogHeading: '# run:',
     durableWorldModelDir: 'state/world-model',
+    // sqlite.md and postgres.md "Core Schema" at f12dcda4.
+    sqlColumns: { runPath: 'root_path', runSource: 'root_source', bindingKind: 'binding', importSource: 'source_ref' },
   },
 };
 

@@ -5,6 +5,7 @@ import { renderRuleTable } from './kit/rule-table.ts';
 import { REACTOR_RULES } from './reactor/rules.ts';
 import { RUN_DIR_RULES } from './run-dir/rules.ts';
 import { STATE_DB_RULES } from './state-db/rules.ts';
+import { PG_RULE_IDS } from './postgres/rules.ts';
 import { TREE_RULES } from './kit/tree-rules.ts';
 import { WORLD_MODEL_RULES } from './world-model/rules.ts';
 
@@ -43,6 +44,15 @@ ${renderRuleTable(RUN_DIR_RULES)}
 ## SQLite state (kind \`state-db\`; also state.db runs and agents.db inside a .prose/)
 
 ${renderRuleTable(STATE_DB_RULES)}
+
+## PostgreSQL schemas (kind \`postgres\`: \`verify postgres:URL\` or \`verify postgres:env\`)
+
+Schema \`openprose\` of either edition (docs/postgres.md), told by \`x_prose_meta\`'s edition row or by
+\`bindings.kind\` (v0) / \`bindings.binding\` (current), or given with \`--edition\`. \`postgres:env\` takes the URL as
+\`test --backend postgres:env\` does. It is read inside \`BEGIN TRANSACTION READ ONLY\` with a 10 s statement timeout and
+rolled back; the URL is never printed (findings name \`postgres:(URL not shown)\`). Chains are per node in the current
+edition and per run and node in v0 (decision \`verify-postgres\`). Reports, with the meaning given in the SQLite
+section above: ${PG_RULE_IDS.map((id) => `\`${id}\``).join(', ')}.
 
 ## Receipt ledgers
 

@@ -12,6 +12,7 @@ const COMMON: readonly Capability[] = [
   'receipts',
   'layout:postgres',
   'edition:v0',
+  'edition:current',
   'subagent-writes',
 ];
 

@@ -40,14 +40,14 @@ export function createPostgresMemFactory(): BackendFactory & { openDb(env: Backe
       const fresh = !dbs.has(env.storageKey);
       const db = openDb(env);
       try {
-        await ensureSchema(db);
+        await ensureSchema(db, env.edition ?? 'v0');
       } catch (err) {
         await db.end().catch(() => undefined);
         // A database this call made and could not set up is forgotten: nothing half-created stays.
         if (fresh) dbs.delete(env.storageKey);
         throw err;
       }
-      const store = new PostgresStore(db, env.projectDir, env.decisions, memLogWatch(memOf(env)));
+      const store = new PostgresStore(db, env.projectDir, env.decisions, env.edition ?? 'v0', memLogWatch(memOf(env)));
       return createBackend({
         store,
         extraHandlers: worldModelHandlers(store),

@@ -1,5 +1,6 @@
 import type { StorageView } from '../../core/backend.ts';
 import type { Decisions } from '../../core/decisions.ts';
+import type { Edition } from '../../core/editions.ts';
 import { isoSeconds } from '../../core/time-format.ts';
 import { ProseError } from '../../core/errors.ts';
 import type {
@@ -16,6 +17,9 @@ import type {
 import { segmentFileName } from '../../core/numbering.ts';
 import type { StateStore, WorldModelStore } from '../../core/store.ts';
 import { PostgresWorldModelStore } from './world-model-store.ts';
+import { DurableWorldModelStore } from './durable-world-model-store.ts';
+import { AgentSql } from './agent-sql.ts';
+import { editionColumns, type EditionColumns } from './edition-columns.ts';
 import { Attachments } from './attachments.ts';
 import { eventColumns } from './event-columns.ts';
 import type { PgDb } from './pg-db.ts';
@@ -28,6 +32,7 @@ import type { LogWatch } from './log-watch.ts';
 
 interface BindingRow {
   name: string;
+  /** Selected AS kind in both editions. */
   kind: BindingKind;
   value: string | null;
   execution_id: number | null;
@@ -36,45 +41,52 @@ interface BindingRow {
 }
 interface RunRow {
   id: string;
-  program_path: string | null;
-  program_source: string | null;
+  /** Selected AS path and source in both editions. */
+  path: string | null;
+  source: string | null;
   started_at: Date | string;
   status: RunStatus;
   metadata: { run_id?: string } | null;
 }
 
-const BINDING_COLUMNS = 'name, kind, value, execution_id, source_statement, attachment_path';
-// One agent location: name, scope, and the run or custom path that scope needs (NULL otherwise).
-const AGENT_WHERE = `name = $1 AND scope = $2 AND COALESCE(run_id, '') = COALESCE($3::text, '') AND COALESCE(path, '') = COALESCE($4::text, '')`;
 const SEGMENT_RETRIES = 50;
 
 /**
- * What the PostgreSQL backend persists, in schema openprose (ddl.ts). Written once against pg's Pool shape, so it
- * runs unchanged on pg-mem and on a real server; every method commits before it resolves.
+ * What the PostgreSQL backend persists, in schema openprose (ddl.ts for v0, ddl-current.ts for the current edition).
+ * Written once against pg's Pool shape, so it runs unchanged on pg-mem and on a real server; every method commits
+ * before it resolves.
  */
 export class PostgresStore implements StateStore {
   private readonly attachments: Attachments;
-  /** The canonical world-model and receipt ledger (world-model-store.ts). */
+  /** The canonical world-model and receipt ledger (world-model-store.ts; durable-world-model-store.ts when current). */
   readonly worldModel: WorldModelStore;
   private readonly log: EventLogCache;
+  private readonly cols: EditionColumns;
+  private readonly agent: AgentSql;
+  private readonly bindingColumns: string;
 
   /** `watch`: the storage's count of changes to the execution log, when the engine keeps one (mem-log-watch.ts). */
   constructor(
     private readonly db: PgDb,
     private readonly projectDir: string,
     private readonly decisions: Decisions,
+    edition: Edition = 'v0',
     watch?: LogWatch,
   ) {
-    this.attachments = new Attachments(projectDir);
-    this.worldModel = new PostgresWorldModelStore(db);
+    this.attachments = new Attachments(projectDir, edition);
+    this.worldModel = edition === 'current' ? new DurableWorldModelStore(db) : new PostgresWorldModelStore(db);
     this.log = new EventLogCache(watch);
+    this.cols = editionColumns(edition);
+    this.agent = new AgentSql(edition);
+    this.bindingColumns = `name, ${this.cols.bindingKind} AS kind, value, execution_id, source_statement, attachment_path`;
   }
 
   async createRun(run: RunRecord): Promise<RunRef> {
     // A plain INSERT: pg-mem answers ON CONFLICT (id) DO NOTHING RETURNING with the row even on a conflict.
     try {
       await this.db.query(
-        `INSERT INTO openprose.run (id, program_path, program_source, started_at, status, metadata) VALUES ($1, $2, $3, $4::timestamptz, $5, $6::jsonb)`,
+        `INSERT INTO openprose.run (id, ${this.cols.runPath}, ${this.cols.runSource}, started_at, status, metadata) ` +
+          `VALUES ($1, $2, $3, $4::timestamptz, $5, $6::jsonb)`,
         [
           run.runId,
           run.programPath ?? null,
@@ -100,16 +112,17 @@ export class PostgresStore implements StateStore {
     // No run can be stored under a reference PostgreSQL text cannot hold: it is simply not there.
     if (run.includes('\u0000')) return undefined;
     const [row] = await this.db.query<RunRow & Record<string, unknown>>(
-      `SELECT id, program_path, program_source, started_at, status, metadata FROM openprose.run WHERE id = $1`,
+      `SELECT id, ${this.cols.runPath} AS path, ${this.cols.runSource} AS source, started_at, status, metadata ` +
+        `FROM openprose.run WHERE id = $1`,
       [run],
     );
     if (!row) return undefined;
     return {
       runId: row.metadata?.run_id ?? row.id,
-      program: row.program_source ?? '',
+      program: row.source ?? '',
       status: row.status,
       startedAt: isoSeconds(new Date(row.started_at)),
-      ...(row.program_path !== null ? { programPath: row.program_path } : {}),
+      ...(row.path !== null ? { programPath: row.path } : {}),
     };
   }
 
@@ -124,7 +137,7 @@ export class PostgresStore implements StateStore {
     try {
       await this.db.atomic([
         {
-          sql: `INSERT INTO openprose.run (id, program_source, started_at, status, metadata) VALUES ($1, $2, $3::timestamptz, $4, $5::jsonb)`,
+          sql: `INSERT INTO openprose.run (id, ${this.cols.runSource}, started_at, status, metadata) VALUES ($1, $2, $3::timestamptz, $4, $5::jsonb)`,
           params: [
             ref,
             checkStorableText('program', record.program),
@@ -134,7 +147,7 @@ export class PostgresStore implements StateStore {
           ],
         },
         {
-          sql: `INSERT INTO openprose.imports (alias, run_id, import_run_id, source_url, metadata) VALUES ($1, $2, $3, $4, $5::jsonb)`,
+          sql: `INSERT INTO openprose.imports (alias, run_id, import_run_id, ${this.cols.importSource}, metadata) VALUES ($1, $2, $3, $4, $5::jsonb)`,
           params: [alias, parent, ref, importSourceUrl(handle, slug), { handle, slug }],
         },
       ]);
@@ -207,12 +220,13 @@ export class PostgresStore implements StateStore {
     const relative = this.attachments.relativePath(b.name, b.executionId);
     if (attach) this.attachments.write(run, relative, b.value);
     // The const check is repeated inside the upsert, so two writers racing on a const cannot both win.
+    const k = this.cols.bindingKind;
     const rows = await this.db.query(
-      `INSERT INTO openprose.bindings (name, run_id, execution_id, kind, value, source_statement, attachment_path)
+      `INSERT INTO openprose.bindings (name, run_id, execution_id, ${k}, value, source_statement, attachment_path)
        VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (name, run_id, COALESCE(execution_id, -1)) DO UPDATE SET kind = EXCLUDED.kind, value = EXCLUDED.value,
+       ON CONFLICT (name, run_id, COALESCE(execution_id, -1)) DO UPDATE SET ${k} = EXCLUDED.${k}, value = EXCLUDED.value,
          source_statement = EXCLUDED.source_statement, attachment_path = EXCLUDED.attachment_path, updated_at = now()
-       WHERE openprose.bindings.kind <> 'const' RETURNING name`,
+       WHERE openprose.bindings.${k} <> 'const' RETURNING name`,
       [b.name, run, b.executionId, b.kind, attach ? null : b.value, b.source ?? null, attach ? relative : null],
     );
     if (rows.length === 0) throw new ProseError('E_CONST_REBIND', `const ${b.name} is already bound`);
@@ -223,7 +237,7 @@ export class PostgresStore implements StateStore {
 
   async readBinding(run: RunRef, name: string, executionId: ExecutionId | null): Promise<BindingRecord | undefined> {
     const [row] = await this.db.query<BindingRow & Record<string, unknown>>(
-      `SELECT ${BINDING_COLUMNS} FROM openprose.bindings WHERE run_id = $1 AND name = $2 AND COALESCE(execution_id, -1) = COALESCE($3::bigint, -1)`,
+      `SELECT ${this.bindingColumns} FROM openprose.bindings WHERE run_id = $1 AND name = $2 AND COALESCE(execution_id, -1) = COALESCE($3::bigint, -1)`,
       [run, name, executionId],
     );
     return row ? this.toBinding(run, row) : undefined;
@@ -234,7 +248,7 @@ export class PostgresStore implements StateStore {
     const ids = chain.filter((x): x is ExecutionId => x !== null);
     const inList = ids.map((_, i) => `$${i + 3}`).join(', ');
     const rows = await this.db.query<BindingRow & Record<string, unknown>>(
-      `SELECT ${BINDING_COLUMNS} FROM openprose.bindings WHERE run_id = $1 AND name = $2
+      `SELECT ${this.bindingColumns} FROM openprose.bindings WHERE run_id = $1 AND name = $2
        AND (execution_id IS NULL${ids.length ? ` OR execution_id IN (${inList})` : ''})`,
       [run, name, ...ids],
     );
@@ -247,7 +261,7 @@ export class PostgresStore implements StateStore {
 
   async listBindings(run: RunRef): Promise<BindingRecord[]> {
     const rows = await this.db.query<BindingRow & Record<string, unknown>>(
-      `SELECT ${BINDING_COLUMNS} FROM openprose.bindings WHERE run_id = $1 ORDER BY name, execution_id`,
+      `SELECT ${this.bindingColumns} FROM openprose.bindings WHERE run_id = $1 ORDER BY name, execution_id`,
       [run],
     );
     return rows.map((r) => this.toBinding(run, r));
@@ -256,17 +270,17 @@ export class PostgresStore implements StateStore {
   async writeMemory(loc: AgentLocation, memory: string): Promise<{ location: string }> {
     checkStorableText('memory', memory);
     await this.db.query(
-      `INSERT INTO openprose.agents (name, scope, run_id, path, memory) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (name, scope, COALESCE(run_id, ''), COALESCE(path, '')) DO UPDATE SET memory = EXCLUDED.memory, updated_at = now()`,
-      [...agentKey(loc), memory],
+      `INSERT INTO openprose.agents (${this.agent.columns('name')}, memory) VALUES (${this.agent.marks()}, $${this.agent.next})
+       ON CONFLICT ${this.agent.conflict()} DO UPDATE SET memory = EXCLUDED.memory, updated_at = now()`,
+      [...this.agent.key(loc), memory],
     );
     return { location: `openprose.agents (${describeAgent(loc)})` };
   }
 
   async readMemory(loc: AgentLocation): Promise<string | undefined> {
     const [row] = await this.db.query<{ memory: string | null }>(
-      `SELECT memory FROM openprose.agents WHERE ${AGENT_WHERE}`,
-      agentKey(loc),
+      `SELECT memory FROM openprose.agents WHERE ${this.agent.where('name')}`,
+      this.agent.key(loc),
     );
     return row?.memory ?? undefined;
   }
@@ -279,15 +293,16 @@ export class PostgresStore implements StateStore {
     checkStorableText('prompt', s.prompt);
     checkStorableText('summary', s.summary);
     checkStorableText('timestamp', s.timestamp);
+    const a = this.agent;
+    const key = a.key(loc);
     for (let attempt = 1; ; attempt++) {
       try {
         const [row] = await this.db.query<{ segment_number: number }>(
-          `INSERT INTO openprose.agent_segments (agent_name, scope, run_id, path, segment_number, "timestamp", prompt, summary)
-           SELECT $1::text, $2::text, $3::text, $4::text, COALESCE(MAX(segment_number), 0) + 1, $5::text, $6::text, $7::text
-           FROM openprose.agent_segments WHERE agent_name = $1::text AND scope = $2::text
-             AND COALESCE(run_id, '') = COALESCE($3::text, '') AND COALESCE(path, '') = COALESCE($4::text, '')
+          `INSERT INTO openprose.agent_segments (${a.columns('agent_name')}, segment_number, "timestamp", prompt, summary)
+           SELECT ${a.marks()}, COALESCE(MAX(segment_number), 0) + 1, $${a.next}::text, $${a.next + 1}::text, $${a.next + 2}::text
+           FROM openprose.agent_segments WHERE ${a.where('agent_name')}
            RETURNING segment_number`,
-          [...agentKey(loc), s.timestamp, s.prompt, s.summary],
+          [...key, s.timestamp, s.prompt, s.summary],
         );
         const n = Number(row!.segment_number);
         return { number: n, file: segmentFileName(loc.agent, n, this.decisions.segmentWidth), ...s };
@@ -301,19 +316,20 @@ export class PostgresStore implements StateStore {
   async listSegments(loc: AgentLocation): Promise<Segment[]> {
     const rows = await this.db.query<{
       segment_number: number;
-      timestamp: string;
+      timestamp: string | null;
+      created_at: Date | string;
       prompt: string | null;
       summary: string | null;
     }>(
-      `SELECT segment_number, "timestamp", prompt, summary FROM openprose.agent_segments
-       WHERE agent_name = $1 AND scope = $2 AND COALESCE(run_id, '') = COALESCE($3::text, '') AND COALESCE(path, '') = COALESCE($4::text, '')
-       ORDER BY segment_number`,
-      agentKey(loc),
+      `SELECT segment_number, "timestamp", created_at, prompt, summary FROM openprose.agent_segments
+       WHERE ${this.agent.where('agent_name')} ORDER BY segment_number`,
+      this.agent.key(loc),
     );
     return rows.map((r) => ({
       number: Number(r.segment_number),
       file: segmentFileName(loc.agent, Number(r.segment_number), this.decisions.segmentWidth),
-      timestamp: r.timestamp,
+      // NULL only in the current edition: a row written as postgres.md's INSERT writes it (pg-current-segment-timestamp).
+      timestamp: r.timestamp ?? isoSeconds(new Date(r.created_at)),
       prompt: r.prompt ?? '',
       summary: r.summary ?? '',
     }));
@@ -338,15 +354,6 @@ export class PostgresStore implements StateStore {
       ...(attached ? { attached: true } : {}),
     };
   }
-}
-
-function agentKey(loc: AgentLocation): [string, string, string | null, string | null] {
-  return [
-    loc.agent,
-    loc.scope,
-    loc.scope === 'execution' ? (loc.run ?? null) : null,
-    loc.scope === 'custom' ? (loc.path ?? null) : null,
-  ];
 }
 
 function describeAgent(loc: AgentLocation): string {

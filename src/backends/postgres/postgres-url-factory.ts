@@ -61,7 +61,7 @@ export function postgresUrlFactory(
       if (made) created.add(env.storageKey);
       try {
         await checkConformingStrings(db);
-        await ensureSchema(db);
+        await ensureSchema(db, env.edition ?? 'v0');
       } catch (err) {
         await db.end().catch(() => undefined);
         // The database this factory made for the case cannot be set up: remove it, leaving nothing behind.
@@ -69,7 +69,7 @@ export function postgresUrlFactory(
           await dropCaseDatabase(url, caseDatabaseName(env.storageKey)).catch(() => undefined);
         throw err;
       }
-      const store = new PostgresStore(db, env.projectDir, env.decisions);
+      const store = new PostgresStore(db, env.projectDir, env.decisions, env.edition ?? 'v0');
       return createBackend({
         store,
         extraHandlers: worldModelHandlers(store),

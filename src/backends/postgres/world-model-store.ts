@@ -5,6 +5,22 @@ import { canonicalJson } from '../../canon/canonical-json.ts';
 import type { PgDb } from './pg-db.ts';
 import { PgError } from './pg-error.ts';
 
+/** Our extension tables (postgres.md "Extension tables: Prefix with `x_`"), the same in both editions. */
+export const EXTENSION_PG_DDL: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS openprose.x_world_model_workspace (
+    run_id TEXT NOT NULL REFERENCES openprose.run(id) ON DELETE CASCADE,
+    node TEXT NOT NULL,
+    artifact BYTEA NOT NULL,
+    PRIMARY KEY (run_id, node)
+  )`,
+  `CREATE TABLE IF NOT EXISTS openprose.x_run_envelope (
+    run_id TEXT PRIMARY KEY REFERENCES openprose.run(id) ON DELETE CASCADE,
+    compiled_intent TEXT NOT NULL,
+    root_source TEXT NOT NULL,
+    sources TEXT NOT NULL
+  )`,
+];
+
 /**
  * postgres.md's canonical tables in schema openprose, corrected (decision wm-sql-keys): every table is keyed by
  * run (postgres.md has no run_id on world_model_*), versions by (run_id, node, version), receipts one row per
@@ -43,24 +59,20 @@ export const WORLD_MODEL_PG_DDL: readonly string[] = [
     content_hash TEXT NOT NULL,
     created_at TIMESTAMPTZ DEFAULT now()
   )`,
-  `CREATE TABLE IF NOT EXISTS openprose.x_world_model_workspace (
-    run_id TEXT NOT NULL REFERENCES openprose.run(id) ON DELETE CASCADE,
-    node TEXT NOT NULL,
-    artifact BYTEA NOT NULL,
-    PRIMARY KEY (run_id, node)
-  )`,
-  `CREATE TABLE IF NOT EXISTS openprose.x_run_envelope (
-    run_id TEXT PRIMARY KEY REFERENCES openprose.run(id) ON DELETE CASCADE,
-    compiled_intent TEXT NOT NULL,
-    root_source TEXT NOT NULL,
-    sources TEXT NOT NULL
-  )`,
+  ...EXTENSION_PG_DDL,
 ];
 
 const JSON_COLUMNS = ['wake', 'input_fingerprints', 'fingerprints', 'semantic_diff', 'cost', 'sig'] as const;
-const RECEIPT_COLUMNS = ['node', 'contract_fingerprint', ...JSON_COLUMNS, 'prev', 'status', 'content_hash'] as const;
+export const RECEIPT_COLUMNS = [
+  'node',
+  'contract_fingerprint',
+  ...JSON_COLUMNS,
+  'prev',
+  'status',
+  'content_hash',
+] as const;
 
-const toBytes = (v: unknown): Uint8Array | undefined => {
+export const toBytes = (v: unknown): Uint8Array | undefined => {
   if (v === null || v === undefined) return undefined;
   if (v instanceof Uint8Array) return new Uint8Array(v);
   if (typeof v === 'string' && v.startsWith('\\x')) return new Uint8Array(Buffer.from(v.slice(2), 'hex'));
@@ -72,18 +84,22 @@ const toBytes = (v: unknown): Uint8Array | undefined => {
  * UTF-8 text, so every byte sequence that is not UTF-8 (an OPWM1 length of 154 has the byte 0x9a) came back as
  * U+FFFD and the version no longer hashed to its address. pg-mem gets decode() from postgres-mem-factory.ts.
  */
-const hexOf = (bytes: Uint8Array): string =>
+export const hexOf = (bytes: Uint8Array): string =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
 /** The world-model store of the PostgreSQL backend (pg-mem or a real server, through PgDb). */
 export class PostgresWorldModelStore implements WorldModelStore {
   private ready: Promise<void> | undefined;
 
-  constructor(private readonly db: PgDb) {}
+  /** `ddl`: the tables made on first use (the current edition's schema already holds its canonical ones). */
+  constructor(
+    protected readonly db: PgDb,
+    private readonly ddl: readonly string[] = WORLD_MODEL_PG_DDL,
+  ) {}
 
   private tables(): Promise<void> {
     this.ready ??= (async () => {
-      for (const sql of WORLD_MODEL_PG_DDL) {
+      for (const sql of this.ddl) {
         try {
           await this.db.query(sql);
         } catch (err) {
@@ -98,7 +114,7 @@ export class PostgresWorldModelStore implements WorldModelStore {
     return this.ready;
   }
 
-  private async q<R extends Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<R[]> {
+  protected async q<R extends Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<R[]> {
     await this.tables();
     return this.db.query<R>(sql, params as never);
   }
@@ -140,15 +156,8 @@ export class PostgresWorldModelStore implements WorldModelStore {
   }
 
   async appendReceipt(run: RunRef, _node: string, receiptJson: string): Promise<void> {
-    const env = JSON.parse(receiptJson) as Record<string, unknown>;
-    const values = RECEIPT_COLUMNS.map((c) =>
-      (JSON_COLUMNS as readonly string[]).includes(c) ? canonicalJson(env[c]) : ((env[c] as string | null) ?? null),
-    );
-    const cols = ['run_id', ...RECEIPT_COLUMNS];
-    const marks = cols.map((c, i) =>
-      (JSON_COLUMNS as readonly string[]).includes(c) ? `$${i + 1}::jsonb` : `$${i + 1}`,
-    );
-    await this.q(`INSERT INTO openprose.receipt (${cols.join(', ')}) VALUES (${marks.join(', ')})`, [run, ...values]);
+    const { sql, params } = receiptInsert(run, receiptJson);
+    await this.q(sql, params);
   }
 
   async readReceipts(run: RunRef, node?: string): Promise<string[]> {
@@ -157,14 +166,7 @@ export class PostgresWorldModelStore implements WorldModelStore {
       `SELECT ${RECEIPT_COLUMNS.join(', ')} FROM openprose.receipt WHERE ${where} ORDER BY id`,
       node === undefined ? [run] : [run, node],
     );
-    return rows.map((row) => {
-      const env: Record<string, unknown> = { schema: 'openprose.receipt', hash_algorithm: 'sha256' };
-      for (const c of RECEIPT_COLUMNS) {
-        const v = row[c];
-        env[c] = (JSON_COLUMNS as readonly string[]).includes(c) && typeof v === 'string' ? JSON.parse(v) : v;
-      }
-      return canonicalJson(env);
-    });
+    return rows.map(receiptOfRow);
   }
 
   async writeWorkspace(run: RunRef, node: string, bytes: Uint8Array): Promise<void> {
@@ -199,4 +201,30 @@ export class PostgresWorldModelStore implements WorldModelStore {
       sources: JSON.parse(row.sources) as Record<string, string>,
     };
   }
+}
+
+/** The INSERT of one receipt envelope (canonical JSON) as a row of openprose.receipt, in either edition. */
+export function receiptInsert(run: RunRef, receiptJson: string): { sql: string; params: unknown[] } {
+  const env = JSON.parse(receiptJson) as Record<string, unknown>;
+  const values = RECEIPT_COLUMNS.map((c) =>
+    (JSON_COLUMNS as readonly string[]).includes(c) ? canonicalJson(env[c]) : ((env[c] as string | null) ?? null),
+  );
+  const cols = ['run_id', ...RECEIPT_COLUMNS];
+  const marks = cols.map((c, i) =>
+    (JSON_COLUMNS as readonly string[]).includes(c) ? `$${i + 1}::jsonb` : `$${i + 1}`,
+  );
+  return {
+    sql: `INSERT INTO openprose.receipt (${cols.join(', ')}) VALUES (${marks.join(', ')})`,
+    params: [run, ...values],
+  };
+}
+
+/** A receipt row back to its envelope's canonical JSON (schema and hash_algorithm are the format's constants). */
+export function receiptOfRow(row: Record<string, unknown>): string {
+  const env: Record<string, unknown> = { schema: 'openprose.receipt', hash_algorithm: 'sha256' };
+  for (const c of RECEIPT_COLUMNS) {
+    const v = row[c];
+    env[c] = (JSON_COLUMNS as readonly string[]).includes(c) && typeof v === 'string' ? JSON.parse(v) : v;
+  }
+  return canonicalJson(env);
 }

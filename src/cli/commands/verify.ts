@@ -9,9 +9,11 @@ import { verifyPath, type VerifyPathOptions, type VerifyResult } from '../../ver
 import { checkSubagentOutput, runEdition } from '../../session/index.ts';
 import { parseOptions, type OptionSpec } from '../args.ts';
 import { EXIT, type CliIo, type Command } from '../io.ts';
+import { POSTGRES_TARGET, shownTarget, verifyPostgres } from './verify-postgres.ts';
 
 const HELP = `Usage: prose-state verify PATH [--format text|json] [--home DIR] [--threshold BYTES] [--kind KIND]
                            [--edition v0|current] [--since OLD]
+       prose-state verify postgres:URL|postgres:env [--edition v0|current] [--format text|json]
 
 Checks run state an OpenProse VM already wrote against the spec of its edition (docs/editions.md). The edition is
 read from the tree: runs/{id}/vm.log.md is current, .prose/ and state.md are v0; a run holding both, or neither,
@@ -23,6 +25,9 @@ is refused until --edition names one. PATH is recognised as one of:
   state-db     a state.db or agents.db SQLite file (v0 columns)
   reactor      a Reactor state directory (receipts.json + world-models/; no edition)
   transcript   an in-context narration transcript (either edition's dialect)
+  postgres     postgres:URL or postgres:env (the URL from .prose/.env OPENPROSE_POSTGRES_URL, then the shell's
+               OPENPROSE_POSTGRES_URL, then DATABASE_URL): schema openprose of either edition, read in a READ ONLY
+               transaction that is rolled back; the URL is never printed
 
 Options:
   --edition E        judge PATH by edition E (v0 or current) instead of the one its files name
@@ -94,7 +99,9 @@ export const verifyCommand: Command = {
         ...(args.maxFileBytes !== undefined ? { maxFileBytes: args.maxFileBytes } : {}),
       };
       let result: VerifyResult;
-      if (args.subagentOutput !== undefined) {
+      if (POSTGRES_TARGET.test(args.path)) {
+        result = await verifyPostgres(args.path, io, args.edition);
+      } else if (args.subagentOutput !== undefined) {
         const edition = args.edition ?? runEdition(abs);
         const findings = await checkSubagentOutput(readFileSync(resolve(io.cwd, args.subagentOutput), 'utf8'), abs, {
           file: args.subagentOutput,
@@ -130,21 +137,23 @@ export const verifyCommand: Command = {
 /** Prints the findings in the chosen format and returns their counts. */
 function writeResult(result: VerifyResult, args: VerifyArgs, io: CliIo): { errors: number; warnings: number } {
   const { findings, kind, edition } = result;
+  // A postgres URL is a secret: reports name the target without it.
+  const shown = POSTGRES_TARGET.test(args.path) ? shownTarget(args.path) : args.path;
   const counts = {
     errors: findings.filter((f) => f.severity === 'error').length,
     warnings: findings.filter((f) => f.severity === 'warning').length,
   };
   if (args.format === 'json') {
     const maxFileBytes = args.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-    io.stdout.write(`${JSON.stringify({ kind, path: args.path, edition, maxFileBytes, findings, counts })}\n`);
+    io.stdout.write(`${JSON.stringify({ kind, path: shown, edition, maxFileBytes, findings, counts })}\n`);
     return counts;
   }
   if (args.maxFileBytes !== undefined)
     io.stdout.write(`verify: files over ${args.maxFileBytes} bytes are not read (--max-file-bytes)\n`);
-  for (const f of findings) io.stdout.write(formatFinding(f, args.path));
+  for (const f of findings) io.stdout.write(formatFinding(f, shown));
   io.stdout.write(`verify: ${describeVerdict(edition)}\n`);
   // Fixed wording ("1 errors") so scripts can match the summary line.
-  io.stdout.write(`verify: ${counts.errors} errors, ${counts.warnings} warnings in ${kind} ${args.path}\n`);
+  io.stdout.write(`verify: ${counts.errors} errors, ${counts.warnings} warnings in ${kind} ${shown}\n`);
   return counts;
 }
 
@@ -158,7 +167,7 @@ export function parseVerifyArgs(argv: string[], io: CliIo): VerifyArgs {
     );
   }
   const path = positionals[0]!;
-  if (!existsSync(resolve(io.cwd, path)))
+  if (!POSTGRES_TARGET.test(path) && !existsSync(resolve(io.cwd, path)))
     throw new ProseError('E_USAGE', `${path} does not exist`, { location: { file: path } });
   const format = values.format ?? 'text';
   if (format !== 'text' && format !== 'json')
@@ -181,6 +190,13 @@ export function parseVerifyArgs(argv: string[], io: CliIo): VerifyArgs {
         location: { file: values['subagent-output'] },
       });
     out.subagentOutput = values['subagent-output'];
+  }
+  if (POSTGRES_TARGET.test(path)) {
+    const extra = (['kind', 'since', 'subagent-output'] as const).filter((k) => values[k] !== undefined);
+    if (extra.length)
+      throw new ProseError('E_USAGE', `--${extra[0]} does not apply to a postgres target`, {
+        hint: 'prose-state verify postgres:URL|postgres:env [--edition v0|current] [--format text|json]',
+      });
   }
   return out;
 }

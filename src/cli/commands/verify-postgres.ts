@@ -1,0 +1,44 @@
+import { ProseError } from '../../core/errors.ts';
+import type { Edition } from '../../core/editions.ts';
+import { checkPgSchema } from '../../verify/postgres/check-pg-schema.ts';
+import type { VerifyResult } from '../../verify/registry.ts';
+
+/** `postgres:URL`, `postgres:env`, or a bare postgres:// or postgresql:// URL (never taken for a path, never printed). */
+export const POSTGRES_TARGET = /^postgres(?:ql)?:/;
+
+/**
+ * `verify postgres:URL` and `verify postgres:env` (the URL found as `test --backend postgres:env` finds it): schema
+ * openprose read inside a READ ONLY transaction that is rolled back. The URL is a secret: it is never printed, and
+ * every error from the server goes through redact (src/backends/postgres/redact.ts).
+ */
+export async function verifyPostgres(
+  target: string,
+  ctx: { cwd: string; env: Record<string, string | undefined> },
+  edition?: Edition,
+): Promise<VerifyResult> {
+  const pg = await import('../../backends/postgres/index.ts');
+  const bare = /^postgres(?:ql)?:\/\//.test(target);
+  const rest = bare ? target : target.slice('postgres:'.length);
+  let url = rest;
+  if (rest === 'env') {
+    const found = pg.resolvePostgresUrl(ctx.cwd, ctx.env);
+    if (!found)
+      throw new ProseError('E_USAGE', 'postgres:env found no database URL', {
+        hint: 'set OPENPROSE_POSTGRES_URL in .prose/.env or the shell, or DATABASE_URL',
+      });
+    url = found.url;
+  }
+  pg.parseUrl(url);
+  const reader = await pg.openReadOnlyReader(url);
+  try {
+    const { findings, edition: verdict } = await checkPgSchema(reader, edition);
+    return { kind: 'postgres', findings, edition: verdict };
+  } finally {
+    await reader.close();
+  }
+}
+
+/** How a postgres target is shown: never the URL. */
+export function shownTarget(target: string): string {
+  return target === 'postgres:env' ? target : 'postgres:(URL not shown)';
+}
