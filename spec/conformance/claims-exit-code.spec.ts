@@ -76,8 +76,8 @@ test('honest backends (every embedded one and the reference plugin) show no cont
     .filter((r) => r.type === 'capabilities');
   assert.equal(
     claims.map((r) => r.backend),
-    // The filesystem backend declares both editions: its claims are probed in each (--edition all, the default).
-    ['filesystem', 'filesystem@current', 'sqlite', 'postgres', 'in-context', 'reference'],
+    // The filesystem and sqlite backends declare both editions: their claims are probed in each (--edition all, the default).
+    ['filesystem', 'filesystem@current', 'sqlite', 'sqlite@current', 'postgres', 'in-context', 'reference'],
   );
   const bad = claims.flatMap((r) =>
     r.verdicts

@@ -1,6 +1,7 @@
 import { artifactAddress, verifyReceiptChain } from '../canon/index.ts';
 import { VM } from '../core/actor.ts';
-import type { Backend, BackendFactory } from '../core/backend.ts';
+import type { Backend, BackendEnv, BackendFactory } from '../core/backend.ts';
+import { DEFAULT_EDITION, editionLayout } from '../core/editions.ts';
 import { toProseError } from '../core/errors.ts';
 import { itemValue } from './workload.ts';
 
@@ -17,16 +18,17 @@ export async function checkWritten(
   factory: BackendFactory,
   run: string,
   acks: Map<string, unknown>,
-  thresholdBytes: number,
+  env: Pick<BackendEnv, 'decisions' | 'edition'>,
   exact = false,
 ): Promise<string | undefined> {
+  const thresholdBytes = env.decisions.attachmentThresholdBytes;
   try {
     return (
       (await checkBindings(backend, run, acks, thresholdBytes)) ??
       (await checkSegments(backend, run, acks, exact)) ??
       (await checkAnon(backend, run, acks, exact)) ??
       (await checkWorldModel(backend, factory, run)) ??
-      (await checkSqlite(backend, factory, run))
+      (await checkSqlite(backend, factory, run, editionLayout(env.edition ?? DEFAULT_EDITION).runsDir))
     );
   } catch (err) {
     const e = toProseError(err);
@@ -114,10 +116,10 @@ async function checkWorldModel(b: Backend, f: BackendFactory, run: string): Prom
   return undefined;
 }
 
-async function checkSqlite(b: Backend, f: BackendFactory, run: string): Promise<string | undefined> {
+async function checkSqlite(b: Backend, f: BackendFactory, run: string, runsDir: string): Promise<string | undefined> {
   const view = b.storage?.();
   if (f.kind !== 'sqlite' || view?.kind !== 'sqlite') return undefined;
-  const rows = await view.query(`.prose/runs/${run}/state.db`, 'PRAGMA integrity_check');
+  const rows = await view.query(`${runsDir}/${run}/state.db`, 'PRAGMA integrity_check');
   const verdict = rows.map((r) => Object.values(r)[0]).join('; ');
   return verdict === 'ok' ? undefined : `state.db integrity_check says: ${verdict}`;
 }

@@ -54,9 +54,7 @@ export async function runCrashInProcess(
       const gone = ctx.abandon();
       if (gone) dropped.push(gone);
       const problem = await withTimeout(
-        ctx
-          .reopen()
-          .then((fresh) => checkWritten(fresh, ctx.factory, ctx.run, acks, ctx.env.decisions.attachmentThresholdBytes)),
+        ctx.reopen().then((fresh) => checkWritten(fresh, ctx.factory, ctx.run, acks, ctx.env)),
         2 * ctx.readyTimeoutMs,
         `crash ${k} of ${step.kills}: opening a fresh instance and reading back ${acks.size} acknowledged writes`,
       );

@@ -122,7 +122,7 @@ async function checkState(state: CrashState, ctx: WorkerContext): Promise<string
     return `the backend does not open: ${(err as Error).message}`;
   }
   try {
-    return await checkWritten(backend, ctx.factory, ctx.run, state.acks, ctx.env.decisions.attachmentThresholdBytes);
+    return await checkWritten(backend, ctx.factory, ctx.run, state.acks, ctx.env);
   } finally {
     await backend.close().catch(() => undefined);
   }

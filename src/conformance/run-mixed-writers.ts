@@ -83,8 +83,7 @@ export async function runMixedWriters(
     const oursAcked = new Map(
       [...m.acked].filter((n) => OUR_NAME.test(n)).map((n) => [`binding ${n}`, true] as [string, unknown]),
     );
-    const threshold = ctx.env.decisions.attachmentThresholdBytes;
-    const problem = await checkWritten(await ctx.reopen(), ctx.factory, ctx.run, oursAcked, threshold);
+    const problem = await checkWritten(await ctx.reopen(), ctx.factory, ctx.run, oursAcked, ctx.env);
     if (problem) wrong.push(problem);
   }
   if (wrong.length)

@@ -87,11 +87,7 @@ export async function runCrash(step: CrashRun, ctx: WorkerContext): Promise<Work
       // Each kill's reopen and check is bounded on its own: a backend wedged by a kill (a lock its dead owner never
       // frees) errors within a minute, instead of holding the run for the whole step's budget (kills x step timeout).
       const problem = await withTimeout(
-        ctx
-          .reopen()
-          .then((backend) =>
-            checkWritten(backend, ctx.factory, ctx.run, acks, ctx.env.decisions.attachmentThresholdBytes),
-          ),
+        ctx.reopen().then((backend) => checkWritten(backend, ctx.factory, ctx.run, acks, ctx.env)),
         2 * ctx.readyTimeoutMs,
         `kill ${k} of ${step.kills}: reopening the storage and reading back ${acks.size} acknowledged writes`,
       );
@@ -143,14 +139,7 @@ export async function runConcurrent(step: ConcurrentRun, ctx: WorkerContext): Pr
   const expected = step.writers * step.each;
   if (acks.size !== expected) return { ok: false, message: `${acks.size} of ${expected} writes were acknowledged` };
   const backend = await ctx.reopen();
-  const problem = await checkWritten(
-    backend,
-    ctx.factory,
-    ctx.run,
-    acks,
-    ctx.env.decisions.attachmentThresholdBytes,
-    true,
-  );
+  const problem = await checkWritten(backend, ctx.factory, ctx.run, acks, ctx.env, true);
   if (problem) return { ok: false, message: `${step.writers} writers x ${step.each}: ${problem}` };
   return { ok: true, metrics: { writers: step.writers, 'concurrent writes': expected } };
 }

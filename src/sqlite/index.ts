@@ -19,7 +19,17 @@ export {
 } from './rows.ts';
 export { loadedSqlite } from './wasm.ts';
 export { encodeWtf8, decodeWtf8 } from './wtf8.ts';
-export { SCHEMA_VERSION, RUN_DDL, AGENTS_DDL, checkVersion, needsSchema, ensureSchema, type DbKind } from './schema.ts';
+export {
+  SCHEMA_VERSION,
+  RUN_DDL,
+  AGENTS_DDL,
+  checkVersion,
+  needsSchema,
+  ensureSchema,
+  schemaDdl,
+  type DbKind,
+} from './schema.ts';
+export { CURRENT_RUN_DDL, CURRENT_REQUIRED, EXECUTION_COLUMNS } from './schema-current.ts';
 export {
   defaultEngine,
   checkEngine,

@@ -1,5 +1,7 @@
 import { executeScript, queryRows, queryValue, type Database } from './rows.ts';
+import type { Edition } from '../core/editions.ts';
 import { ProseError } from '../core/errors.ts';
+import { CURRENT_REQUIRED, CURRENT_RUN_DDL, EXECUTION_COLUMNS, EXECUTION_DDL } from './schema-current.ts';
 
 /**
  * Our mark on a database: `PRAGMA user_version`. 0 is a file nobody marked (a seed-style file the sqlite3 CLI made,
@@ -18,18 +20,7 @@ CREATE TABLE IF NOT EXISTS run (
     status TEXT DEFAULT 'running',
     state_mode TEXT DEFAULT 'sqlite'
 );
-CREATE TABLE IF NOT EXISTS execution (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    statement_index INTEGER,
-    statement_text TEXT,
-    status TEXT,
-    started_at TEXT,
-    completed_at TEXT,
-    error_message TEXT,
-    parent_id INTEGER REFERENCES execution(id),
-    metadata TEXT
-);
--- The seed's PRIMARY KEY (name, IFNULL(execution_id, -1)) is refused by SQLite ("expressions prohibited in
+${EXECUTION_DDL}-- The seed's PRIMARY KEY (name, IFNULL(execution_id, -1)) is refused by SQLite ("expressions prohibited in
 -- PRIMARY KEY and UNIQUE constraints"): a unique expression index gives the same key, and INSERT OR REPLACE works.
 CREATE TABLE IF NOT EXISTS bindings (
     name TEXT,
@@ -72,19 +63,9 @@ CREATE TABLE IF NOT EXISTS agent_segments (
 `;
 
 /** Columns we read and write; a table of the same name without them is not ours to adopt. */
-const REQUIRED: Record<string, string[]> = {
+const V0_REQUIRED: Record<string, string[]> = {
   run: ['id', 'program_path', 'program_source', 'started_at', 'updated_at', 'status'],
-  execution: [
-    'id',
-    'statement_index',
-    'statement_text',
-    'status',
-    'started_at',
-    'completed_at',
-    'error_message',
-    'parent_id',
-    'metadata',
-  ],
+  execution: EXECUTION_COLUMNS,
   bindings: [
     'name',
     'execution_id',
@@ -96,6 +77,8 @@ const REQUIRED: Record<string, string[]> = {
     'attachment_path',
   ],
   imports: ['alias', 'source_url', 'fetched_at'],
+};
+const AGENTS_REQUIRED: Record<string, string[]> = {
   agents: ['name', 'scope', 'memory', 'created_at', 'updated_at'],
   agent_segments: ['id', 'agent_name', 'segment_number', 'timestamp', 'prompt', 'summary'],
 };
@@ -121,17 +104,35 @@ export function needsSchema(db: Database): boolean {
   return Number(queryValue(db, 'PRAGMA user_version')) < SCHEMA_VERSION;
 }
 
-/** Creates what is missing (inside the caller's transaction) and marks the file; refuses tables of another shape. */
-export function ensureSchema(db: Database, kind: DbKind, file: string): void {
-  executeScript(db, kind === 'run' ? RUN_DDL + AGENTS_DDL : AGENTS_DDL);
-  for (const [table, cols] of Object.entries(REQUIRED)) {
-    if (kind === 'agents' && table !== 'agents' && table !== 'agent_segments') continue;
+/** The tables a database of `kind` must have in `edition`, each with the columns we use. */
+function requiredOf(kind: DbKind, edition: Edition): Record<string, string[]> {
+  if (kind === 'agents') return AGENTS_REQUIRED;
+  const run = edition === 'current' ? { ...CURRENT_REQUIRED, execution: EXECUTION_COLUMNS } : V0_REQUIRED;
+  return { ...run, ...AGENTS_REQUIRED };
+}
+
+/** The DDL of a database of `kind` in `edition` (agents.db is alike in both). */
+export function schemaDdl(kind: DbKind, edition: Edition): string {
+  if (kind === 'agents') return AGENTS_DDL;
+  return (edition === 'current' ? CURRENT_RUN_DDL : RUN_DDL) + AGENTS_DDL;
+}
+
+/**
+ * Creates what is missing (inside the caller's transaction) and marks the file; refuses tables of another shape,
+ * so a state.db of one edition is never adopted as the other's.
+ */
+export function ensureSchema(db: Database, kind: DbKind, file: string, edition: Edition = 'v0'): void {
+  executeScript(db, schemaDdl(kind, edition));
+  for (const [table, cols] of Object.entries(requiredOf(kind, edition))) {
     const have = new Set(queryRows(db, 'SELECT name FROM pragma_table_info(?)', [table]).map((r) => String(r.name)));
     const missing = cols.filter((c) => !have.has(c));
     if (missing.length) {
       throw new ProseError('E_FORMAT', `${file}: table ${table} has no column ${missing.join(', ')}`, {
         location: { file, field: table },
-        hint: 'the table was made by something else; the file was left untouched',
+        hint:
+          edition === 'v0'
+            ? 'the table was made by something else; the file was left untouched'
+            : `the table was made by something else, or by another edition than ${edition}; the file was left untouched`,
       });
     }
   }

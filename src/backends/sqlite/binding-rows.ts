@@ -3,7 +3,9 @@ import { BINDING_KINDS, type BindingKind, type BindingRecord } from '../../core/
 export interface BindingRow {
   name: string;
   execution_id: number | null;
-  kind: string | null;
+  /** v0's column for input/output/let/const; the current edition names it `binding`. */
+  kind?: string | null;
+  binding?: string | null;
   value: string | null;
   source_statement: string | null;
   attachment_path: string | null;
@@ -33,8 +35,9 @@ ORDER BY
   s.id DESC NULLS LAST
 LIMIT 1`;
 
-export function bindingFromRow(r: BindingRow): BindingRecord {
-  const kind = (BINDING_KINDS as readonly string[]).includes(String(r.kind)) ? (r.kind as BindingKind) : 'let';
+export function bindingFromRow(r: BindingRow, kindColumn: 'kind' | 'binding' = 'kind'): BindingRecord {
+  const stored = r[kindColumn];
+  const kind = (BINDING_KINDS as readonly string[]).includes(String(stored)) ? (stored as BindingKind) : 'let';
   return {
     name: String(r.name),
     kind,

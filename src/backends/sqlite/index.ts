@@ -16,6 +16,7 @@ export const SQLITE_CAPABILITIES: readonly Capability[] = [
   'multi-process',
   'layout:sqlite',
   'edition:v0',
+  'edition:current',
   'subagent-writes',
   'world-model',
   'receipts',
@@ -56,7 +57,7 @@ export function sqliteFactoryFor(engine: SqliteEngine, name = `sqlite:${engine}`
     name,
     kind: 'sqlite',
     capabilities,
-    description: `sqlite.md: .prose/runs/{id}/state.db, engine ${engine}: ${e.about}`,
+    description: `sqlite.md: .prose/runs/{id}/state.db (edition current: runs/{id}/state.db), engine ${engine}: ${e.about}`,
     settings: {
       engine,
       sql: e.sql,
@@ -71,7 +72,7 @@ export function sqliteFactoryFor(engine: SqliteEngine, name = `sqlite:${engine}`
     },
     async open(env) {
       checkEngine(engine, `--backend ${name}`); // posix where node:sqlite is missing: E_UNSUPPORTED, saying why
-      const store = new SqliteStore(env.projectDir, env.homeDir, env.decisions, engine);
+      const store = new SqliteStore(env.projectDir, env.homeDir, env.decisions, engine, env.edition ?? 'v0');
       return createBackend({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities });
     },
   };

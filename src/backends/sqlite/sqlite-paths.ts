@@ -1,18 +1,24 @@
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ProseError } from '../../core/errors.ts';
+import { editionLayout, type Edition } from '../../core/editions.ts';
 import type { AgentLocation, RunRef } from '../../core/model.ts';
-import { runDir } from '../../core/seed-layout.ts';
+import { editionRunDir } from '../../core/seed-layout.ts';
 
-/** Where sqlite.md puts each database, for one project directory and one (injectable) home directory. */
+/**
+ * Where sqlite.md puts each database, for one project directory, one (injectable) home directory and one edition:
+ * `.prose/runs/{id}/state.db` and `.prose/agents.db` (v0), `<openprose-root>/runs/{id}/state.db` and
+ * `<openprose-root>/state/agents.db` (current sqlite.md "Database Location", "Project-Scoped and User-Scoped Agents").
+ */
 export class SqlitePaths {
   constructor(
     readonly projectDir: string,
     readonly homeDir: string,
+    readonly edition: Edition = 'v0',
   ) {}
 
   /** The directory of a run reference, checked (core/seed-layout.ts). */
   runDir(run: RunRef): string {
-    return runDir(this.projectDir, run);
+    return editionRunDir(this.projectDir, run, this.edition);
   }
 
   runDb(run: RunRef): string {
@@ -21,14 +27,21 @@ export class SqlitePaths {
 
   /** The database holding an agent's memory: the run's state.db, or an agents.db per scope location. */
   agentDb(loc: AgentLocation): string {
+    const layout = editionLayout(this.edition);
     switch (loc.scope) {
       case 'execution':
         return this.runDb(loc.run!);
       case 'project':
-        return join(this.projectDir, '.prose', 'agents.db');
+        return join(this.projectDir, ...`${layout.projectAgentsDir}.db`.split('/'));
       case 'user':
-        return join(this.homeDir, '.prose', 'agents.db');
+        return join(this.homeDir, ...`${layout.userAgentsDir}.db`.split('/'));
       case 'custom':
+        // The current sqlite.md names project and user databases only, as its filesystem.md dropped persist: "path".
+        if (this.edition !== 'v0')
+          throw new ProseError('E_UNSUPPORTED', `custom-scope agents are not in the ${this.edition} edition`, {
+            location: { field: 'scope' },
+            hint: 'the current sqlite.md has agents.db for project and user scope only',
+          });
         return join(this.projectDir, loc.path!, 'agents.db');
     }
   }

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Row, StorageView } from '../../core/backend.ts';
 import type { Decisions } from '../../core/decisions.ts';
+import type { Edition } from '../../core/editions.ts';
 import { ProseError } from '../../core/errors.ts';
 import type {
   AgentLocation,
@@ -35,11 +36,17 @@ import { eventsOf, insertEvent } from './event-sql.ts';
 import { bindingFromRow, RESOLVE_SQL, sqlLiteral, type BindingRow } from './binding-rows.ts';
 import { importSourceUrl } from '../../core/import-url.ts';
 import { SqlitePaths } from './sqlite-paths.ts';
+import { editionSql, upsertBindingSql, type EditionSql } from './edition-sql.ts';
 import { SqliteWorldModelStore } from './world-model-store.ts';
+import { openAdopted } from './open-adopted.ts';
 
-/** sqlite.md's layout: one state.db per run, agents.db per persistent scope, attachments beside the run's db. */
+/**
+ * sqlite.md's layout: one state.db per run, agents.db per persistent scope, attachments beside the run's db; in the
+ * edition the constructor names (v0 by default), its paths and its Core Schema's columns (edition-sql.ts).
+ */
 export class SqliteStore implements StateStore {
   private readonly paths: SqlitePaths;
+  private readonly sql: EditionSql;
   private readonly files = new Map<string, Promise<SqliteFile>>();
   private readonly views = new Map<string, SqliteFile>();
   /** The canonical world-model and receipt tables of each run's state.db (world-model-store.ts). */
@@ -51,11 +58,14 @@ export class SqliteStore implements StateStore {
     homeDir: string,
     private readonly decisions: Decisions,
     private readonly engine?: SqliteEngine,
+    readonly edition: Edition = 'v0',
   ) {
-    this.paths = new SqlitePaths(projectDir, homeDir);
+    this.paths = new SqlitePaths(projectDir, homeDir, edition);
+    this.sql = editionSql(edition);
     this.worldModel = new SqliteWorldModelStore(
       (run) => this.runFile(run),
       (run) => this.paths.runDir(run),
+      edition,
     );
   }
 
@@ -66,16 +76,13 @@ export class SqliteStore implements StateStore {
 
   async createImport(parent: RunRef, handle: string, slug: string, rec: RunRecord): Promise<RunRef> {
     const parentDb = await this.runFile(parent);
-    // alias is the import's directory name, {handle}--{slug}: unique per import; source_url the fetch URL
-    // (docs/decisions.md sqlite-imports, sql-import-alias).
+    // alias is the import's directory name, {handle}--{slug}: unique per import; source_url (current: source_ref)
+    // the fetch URL (docs/decisions.md sqlite-imports, sql-import-alias, sqlite-current-imports).
     const alias = `${handle}--${slug}`;
     const ref = `${parent}/imports/${alias}`;
     await this.makeRun(ref, rec);
-    await writeWithSchema(parentDb, 'run', (db) => {
-      execute(db, "INSERT OR REPLACE INTO imports (alias, source_url, fetched_at) VALUES (?, ?, datetime('now'))", [
-        alias,
-        importSourceUrl(handle, slug),
-      ]);
+    await this.writeWithSchema(parentDb, 'run', (db) => {
+      execute(db, this.sql.insertImport, [alias, importSourceUrl(handle, slug)]);
     });
     return ref;
   }
@@ -89,19 +96,23 @@ export class SqliteStore implements StateStore {
       });
     mkdirSync(dir, { recursive: true });
     const file = await this.file(path, 'run');
-    await writeWithSchema(file, 'run', (db) => {
+    await this.writeWithSchema(file, 'run', (db) => {
       if (Number(queryValue(db, 'SELECT count(*) FROM run')) > 0) {
         throw new ProseError('E_CONFLICT', `run ${this.paths.display(path)} already exists`, {
           location: { field: 'runId' },
         });
       }
       // Under the lock and after the check, so a losing racer never overwrites the winner's program.
-      writeFileAtomic(join(dir, 'program.prose'), encodeWtf8(rec.program));
-      execute(
-        db,
-        'INSERT INTO run (id, program_path, program_source, started_at, updated_at, status) VALUES (?, ?, CAST(? AS TEXT), ?, ?, ?)',
-        [rec.runId, rec.programPath ?? null, encodeWtf8(rec.program), rec.startedAt, rec.startedAt, rec.status],
-      );
+      writeFileAtomic(join(dir, this.sql.programFile), encodeWtf8(rec.program));
+      const programPath = rec.programPath ?? null;
+      execute(db, this.sql.insertRun, [
+        rec.runId,
+        programPath,
+        encodeWtf8(rec.program),
+        rec.startedAt,
+        rec.startedAt,
+        rec.status,
+      ]);
     });
   }
 
@@ -109,11 +120,9 @@ export class SqliteStore implements StateStore {
     const path = this.paths.runDb(run);
     if (!existsSync(path)) return undefined;
     const file = await this.runFile(run);
-    const row = await file.read((db) =>
-      queryRow(db, 'SELECT id, program_path, program_source, started_at, status FROM run ORDER BY rowid LIMIT 1'),
-    );
+    const row = await file.read((db) => queryRow(db, this.sql.selectRun));
     if (!row) return undefined;
-    const program = row.program_source ?? readProgram(dirname(path));
+    const program = row.program_source ?? readProgram(join(dirname(path), this.sql.programFile));
     return {
       runId: String(row.id),
       program: String(program ?? ''),
@@ -124,13 +133,13 @@ export class SqliteStore implements StateStore {
   }
 
   async setRunStatus(run: RunRef, status: RunStatus): Promise<void> {
-    await writeWithSchema(await this.runFile(run), 'run', (db) => {
+    await this.writeWithSchema(await this.runFile(run), 'run', (db) => {
       execute(db, "UPDATE run SET status = ?, updated_at = datetime('now')", [status]);
     });
   }
 
   async appendEvent(run: RunRef, event: ExecutionEvent): Promise<void> {
-    await writeWithSchema(await this.runFile(run), 'run', (db) => insertEvent(db, event));
+    await this.writeWithSchema(await this.runFile(run), 'run', (db) => insertEvent(db, event));
   }
 
   /** Read, decide and append in one transaction under the run's lock, so two processes never allocate alike. */
@@ -138,7 +147,7 @@ export class SqliteStore implements StateStore {
     run: RunRef,
     make: (events: readonly ExecutionEvent[]) => ExecutionEvent,
   ): Promise<ExecutionEvent> {
-    return writeWithSchema(await this.runFile(run), 'run', (db) => {
+    return this.writeWithSchema(await this.runFile(run), 'run', (db) => {
       const event = make(eventsOf(db));
       insertEvent(db, event);
       return event;
@@ -155,7 +164,7 @@ export class SqliteStore implements StateStore {
     const attachment = attach ? SqlitePaths.attachmentPath(b.name, b.executionId) : null;
     const bytes = Buffer.byteLength(b.value, 'utf8');
     const stored = attachment ? `Attached value (${bytes} bytes) - see ${attachment}` : b.value;
-    const old = await writeWithSchema(file, 'run', (db) => {
+    const old = await this.writeWithSchema(file, 'run', (db) => {
       const before = queryValue(
         db,
         'SELECT attachment_path FROM bindings WHERE name = ? AND IFNULL(execution_id, -1) = IFNULL(?, -1)',
@@ -163,21 +172,14 @@ export class SqliteStore implements StateStore {
       );
       // The attachment is complete on disk before the row that points at it commits.
       if (attachment) writeFileAtomic(join(dir, attachment), encodeWtf8(b.value));
-      execute(
-        db,
-        `INSERT INTO bindings (name, execution_id, kind, value, source_statement, attachment_path, updated_at)
-              VALUES (?, ?, ?, CAST(? AS TEXT), CAST(? AS TEXT), ?, datetime('now'))
-              ON CONFLICT (name, IFNULL(execution_id, -1)) DO UPDATE SET kind = excluded.kind, value = excluded.value,
-                source_statement = excluded.source_statement, attachment_path = excluded.attachment_path, updated_at = excluded.updated_at`,
-        [
-          b.name,
-          b.executionId,
-          b.kind,
-          encodeWtf8(stored),
-          b.source === undefined ? null : encodeWtf8(b.source),
-          attachment,
-        ],
-      );
+      execute(db, upsertBindingSql(this.sql.kindColumn), [
+        b.name,
+        b.executionId,
+        b.kind,
+        encodeWtf8(stored),
+        b.source === undefined ? null : encodeWtf8(b.source),
+        attachment,
+      ]);
       return before == null ? null : String(before);
     });
     if (old && old !== attachment) {
@@ -230,12 +232,12 @@ export class SqliteStore implements StateStore {
     ).read(
       (db) => queryRows(db, 'SELECT * FROM bindings ORDER BY name, IFNULL(execution_id, 0)') as unknown as BindingRow[],
     );
-    return rows.map((r) => bindingFromRow(r));
+    return rows.map((r) => bindingFromRow(r, this.sql.kindColumn));
   }
 
   async writeMemory(loc: AgentLocation, memory: string): Promise<{ location: string }> {
     const file = await this.agentFile(loc, true);
-    await writeWithSchema(file, kindOf(loc), (db) => {
+    await this.writeWithSchema(file, kindOf(loc), (db) => {
       execute(
         db,
         `INSERT INTO agents (name, scope, memory) VALUES (?, ?, CAST(? AS TEXT))
@@ -256,7 +258,7 @@ export class SqliteStore implements StateStore {
   async appendSegment(loc: AgentLocation, seg: Omit<Segment, 'number' | 'file'>): Promise<Segment> {
     const file = await this.agentFile(loc, true);
     // Numbering runs under the file lock, so two processes never compute the same number; UNIQUE backs it up.
-    const number = await writeWithSchema(file, kindOf(loc), (db) => {
+    const number = await this.writeWithSchema(file, kindOf(loc), (db) => {
       execute(db, 'INSERT OR IGNORE INTO agents (name, scope) VALUES (?, ?)', [loc.agent, loc.scope]);
       const n = Number(
         queryValue(db, 'SELECT IFNULL(MAX(segment_number), 0) + 1 FROM agent_segments WHERE agent_name = ?', [
@@ -320,7 +322,7 @@ export class SqliteStore implements StateStore {
   }
 
   private toRecord(run: RunRef, row: BindingRow, dbFile: string): BindingRecord {
-    if (row.attachment_path == null) return bindingFromRow(row);
+    if (row.attachment_path == null) return bindingFromRow(row, this.sql.kindColumn);
     const full = this.paths.attachmentFile(this.paths.runDir(run), String(row.attachment_path), dbFile);
     let value: string;
     try {
@@ -331,7 +333,7 @@ export class SqliteStore implements StateStore {
         cause: err,
       });
     }
-    return { ...bindingFromRow(row), value };
+    return { ...bindingFromRow(row, this.sql.kindColumn), value };
   }
 
   private async runFile(run: RunRef): Promise<SqliteFile> {
@@ -351,11 +353,19 @@ export class SqliteStore implements StateStore {
     return this.file(path, 'agents');
   }
 
+  /** A write that first gives a new (or still unmarked) database its edition's schema, in the same transaction. */
+  private writeWithSchema<T>(file: SqliteFile, kind: DbKind, fn: (db: Database) => T): Promise<T> {
+    return file.write((db) => {
+      if (needsSchema(db)) ensureSchema(db, kind, file.path, this.edition);
+      return fn(db);
+    });
+  }
+
   /** One handle per database file; a file that is ours in an older shape, or unmarked, is adopted once. */
   private file(path: string, kind: DbKind): Promise<SqliteFile> {
     let f = this.files.get(path);
     if (!f) {
-      f = openAdopted(path, kind, this.engine);
+      f = openAdopted(path, kind, this.engine, this.edition);
       this.files.set(path, f);
       f.catch(() => this.files.delete(path));
     }
@@ -363,25 +373,11 @@ export class SqliteStore implements StateStore {
   }
 }
 
-async function openAdopted(path: string, kind: DbKind, engine: SqliteEngine | undefined): Promise<SqliteFile> {
-  const file = await SqliteFile.open(path, { validate: checkVersion, engine });
-  if (file.exists() && (await file.read(needsSchema))) await file.write((db: Database) => ensureSchema(db, kind, path));
-  return file;
-}
-
-/** A write that first gives a new (or still unmarked) database its schema, in the same transaction. */
-function writeWithSchema<T>(file: SqliteFile, kind: DbKind, fn: (db: Database) => T): Promise<T> {
-  return file.write((db) => {
-    if (needsSchema(db)) ensureSchema(db, kind, file.path);
-    return fn(db);
-  });
-}
-
 const kindOf = (loc: AgentLocation): DbKind => (loc.scope === 'execution' ? 'run' : 'agents');
 
-function readProgram(dir: string): string | undefined {
+function readProgram(file: string): string | undefined {
   try {
-    return readFileSync(join(dir, 'program.prose'), 'utf8');
+    return readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }

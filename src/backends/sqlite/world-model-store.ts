@@ -1,9 +1,11 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Edition } from '../../core/editions.ts';
 import { ProseError } from '../../core/errors.ts';
 import type { RunRef } from '../../core/model.ts';
 import type { WorldModelStore } from '../../core/store.ts';
 import { canonicalJson } from '../../canon/canonical-json.ts';
+import { receiptHash } from '../../canon/validate-receipt.ts';
 import { writeFileAtomic } from '../../io/atomic-write.ts';
 import { execute, executeScript, queryRows, queryValue, type Database, type SqliteFile } from '../../sqlite/index.ts';
 
@@ -48,25 +50,88 @@ CREATE TABLE IF NOT EXISTS x_world_model_workspace (
 );
 `;
 
-const JSON_COLUMNS = ['wake', 'input_fingerprints', 'fingerprints', 'semantic_diff', 'cost', 'sig'] as const;
-const RECEIPT_COLUMNS = ['node', 'contract_fingerprint', ...JSON_COLUMNS, 'prev', 'status', 'content_hash'] as const;
+/**
+ * The current edition's canonical tables come with its Core Schema (src/sqlite/schema-current.ts, as the text writes
+ * them); the store adds an index for the per-node chain read and the same x_ workspace table.
+ */
+const CURRENT_WORLD_MODEL_DDL = `
+CREATE INDEX IF NOT EXISTS receipt_node ON receipt(node, id);
+CREATE TABLE IF NOT EXISTS x_world_model_workspace (
+    node TEXT PRIMARY KEY,
+    artifact BLOB NOT NULL
+);
+`;
 
-/** A receipt row back to its envelope (canonical JSON); schema and hash_algorithm are constants of the format. */
+const JSON_COLUMNS = ['wake', 'input_fingerprints', 'fingerprints', 'semantic_diff', 'cost', 'sig'] as const;
+const ROW_COLUMNS = ['node', 'contract_fingerprint', ...JSON_COLUMNS, 'prev', 'status'] as const;
+const RECEIPT_COLUMNS = [...ROW_COLUMNS, 'content_hash'] as const;
+
+/**
+ * A receipt row back to its envelope (canonical JSON); schema and hash_algorithm are constants of the format. A row
+ * without content_hash (the current text's table) gets the hash its fields make (decision sqlite-current-receipt).
+ */
 export function envelopeOfRow(row: Record<string, unknown>): string {
   const env: Record<string, unknown> = { schema: 'openprose.receipt', hash_algorithm: 'sha256' };
-  for (const c of RECEIPT_COLUMNS) {
+  for (const c of ROW_COLUMNS) {
     const v = row[c];
     env[c] = (JSON_COLUMNS as readonly string[]).includes(c) ? (typeof v === 'string' ? JSON.parse(v) : v) : v;
   }
+  env.content_hash = 'content_hash' in row ? row.content_hash : receiptHash(env);
   return canonicalJson(env);
 }
 
 /** The columns of a receipt row from the envelope text: JSON columns hold canonical JSON. */
-export function rowOfEnvelope(receiptJson: string): unknown[] {
+export function rowOfEnvelope(receiptJson: string, columns: readonly string[] = RECEIPT_COLUMNS): unknown[] {
   const env = JSON.parse(receiptJson) as Record<string, unknown>;
-  return RECEIPT_COLUMNS.map((c) =>
+  return columns.map((c) =>
     (JSON_COLUMNS as readonly string[]).includes(c) ? canonicalJson(env[c]) : (env[c] ?? null),
   );
+}
+
+/**
+ * What differs between the editions' canonical tables: v0's are ours (keyed (node, version), content_hash stored,
+ * decision wm-sql-keys); the current text's world_model_version is keyed by the address alone and its receipt has no
+ * content_hash (decisions sqlite-current-version-key, sqlite-current-receipt).
+ */
+interface WmSql {
+  ddl: string;
+  receiptColumns: readonly string[];
+  insertVersion: string;
+  /** node, address: the stored bytes of a version the node committed. */
+  selectVersion: string;
+  /** node, address: 1 when publishing the version to the node may go ahead. */
+  countVersion: string;
+  publish: string;
+}
+
+const WM_SQL: Record<Edition, WmSql> = {
+  v0: {
+    ddl: WORLD_MODEL_SQLITE_DDL,
+    receiptColumns: RECEIPT_COLUMNS,
+    insertVersion:
+      'INSERT OR IGNORE INTO world_model_version (node, version, artifact) VALUES (:node, :version, :artifact)',
+    selectVersion: 'SELECT artifact FROM world_model_version WHERE node = :node AND version = :version',
+    countVersion: 'SELECT count(*) FROM world_model_version WHERE node = :node AND version = :version',
+    publish:
+      'INSERT INTO world_model_published (node, version) VALUES (:node, :version) ON CONFLICT (node) DO UPDATE SET version = excluded.version',
+  },
+  current: {
+    ddl: CURRENT_WORLD_MODEL_DDL,
+    receiptColumns: ROW_COLUMNS,
+    // Two nodes committing the same bytes share the address's row; the row's node is the first, the ledger says the rest.
+    insertVersion:
+      'INSERT OR IGNORE INTO world_model_version (version, node, artifact) VALUES (:version, :node, :artifact)',
+    selectVersion: `SELECT artifact FROM world_model_version v WHERE version = :version AND (node = :node OR EXISTS
+      (SELECT 1 FROM receipt r WHERE r.node = :node AND json_extract(r.fingerprints, '$."@atomic"') = v.version))`,
+    countVersion: 'SELECT count(*) FROM world_model_version WHERE version = :version',
+    publish: `INSERT INTO world_model_published (node, version) VALUES (:node, :version)
+      ON CONFLICT (node) DO UPDATE SET version = excluded.version, updated_at = datetime('now')`,
+  },
+};
+
+/** The named parameters a statement uses: both engines refuse a name the statement does not have. */
+function used(sql: string, params: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(params).filter(([k]) => sql.includes(k)));
 }
 
 const hasTables = (db: Database): boolean =>
@@ -81,11 +146,16 @@ export class SqliteWorldModelStore implements WorldModelStore {
   constructor(
     private readonly runFile: (run: RunRef) => Promise<SqliteFile>,
     private readonly runDir: (run: RunRef) => string,
-  ) {}
+    edition: Edition = 'v0',
+  ) {
+    this.sql = WM_SQL[edition];
+  }
+
+  private readonly sql: WmSql;
 
   private async write<T>(run: RunRef, fn: (db: Database) => T): Promise<T> {
     return (await this.runFile(run)).write((db) => {
-      executeScript(db, WORLD_MODEL_SQLITE_DDL);
+      executeScript(db, this.sql.ddl);
       return fn(db);
     });
   }
@@ -96,20 +166,13 @@ export class SqliteWorldModelStore implements WorldModelStore {
 
   async writeVersion(run: RunRef, node: string, address: string, bytes: Uint8Array): Promise<void> {
     await this.write(run, (db) =>
-      execute(db, 'INSERT OR IGNORE INTO world_model_version (node, version, artifact) VALUES (?, ?, ?)', [
-        node,
-        address,
-        bytes,
-      ]),
+      execute(db, this.sql.insertVersion, { ':node': node, ':version': address, ':artifact': bytes }),
     );
   }
 
   async readVersion(run: RunRef, node: string, address: string): Promise<Uint8Array | undefined> {
     return this.read(run, undefined, (db) => {
-      const v = queryValue(db, 'SELECT artifact FROM world_model_version WHERE node = ? AND version = ?', [
-        node,
-        address,
-      ]);
+      const v = queryValue(db, this.sql.selectVersion, { ':node': node, ':version': address });
       return v instanceof Uint8Array ? v : v === undefined || v === null ? undefined : new Uint8Array(0);
     });
   }
@@ -117,15 +180,11 @@ export class SqliteWorldModelStore implements WorldModelStore {
   async publish(run: RunRef, node: string, address: string): Promise<void> {
     await this.write(run, (db) => {
       if (
-        queryValue(db, 'SELECT count(*) FROM world_model_version WHERE node = ? AND version = ?', [node, address]) !== 1
+        queryValue(db, this.sql.countVersion, used(this.sql.countVersion, { ':node': node, ':version': address })) !== 1
       ) {
         throw new ProseError('E_STATE', `version ${address} of ${node} is not stored; write it before publishing`);
       }
-      execute(
-        db,
-        'INSERT INTO world_model_published (node, version) VALUES (?, ?) ON CONFLICT (node) DO UPDATE SET version = excluded.version',
-        [node, address],
-      );
+      execute(db, this.sql.publish, { ':node': node, ':version': address });
     });
   }
 
@@ -137,11 +196,12 @@ export class SqliteWorldModelStore implements WorldModelStore {
   }
 
   async appendReceipt(run: RunRef, _node: string, receiptJson: string): Promise<void> {
-    const values = rowOfEnvelope(receiptJson);
+    const cols = this.sql.receiptColumns;
+    const values = rowOfEnvelope(receiptJson, cols);
     await this.write(run, (db) =>
       execute(
         db,
-        `INSERT INTO receipt (${RECEIPT_COLUMNS.join(', ')}) VALUES (${RECEIPT_COLUMNS.map(() => '?').join(', ')})`,
+        `INSERT INTO receipt (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
         values as never,
       ),
     );
@@ -149,7 +209,7 @@ export class SqliteWorldModelStore implements WorldModelStore {
 
   async readReceipts(run: RunRef, node?: string): Promise<string[]> {
     return this.read(run, [] as string[], (db) => {
-      const sql = `SELECT ${RECEIPT_COLUMNS.join(', ')} FROM receipt ${node === undefined ? '' : 'WHERE node = ?'} ORDER BY id`;
+      const sql = `SELECT ${this.sql.receiptColumns.join(', ')} FROM receipt ${node === undefined ? '' : 'WHERE node = ?'} ORDER BY id`;
       return queryRows(db, sql, node === undefined ? [] : [node]).map(envelopeOfRow);
     });
   }

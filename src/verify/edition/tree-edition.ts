@@ -36,8 +36,9 @@ function markersOf(dir: string): Markers {
 }
 
 const SQL_CURRENT =
-  'it is a SQLite run of the current edition (state.db and root.prose.md, no program.prose), whose tables verify does ' +
-  'not read yet: --edition v0 reads it by the v0 rules';
+  'it is a SQLite run of the current edition (state.db and root.prose.md, no program.prose), whose directory verify ' +
+  'does not read yet: verify its state.db itself (read by the current columns), or --edition v0 reads the directory ' +
+  'by the v0 rules';
 
 /** True when `dir` holds a run's files (either edition's marker, root.prose.md, program.prose, compiled-intent.json). */
 export function looksLikeRun(dir: string): boolean {

@@ -7,6 +7,8 @@ import type { FindingSink } from '../kit/finding-sink.ts';
 import { isKind } from '../kit/owned-files.ts';
 import { MAX_ROWS_CHECKED, QueryBudget } from './query-budget.ts';
 import { checkWorldModelTables } from './check-wm-tables.ts';
+import { CORE_COLUMNS, KIND_COLUMN, sqlEditionOf } from './sql-edition.ts';
+import type { Edition } from '../../core/editions.ts';
 import type { StateDbRuleId } from './rules.ts';
 
 type Sink = FindingSink<StateDbRuleId>;
@@ -25,34 +27,6 @@ export interface StateDbOptions {
   budgetMs?: number;
 }
 
-/** The seed's core columns (sqlite.md "Core Schema"); tables may have more, and x_ tables may be added. */
-const CORE: Record<string, string[]> = {
-  run: ['id', 'program_path', 'program_source', 'started_at', 'updated_at', 'status', 'state_mode'],
-  execution: [
-    'id',
-    'statement_index',
-    'statement_text',
-    'status',
-    'started_at',
-    'completed_at',
-    'error_message',
-    'parent_id',
-    'metadata',
-  ],
-  bindings: [
-    'name',
-    'execution_id',
-    'kind',
-    'value',
-    'source_statement',
-    'created_at',
-    'updated_at',
-    'attachment_path',
-  ],
-  agents: ['name', 'scope', 'memory', 'created_at', 'updated_at'],
-  agent_segments: ['id', 'agent_name', 'segment_number', 'timestamp', 'prompt', 'summary'],
-  imports: ['alias', 'source_url', 'fetched_at', 'inputs_schema', 'outputs_schema'],
-};
 const AGENT_TABLES = ['agents', 'agent_segments'];
 /** Tables of sqlite.md at HEAD (the canonical store): known, so not reported as unknown extensions. */
 const HEAD_TABLES = new Set(['world_model_version', 'world_model_published', 'receipt']);
@@ -103,6 +77,8 @@ function checkDb(db: Database, budget: QueryBudget, sink: Sink, opts: StateDbOpt
     ]),
   );
   const tables = new Set(types.keys());
+  const edition = sqlEditionOf(db);
+  const CORE = CORE_COLUMNS[edition];
   const required = opts.dbKind === 'run' ? Object.keys(CORE) : AGENT_TABLES;
   const usable = new Set<string>();
   for (const t of required) {
@@ -145,11 +121,11 @@ function checkDb(db: Database, budget: QueryBudget, sink: Sink, opts: StateDbOpt
   }
   const q = (sql: string, params: unknown[] = []): SqlRow[] => budget.rows(sql, params);
   if (usable.has('run')) checkRun(q, sink, opts);
-  if (usable.has('bindings')) checkBindingRows(q, sink, opts);
+  if (usable.has('bindings')) checkBindingRows(q, sink, opts, KIND_COLUMN[edition]);
   if (usable.has('execution')) checkExecution(q, sink, opts);
   if (usable.has('agents')) checkAgents(q, sink, opts);
   if (usable.has('agent_segments')) checkSegments(q, sink, opts, usable.has('agents'));
-  if (opts.dbKind === 'run') checkHeadTables(db, types, budget, sink, opts.file);
+  if (opts.dbKind === 'run') checkHeadTables(db, types, budget, sink, opts.file, edition);
 }
 
 /** The canonical world-model tables (check-wm-tables.ts), read through the same budget as the core ones. */
@@ -159,8 +135,11 @@ function checkHeadTables(
   budget: QueryBudget,
   sink: Sink,
   file: string,
+  edition: Edition,
 ): void {
   const wm = {
+    // The current text keys a version by its address alone: two nodes' identical artifacts share one row.
+    sharedVersions: edition === 'current',
     q: (sql: string, params: unknown[] = []) => budget.rows(sql, params),
     file,
     columns: headColumns(db, types, sink, file),
@@ -202,7 +181,7 @@ function checkRun(q: Q, sink: Sink, opts: StateDbOptions): void {
   }
 }
 
-function checkBindingRows(q: Q, sink: Sink, opts: StateDbOptions): void {
+function checkBindingRows(q: Q, sink: Sink, opts: StateDbOptions, kindColumn: string): void {
   for (const d of q(
     'SELECT name, execution_id, count(*) AS n FROM bindings GROUP BY name, IFNULL(execution_id, -1) HAVING count(*) > 1',
   )) {
@@ -213,7 +192,7 @@ function checkBindingRows(q: Q, sink: Sink, opts: StateDbOptions): void {
     );
   }
   const rows = q(
-    'SELECT name, execution_id, kind, length(CAST(value AS BLOB)) AS bytes, attachment_path FROM bindings',
+    `SELECT name, execution_id, ${kindColumn} AS kind, length(CAST(value AS BLOB)) AS bytes, attachment_path FROM bindings`,
   );
   for (const r of rows) {
     const where = { file: opts.file, table: 'bindings', row: bindingRow(r) };
@@ -223,7 +202,7 @@ function checkBindingRows(q: Q, sink: Sink, opts: StateDbOptions): void {
       sink.add('db.binding-name', (err as Error).message, where);
     }
     if (!(BINDING_KINDS as readonly unknown[]).includes(r.kind))
-      sink.add('db.binding-kind', `kind ${sqlText(r.kind)} is not input, output, let or const`, where);
+      sink.add('db.binding-kind', `${kindColumn} ${sqlText(r.kind)} is not input, output, let or const`, where);
     if (
       r.execution_id !== null &&
       !(typeof r.execution_id === 'number' && Number.isSafeInteger(r.execution_id) && r.execution_id >= 1)

@@ -1,0 +1,65 @@
+import type { Edition } from '../../core/editions.ts';
+import { EXECUTION_COLUMNS, queryRows, type Database } from '../../sqlite/index.ts';
+
+const AGENTS = {
+  agents: ['name', 'scope', 'memory', 'created_at', 'updated_at'],
+  agent_segments: ['id', 'agent_name', 'segment_number', 'timestamp', 'prompt', 'summary'],
+};
+
+const V0: Record<string, string[]> = {
+  run: ['id', 'program_path', 'program_source', 'started_at', 'updated_at', 'status', 'state_mode'],
+  execution: EXECUTION_COLUMNS,
+  bindings: [
+    'name',
+    'execution_id',
+    'kind',
+    'value',
+    'source_statement',
+    'created_at',
+    'updated_at',
+    'attachment_path',
+  ],
+  ...AGENTS,
+  imports: ['alias', 'source_url', 'fetched_at', 'inputs_schema', 'outputs_schema'],
+};
+
+/** What the current text renames (sqlite.md "Core Schema"); its world-model tables are check-wm-tables.ts's. */
+const RENAMED: Record<string, string> = {
+  program_path: 'root_path',
+  program_source: 'root_source',
+  kind: 'binding',
+  source_url: 'source_ref',
+  fetched_at: 'resolved_at',
+  inputs_schema: 'requires_schema',
+  outputs_schema: 'ensures_schema',
+};
+
+/** Each edition's core columns (sqlite.md "Core Schema"); tables may have more, and x_ tables may be added. */
+export const CORE_COLUMNS: Record<Edition, Record<string, string[]>> = {
+  v0: V0,
+  current: Object.fromEntries(Object.entries(V0).map(([t, cols]) => [t, cols.map((c) => RENAMED[c] ?? c)])),
+};
+
+/** The column of bindings naming input, output, let or const. */
+export const KIND_COLUMN: Record<Edition, string> = { v0: 'kind', current: 'binding' };
+
+/** Columns only the current text has: one present makes the file a current-edition state.db. */
+const CURRENT_ONLY: [string, string][] = [
+  ['run', 'root_path'],
+  ['run', 'root_source'],
+  ['bindings', 'binding'],
+  ['imports', 'source_ref'],
+];
+
+/**
+ * The edition a state.db's columns name (docs/editions.md "Telling a tree's edition": run.program_path and
+ * bindings.kind are v0, run.root_path and bindings.binding current). Any current-only column decides, so a file
+ * mixing the two is judged current and each v0 name left in it is db.column-missing of its current twin.
+ */
+export function sqlEditionOf(db: Database): Edition {
+  for (const [table, column] of CURRENT_ONLY) {
+    const rows = queryRows(db, 'SELECT 1 FROM pragma_table_info(?) WHERE name = ?', [table, column]);
+    if (rows.length > 0) return 'current';
+  }
+  return 'v0';
+}
