@@ -76,8 +76,18 @@ test('honest backends (every embedded one and the reference plugin) show no cont
     .filter((r) => r.type === 'capabilities');
   assert.equal(
     claims.map((r) => r.backend),
-    // The filesystem and sqlite backends declare both editions: their claims are probed in each (--edition all, the default).
-    ['filesystem', 'filesystem@current', 'sqlite', 'sqlite@current', 'postgres', 'in-context', 'reference'],
+    // The filesystem, sqlite and in-context backends declare both editions: their claims are probed in each (--edition
+    // all, the default).
+    [
+      'filesystem',
+      'filesystem@current',
+      'sqlite',
+      'sqlite@current',
+      'postgres',
+      'in-context',
+      'in-context@current',
+      'reference',
+    ],
   );
   const bad = claims.flatMap((r) =>
     r.verdicts
