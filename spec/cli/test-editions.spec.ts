@@ -55,14 +55,16 @@ const cases = (out: string) =>
     .filter((r) => r.type === 'case')
     .map((r) => `${r.backend} ${r.id} ${r.status}`);
 
-// The filesystem backend declares both editions; in-context declares v0 alone, so it stands for a backend left out of one.
+// The filesystem backend declares both editions; the reference module plugin declares none (so v0 alone): it stands
+// for a backend left out of one.
+const V0_ONLY = `module:${fileURLToPath(new URL('../../conformance/plugins/reference-module/index.js', import.meta.url))}`;
 test('--edition all (the default) judges each backend in every edition it declares; v0 keeps the plain name', async () => {
   const r = await run([
     ...BASE,
     '--backend',
     'filesystem',
     '--backend',
-    'in-context',
+    V0_ONLY,
     '--backend',
     MODULE,
     '--reporter',
@@ -72,7 +74,7 @@ test('--edition all (the default) judges each backend in every edition it declar
   assert.equal(headers(r.out), [
     ['filesystem', 'v0'],
     ['filesystem@current', 'current'],
-    ['in-context', 'v0'],
+    ['reference-module', 'v0'],
     ['two-editions', 'v0'],
     ['two-editions@current', 'current'],
   ]);
@@ -81,8 +83,8 @@ test('--edition all (the default) judges each backend in every edition it declar
     'filesystem a/current-only skipped',
     'filesystem@current a/edition-var passed',
     'filesystem@current a/current-only passed',
-    'in-context a/edition-var passed',
-    'in-context a/current-only skipped',
+    'reference-module a/edition-var passed',
+    'reference-module a/current-only skipped',
     'two-editions a/edition-var passed',
     'two-editions a/current-only skipped',
     'two-editions@current a/edition-var passed',
@@ -94,16 +96,7 @@ test('--edition all (the default) judges each backend in every edition it declar
 });
 
 test('--edition current judges the backends that declare it and names the others as not judged', async () => {
-  const r = await run([
-    ...BASE,
-    '--backend',
-    'in-context',
-    '--backend',
-    'filesystem',
-    '--backend',
-    MODULE,
-    ...CURRENT_JSON,
-  ]);
+  const r = await run([...BASE, '--backend', V0_ONLY, '--backend', 'filesystem', '--backend', MODULE, ...CURRENT_JSON]);
   assert.is(r.code, 0, r.err);
   assert.equal(headers(r.out), [
     ['filesystem@current', 'current'],
@@ -111,28 +104,44 @@ test('--edition current judges the backends that declare it and names the others
   ]);
   assert.equal(
     recs(r.out).filter((x) => x.type === 'not-judged'),
-    [{ type: 'not-judged', backend: 'in-context', edition: 'current', reason: 'does not declare edition:current' }],
+    [
+      {
+        type: 'not-judged',
+        backend: 'reference-module',
+        edition: 'current',
+        reason: 'does not declare edition:current',
+      },
+    ],
   );
   for (const record of recs(r.out)) assert.ok(validate(record), JSON.stringify(validate.errors));
-  const argv = [...BASE, '--backend', 'in-context', '--backend', MODULE, '--edition', 'current'];
-  const line = 'in-context: not judged: does not declare edition:current';
+  const argv = [...BASE, '--backend', V0_ONLY, '--backend', MODULE, '--edition', 'current'];
+  const line = 'reference-module: not judged: does not declare edition:current';
   const pretty = (await run([...argv, '--reporter', 'pretty'])).out;
   // Said where the run starts and again under the count lines.
   assert.is(pretty.split(line).length - 1, 2);
-  assert.match((await run([...argv, '--reporter', 'tap'])).out, /^# backend in-context: not judged: does not declare/m);
+  assert.match(
+    (await run([...argv, '--reporter', 'tap'])).out,
+    /^# backend reference-module: not judged: does not declare/m,
+  );
   assert.match(
     (await run([...argv, '--reporter', 'md'])).out,
-    /^- \*\*in-context\*\*: not judged in edition current: does not declare edition:current$/m,
+    /^- \*\*reference-module\*\*: not judged in edition current: does not declare edition:current$/m,
   );
-  assert.match((await run([...argv, '--reporter', 'html'])).out, /<p class="not-judged">in-context: not judged: /);
+  assert.match(
+    (await run([...argv, '--reporter', 'html'])).out,
+    /<p class="not-judged">reference-module: not judged: /,
+  );
   assert.match(
     (await run([...argv, '--reporter', 'junit'])).out,
-    /<testsuite name="in-context@current" tests="0"[^\n]*>\n {4}<properties>\n {6}<property name="not-judged" value="does not declare edition:current"\/>\n[^]*<\/testsuites>\n$/,
+    /<testsuite name="reference-module@current" tests="0"[^\n]*>\n {4}<properties>\n {6}<property name="not-judged" value="does not declare edition:current"\/>\n[^]*<\/testsuites>\n$/,
   );
-  const none = await run([...BASE, '--backend', 'in-context', '--edition', 'current']);
+  const none = await run([...BASE, '--backend', V0_ONLY, '--edition', 'current']);
   assert.is(none.code, 2);
-  assert.match(none.err, /--edition current: in-context does not declare edition:current, so nothing would be judged/);
-  const bad = await run([...BASE, '--backend', 'in-context', '--edition', 'v9']);
+  assert.match(
+    none.err,
+    /--edition current: reference-module does not declare edition:current, so nothing would be judged/,
+  );
+  const bad = await run([...BASE, '--backend', V0_ONLY, '--edition', 'v9']);
   assert.is(bad.code, 2);
   assert.match(bad.err, /unknown edition "v9"/);
 });
@@ -186,7 +195,7 @@ test('report merge refuses shards that judged a backend in different editions, n
     ['two-editions@current', 'current'],
   ]);
   // A backend --edition left out is named by the merged report as by each shard.
-  const both = ['--backend', 'in-context', '--backend', MODULE, ...CUR];
+  const both = ['--backend', V0_ONLY, '--backend', MODULE, ...CUR];
   const [c1, c2] = [
     await saveReport('c-1.jsonl', [...both, '--shard', '1/2']),
     await saveReport('c-2.jsonl', [...both, '--shard', '2/2']),
@@ -197,7 +206,7 @@ test('report merge refuses shards that judged a backend in different editions, n
     recs(kept.out)
       .map((x) => (x.type === 'not-judged' ? `not judged ${x.backend}` : x.type))
       .slice(0, 2),
-    ['not judged in-context', 'header'],
+    ['not judged reference-module', 'header'],
   );
 });
 

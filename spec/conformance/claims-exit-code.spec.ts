@@ -76,8 +76,7 @@ test('honest backends (every embedded one and the reference plugin) show no cont
     .filter((r) => r.type === 'capabilities');
   assert.equal(
     claims.map((r) => r.backend),
-    // The filesystem, sqlite and postgres backends declare both editions: their claims are probed in each (--edition
-    // all, the default).
+    // Every embedded backend declares both editions: its claims are probed in each (--edition all, the default).
     [
       'filesystem',
       'filesystem@current',
@@ -86,6 +85,7 @@ test('honest backends (every embedded one and the reference plugin) show no cont
       'postgres',
       'postgres@current',
       'in-context',
+      'in-context@current',
       'reference',
     ],
   );

@@ -17,9 +17,9 @@ import type {
  * conversation); their bytes are base64 text.
  */
 export type NarrationEvent =
-  | { kind: 'run-start'; runId?: string; startedAt?: string; program?: string; programPath?: string }
-  | { kind: 'run-switch'; runId: string }
-  | { kind: 'run-status'; status: RunStatus | 'end'; runId?: string }
+  | { kind: 'run-start'; runId?: string; startedAt?: string; program?: string; programPath?: string; said?: RunWord }
+  | { kind: 'run-switch'; runId: string; said?: RunWord }
+  | { kind: 'run-status'; status: RunStatus | 'end'; runId?: string; said?: RunWord }
   | {
       kind: 'statement';
       index?: number;
@@ -85,6 +85,12 @@ export type NarrationEvent =
   | { kind: 'note'; marker: string; text: string };
 
 export type Dialect = 'verbose' | 'compact';
+
+/**
+ * How a run line was announced without a `[Marker]`: `OpenProse Run Start` (the current in-context.md, "run") or
+ * `OpenProse Program Start` (v0's, "program"). Absent on marker lines (`[Program] ...`, `---end`).
+ */
+export type RunWord = 'run' | 'program';
 
 /** Where a parsed event came from: 1-based line and column of its marker, and the marker's indentation. */
 export interface LinePosition {

@@ -22,8 +22,15 @@ export function readCompactLine(body: string): MarkerReading | undefined {
   if (c) return { events: [{ kind: 'try', phase: 'catch', ...(c[1] ? { error: c[1].trim() } : {}) }] };
   if (/^finally→\s*$/.test(body)) return { events: [{ kind: 'try', phase: 'finally' }] };
   if (/^call\s/.test(body)) return readCall(body.slice(5));
-  if (/^---end\b/.test(body)) return { events: [{ kind: 'run-status', status: 'end' }] };
+  const end = /^---(end|error)\b(.*)$/.exec(body);
+  if (end) return readEnd(end[1] === 'end', end[2]!);
   return undefined;
+}
+
+/** `---end` (in-context.md), `---error` (filesystem.md's marker, decision in-context-current-forms), `(run: ID)`. */
+function readEnd(ok: boolean, rest: string): MarkerReading {
+  const run = rest.trim().startsWith('(') ? splitParams(rest).params.values.run : undefined;
+  return { events: [{ kind: 'run-status', status: ok ? 'end' : 'failed', ...(run ? { runId: run } : {}) }] };
 }
 
 function readStatement(index: number, rest: string): MarkerReading {

@@ -1,5 +1,5 @@
 import { linkStructure } from './link-structure.ts';
-import type { Dialect, Diagnostic, ParseResult, TranscriptEvent } from './narration-event.ts';
+import type { Dialect, Diagnostic, ParseResult, RunWord, TranscriptEvent } from './narration-event.ts';
 import { readCompactLine } from './parse-compact-line.ts';
 import {
   readVerboseMarker,
@@ -21,10 +21,17 @@ interface Group {
   line: number;
   indent: number;
   cont: Continuation[];
+  /** Set when the group is a run announcement (`OpenProse Run Start`), read as the `[Program]` line it stands for. */
+  said?: RunWord;
 }
 
 const KNOWN = new Set<string>(VERBOSE_MARKERS);
 const MARKER_LINE = /^\[([A-Za-z]+[+-]?)\](?:\s+(.*)|\s*)$/s;
+// The run announcement of in-context.md ("OpenProse Run Start", v0 "OpenProse Program Start") and the store's other
+// run lines in that form; each is read as the [Program] line it stands for.
+const ANNOUNCE = /^OpenProse (Run|Program) (Start|Continuing|Complete|Failed|Interrupted|Running)\b(.*)$/s;
+const RUN_KINDS = new Set(['run-start', 'run-switch', 'run-status']);
+const AS_PROGRAM_LINE: Record<string, string> = { Start: 'Program Start', Continuing: 'Continuing run' };
 
 /**
  * Reads a transcript back into events with line numbers, plus diagnostics. It never throws on bad input: an
@@ -67,6 +74,20 @@ class LineReader {
     const body = raw.trimStart();
     const indent = raw.length - body.length;
     if (body.length === 0) return this.reset();
+    const a = ANNOUNCE.exec(body);
+    if (a) {
+      this.reset();
+      const text = (AS_PROGRAM_LINE[a[2]!] ?? `Program ${a[2]}`) + a[3]!.trimEnd();
+      this.group = {
+        marker: 'Program',
+        text,
+        line: lineNo,
+        indent,
+        cont: [],
+        said: a[1] === 'Run' ? 'run' : 'program',
+      };
+      return;
+    }
     const m = this.dialect !== 'compact' ? MARKER_LINE.exec(body) : null;
     if (m) {
       this.reset();
@@ -102,10 +123,10 @@ class LineReader {
     if (!g) return;
     this.group = undefined;
     const last = g.cont.length ? g.cont.at(-1)!.line : g.line;
-    this.emit(readVerboseMarker(g.marker, g.text, g.cont), g.line, g.indent, 'verbose', last, [
-      g.text,
-      ...g.cont.map((c) => c.text),
-    ]);
+    const r = readVerboseMarker(g.marker, g.text, g.cont);
+    const said = g.said;
+    const read = said ? { ...r, events: r.events.map((e) => (RUN_KINDS.has(e.kind) ? { ...e, said } : e)) } : r;
+    this.emit(read, g.line, g.indent, 'verbose', last, [g.text, ...g.cont.map((c) => c.text)]);
   }
 
   private reset(): void {

@@ -90,9 +90,14 @@ function readProgram(text: string, cont: Continuation[]): MarkerReading {
   const { head, params } = splitParams(text);
   const run = params.values.run;
   if (/^Program Start\b/.test(head)) {
-    const program = contValue(cont, 'Program');
-    const programPath = contValue(cont, 'Program path');
-    if (program === null || programPath === null) return bad('Program or Program path is not a JSON string literal');
+    // The current edition's words for the same lines: the run's program is its root contract (root.prose.md).
+    const either = (v0: string, current: string) => {
+      const v = contValue(cont, v0);
+      return v === undefined ? contValue(cont, current) : v;
+    };
+    const program = either('Program', 'Root');
+    const programPath = either('Program path', 'Root path');
+    if (program === null || programPath === null) return bad('the program or its path is not a JSON string literal');
     return ok({
       kind: 'run-start',
       ...(run ? { runId: run } : {}),

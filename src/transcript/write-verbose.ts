@@ -33,17 +33,25 @@ function verboseLines(e: NarrationEvent): string[] {
   return (VERBOSE[e.kind] as (e: NarrationEvent) => string[])(e);
 }
 
-/** Each event kind's lines: the first the marker line, the rest indented under it. */
-const VERBOSE: { [K in NarrationEvent['kind']]: (e: EventOf<K>) => string[] } = {
-  'run-start': (e) => [
-    `[Program] Program Start${formatParams([
+/**
+ * A run start's lines: `head` with the run and its start time, the state mode, then the program and its path under
+ * `noun` (v0's `Program`; the current edition's `Root`, write-current.ts).
+ */
+export function runStartLines(e: EventOf<'run-start'>, head: string, noun: string): string[] {
+  return [
+    `${head}${formatParams([
       ['run', e.runId],
       ['started', e.startedAt],
     ])}`,
     'State mode: in-context',
-    ...(e.program !== undefined ? [`Program: ${encodeText(e.program)}`] : []),
-    ...(e.programPath !== undefined ? [`Program path: ${encodeText(e.programPath)}`] : []),
-  ],
+    ...(e.program !== undefined ? [`${noun}: ${encodeText(e.program)}`] : []),
+    ...(e.programPath !== undefined ? [`${noun} path: ${encodeText(e.programPath)}`] : []),
+  ];
+}
+
+/** Each event kind's lines: the first the marker line, the rest indented under it. */
+const VERBOSE: { [K in NarrationEvent['kind']]: (e: EventOf<K>) => string[] } = {
+  'run-start': (e) => runStartLines(e, '[Program] Program Start', 'Program'),
   'run-switch': (e) => [`[Program] Continuing run${formatParams([['run', e.runId]])}`],
   'run-status': (e) => [`[Program] Program ${STATUS_WORD[e.status]}${formatParams([['run', e.runId]])}`],
   statement: (e) => {

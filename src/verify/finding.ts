@@ -1,3 +1,5 @@
+import type { Edition } from '../core/editions.ts';
+
 export type Severity = 'error' | 'warning';
 
 /**
@@ -30,6 +32,8 @@ export interface Verifier {
 }
 
 export interface VerifyOptions {
+  /** The edition judged, where a verifier reads more than one (a transcript); absent: the one the state reads as. */
+  edition?: Edition;
   /** Home directory standing in for `~` (user-scope agents). */
   homeDir?: string;
   attachmentThresholdBytes?: number;

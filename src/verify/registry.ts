@@ -9,7 +9,7 @@ import { DEFAULT_MAX_FILE_BYTES } from './kit/tree-rules.ts';
 import { reactorVerifier } from './reactor/index.ts';
 import { proseDirVerifier, proseRoot, runDirVerifier } from './run-dir/index.ts';
 import { stateDbVerifier } from './state-db/index.ts';
-import { transcriptVerifier } from './transcript/index.ts';
+import { transcriptEditionOf, transcriptVerifier } from './transcript/index.ts';
 import { withRunWorldModels } from './world-model/every-run.ts';
 import { worldModelVerifier } from './world-model/index.ts';
 
@@ -47,7 +47,12 @@ const CANDIDATES: readonly Candidate[] = [
   { verifier: reactorVerifier, note: 'a Reactor state directory is no edition of the state spec' },
   { verifier: currentRunVerifier, edition: 'current', shapes: ['run', 'root'], note: 'a current-edition run' },
   { verifier: worldModelVerifier, edition: 'v0', note: 'a world-model and receipts in the v0 (hybrid) run layout' },
-  { verifier: transcriptVerifier, note: "an in-context transcript: both editions' dialects are read" },
+  {
+    verifier: transcriptVerifier,
+    editions: ['v0', 'current'],
+    tell: transcriptEditionOf,
+    note: 'an in-context transcript, judged by the edition its run lines or markers read as',
+  },
 ];
 
 export const VERIFIERS: readonly Verifier[] = CANDIDATES.map((c) => c.verifier);
@@ -100,7 +105,8 @@ export async function verifyPath(path: string, opts: VerifyPathOptions = {}): Pr
         hint: 'vm.log.md and receipts/*.jsonl are append-only in the current edition only',
       },
     );
-  const findings = await choice.verifier.verify(path, rest);
+  const judged = choice.verdict.edition === null ? {} : { edition: choice.verdict.edition };
+  const findings = await choice.verifier.verify(path, { ...rest, ...judged });
   if (since !== undefined) findings.push(...checkAppendOnly(since, path, rest.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES));
   return { kind: choice.verifier.kind, findings, edition: choice.verdict };
 }

@@ -5,10 +5,17 @@ import { inContextCompactFactory, inContextFactory } from '../../../src/backends
 import { agent, freshFactory, transcriptOf } from './_helpers.ts';
 
 // What in-context state cannot do is not declared, and calls that need it answer E_UNSUPPORTED.
-test('the factories declare durable, world-model, receipts, layout:transcript and edition:v0, nothing else', () => {
+test('the factories declare durable, world-model, receipts, layout:transcript and both editions, nothing else', () => {
   for (const f of [inContextFactory, inContextCompactFactory]) {
     assert.is(f.kind, 'transcript');
-    assert.equal([...f.capabilities].sort(), ['durable', 'edition:v0', 'layout:transcript', 'receipts', 'world-model']);
+    assert.equal([...f.capabilities].sort(), [
+      'durable',
+      'edition:current',
+      'edition:v0',
+      'layout:transcript',
+      'receipts',
+      'world-model',
+    ]);
   }
   assert.is(inContextFactory.name, 'in-context');
   assert.is(inContextCompactFactory.name, 'in-context:compact');

@@ -26,6 +26,12 @@ export interface WorldModelState {
 
 export interface TranscriptModel {
   runs: Map<string, RunModel>;
+  /**
+   * The conversation's canonical store across its runs, in the order narrated: each node's last receipt and last
+   * published version, and every version's bytes. The current edition keeps one chain per node for as long as the
+   * conversation lasts (decision in-context-current-ledger); v0 reads each run's own.
+   */
+  acrossRuns: { lastReceipt: Map<string, string>; published: Map<string, string>; versions: Map<string, string> };
   /** The run the last `[Program]` line speaks of: later lines belong to it. */
   current: string | undefined;
   lineCount: number;
@@ -39,7 +45,8 @@ export const bindingKey = (name: string, executionId: ExecutionId | null) => `${
  * E_CORRUPT: the store wrote every line, so one it cannot read means the text is not ours or was cut.
  */
 export function readModel(text: string, segmentFile: (agent: string, n: number) => string): TranscriptModel {
-  return extendModel({ runs: new Map(), current: undefined, lineCount: 0 }, text, segmentFile);
+  const acrossRuns = { lastReceipt: new Map(), published: new Map(), versions: new Map() };
+  return extendModel({ runs: new Map(), acrossRuns, current: undefined, lineCount: 0 }, text, segmentFile);
 }
 
 /**
@@ -157,7 +164,15 @@ function apply(model: TranscriptModel, e: TranscriptEvent, segmentFile: SegmentF
   }
   const run = model.current === undefined ? undefined : model.runs.get(model.current);
   if (!run) return;
+  noteAcrossRuns(model.acrossRuns, e);
   const update = RUN_UPDATES[e.kind] as ((run: RunModel, e: TranscriptEvent, f: SegmentFile) => void) | undefined;
   if (update) update(run, e, segmentFile);
   else recordEvent(run, e);
+}
+
+/** Keeps the conversation-wide view of the canonical store in step with a run's line. */
+function noteAcrossRuns(across: TranscriptModel['acrossRuns'], e: TranscriptEvent): void {
+  if (e.kind === 'receipt') across.lastReceipt.set(e.node, e.receipt);
+  else if (e.kind === 'wm-publish') across.published.set(e.node, e.address);
+  else if (e.kind === 'wm-version') across.versions.set(versionKey(e.node, e.address), e.bytes);
 }

@@ -1,5 +1,6 @@
 import type { StorageView } from '../../core/backend.ts';
 import type { Decisions } from '../../core/decisions.ts';
+import type { Edition } from '../../core/editions.ts';
 import { ProseError } from '../../core/errors.ts';
 import type {
   AgentLocation,
@@ -15,6 +16,7 @@ import { segmentFileName } from '../../core/numbering.ts';
 import type { StateStore, WorldModelStore } from '../../core/store.ts';
 import type { Dialect, NarrationEvent } from '../../transcript/narration-event.ts';
 import { writeCompact } from '../../transcript/write-compact.ts';
+import { writeCurrent } from '../../transcript/write-current.ts';
 import { writeVerbose } from '../../transcript/write-verbose.ts';
 import { toNarration } from './event-to-narration.ts';
 import { TranscriptWorldModel } from './transcript-world-model.ts';
@@ -34,13 +36,19 @@ export class TranscriptStore implements StateStore {
   private cache: { text: string; model: TranscriptModel; wholeLines: boolean } | undefined;
   private closed = false;
   /** HEAD: the canonical world-model and the receipt chain "still hold", narrated in conversation. */
-  readonly worldModel: WorldModelStore = new TranscriptWorldModel(this);
+  readonly worldModel: WorldModelStore;
+  /** How a line is said: the dialect's writer in v0; in the current edition its compact markers and run words. */
+  private readonly write: (e: NarrationEvent, depth: number) => string;
 
   constructor(
     private readonly conversation: Conversation,
     private readonly decisions: Decisions,
-    private readonly dialect: Dialect,
-  ) {}
+    dialect: Dialect,
+    edition: Edition = 'v0',
+  ) {
+    this.write = edition === 'current' ? writeCurrent : dialect === 'compact' ? writeCompact : writeVerbose;
+    this.worldModel = new TranscriptWorldModel(this, edition === 'current');
+  }
 
   private readonly segmentFile = (agent: string, n: number) => segmentFileName(agent, n, this.decisions.segmentWidth);
 
@@ -60,6 +68,11 @@ export class TranscriptStore implements StateStore {
     return this.cache.model;
   }
 
+  /** What the whole conversation has narrated, across its runs (the current edition's ledger and versions). */
+  conversationModel(): TranscriptModel {
+    return this.model();
+  }
+
   /** The run's model; E_NOT_FOUND when the transcript never started it. */
   runOf(run: RunRef): RunModel {
     const r = this.model().runs.get(run);
@@ -75,10 +88,9 @@ export class TranscriptStore implements StateStore {
     const model = this.model();
     const before = this.conversation.text;
     let out = '';
-    if (run !== undefined && model.current !== run) out += writeVerbose({ kind: 'run-switch', runId: run });
+    if (run !== undefined && model.current !== run) out += this.write({ kind: 'run-switch', runId: run }, 0);
     const line = model.lineCount + out.split('\n').length;
-    const write = this.dialect === 'compact' ? writeCompact : writeVerbose;
-    for (const { e, depth } of events) out += write(e, depth ?? 0);
+    for (const { e, depth } of events) out += this.write(e, depth ?? 0);
     const after = before + out;
     this.conversation.text = after;
     // What was appended is known: the model is extended by it now, and the next call finds the very string it

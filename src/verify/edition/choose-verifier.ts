@@ -12,7 +12,13 @@ export interface Candidate {
   shapes?: readonly TreeShape[];
   /** For the report: what the verifier reads when the tree names no edition. */
   note: string;
+  /** A verifier that judges each of these editions (a transcript): `tell` reads which one the state is. */
+  editions?: readonly Edition[];
+  tell?: (path: string) => Promise<{ edition: Edition; evidence: string }>;
 }
+
+/** Whether the candidate judges `edition`: its one edition, or one of those it tells apart. */
+const judges = (c: Candidate, edition: Edition) => c.edition === edition || (c.editions?.includes(edition) ?? false);
 
 export type Choice = { verifier: Verifier; verdict: EditionVerdict } | { refused: string } | undefined;
 
@@ -31,14 +37,14 @@ export async function chooseVerifier(
   candidates: readonly Candidate[],
   opts: ChooseOptions,
 ): Promise<Choice> {
-  if (opts.kind !== undefined) return byKind(candidates, opts.kind, opts.edition);
+  if (opts.kind !== undefined) return byKind(candidates, path, opts.kind, opts.edition);
   const tree = treeEdition(path);
   if (opts.edition !== undefined) {
     const e = opts.edition;
     const c =
       'none' in tree
         ? await firstDetecting(
-            candidates.filter((x) => x.edition === e),
+            candidates.filter((x) => judges(x, e)),
             path,
           )
         : byShape(candidates, e, tree.shape);
@@ -53,19 +59,32 @@ export async function chooseVerifier(
     );
   }
   const c = await firstDetecting(candidates, path);
-  return c && { verifier: c.verifier, verdict: { edition: c.edition ?? null, source: 'detected', evidence: c.note } };
+  return c && { verifier: c.verifier, verdict: await detected(c, path) };
 }
 
-function byKind(candidates: readonly Candidate[], kind: string, edition: Edition | undefined): Choice {
+/** The verdict of a verifier picked by its own detection: the edition it tells from the state, or its one edition. */
+async function detected(c: Candidate, path: string): Promise<EditionVerdict> {
+  if (!c.tell) return { edition: c.edition ?? null, source: 'detected', evidence: c.note };
+  const told = await c.tell(path);
+  return { edition: told.edition, source: 'detected', evidence: told.evidence };
+}
+
+async function byKind(
+  candidates: readonly Candidate[],
+  path: string,
+  kind: string,
+  edition: Edition | undefined,
+): Promise<Choice> {
   const c = candidates.find((x) => x.verifier.kind === kind);
   if (!c)
     throw new ProseError('E_USAGE', `unknown verifier kind ${JSON.stringify(kind)}`, {
       hint: `known kinds: ${candidates.map((x) => x.verifier.kind).join(', ')}`,
     });
-  if (edition !== undefined && c.edition !== edition)
+  if (edition !== undefined && !judges(c, edition))
     throw new ProseError('E_USAGE', `--kind ${kind} judges ${c.edition ?? 'no edition'}, not --edition ${edition}`, {
       hint: `kinds of the ${edition} edition: ${kindsOf(candidates, edition)}`,
     });
+  if (edition === undefined && c.tell) return { verifier: c.verifier, verdict: await detected(c, path) };
   const verdict: EditionVerdict =
     edition !== undefined
       ? { edition, source: 'given', evidence: `--edition ${edition}` }
@@ -88,7 +107,7 @@ async function firstDetecting(candidates: readonly Candidate[], path: string): P
 
 function kindsOf(candidates: readonly Candidate[], edition: Edition): string {
   return candidates
-    .filter((x) => x.edition === edition)
+    .filter((x) => judges(x, edition))
     .map((x) => x.verifier.kind)
     .join(', ');
 }

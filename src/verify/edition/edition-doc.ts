@@ -23,8 +23,14 @@ const ROWS: readonly [string, string, string][] = [
   ['a directory holding `runs/` with no run yet', 'current with a `state/`, v0 without (as before)', ''],
   ['a directory holding `state/world-model/` or `state/agents/`, no `runs/`', 'current', '`current-run` of `state/`'],
   [
-    'anything else (a SQLite file, a Reactor directory, a transcript)',
-    "the verifier's: `state-db`, `world-model` v0; `reactor`, `transcript` none",
+    'a transcript (a text file of narration markers)',
+    'its first run line: `OpenProse Run Start` or `---end` current, `[Program]` or `OpenProse Program Start` v0; ' +
+      'with none, compact markers current and verbose ones v0 (decision `transcript-edition`)',
+    '`transcript`, the current edition adding `edition.v0-marker`',
+  ],
+  [
+    'anything else (a SQLite file, a Reactor directory)',
+    "the verifier's: `state-db`, `world-model` v0; `reactor` none",
     'the first verifier whose detection accepts it',
   ],
 ];

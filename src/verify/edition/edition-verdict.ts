@@ -3,7 +3,8 @@ import type { Edition } from '../../core/editions.ts';
 /**
  * Which edition a verify report judged and how it came to it: read from the tree's marker files (`detected`), named
  * with `--edition` (`given`), or implied by the verifier named with `--kind` (`kind`). `edition` is null for state
- * that is no edition of the state spec (a Reactor directory; a transcript, whose two dialects are judged alike).
+ * that is no edition of the state spec (a Reactor directory). A transcript's edition is read from its run lines or
+ * markers (src/verify/transcript/transcript-edition.ts), so its `detected` evidence names the line that decided.
  */
 export interface EditionVerdict {
   edition: Edition | null;

@@ -1,8 +1,11 @@
+import type { Edition } from '../../core/editions.ts';
 import type { BindingKind } from '../../core/model.ts';
 import type { TranscriptEvent } from '../../transcript/narration-event.ts';
 import { parseTranscript } from '../../transcript/parse-transcript.ts';
 import type { Finding } from '../finding.ts';
 import { finding } from '../kit/finding-sink.ts';
+import { currentFormFindings } from './current-forms.ts';
+import { transcriptEdition } from './transcript-edition.ts';
 import { TRANSCRIPT_RULES, type TranscriptRuleId } from './transcript-rules.ts';
 
 type Ev<K extends TranscriptEvent['kind']> = Extract<TranscriptEvent, { kind: K }>;
@@ -56,9 +59,10 @@ class RunCheck {
 
 /**
  * Checks a transcript an LLM wrote against the seed's narration rules (TRANSCRIPT_RULES). Pure: text in, findings
- * out, each naming its line and rule. Parse diagnostics come through as findings of their own rule.
+ * out, each naming its line and rule. Parse diagnostics come through as findings of their own rule. `edition` is the
+ * edition judged (absent: the one the transcript reads as); the current edition also checks its forms.
  */
-export function checkTranscript(text: string, file?: string): Finding[] {
+export function checkTranscript(text: string, file?: string, edition?: Edition): Finding[] {
   const parsed = parseTranscript(text);
   const findings: Finding[] = parsed.diagnostics.map((d) =>
     finding(
@@ -93,6 +97,8 @@ export function checkTranscript(text: string, file?: string): Finding[] {
     }
   }
   for (const r of new Set(runs)) finish(r, add);
+  if ((edition ?? transcriptEdition(parsed).edition) === 'current')
+    currentFormFindings(parsed.events, (at, message, hint) => add('edition.v0-marker', at, message, 'warning', hint));
   return findings.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
 }
 

@@ -1,3 +1,4 @@
 export { checkTranscript } from './check-transcript.ts';
-export { transcriptVerifier, looksLikeTranscript } from './transcript-verifier.ts';
+export { transcriptVerifier, transcriptEditionOf, looksLikeTranscript } from './transcript-verifier.ts';
+export { transcriptEdition, type TranscriptEdition } from './transcript-edition.ts';
 export { TRANSCRIPT_RULES, type TranscriptRuleId } from './transcript-rules.ts';

@@ -120,6 +120,13 @@ export const TRANSCRIPT_RULES = {
     enforces: '"[CallStack] Current stack (depth: 3)"',
     when: 'a `[CallStack]` that lists a frame already exited, or omits an open one (warning)',
   },
+  'edition.v0-marker': {
+    severity: 'warning',
+    enforces: 'current in-context.md "The Narration Protocol": "Use **compact markers**"; "Core Markers"',
+    when:
+      'judged by the current edition: a verbose line (or `OpenProse Program Start`) for a construct the current text ' +
+      'gives a compact marker (warning)',
+  },
 } as const satisfies RuleTable;
 
 export type TranscriptRuleId = keyof typeof TRANSCRIPT_RULES;

@@ -5,7 +5,9 @@ import type { Finding, Verifier } from '../finding.ts';
 import { readOwnedText, RefusedFile } from '../kit/owned-files.ts';
 import { listReport } from '../kit/scan-tree.ts';
 import { DEFAULT_MAX_FILE_BYTES } from '../kit/tree-rules.ts';
+import { parseTranscript } from '../../transcript/parse-transcript.ts';
 import { checkTranscript } from './check-transcript.ts';
+import { transcriptEdition, type TranscriptEdition } from './transcript-edition.ts';
 
 /** Larger files are not conversations the seed has in mind (in-context is for < 30 statements). */
 const MAX_BYTES = 16 * 1024 * 1024;
@@ -26,6 +28,21 @@ export async function looksLikeTranscript(path: string): Promise<boolean> {
   }
 }
 
+/**
+ * The edition a transcript file reads as (src/verify/transcript/transcript-edition.ts), for the report; a file it
+ * cannot read is told v0, and `verify` then reports why it was not read.
+ */
+export async function transcriptEditionOf(path: string): Promise<TranscriptEdition> {
+  try {
+    return transcriptEdition(parseTranscript(readOwnedText(realpathSync(path), MAX_BYTES)));
+  } catch (err) {
+    if (!(err instanceof RefusedFile) && !isFsError(err)) throw err;
+    return { edition: 'v0', evidence: 'the file could not be read, so nothing says otherwise' };
+  }
+}
+
+const isFsError = (err: unknown) => err instanceof Error && typeof (err as { code?: unknown }).code === 'string';
+
 export const transcriptVerifier: Verifier = {
   kind: 'transcript',
   detect: looksLikeTranscript,
@@ -44,6 +61,6 @@ export const transcriptVerifier: Verifier = {
       else listReport(out)('tree.special-file', `${name} is not a regular file; verify does not open it`, name);
       return out;
     }
-    return checkTranscript(text, basename(path));
+    return checkTranscript(text, basename(path), opts.edition);
   },
 };
