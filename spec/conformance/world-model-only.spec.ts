@@ -18,12 +18,12 @@ const CRASH = 'crash/world-model-commits-survive-kills';
 const CRASH_STATES = 'crash-states/world-model-every-crash-point';
 const strace = findStrace();
 
-const run = (f: BackendFactory, ids: string[] = []) =>
+const run = (f: BackendFactory, ids: string[] = [], areas: string[] = []) =>
   runSuite({
     suite,
     factories: [f],
     decisions: DEFAULT_DECISIONS,
-    filter: { areas: [], ids },
+    filter: { areas, ids },
     listener: silent,
     workerCommand: worker,
     seed: 7,
@@ -63,6 +63,16 @@ test('a backend keeping only world-models and receipts passes the suite, its cra
   // The world-model part of the render's write ban runs; its envelope part is an envelope case.
   const wm = results.find((r) => r.id === 'world-model/render-may-not-write')!.outcome;
   assert.is(wm.status, 'passed');
+});
+
+test('in the current edition too: durable chains across runs, the crash areas through commits', async () => {
+  const path = 'spec/conformance/fixtures/world-model-only-filesystem.ts';
+  const f = { ...(await moduleFactory(path)), spec: `module:${path}`, edition: 'current' as const };
+  const results = await run(f, [], ['crash', 'crash-states', 'concurrency', 'receipts']);
+  const bad = results.filter((r) => r.outcome.status === 'failed' || r.outcome.status === 'errored');
+  assert.equal(bad, []);
+  assert.is(results.find((r) => r.id === 'receipts/chain-continues-across-runs')!.outcome.status, 'passed');
+  assert.is(results.find((r) => r.id === CRASH)!.outcome.status, 'passed');
 });
 
 test('a world-model-only backend that answers a commit before writing it is caught by the crash areas', async () => {
