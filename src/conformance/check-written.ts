@@ -3,6 +3,8 @@ import { VM } from '../core/actor.ts';
 import type { Backend, BackendEnv, BackendFactory } from '../core/backend.ts';
 import { DEFAULT_EDITION, editionLayout } from '../core/editions.ts';
 import { toProseError } from '../core/errors.ts';
+import { keepsOnlyWorldModel } from '../core/world-model-only.ts';
+import { checkCommits } from './check-commits.ts';
 import { itemValue } from './workload.ts';
 
 const ITEM = /^w(\d+)_(\d+)$/;
@@ -10,7 +12,7 @@ const ITEM = /^w(\d+)_(\d+)$/;
 /**
  * After writers were killed or raced, checks what survives: every acknowledged write is there exactly, nothing
  * present is torn, segment numbers run 1..n with no gap or repeat, anonymous names are unique, receipt chains are
- * unbroken and published versions hash to their address, SQLite says integrity ok, and the run still resumes.
+ * unbroken and published versions hash to their address, acknowledged commits are in the ledger, SQLite says integrity ok, and the run still resumes.
  * Returns the first violation, or undefined.
  */
 export async function checkWritten(
@@ -23,11 +25,15 @@ export async function checkWritten(
 ): Promise<string | undefined> {
   const thresholdBytes = env.decisions.attachmentThresholdBytes;
   try {
-    return (
+    // A backend without bindings is read back through its ledger alone (it has no resume or listBindings to call).
+    const runState = async () =>
       (await checkBindings(backend, run, acks, thresholdBytes)) ??
       (await checkSegments(backend, run, acks, exact)) ??
-      (await checkAnon(backend, run, acks, exact)) ??
+      (await checkAnon(backend, run, acks, exact));
+    return (
+      (keepsOnlyWorldModel(factory.capabilities) ? undefined : await runState()) ??
       (await checkWorldModel(backend, factory, run)) ??
+      (ledgered(factory) ? await checkCommits(backend, run, acks, exact) : undefined) ??
       (await checkSqlite(backend, factory, run, editionLayout(env.edition ?? DEFAULT_EDITION).runsDir))
     );
   } catch (err) {
@@ -101,8 +107,10 @@ async function checkAnon(
   return undefined;
 }
 
+const ledgered = (f: BackendFactory) => f.capabilities.includes('receipts') && f.capabilities.includes('world-model');
+
 async function checkWorldModel(b: Backend, f: BackendFactory, run: string): Promise<string | undefined> {
-  if (!f.capabilities.includes('receipts') || !f.capabilities.includes('world-model')) return undefined;
+  if (!ledgered(f)) return undefined;
   const { receipts } = await b.call('listReceipts', { run }, VM);
   const byNode = new Map<string, unknown[]>();
   for (const r of receipts) byNode.set(String(r.node), [...(byNode.get(String(r.node)) ?? []), r]);

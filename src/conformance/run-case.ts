@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { BackendEnv } from '../core/backend.ts';
 import { DEFAULT_EDITION, editionLayout, type Edition } from '../core/editions.ts';
 import { serializeError, toProseError } from '../core/errors.ts';
+import { keepsOnlyWorldModel, WORLD_MODEL_ONLY_OPS } from '../core/world-model-only.ts';
 import type { BaseStep } from './base-step.ts';
 import { readingSkip } from './case-readings.ts';
 import type { Case } from './case-types.ts';
@@ -84,6 +85,13 @@ function plantStorages(c: Case): PlantStorage[] {
   return [...new Set(allSteps(c.steps).flatMap((s) => (s.kind === 'plant' ? [s.storage] : [])))];
 }
 
+/** The ops a case calls that a world-model-only backend answers E_UNSUPPORTED (none for any other backend). */
+function opsNotKept(c: Case, ctx: CaseContext): string[] {
+  if (!keepsOnlyWorldModel(ctx.factory.capabilities)) return [];
+  const ops = allSteps(c.steps).flatMap((s) => (s.kind === 'op' && !WORLD_MODEL_ONLY_OPS.has(s.op) ? [s.op] : []));
+  return [...new Set(ops)];
+}
+
 /** The edition's paths as template variables, so one case names the files of either tree (core/editions.ts). */
 function layoutVars(edition: Edition): Vars {
   const l = editionLayout(edition);
@@ -108,6 +116,9 @@ function skipReason(c: Case, ctx: CaseContext, edition: Edition): string | undef
   if (reading) return reading;
   const missing = c.requires.filter((cap) => !ctx.factory.capabilities.includes(cap));
   if (missing.length) return `needs capability ${missing.join(', ')}, which ${ctx.factory.name} does not declare`;
+  const unkept = opsNotKept(c, ctx);
+  if (unkept.length)
+    return `calls ${unkept.join(', ')}, which ${ctx.factory.name} does not keep (it declares world-model-only)`;
   const onPlatform = platformSkip(c, ctx.factory.kind, ctx.platform ?? process.platform);
   if (onPlatform) return onPlatform;
   const plants = plantStorages(c);

@@ -1,6 +1,7 @@
 import type { Actor } from '../core/actor.ts';
 import type { Capability } from '../core/capabilities.ts';
 import type { OpName } from '../core/ops.ts';
+import { keepsOnlyWorldModel } from '../core/world-model-only.ts';
 
 /**
  * The write workloads of the crash and concurrency areas. Item `i` of writer `w` is the same call in the worker
@@ -31,7 +32,9 @@ export function workItem(
   caps: readonly Capability[],
   thresholdBytes: number,
 ): WorkItem {
-  const kind = workload === 'mixed' ? mixedKind(i, caps) : workload;
+  // A backend without bindings writes every workload as commits (each writer its own node): the form its crash,
+  // concurrency and crash-states cases can check.
+  const kind = keepsOnlyWorldModel(caps) ? 'world-model' : workload === 'mixed' ? mixedKind(i, caps) : workload;
   return ITEMS[kind]({ run, writer, i, thresholdBytes });
 }
 

@@ -17,6 +17,8 @@ export const CAPABILITIES = {
     'subagents write bindings, memory and segments into the storage themselves, as session.md instructs, and the backend reads them back',
   'world-model': 'canonical world-model versions (OPWM1, sha256 addresses) per node',
   receipts: 'the append-only receipt ledger, chained per node',
+  'world-model-only':
+    'keeps only runs, world-models and receipts: bindings, memory, segments, events and the envelope answer E_UNSUPPORTED',
   'native-sqlite3-beside':
     "real sqlite3 processes (the seed's CLI) may read and write the same state.db while the backend does: each waits on the other's locks",
   'layout:directory': 'the storage is the seed directory layout and may be checked file by file',

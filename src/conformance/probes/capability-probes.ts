@@ -1,9 +1,11 @@
-import type { BackendEnv, BackendFactory, StorageKind } from '../../core/backend.ts';
+import type { BackendEnv, BackendFactory } from '../../core/backend.ts';
 import { CAPABILITIES, type Capability } from '../../core/capabilities.ts';
 import type { CapabilityVerdict } from './capability-verdict.ts';
 import { ProseError } from '../../core/errors.ts';
 import { ERRORED_CODES } from '../outcome.ts';
 import { withTimeout } from '../with-timeout.ts';
+import { keepsOnlyWorldModel } from '../../core/world-model-only.ts';
+import { COMMIT_PROBES } from './commit-probes.ts';
 import { editionOfCapability, editionProbe } from './edition-probes.ts';
 import {
   Broken,
@@ -38,7 +40,7 @@ export async function probeCapabilities(
   const out: CapabilityVerdict[] = [];
   for (const capability of Object.keys(CAPABILITIES) as Capability[]) {
     const declared = factory.capabilities.includes(capability);
-    const found = probeOf(capability, factory.kind);
+    const found = probeOf(capability, factory);
     const probe = found && 'run' in found ? found : genericProbe(capability);
     // A declared capability with only the generic probe cannot be exercised (no valid arguments are known).
     if (!probe || (declared && !(found && 'run' in found))) {
@@ -61,10 +63,16 @@ export async function probeCapabilities(
   return out;
 }
 
-/** The probe of a capability on this kind of storage, or why there is none for it. */
-function probeOf(capability: Capability, kind: StorageKind): Probe | { unprobed: string } | undefined {
+/**
+ * The probe of a capability on this backend, or why there is none for it: by its kind of storage for an edition, and
+ * through commits instead of bindings where it declares world-model-only (whose own probe every backend gets).
+ */
+function probeOf(capability: Capability, factory: BackendFactory): Probe | { unprobed: string } | undefined {
   const edition = editionOfCapability(capability);
-  return edition ? editionProbe(edition, kind) : PROBES[capability];
+  if (edition) return editionProbe(edition, factory.kind);
+  if (capability === 'world-model-only' || keepsOnlyWorldModel(factory.capabilities))
+    return COMMIT_PROBES[capability] ?? PROBES[capability];
+  return PROBES[capability];
 }
 
 async function runProbe(probe: Probe, ctx: ProbeContext, timeoutMs: number): Promise<Ran> {

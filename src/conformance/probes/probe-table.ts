@@ -5,7 +5,7 @@ import type { Backend, BackendEnv } from '../../core/backend.ts';
 import type { Capability } from '../../core/capabilities.ts';
 import { ProseError } from '../../core/errors.ts';
 import { OPS, type OpArgs, type OpName, type OpResults } from '../../core/ops.ts';
-import { DEFAULT_EDITION, editionLayout } from '../../core/editions.ts';
+import { DEFAULT_EDITION, editionLayout, type Edition } from '../../core/editions.ts';
 
 // One short op sequence per capability (capability-probes.ts runs them and judges the outcome).
 /** `works`: every step answered as the capability says; `unsupported`: the first step refused as an undeclared one must. */
@@ -37,7 +37,7 @@ export function expect(ok: boolean, what: string): void {
 }
 
 /** The first step of a probe: E_UNSUPPORTED there means the capability is cleanly refused. */
-async function gate<T>(step: () => Promise<T>): Promise<T | 'unsupported'> {
+export async function gate<T>(step: () => Promise<T>): Promise<T | 'unsupported'> {
   try {
     return await step();
   } catch (err) {
@@ -46,7 +46,20 @@ async function gate<T>(step: () => Promise<T>): Promise<T | 'unsupported'> {
   }
 }
 
-async function withBackend<T = ProbeOutcome>(ctx: ProbeContext, fn: (b: Backend) => Promise<T>): Promise<T> {
+/** A read after a restart: E_NOT_FOUND there is the write lost, what an undeclared `durable` answers. */
+export function afterRestart<T>(read: () => Promise<T>): Promise<T | 'unsupported'> {
+  return gate(async () => {
+    try {
+      return await read();
+    } catch (err) {
+      if (err instanceof ProseError && err.code === 'E_NOT_FOUND')
+        throw new ProseError('E_UNSUPPORTED', 'lost on restart');
+      throw err;
+    }
+  });
+}
+
+export async function withBackend<T = ProbeOutcome>(ctx: ProbeContext, fn: (b: Backend) => Promise<T>): Promise<T> {
   const b = await ctx.open();
   try {
     return await fn(b);
@@ -131,14 +144,17 @@ export const PROBES: Partial<Record<Capability, Probe>> = {
       }),
   },
   attachments: {
-    // Undeclared, a large value is stored inline: attached false, read back whole (there is no call to refuse).
+    // Undeclared, a large value is stored inline: attached false, read back whole (there is no call to refuse); a
+    // backend without bindings (world-model-only) refuses bind itself and has nothing to attach.
     bothWays: true,
-    offMeans: 'a value over the attachment threshold was stored inline (attached false)',
+    offMeans:
+      'a value over the attachment threshold was stored inline (attached false), or bind answered E_UNSUPPORTED',
     run: (ctx) =>
       withBackend<ProbeOutcome>(ctx, async (b) => {
         const { run } = await call(b, 'createRun', { program: 'probe' });
         const value = 'x'.repeat(ctx.env.decisions.attachmentThresholdBytes + 1);
-        const bound = await call(b, 'bind', { run, name: 'probe', kind: 'let', value });
+        const bound = await gate(() => call(b, 'bind', { run, name: 'probe', kind: 'let', value }));
+        if (bound === 'unsupported') return 'unsupported';
         const back = await call(b, 'resolve', { run, name: 'probe' });
         expect(back.value === value, 'a value over the attachment threshold did not read back whole');
         expect(
@@ -159,15 +175,7 @@ export const PROBES: Partial<Record<Capability, Probe>> = {
         return r;
       });
       return withBackend<ProbeOutcome>(ctx, async (b) => {
-        const got = await gate(async () => {
-          try {
-            return await call(b, 'resolve', { run, name: 'probe' });
-          } catch (err) {
-            if (err instanceof ProseError && err.code === 'E_NOT_FOUND')
-              throw new ProseError('E_UNSUPPORTED', 'lost on restart');
-            throw err;
-          }
-        });
+        const got = await afterRestart(() => call(b, 'resolve', { run, name: 'probe' }));
         if (got === 'unsupported') return 'unsupported';
         expect(got.value === 'kept', `after a restart the binding reads ${JSON.stringify(got.value)}, not "kept"`);
         return 'works';
@@ -225,23 +233,12 @@ export const PROBES: Partial<Record<Capability, Probe>> = {
       }
     },
   },
-  'layout:directory': {
-    // Undeclared, the storage view (if any) is of another kind; declared, the seed tree is really written.
-    bothWays: true,
-    offMeans: 'storage() is not a directory view',
-    run: (ctx) =>
-      withBackend<ProbeOutcome>(ctx, async (b) => {
-        if (b.storage?.().kind !== 'directory') return 'unsupported';
-        const { runId, run } = await call(b, 'createRun', { program: 'probe' });
-        await call(b, 'bind', { run, name: 'probe', kind: 'let', value: 'v' });
-        // v0 names every binding's file; the current edition keeps a run's outputs elsewhere, so its run directory is
-        // what is checked here (its marker file is the edition probe's).
-        const runDir = join(ctx.env.projectDir, editionLayout(ctx.env.edition ?? DEFAULT_EDITION).runsDir, runId);
-        const file = ctx.env.edition === 'current' ? runDir : join(runDir, 'bindings', 'probe.md');
-        expect(existsSync(file), `no ${file}`);
-        return 'works';
-      }),
-  },
+  'layout:directory': directoryLayoutProbe(async (b, run, edition) => {
+    await call(b, 'bind', { run, name: 'probe', kind: 'let', value: 'v' });
+    // v0 names every binding's file; the current edition keeps a run's outputs elsewhere, so its run directory is
+    // what is checked here (its marker file is the edition probe's).
+    return edition === 'current' ? '' : 'bindings/probe.md';
+  }),
 };
 
 for (const kind of ['sqlite', 'postgres', 'transcript'] as const) {
@@ -250,6 +247,28 @@ for (const kind of ['sqlite', 'postgres', 'transcript'] as const) {
     bothWays: true,
     offMeans: `storage() is not a ${kind} view`,
     run: (ctx) => withBackend<ProbeOutcome>(ctx, async (b) => (b.storage?.().kind === kind ? 'works' : 'unsupported')),
+  };
+}
+
+/**
+ * Undeclared, the storage view (if any) is of another kind; declared, the seed tree is really written: `write` makes
+ * the probe's write in a new run and answers the path under the run directory it must have made ('' for the
+ * directory itself).
+ */
+export function directoryLayoutProbe(write: (b: Backend, run: string, edition: Edition) => Promise<string>): Probe {
+  return {
+    bothWays: true,
+    offMeans: 'storage() is not a directory view',
+    run: (ctx) =>
+      withBackend<ProbeOutcome>(ctx, async (b) => {
+        if (b.storage?.().kind !== 'directory') return 'unsupported';
+        const edition = ctx.env.edition ?? DEFAULT_EDITION;
+        const { runId, run } = await call(b, 'createRun', { program: 'probe' });
+        const rel = await write(b, run, edition);
+        const file = join(ctx.env.projectDir, editionLayout(edition).runsDir, runId, ...rel.split('/').filter(Boolean));
+        expect(existsSync(file), `no ${file}`);
+        return 'works';
+      }),
   };
 }
 

@@ -8,6 +8,7 @@ import { formatBindingFile } from '../../core/formats/binding-file.ts';
 import { formatSegmentFile } from '../../core/formats/segment-file.ts';
 import { parseSegmentFileName, segmentFileName } from '../../core/numbering.ts';
 import { mutant, type Mutant } from '../mutant.ts';
+import { writeQueue } from './write-queue.ts';
 
 /** Bugs only a crash or a second process shows: the crash and concurrency areas must catch them. */
 export const DURABILITY_MUTANTS: Mutant[] = [
@@ -76,15 +77,7 @@ export const DURABILITY_MUTANTS: Mutant[] = [
  * dropped without close, shows that an answered binding was never written.
  */
 function writeBehind(base: FsStore, env: BackendEnv): Partial<StateStore> {
-  let queue: (() => Promise<unknown>)[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  const flush = async () => {
-    clearTimeout(timer);
-    timer = undefined;
-    const pending = queue;
-    queue = [];
-    for (const write of pending) await write();
-  };
+  const { defer, flush } = writeQueue();
   const out: Record<string, unknown> = {};
   for (const key of Object.getOwnPropertyNames(FsStore.prototype)) {
     const fn = (base as unknown as Record<string, unknown>)[key];
@@ -95,10 +88,7 @@ function writeBehind(base: FsStore, env: BackendEnv): Partial<StateStore> {
     };
   }
   const writeBinding: StateStore['writeBinding'] = async (run, b, attach) => {
-    queue.push(() => base.writeBinding(run, b, attach));
-    // A dropped instance's late write lands after the runner's check; its failure (storage gone) is nobody's.
-    timer ??= setTimeout(() => void flush().catch(() => undefined), 1000);
-    timer.unref();
+    defer(() => base.writeBinding(run, b, attach));
     const file = join(
       new RunPaths(env.projectDir, env.homeDir).runDir(run),
       'bindings',

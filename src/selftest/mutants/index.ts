@@ -3,6 +3,7 @@ import { AGENT_MUTANTS } from './agents.ts';
 import { BINDING_MUTANTS } from './bindings.ts';
 import { CACHE_MUTANTS } from './caching.ts';
 import { CLEAN_ROOM_MUTANTS } from './clean-room.ts';
+import { COMMIT_DURABILITY_MUTANTS } from './commit-durability.ts';
 import { CRASH_ORDERING_MUTANTS } from './crash-ordering.ts';
 import { CURRENT_LAYOUT_MUTANTS } from './current-layout.ts';
 import { CURRENT_VM_LOG_MUTANTS } from './current-vm-log.ts';
@@ -31,6 +32,7 @@ export const MUTANTS: readonly Mutant[] = [
   ...AGENT_MUTANTS,
   ...DURABILITY_MUTANTS,
   ...CRASH_ORDERING_MUTANTS,
+  ...COMMIT_DURABILITY_MUTANTS,
   ...SESSION_MUTANTS,
   ...WORLD_MODEL_MUTANTS,
   ...FINGERPRINT_MUTANTS,
