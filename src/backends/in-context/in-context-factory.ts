@@ -2,6 +2,7 @@ import type { Backend, BackendEnv, BackendFactory } from '../../core/backend.ts'
 import type { Capability } from '../../core/capabilities.ts';
 import type { Decisions } from '../../core/decisions.ts';
 import { DEFAULT_EDITION, type Edition } from '../../core/editions.ts';
+import { commitReadingsOf } from '../../canon/commit-readings.ts';
 import { worldModelHandlers } from '../../canon/world-model-ops.ts';
 import { createBackend } from '../../core/semantics.ts';
 import type { Dialect } from '../../transcript/narration-event.ts';
@@ -74,7 +75,7 @@ export function createTranscriptBackend(
   const store = new TranscriptStore(conversation, decisions, dialect, edition);
   return createBackend({
     store,
-    extraHandlers: worldModelHandlers(store),
+    extraHandlers: worldModelHandlers(store, commitReadingsOf(decisions)),
     decisions,
     capabilities: IN_CONTEXT_CAPABILITIES,
   });

@@ -1,6 +1,7 @@
 import { DataType, newDb, type IMemoryDb } from 'pg-mem';
 import type { BackendEnv, BackendFactory } from '../../core/backend.ts';
 import { createBackend } from '../../core/semantics.ts';
+import { commitReadingsOf } from '../../canon/commit-readings.ts';
 import { worldModelHandlers } from '../../canon/world-model-ops.ts';
 import { PG_MEM_CAPABILITIES } from './capabilities.ts';
 import { ensureSchema } from './ensure-schema.ts';
@@ -50,7 +51,7 @@ export function createPostgresMemFactory(): BackendFactory & { openDb(env: Backe
       const store = new PostgresStore(db, env.projectDir, env.decisions, env.edition ?? 'v0', memLogWatch(memOf(env)));
       return createBackend({
         store,
-        extraHandlers: worldModelHandlers(store),
+        extraHandlers: worldModelHandlers(store, commitReadingsOf(env.decisions)),
         decisions: env.decisions,
         capabilities: PG_MEM_CAPABILITIES,
       });

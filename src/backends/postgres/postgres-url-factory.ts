@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { BackendEnv, BackendFactory } from '../../core/backend.ts';
 import { createBackend } from '../../core/semantics.ts';
+import { commitReadingsOf } from '../../canon/commit-readings.ts';
 import { worldModelHandlers } from '../../canon/world-model-ops.ts';
 import { PG_SERVER_CAPABILITIES } from './capabilities.ts';
 import { caseDatabaseName, createCaseDatabase, dropCaseDatabase, parseUrl, withDatabase } from './case-database.ts';
@@ -72,7 +73,7 @@ export function postgresUrlFactory(
       const store = new PostgresStore(db, env.projectDir, env.decisions, env.edition ?? 'v0');
       return createBackend({
         store,
-        extraHandlers: worldModelHandlers(store),
+        extraHandlers: worldModelHandlers(store, commitReadingsOf(env.decisions)),
         decisions: env.decisions,
         capabilities: PG_SERVER_CAPABILITIES,
       });

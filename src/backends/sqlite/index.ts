@@ -1,5 +1,6 @@
 import type { BackendFactory } from '../../core/backend.ts';
 import type { Capability } from '../../core/capabilities.ts';
+import { commitReadingsOf } from '../../canon/commit-readings.ts';
 import { worldModelHandlers } from '../../canon/world-model-ops.ts';
 import { createBackend } from '../../core/semantics.ts';
 import { checkEngine, defaultEngine, JOURNAL_MODE, loadSqlite, type SqliteEngine } from '../../sqlite/index.ts';
@@ -73,7 +74,12 @@ export function sqliteFactoryFor(engine: SqliteEngine, name = `sqlite:${engine}`
     async open(env) {
       checkEngine(engine, `--backend ${name}`); // posix where node:sqlite is missing: E_UNSUPPORTED, saying why
       const store = new SqliteStore(env.projectDir, env.homeDir, env.decisions, engine, env.edition ?? 'v0');
-      return createBackend({ store, extraHandlers: worldModelHandlers(store), decisions: env.decisions, capabilities });
+      return createBackend({
+        store,
+        extraHandlers: worldModelHandlers(store, commitReadingsOf(env.decisions)),
+        decisions: env.decisions,
+        capabilities,
+      });
     },
   };
 }
