@@ -87,6 +87,8 @@ export const toBytes = (v: unknown): Uint8Array | undefined => {
 export const hexOf = (bytes: Uint8Array): string =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
+const DDL_RACE_CODES = new Set(['23505', '42P07', '42710']);
+
 /** The world-model store of the PostgreSQL backend (pg-mem or a real server, through PgDb). */
 export class PostgresWorldModelStore implements WorldModelStore {
   private ready: Promise<void> | undefined;
@@ -103,8 +105,10 @@ export class PostgresWorldModelStore implements WorldModelStore {
         try {
           await this.db.query(sql);
         } catch (err) {
-          // Another connection created it at the same moment (a real server's pg_type race): it exists now.
-          if (!(err instanceof PgError && (err.sqlState === '23505' || err.sqlState === '42P07'))) throw err;
+          // Another connection created it at the same moment: it exists now. A real server reports that race as a
+          // unique violation on pg_type (23505), duplicate_table (42P07) or, for the table's row type, duplicate_object
+          // (42710: "type ... already exists", seen in CI with 20 writers committing at once on a fresh schema).
+          if (!(err instanceof PgError && DDL_RACE_CODES.has(err.sqlState ?? ''))) throw err;
         }
       }
     })().catch((err: unknown) => {
