@@ -23,6 +23,7 @@ export {
   SCHEMA_VERSION,
   RUN_DDL,
   AGENTS_DDL,
+  AGENTS_REQUIRED,
   checkVersion,
   needsSchema,
   ensureSchema,

@@ -78,7 +78,8 @@ const V0_REQUIRED: Record<string, string[]> = {
   ],
   imports: ['alias', 'source_url', 'fetched_at'],
 };
-const AGENTS_REQUIRED: Record<string, string[]> = {
+/** The agents databases' columns (the same in both editions). */
+export const AGENTS_REQUIRED: Record<string, string[]> = {
   agents: ['name', 'scope', 'memory', 'created_at', 'updated_at'],
   agent_segments: ['id', 'agent_name', 'segment_number', 'timestamp', 'prompt', 'summary'],
 };

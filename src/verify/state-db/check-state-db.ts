@@ -7,8 +7,8 @@ import type { FindingSink } from '../kit/finding-sink.ts';
 import { isKind } from '../kit/owned-files.ts';
 import { MAX_ROWS_CHECKED, QueryBudget } from './query-budget.ts';
 import { checkWorldModelTables } from './check-wm-tables.ts';
-import { CORE_COLUMNS, KIND_COLUMN, sqlEditionOf } from './sql-edition.ts';
-import type { Edition } from '../../core/editions.ts';
+import { CORE_COLUMNS, sqlEditionOf } from './sql-edition.ts';
+import { editionLayout, type Edition } from '../../core/editions.ts';
 import type { StateDbRuleId } from './rules.ts';
 
 type Sink = FindingSink<StateDbRuleId>;
@@ -121,7 +121,7 @@ function checkDb(db: Database, budget: QueryBudget, sink: Sink, opts: StateDbOpt
   }
   const q = (sql: string, params: unknown[] = []): SqlRow[] => budget.rows(sql, params);
   if (usable.has('run')) checkRun(q, sink, opts);
-  if (usable.has('bindings')) checkBindingRows(q, sink, opts, KIND_COLUMN[edition]);
+  if (usable.has('bindings')) checkBindingRows(q, sink, opts, editionLayout(edition).sqlColumns.bindingKind);
   if (usable.has('execution')) checkExecution(q, sink, opts);
   if (usable.has('agents')) checkAgents(q, sink, opts);
   if (usable.has('agent_segments')) checkSegments(q, sink, opts, usable.has('agents'));

@@ -1,10 +1,5 @@
 import type { Edition } from '../../core/editions.ts';
-import { EXECUTION_COLUMNS, queryRows, type Database } from '../../sqlite/index.ts';
-
-const AGENTS = {
-  agents: ['name', 'scope', 'memory', 'created_at', 'updated_at'],
-  agent_segments: ['id', 'agent_name', 'segment_number', 'timestamp', 'prompt', 'summary'],
-};
+import { AGENTS_REQUIRED, EXECUTION_COLUMNS, queryRows, type Database } from '../../sqlite/index.ts';
 
 const V0: Record<string, string[]> = {
   run: ['id', 'program_path', 'program_source', 'started_at', 'updated_at', 'status', 'state_mode'],
@@ -19,7 +14,7 @@ const V0: Record<string, string[]> = {
     'updated_at',
     'attachment_path',
   ],
-  ...AGENTS,
+  ...AGENTS_REQUIRED,
   imports: ['alias', 'source_url', 'fetched_at', 'inputs_schema', 'outputs_schema'],
 };
 
@@ -39,9 +34,6 @@ export const CORE_COLUMNS: Record<Edition, Record<string, string[]>> = {
   v0: V0,
   current: Object.fromEntries(Object.entries(V0).map(([t, cols]) => [t, cols.map((c) => RENAMED[c] ?? c)])),
 };
-
-/** The column of bindings naming input, output, let or const. */
-export const KIND_COLUMN: Record<Edition, string> = { v0: 'kind', current: 'binding' };
 
 /** Columns only the current text has: one present makes the file a current-edition state.db. */
 const CURRENT_ONLY: [string, string][] = [
