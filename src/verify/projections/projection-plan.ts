@@ -1,3 +1,5 @@
+import type { Edition } from '../../core/editions.ts';
+
 /** One row a rebuild would change, keyed by the node (the table's primary key in both current DDLs). */
 export type RowChange =
   | { op: 'insert'; node: string; to: string }
@@ -26,3 +28,11 @@ export const NOT_DERIVABLE: readonly NotDerivable[] = [
   },
   { table: 'x_* and other query tables', why: 'extensions: no text names a source for them' },
 ];
+
+/** What `verify --rebuild-projections` found, and wrote with --write. */
+export interface RebuildOutcome {
+  edition: Edition;
+  plans: TablePlan[];
+  /** Rows written: 0 unless asked to write. */
+  written: number;
+}

@@ -1,15 +1,24 @@
 import type { NodeLedger } from '../kit/check-ledger.ts';
 import type { FindingSink } from '../kit/finding-sink.ts';
 import { nodesWithErrors, planPublished, reportStale } from '../projections/index.ts';
-import type { WmTables } from './check-wm-tables.ts';
+import type { SqlRow } from '../../sqlite/index.ts';
+import type { TablePlan } from '../projections/index.ts';
 import type { StateDbRuleId } from './rules.ts';
+
+/** What this needs of check-wm-tables.ts's WmTables. */
+interface PublishedTables {
+  q: (sql: string) => SqlRow[];
+  file: string;
+  sharedVersions?: boolean;
+  projections?: TablePlan[];
+}
 
 /**
  * world_model_published of a current-edition state.db as the projection it is (decision sql-projections): the plan a
  * rebuild would write goes to `t.projections`, and each row it would change is a stale warning, never an error.
  */
 export function checkPublishedProjection(
-  t: WmTables,
+  t: PublishedTables,
   sink: FindingSink<StateDbRuleId>,
   ledgers: Map<string, NodeLedger | null>,
   stored: Map<string, Set<string>> | undefined,
