@@ -170,6 +170,19 @@ test('a node whose chain has an error is held: no stale warning, and the rebuild
   }
 });
 
+test('a current state.db whose ledger is not judged (receipt is a view) gets no plan, said so, not an empty one', async () => {
+  const t = await currentDb();
+  try {
+    sqlite3(t.db, `DROP TABLE receipt; CREATE VIEW receipt AS SELECT 1 AS id; ${OLDER}`);
+    const r = await cli(['--rebuild-projections', t.db]);
+    assert.is(r.code, 0, r.err);
+    assert.match(r.out, /world_model_published: no plan: no ledger was judged here/);
+    assert.match(r.out, /0 rows to write/);
+  } finally {
+    t.cleanup();
+  }
+});
+
 test('a v0 state.db keeps wm.published-match (error), and --rebuild-projections on it is a usage error', async () => {
   const s = await seedDb();
   try {

@@ -3,7 +3,10 @@ import { sqlLiteral } from './report-stale.ts';
 
 /** The plan as lines for a person: per table its source, each change and each held row; then what is not derivable. */
 export function formatPlan(plans: readonly TablePlan[]): string {
-  let out = '';
+  // The ledger was not read (no world-model tables, or verify reported why it could not judge them).
+  let out = plans.length
+    ? ''
+    : 'world_model_published: no plan: no ledger was judged here (run verify on the same target for why)\n';
   for (const p of plans) {
     out += `${p.table} (derived from the ${p.derivedFrom}): ${p.changes.length} to change, ${p.held.length} held\n`;
     for (const c of p.changes) {
