@@ -19,9 +19,12 @@ export function reportStale(plan: TablePlan, sink: StaleSink, where: { file?: st
 
 /** What the stored row says against what the ledger derives. */
 export function describeChange(c: RowChange): string {
-  const have = c.op === 'insert' ? '(no row)' : (c.from ?? 'NULL');
-  const want = c.op === 'delete' ? '(no row: no rendered receipt)' : c.to;
-  return `world_model_published says ${have} but the ledger's last non-failed @atomic is ${want}`;
+  const ledger = "the ledger's last non-failed @atomic is";
+  if (c.op === 'insert') return `world_model_published has no row but ${ledger} ${c.to}`;
+  const have = `world_model_published says ${c.from ?? 'NULL'}`;
+  return c.op === 'update'
+    ? `${have} but ${ledger} ${c.to}`
+    : `${have} but the ledger has no rendered receipt of the node`;
 }
 
 /** Nodes with an error finding of the ledger (wm.*): their chain is in question, so no projection is derived from it. */
