@@ -57,6 +57,7 @@ test('a stale published pointer planted by the sqlite3 CLI is a warning (not an 
   const t = await currentDb();
   try {
     sqlite3(t.db, OLDER);
+    const before = sha(t.db);
     const { findings } = await verifyPath(t.db);
     assert.equal(
       findings.map((f) => [f.rule, f.severity, f.table, f.row]),
@@ -68,6 +69,7 @@ test('a stale published pointer planted by the sqlite3 CLI is a warning (not an 
     );
     const r = await cli([t.db]);
     assert.is(r.code, 0, 'a warning is not a failed verify');
+    assert.is(sha(t.db), before, 'verify reads only');
   } finally {
     t.cleanup();
   }
