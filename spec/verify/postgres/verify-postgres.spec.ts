@@ -42,7 +42,11 @@ async function verifyWith(
   }
 }
 
-const TAMPER: Record<string, { sql: (first: { contentHash: string; version: string }) => string[]; rule: string }> = {
+/** Each tampering and the rule that names it, per edition where they differ. */
+const TAMPER: Record<
+  string,
+  { sql: (first: { contentHash: string; version: string }) => string[]; rule: string | Record<Edition, string> }
+> = {
   'a forked chain (prev of the second receipt rewritten)': {
     sql: (f) => [
       `UPDATE openprose.receipt SET prev = '${f.contentHash.replace(/.$/, (c) => (c === '0' ? '1' : '0'))}' WHERE id = (SELECT MIN(id) + 1 FROM openprose.receipt WHERE node = 'n')`,
@@ -63,7 +67,8 @@ const TAMPER: Record<string, { sql: (first: { contentHash: string; version: stri
   },
   'a published pointer naming an older version': {
     sql: (f) => [`UPDATE openprose.world_model_published SET version = '${f.version}' WHERE node = 'n'`],
-    rule: 'wm.published-match',
+    // The current texts call the pointer a projection: stale, rebuildable (decision sql-projections).
+    rule: { v0: 'wm.published-match', current: 'proj.world_model_published.stale' },
   },
 };
 
@@ -80,7 +85,8 @@ for (const edition of ['v0', 'current'] as const) {
   });
 
   for (const [what, t] of Object.entries(TAMPER)) {
-    onEachEngine(`verify postgres (${edition}): ${what} is ${t.rule}`, async (factory, label) => {
+    const rule = typeof t.rule === 'string' ? t.rule : t.rule[edition];
+    onEachEngine(`verify postgres (${edition}): ${what} is ${rule}`, async (factory, label) => {
       const env = tempEnv();
       try {
         const { first } = await written(factory, edition, env);
@@ -88,7 +94,7 @@ for (const edition of ['v0', 'current'] as const) {
         for (const sql of t.sql(first as never)) await db.query(sql);
         await db.end();
         const { rules } = await verifyWith(factory, env, label, edition);
-        assert.ok(rules.includes(t.rule), `${t.rule} in ${rules.join(', ')}`);
+        assert.ok(rules.includes(rule), `${rule} in ${rules.join(', ')}`);
         await factory.dispose!(env);
       } finally {
         env.cleanup();

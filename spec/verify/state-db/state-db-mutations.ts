@@ -3,6 +3,7 @@ import type { StateDbRuleId } from '../../../src/verify/state-db/rules.ts';
 import { MAX_ROWS_CHECKED } from '../../../src/verify/state-db/query-budget.ts';
 import { ADDRESS, plantLedger, type Edit } from './ledger-rows.ts';
 import type { SeedDb } from './seed-db.ts';
+import { TO_CURRENT_COLUMNS } from './current-text-db.ts';
 
 export interface DbMutation {
   rule: StateDbRuleId;
@@ -232,5 +233,15 @@ export const STATE_DB_MUTATIONS: DbMutation[] = [
     what: 'a rendered version with no row',
     apply: planted(`DELETE FROM world_model_version WHERE version = '${ADDRESS.v1}'`),
     table: 'receipt',
+  },
+  {
+    rule: 'proj.world_model_published.stale',
+    what: 'the current columns, and published pointing at an older version',
+    apply: async (s) => {
+      await s.exec(TO_CURRENT_COLUMNS);
+      await plantLedger(s, undefined, 'current');
+      await s.exec(`UPDATE world_model_published SET version = '${ADDRESS.v1}' WHERE node = 'summary'`);
+    },
+    table: 'world_model_published',
   },
 ];

@@ -7,4 +7,4 @@ export { DDL, SCHEMA_VERSION, CORE_TABLES } from './ddl.ts';
 export { SCOPE_CHAIN_SQL } from './scope-chain-sql.ts';
 export { caseDatabaseName, parseUrl } from './case-database.ts';
 export { PG_MEM_CAPABILITIES, PG_SERVER_CAPABILITIES } from './capabilities.ts';
-export { openReadOnlyReader, probingReader, type SchemaReader } from './schema-reader.ts';
+export { openReadOnlyReader, openRebuildSession, probingReader, type SchemaReader } from './schema-reader.ts';

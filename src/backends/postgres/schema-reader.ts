@@ -45,6 +45,19 @@ export function probingReader(db: PgDb): SchemaReader {
  * the catalog (a failed probe would abort the transaction). Errors go through PgDb, so the URL never shows.
  */
 export async function openReadOnlyReader(url: string): Promise<SchemaReader> {
+  return (await openSession(url, 'BEGIN TRANSACTION READ ONLY')).reader;
+}
+
+/**
+ * The same reader inside one SERIALIZABLE read-write transaction, for `verify --rebuild-projections --write`: the
+ * plan is read and written in it, and only `commit` keeps the writes; close without it rolls them back.
+ */
+export async function openRebuildSession(url: string): Promise<SchemaReader & { commit(): Promise<void> }> {
+  const { reader, db } = await openSession(url, 'BEGIN TRANSACTION ISOLATION LEVEL SERIALIZABLE READ WRITE');
+  return { ...reader, commit: async () => void (await db.query('COMMIT')) };
+}
+
+async function openSession(url: string, begin: string): Promise<{ reader: SchemaReader; db: PgDb }> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   client.on('error', () => undefined);
   const db = new PgDb(client as unknown as PoolLike, url);
@@ -53,9 +66,9 @@ export async function openReadOnlyReader(url: string): Promise<SchemaReader> {
   } catch (err) {
     throw toPgError(err, url);
   }
-  await db.query('BEGIN TRANSACTION READ ONLY');
+  await db.query(begin);
   await db.query(`SET LOCAL statement_timeout = '10s'`);
-  return {
+  const reader: SchemaReader = {
     query: (sql, params = []) => db.query(sql, params as SqlValue[]),
     async columns(table, candidates) {
       const rows = await db.query<{ column_name: string }>(
@@ -69,8 +82,10 @@ export async function openReadOnlyReader(url: string): Promise<SchemaReader> {
       return new Set(candidates.filter((c) => names.has(c)));
     },
     async close() {
+      // After COMMIT there is no transaction: the ROLLBACK is then a harmless warning.
       await db.query('ROLLBACK').catch(() => undefined);
       await client.end().catch(() => undefined);
     },
   };
+  return { reader, db };
 }

@@ -17,6 +17,22 @@ export async function verifyPostgres(
   edition?: Edition,
 ): Promise<VerifyResult> {
   const pg = await import('../../backends/postgres/index.ts');
+  const url = targetUrl(pg, target, ctx);
+  const reader = await pg.openReadOnlyReader(url);
+  try {
+    const { findings, edition: verdict } = await checkPgSchema(reader, edition);
+    return { kind: 'postgres', findings, edition: verdict };
+  } finally {
+    await reader.close();
+  }
+}
+
+/** The database URL a postgres target names (checked, never printed); postgres:env finds it as the backend does. */
+export function targetUrl(
+  pg: typeof import('../../backends/postgres/index.ts'),
+  target: string,
+  ctx: { cwd: string; env: Record<string, string | undefined> },
+): string {
   const bare = /^postgres(?:ql)?:\/\//.test(target);
   const rest = bare ? target : target.slice('postgres:'.length);
   let url = rest;
@@ -29,13 +45,7 @@ export async function verifyPostgres(
     url = found.url;
   }
   pg.parseUrl(url);
-  const reader = await pg.openReadOnlyReader(url);
-  try {
-    const { findings, edition: verdict } = await checkPgSchema(reader, edition);
-    return { kind: 'postgres', findings, edition: verdict };
-  } finally {
-    await reader.close();
-  }
+  return url;
 }
 
 /** How a postgres target is shown: never the URL. */

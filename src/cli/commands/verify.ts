@@ -10,10 +10,12 @@ import { checkSubagentOutput, runEdition } from '../../session/index.ts';
 import { parseOptions, type OptionSpec } from '../args.ts';
 import { EXIT, type CliIo, type Command } from '../io.ts';
 import { POSTGRES_TARGET, shownTarget, verifyPostgres } from './verify-postgres.ts';
+import { runRebuild } from './verify-rebuild.ts';
 
 const HELP = `Usage: prose-state verify PATH [--format text|json] [--home DIR] [--threshold BYTES] [--kind KIND]
                            [--edition v0|current] [--since OLD]
        prose-state verify postgres:URL|postgres:env [--edition v0|current] [--format text|json]
+       prose-state verify --rebuild-projections STATE_DB|postgres:URL|postgres:env [--write] [--format text|json]
 
 Checks run state an OpenProse VM already wrote against the spec of its edition (docs/editions.md). The edition is
 read from the tree: runs/{id}/vm.log.md is current, .prose/ and state.md are v0; a run holding both, or neither,
@@ -39,6 +41,10 @@ Options:
   --home DIR         the home directory standing in for ~ (user-scope agents in DIR/.prose/)   [PROSE_STATE_HOME]
   --threshold BYTES  attachment threshold in UTF-8 bytes (default 102400)                      [PROSE_STATE_THRESHOLD]
   --kind KIND        use this verifier instead of detecting one
+  --rebuild-projections  print what rebuilding the projection tables of a current-edition state.db or schema from
+                     the receipt ledger would write (world_model_published; bindings is not derivable); changes nothing
+  --write            with --rebuild-projections: apply that plan in one transaction (refused while another writer
+                     holds a state.db); no canonical row is touched
   --max-file-bytes N  files over N bytes are not read (tree.too-large; default 67108864)  [PROSE_STATE_MAX_FILE_BYTES]
   -h, --help         this text
 
@@ -58,6 +64,8 @@ export const VERIFY_OPTIONS = {
   since: { type: 'string' },
   'subagent-output': { type: 'string' },
   'max-file-bytes': { type: 'string', env: 'PROSE_STATE_MAX_FILE_BYTES' },
+  'rebuild-projections': { type: 'boolean' },
+  write: { type: 'boolean' },
 } satisfies OptionSpec;
 
 /** Which reply --subagent-output read: v0's confirmation, or (current) a render's reply (docs/session-protocol.md). */
@@ -77,6 +85,8 @@ export interface VerifyArgs extends VerifyPathOptions {
   format: 'text' | 'json';
   /** A subagent's returned text, checked against the run at `path` (docs/session-protocol.md). */
   subagentOutput?: string;
+  /** --rebuild-projections, and whether to --write the plan (verify-rebuild.ts). */
+  rebuild?: { write: boolean };
 }
 
 export const verifyCommand: Command = {
@@ -89,6 +99,7 @@ export const verifyCommand: Command = {
       io.stderr.write(`prose-state verify: ${formatError(toProseError(err, 'E_USAGE'))}\n`);
       return EXIT.usage;
     }
+    if (args.rebuild) return runRebuild({ ...args, write: args.rebuild.write }, io);
     const abs = resolve(io.cwd, args.path);
     try {
       const opts = {
@@ -190,6 +201,17 @@ export function parseVerifyArgs(argv: string[], io: CliIo): VerifyArgs {
         location: { file: values['subagent-output'] },
       });
     out.subagentOutput = values['subagent-output'];
+  }
+  if (values.write && !values['rebuild-projections'])
+    throw new ProseError('E_USAGE', '--write applies a rebuild plan: it needs --rebuild-projections', {
+      hint: 'prose-state verify --rebuild-projections PATH --write',
+    });
+  if (values['rebuild-projections']) {
+    const extra = (['kind', 'since', 'subagent-output', 'home', 'max-file-bytes'] as const).filter(
+      (k) => values[k] !== undefined,
+    );
+    if (extra.length) throw new ProseError('E_USAGE', `--${extra[0]} does not apply to --rebuild-projections`);
+    out.rebuild = { write: values.write === true };
   }
   if (POSTGRES_TARGET.test(path)) {
     const extra = (['kind', 'since', 'subagent-output'] as const).filter((k) => values[k] !== undefined);

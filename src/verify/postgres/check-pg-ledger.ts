@@ -7,6 +7,8 @@ import { MAX_ROWS_CHECKED } from '../state-db/query-budget.ts';
 import { envelopeOfReceiptRow, RECEIPT_COLUMNS, RECEIPT_JSON_COLUMNS } from '../state-db/receipt-rows.ts';
 import type { PgSchemaReader } from './pg-reader.ts';
 import { PG_RULES, type PgRuleId } from './rules.ts';
+import { checkPgPublishedProjection } from './pg-published-projection.ts';
+import type { TablePlan } from '../projections/index.ts';
 
 type Sink = FindingSink<PgRuleId>;
 type Row = Record<string, unknown>;
@@ -18,7 +20,12 @@ type Row = Record<string, unknown>;
  * (decision pg-current-durable-ledger) and a run's node's in v0 (decision wm-sql-keys), so `key` groups rows by
  * node, or by run and node.
  */
-export async function checkPgLedger(r: PgSchemaReader, edition: Edition, sink: Sink): Promise<void> {
+export async function checkPgLedger(
+  r: PgSchemaReader,
+  edition: Edition,
+  sink: Sink,
+  plans?: TablePlan[],
+): Promise<void> {
   const perRun = edition === 'v0';
   const keyed = perRun ? ['run_id', 'node', 'version'] : ['node', 'version'];
   const cols = {
@@ -34,7 +41,9 @@ export async function checkPgLedger(r: PgSchemaReader, edition: Edition, sink: S
   if (!ledgers) return;
   const stored = cols.world_model_version ? await checkVersions(r, perRun, key, sink) : undefined;
   if (stored === null) return;
-  if (cols.world_model_published) await checkPublished(r, perRun, key, ledgers, sink);
+  // The current texts call the pointer a projection (decision sql-projections); v0 keeps wm.published-match.
+  if (cols.world_model_published && !perRun) await checkPgPublishedProjection(r, ledgers, stored, sink, plans);
+  else if (cols.world_model_published) await checkPublished(r, perRun, key, ledgers, sink);
   if (stored)
     for (const [k, ledger] of ledgers)
       for (const rendered of ledger?.rendered ?? [])

@@ -7,6 +7,7 @@ import { checkPgLedger } from './check-pg-ledger.ts';
 import { PG_CORE_COLUMNS } from './pg-columns.ts';
 import type { PgSchemaReader } from './pg-reader.ts';
 import { PG_RULES } from './rules.ts';
+import type { TablePlan } from '../projections/index.ts';
 
 export interface PgSchemaResult {
   findings: Finding[];
@@ -19,7 +20,7 @@ export interface PgSchemaResult {
  * edition is `given`, or read from x_prose_meta's edition row (our backend's marker), or told by bindings' column
  * (kind: v0, binding: current). It only reads: the reader is read-only (pg-reader.ts).
  */
-export async function checkPgSchema(r: PgSchemaReader, given?: Edition): Promise<PgSchemaResult> {
+export async function checkPgSchema(r: PgSchemaReader, given?: Edition, plans?: TablePlan[]): Promise<PgSchemaResult> {
   const out: Finding[] = [];
   const sink = new FindingSink(PG_RULES, out);
   const edition = given
@@ -41,7 +42,7 @@ export async function checkPgSchema(r: PgSchemaReader, given?: Edition): Promise
         { table: `openprose.${table}` },
       );
   }
-  await checkPgLedger(r, edition.edition, sink);
+  await checkPgLedger(r, edition.edition, sink, plans);
   return { findings: out, edition };
 }
 

@@ -13,6 +13,7 @@ const SHARED = [
   'wm.bin-hash',
   'wm.published-match',
   'wm.atomic-version',
+  'proj.world_model_published.stale',
 ] as const;
 
 export type PgRuleId = (typeof SHARED)[number] | Extract<StateDbRuleId, `wm.${string}`>;

@@ -10,6 +10,7 @@ import { checkWorldModelTables } from './check-wm-tables.ts';
 import { CORE_COLUMNS, sqlEditionOf } from './sql-edition.ts';
 import { editionLayout, type Edition } from '../../core/editions.ts';
 import type { StateDbRuleId } from './rules.ts';
+import type { TablePlan } from '../projections/index.ts';
 
 type Sink = FindingSink<StateDbRuleId>;
 
@@ -25,6 +26,13 @@ export interface StateDbOptions {
   dbKind: 'run' | 'agents';
   /** The time budget of the whole check (default QUERY_BUDGET_MS). */
   budgetMs?: number;
+  /** Told the edition read, and given the projection plans of a current one (verify --rebuild-projections). */
+  projections?: ProjectionCollector;
+}
+
+export interface ProjectionCollector {
+  edition?: Edition;
+  plans: TablePlan[];
 }
 
 const AGENT_TABLES = ['agents', 'agent_segments'];
@@ -69,7 +77,8 @@ export async function checkStateDb(abs: string, sink: Sink, opts: StateDbOptions
   }
 }
 
-function checkDb(db: Database, budget: QueryBudget, sink: Sink, opts: StateDbOptions): void {
+/** Checks an open database (checkStateDb's body; the projection rebuild runs it under its write lock). */
+export function checkDb(db: Database, budget: QueryBudget, sink: Sink, opts: StateDbOptions): void {
   const types = new Map(
     queryRows(db, "SELECT name, type FROM sqlite_schema WHERE type IN ('table', 'view')").map((r) => [
       String(r.name),
@@ -78,6 +87,7 @@ function checkDb(db: Database, budget: QueryBudget, sink: Sink, opts: StateDbOpt
   );
   const tables = new Set(types.keys());
   const edition = sqlEditionOf(db);
+  if (opts.projections) opts.projections.edition = edition;
   const CORE = CORE_COLUMNS[edition];
   const required = opts.dbKind === 'run' ? Object.keys(CORE) : AGENT_TABLES;
   const usable = new Set<string>();
@@ -125,7 +135,7 @@ function checkDb(db: Database, budget: QueryBudget, sink: Sink, opts: StateDbOpt
   if (usable.has('execution')) checkExecution(q, sink, opts);
   if (usable.has('agents')) checkAgents(q, sink, opts);
   if (usable.has('agent_segments')) checkSegments(q, sink, opts, usable.has('agents'));
-  if (opts.dbKind === 'run') checkHeadTables(db, types, budget, sink, opts.file, edition);
+  if (opts.dbKind === 'run') checkHeadTables(db, types, budget, sink, { file: opts.file, edition, opts });
 }
 
 /** The canonical world-model tables (check-wm-tables.ts), read through the same budget as the core ones. */
@@ -134,12 +144,13 @@ function checkHeadTables(
   types: Map<string, string>,
   budget: QueryBudget,
   sink: Sink,
-  file: string,
-  edition: Edition,
+  { file, edition, opts }: { file: string; edition: Edition; opts: StateDbOptions },
 ): void {
   const wm = {
     // The current text keys a version by its address alone: two nodes' identical artifacts share one row.
     sharedVersions: edition === 'current',
+    // Only the current texts call the published pointer a projection (decision sql-projections).
+    ...(edition === 'current' ? { projections: opts.projections?.plans ?? [] } : {}),
     q: (sql: string, params: unknown[] = []) => budget.rows(sql, params),
     file,
     columns: headColumns(db, types, sink, file),

@@ -6,6 +6,8 @@ import { MAX_ROWS_CHECKED } from './query-budget.ts';
 import { envelopeOfReceiptRow, RECEIPT_COLUMNS } from './receipt-rows.ts';
 import type { Finding } from '../finding.ts';
 import { STATE_DB_RULES, type StateDbRuleId } from './rules.ts';
+import { checkPublishedProjection } from './published-projection.ts';
+import type { TablePlan } from '../projections/index.ts';
 
 type Sink = FindingSink<StateDbRuleId>;
 type Q = (sql: string, params?: unknown[]) => SqlRow[];
@@ -22,6 +24,8 @@ export interface WmTables {
   count(table: string): number;
   /** world_model_version keyed by the address alone (the current text): a node's version may be another node's row. */
   sharedVersions?: boolean;
+  /** The current edition: world_model_published is a projection (decision sql-projections), its plan put here. */
+  projections?: TablePlan[];
 }
 
 const NEEDS: Record<string, string[]> = {
@@ -59,7 +63,10 @@ export function checkWorldModelTables(t: WmTables, sink: Sink): void {
   if (t.notTables.length > 0 || usable.size < [...t.columns.keys()].filter((k) => k in NEEDS).length) return;
   const ledgers = usable.has('receipt') ? checkReceipts(t, sink) : new Map<string, NodeLedger | null>();
   const stored = usable.has('world_model_version') ? checkVersions(t, sink) : undefined;
-  if (usable.has('world_model_published')) checkPublished(t, sink, ledgers);
+  if (usable.has('world_model_published')) {
+    if (t.projections) checkPublishedProjection(t, sink, ledgers, stored);
+    else checkPublished(t, sink, ledgers);
+  }
   if (stored) checkRenderedStored(t, sink, ledgers, stored);
 }
 

@@ -1,6 +1,7 @@
 import { LEDGER_RULES } from '../kit/ledger-rules.ts';
 import { prefixRules, type Rule, type RuleTable } from '../kit/rule-table.ts';
 import { MAX_ROWS_CHECKED, QUERY_BUDGET_MS } from './query-budget.ts';
+import { PROJECTION_RULES } from '../projections/rules.ts';
 
 /**
  * The ledger rules a receipt row can break. Not here: receipt.object, receipt.keys, receipt.schema (a row is an object
@@ -168,7 +169,8 @@ export const STATE_DB_RULES = {
     severity: 'error',
     enforces:
       "world_model_published names the @atomic of the node's last non-failed receipt (nothing when none rendered): " +
-      'a failed render commits nothing.',
+      'a failed render commits nothing. v0 edition; in the current edition the pointer is a projection ' +
+      '(proj.world_model_published.stale).',
     hint: 'publish a version only with the rendered receipt that names it',
   },
   'wm.atomic-version': {
@@ -177,6 +179,7 @@ export const STATE_DB_RULES = {
       "A rendered receipt's @atomic names a world_model_version row of its node (decision wm-receipt-version-link).",
     hint: 'store the version before its rendered receipt',
   },
+  ...PROJECTION_RULES,
 } as const satisfies RuleTable;
 
 export type StateDbRuleId = keyof typeof STATE_DB_RULES;
