@@ -75,6 +75,30 @@ test('a scripted subagent following them writes a row the backend resolves, and 
   await r.backend.close();
 });
 
+test('a persistent agent: memory in state/agents.db checks clean; the v0 .prose/agents.db location is reported', async () => {
+  const r = await currentSqliteRun();
+  const text = await instructions(r.env.projectDir, r.run, ['--agent', 'captain', '--scope', 'project']);
+  assert.match(text, /^Location: state\/agents\.db \(agents table, name='captain'\)$/m);
+  const work = {
+    value: 'Reviewed.\n',
+    summary: 'Review.',
+    memory:
+      '# Agent Memory: captain\n\n## Current Understanding\n\nAPI at src/api.ts:12.\n\n## Decisions Made\n\n' +
+      '- 2026-07-22: Keep JWT — stateless\n\n## Open Concerns\n\n- none\n',
+    segmentSummary: '- Reviewed: src/api.ts:1-40\n- Found: 1 issue at line 12\n- Decided: fix it\n- Next: re-review\n',
+  };
+  const o = { storage: 'sqlite' as const, projectDir: r.env.projectDir, homeDir: r.env.homeDir };
+  const message = await followInstructions(text, work, o);
+  const opts = { projectDir: r.env.projectDir, homeDir: r.env.homeDir, expect: { agent: 'captain', segment: 1 } };
+  assert.equal(await checkSubagentOutput(message, r.runDir, opts), []);
+  for (const v0 of ['.prose/agents.db', '~/.prose/agents.db']) {
+    const moved = message.replace('Location: state/agents.db', `Location: ${v0}`);
+    const rules = (await checkSubagentOutput(moved, r.runDir, opts)).map((f) => f.rule);
+    assert.equal(rules, ['message.location-edition'], v0);
+  }
+  await r.backend.close();
+});
+
 test("a v0 bindings table (column kind) in a current run's state.db is binding.edition-column, not a crash", async () => {
   const root = mkdtempSync(join(tmpdir(), 'prose-current-sql-v0cols-'));
   const runDir = join(root, 'runs', '20260722-101500-a1b2c3');

@@ -116,7 +116,7 @@ async function checkSqliteLocation(loc: SqliteLocation, c: LocatedBinding): Prom
   const { t, name, eid } = c;
   const abs = resolveMessagePath(t, loc.db);
   const db = join(t.runDir, 'state.db');
-  const v0 = otherEditionPath(t, abs, db, c.at);
+  const v0 = otherEditionPath(t, abs, `<openprose-root>/${display(t, db)}`, c.at);
   if (v0) {
     c.out.push(v0);
     return {};

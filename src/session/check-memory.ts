@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { parseSegmentFileName } from '../core/numbering.ts';
 import { agentDir, type FixedAgentScope } from '../core/seed-layout.ts';
+import { otherEditionPath } from './edition-findings.ts';
 import { agentDbOf, runsDirOf } from './edition-paths.ts';
 import type { Finding } from '../verify/finding.ts';
 import { checkMemoryText } from './check-memory-text.ts';
@@ -117,6 +118,11 @@ async function checkSqliteMemory(loc: Extract<Location, { form: 'sqlite' }>, c: 
   const { t, agent, out } = c;
   const abs = resolveMessagePath(t, loc.db);
   const dbs = SCOPES.map((s) => agentDbOf(t, s));
+  const v0 = otherEditionPath(t, abs, dbs.map((d) => show(t, d)).join(', or '), c.at);
+  if (v0) {
+    out.push(v0);
+    return;
+  }
   if (!dbs.includes(abs) || loc.table !== 'agents' || loc.name !== agent) {
     const want = `"{state.db or agents.db} (agents table, name='${agent}')"`;
     out.push(finding('message.location-mismatch', `the memory of ${agent} is ${want}, not ${c.location}`, c.at));

@@ -10,7 +10,10 @@ import { finding } from './session-rules.ts';
  * `.prose/` (v0 sqlite.md "Database Location") and a bindings table without the current `binding` column.
  */
 
-/** In a current-edition run, a location under the project's `.prose/` names v0's tree: the finding, else undefined. */
+/**
+ * In a current-edition run, a location under the project's or the home directory's `.prose/` names v0's tree: the
+ * finding (`want`: where the current sqlite.md puts it, as shown to the user), else undefined.
+ */
 export function otherEditionPath(
   t: RunTarget,
   abs: string,
@@ -18,14 +21,15 @@ export function otherEditionPath(
   at: { file: string; line: number },
 ): Finding | undefined {
   if (t.edition !== 'current') return undefined;
-  const v0Root = join(t.projectDir, ...editionLayout(DEFAULT_EDITION).runsDir.split('/').slice(0, 1));
-  if (!isInside(v0Root, abs)) return undefined;
-  const shown = (p: string) => relative(t.projectDir, p).split(sep).join('/');
+  const v0Dir = editionLayout(DEFAULT_EDITION).runsDir.split('/')[0]!;
+  const base = [t.projectDir, t.homeDir].find((b) => isInside(join(b, v0Dir), abs));
+  if (base === undefined) return undefined;
+  const shown = `${base === t.projectDir ? '' : '~/'}${relative(base, abs).split(sep).join('/')}`;
   return finding(
     'message.location-edition',
-    `${shown(abs)} is where the v0 texts put it; this run is of the current edition`,
+    `${shown} is where the v0 texts put it; this run is of the current edition`,
     at,
-    `the current sqlite.md puts it at <openprose-root>/${shown(want)}`,
+    `the current sqlite.md puts it at ${want}`,
   );
 }
 
