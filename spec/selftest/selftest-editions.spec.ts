@@ -11,10 +11,12 @@ import { judgeMutant } from '../../src/selftest/run-selftest.ts';
 import { captureIo } from '../helpers/temp-suite.ts';
 
 // A mutant judged in the current edition (src/selftest/mutant.ts: edition, areas): its storage is the current tree,
-// its kills are held to the filesystem backend's results in that edition, and its verdict says so.
+// its kills are held to the results of the backend it is a mutant of (filesystem, or sqlite for the current SQL
+// subagent ones) in that edition, and its verdict says so.
 const SELF = [process.execPath, fileURLToPath(new URL('../../bin/prose-state.js', import.meta.url))];
-// Each current-edition mutant names the area judging it: the layout ones current-layout, the render ones
-// session-protocol (render-protocol.yaml), the reading ones receipts (receipt-readings.yaml, under the reading pinned).
+// Each current-edition mutant names the area judging it: the layout ones current-layout, the render and SQL subagent
+// ones session-protocol (render-protocol.yaml, session-protocol-current-sql.yaml), the reading ones receipts
+// (receipt-readings.yaml, under the reading pinned).
 const inArea = (area: string) => MUTANTS.filter((m) => m.edition === 'current' && m.areas?.includes(area));
 const CURRENT = inArea('current-layout');
 
@@ -36,9 +38,13 @@ test('every current-layout mutant is killed by a current-layout case, its verdic
   await judgedIn('current-layout', CURRENT);
 });
 
-test('every render mutant is killed by a session-protocol case, judged in the current edition', async () => {
+test('every render and SQL subagent mutant is killed by a session-protocol case, judged in the current edition', async () => {
   const render = inArea('session-protocol');
   assert.ok(render.length >= 3, 'the render contract has its mutants');
+  assert.ok(
+    render.filter((m) => m.reference === 'sqlite').length >= 2,
+    'the SQL subagent contract has its mutants, judged against sqlite@current',
+  );
   const readings = inArea('receipts');
   assert.is(MUTANTS.filter((m) => m.edition === 'current').length, CURRENT.length + render.length + readings.length);
   await judgedIn('session-protocol', render);

@@ -5,15 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { instructionsCommand } from '../../src/cli/commands/instructions.ts';
 import { checkSubagentOutput, followRender } from '../../src/session/index.ts';
+import { cliIo } from './helpers/cli-io.ts';
 
 function cli(cwd: string) {
-  const out = { stdout: '', stderr: '' };
-  const io = {
-    stdout: { write: (s: string | Uint8Array) => void (out.stdout += String(s)) },
-    stderr: { write: (s: string) => void (out.stderr += s) },
-    env: {},
-    cwd,
-  };
+  const { io, out } = cliIo(cwd);
   return { io, out, run: (argv: string[]) => instructionsCommand.run(argv, io) };
 }
 

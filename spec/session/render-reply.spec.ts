@@ -101,15 +101,13 @@ test('verify --subagent-output reads a render reply against a current run: exit 
   assert.is(await verifyCommand.run([dir, '--subagent-output', 'ok.txt'], io), 0, out);
 });
 
-test('a current run kept in state.db has no render reply to check: refused with E_UNSUPPORTED, not judged', async () => {
+test('a current run kept in state.db has no render reply: the binding confirmation of sqlite.md is expected there', async () => {
+  // Decision current-sql-subagent: the current sqlite.md keeps "Binding written:"; a render's reply is not one.
   const { dir } = run();
   writeFileSync(join(dir, 'state.db'), '');
-  try {
-    await checkSubagentOutput('Render complete: report\n', dir);
-    assert.unreachable('expected E_UNSUPPORTED');
-  } catch (err) {
-    assert.is((err as { code?: string }).code, 'E_UNSUPPORTED');
-  }
+  const rules = (await checkSubagentOutput('Render complete: report\n', dir)).map((f) => f.rule);
+  assert.ok(rules.includes('message.binding-missing'), rules.join(', '));
+  assert.ok(!rules.some((r) => r.startsWith('render.')), rules.join(', '));
 });
 
 test('docs/session-protocol.md lists every render rule with its severity', () => {

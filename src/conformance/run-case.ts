@@ -85,6 +85,20 @@ function plantStorages(c: Case): PlantStorage[] {
   return [...new Set(allSteps(c.steps).flatMap((s) => (s.kind === 'plant' ? [s.storage] : [])))];
 }
 
+/**
+ * A `subagent:` step checks the binding confirmation, which the current texts keep for SQL storage only (sqlite.md,
+ * postgres.md "Responsibility Separation"); the current filesystem.md's subagent is a render (decision
+ * current-sql-subagent).
+ */
+function confirmationSkip(c: Case, ctx: CaseContext, edition: Edition): string | undefined {
+  if (edition === DEFAULT_EDITION || ctx.factory.kind !== 'directory') return undefined;
+  if (!allSteps(c.steps).some((s) => s.kind === 'subagent')) return undefined;
+  return (
+    `a subagent step checks the binding confirmation, which the ${edition} texts give SQL storage only; ` +
+    `${ctx.factory.name} keeps directory storage, whose subagent is a render (decision current-sql-subagent)`
+  );
+}
+
 /** The ops a case calls that a world-model-only backend answers E_UNSUPPORTED (none for any other backend). */
 function opsNotKept(c: Case, ctx: CaseContext): string[] {
   if (!keepsOnlyWorldModel(ctx.factory.capabilities)) return [];
@@ -116,6 +130,8 @@ function skipReason(c: Case, ctx: CaseContext, edition: Edition): string | undef
   if (reading) return reading;
   const missing = c.requires.filter((cap) => !ctx.factory.capabilities.includes(cap));
   if (missing.length) return `needs capability ${missing.join(', ')}, which ${ctx.factory.name} does not declare`;
+  const confirmation = confirmationSkip(c, ctx, edition);
+  if (confirmation) return confirmation;
   const unkept = opsNotKept(c, ctx);
   if (unkept.length)
     return `calls ${unkept.join(', ')}, which ${ctx.factory.name} does not keep (it declares world-model-only)`;

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import {
   isSubagentStorageKind,
   type Backend,
@@ -7,9 +6,10 @@ import {
   type StorageView,
   type SubagentStorageKind,
 } from '../core/backend.ts';
+import { DEFAULT_EDITION } from '../core/editions.ts';
 import { ProseError } from '../core/errors.ts';
 import type { BindingKind } from '../core/model.ts';
-import { runsDir } from '../core/seed-layout.ts';
+import { editionRunDir } from '../core/seed-layout.ts';
 import {
   buildInstructions,
   checkSubagentOutput,
@@ -21,7 +21,7 @@ import {
   type SubagentWork,
 } from '../session/index.ts';
 import type { Finding } from '../verify/finding.ts';
-import { deviateMessage, segmentOffset, type Deviation } from './subagent-deviation.ts';
+import { deviateInstructions, deviateMessage, refusalOf, segmentOffset, type Deviation } from './subagent-deviation.ts';
 import { interpolate, type Vars } from './template.ts';
 
 /** What a subagent step asks of the session (steps/subagent.ts reads it from the case). */
@@ -71,9 +71,6 @@ export interface SubagentResult {
   findings: Finding[];
 }
 
-/** How SQLite ("UNIQUE constraint failed") and PostgreSQL ("duplicate key value violates unique constraint") refuse. */
-const UNIQUE_REFUSAL = /UNIQUE constraint failed|duplicate key value violates unique constraint/i;
-
 /** A session made ready: the VM's instructions for this storage, and what the subagent is to produce. */
 interface Session {
   storage: SubagentStorageKind;
@@ -97,7 +94,8 @@ export async function runSubagent(step: SubagentSpec, c: SubagentContext): Promi
   const v = interpolate(step, c.vars) as SubagentSpec;
   const s = await prepareSession(v, c);
   const mustRefuse = typeof step.refused === 'boolean' ? step.refused : step.refused[s.storage];
-  const message = v.deviate === 'no-write' ? returnMessage(s.instructions, s.work) : await writeAs(s, c, mustRefuse);
+  const message =
+    v.deviate === 'no-write' ? returnMessage(s.instructions, s.work) : await writeAs(s, c, mustRefuse, v.deviate);
   if (message === undefined)
     return {
       verdict: 'the storage accepted the deviating write; it must refuse it',
@@ -107,6 +105,7 @@ export async function runSubagent(step: SubagentSpec, c: SubagentContext): Promi
     };
   const returned = deviateMessage(v.deviate, message, s.work.value);
   const checked = await checkSubagentOutput(returned, s.storage === 'postgres' ? s.target.runId : s.target.runDir, {
+    edition: s.target.edition ?? DEFAULT_EDITION,
     projectDir: c.env.projectDir,
     homeDir: c.env.homeDir,
     storage: s.storage,
@@ -136,13 +135,20 @@ async function prepareSession(v: SubagentSpec, c: SubagentContext): Promise<Sess
       `${c.factory.name} declares subagent-writes, but session.md has no instructions for storage kind "${c.factory.kind}"`,
     );
   const run = String(c.vars.run);
+  const edition = c.env.edition ?? DEFAULT_EDITION;
+  // The current filesystem.md gives a render (render-protocol.yaml), not this confirmation (current-sql-subagent).
+  if (edition !== DEFAULT_EDITION && storage === 'directory')
+    throw new ProseError('E_CASE', `the ${edition} edition has no binding confirmation for directory storage`, {
+      hint: 'a render: step checks what the current filesystem.md has a subagent do',
+    });
   const target: RunTarget = {
-    runDir: join(runsDir(c.env.projectDir), run),
+    runDir: editionRunDir(c.env.projectDir, run, edition),
     projectDir: c.env.projectDir,
     homeDir: c.env.homeDir,
     runRef: run,
     runId: String(c.vars.runId ?? run.split('/')[0]),
     storage,
+    ...(edition !== DEFAULT_EDITION ? { edition } : {}),
   };
   const executionId = v.executionId === undefined || v.executionId === null ? null : Number(v.executionId);
   const binding =
@@ -205,9 +211,14 @@ async function nextSegment(v: SubagentSpec, c: SubagentContext, target: RunTarge
 }
 
 /** The subagent writes as instructed and returns its message; undefined when a write that must be refused was taken. */
-async function writeAs(s: Session, c: SubagentContext, mustRefuse: boolean): Promise<string | undefined> {
+async function writeAs(
+  s: Session,
+  c: SubagentContext,
+  mustRefuse: boolean,
+  deviate: Deviation | undefined,
+): Promise<string | undefined> {
   try {
-    const message = await followInstructions(s.instructions, s.work, {
+    const message = await followInstructions(deviateInstructions(deviate, s.instructions), s.work, {
       storage: s.storage,
       projectDir: c.env.projectDir,
       homeDir: c.env.homeDir,
@@ -217,8 +228,8 @@ async function writeAs(s: Session, c: SubagentContext, mustRefuse: boolean): Pro
     });
     return mustRefuse ? undefined : message;
   } catch (err) {
-    // Only a refusal to store a duplicate counts: any other failure (no sqlite3, a syntax error) is the step's.
-    if (!mustRefuse || !UNIQUE_REFUSAL.test(err instanceof Error ? err.message : String(err))) throw err;
+    // Only the refusal the deviation provokes counts: any other failure (no sqlite3, a syntax error) is the step's.
+    if (!mustRefuse || !refusalOf(deviate).test(err instanceof Error ? err.message : String(err))) throw err;
     // A subagent whose write was refused still returns its confirmation; the checker must catch the mismatch.
     return returnMessage(s.instructions, s.work);
   }

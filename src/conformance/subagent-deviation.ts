@@ -14,6 +14,8 @@ export const DEVIATIONS = [
   'no-memory-block',
   'decision-without-rationale',
   'ignore-large-output',
+  'v0-location',
+  'v0-columns',
 ] as const;
 export type Deviation = (typeof DEVIATIONS)[number];
 
@@ -47,10 +49,13 @@ export function deviateMessage(d: Deviation | undefined, message: string, value:
       return `${message}\nDECISION: Approve the chunking plan in src/chunk.ts:12\n`;
     case 'location-outside-run':
       return message.replace(/^Location: (.*)$/m, (_, loc: string) => `Location: ${outside(loc)}`);
+    case 'v0-location':
+      return message.replace(/^Location: (.*)$/m, (_, loc: string) => `Location: ${v0Location(loc)}`);
     case 'no-write':
     case 'skip-segment':
     case 'reuse-segment':
     case 'ignore-large-output':
+    case 'v0-columns':
     case undefined:
       return message;
     default:
@@ -65,4 +70,33 @@ function outside(loc: string): string {
   const path = sp === -1 ? loc : loc.slice(0, sp);
   const file = path.slice(path.lastIndexOf('/') + 1);
   return `outside/${file}${sp === -1 ? '' : loc.slice(sp)}`;
+}
+
+/**
+ * The location as the v0 texts write it: the run's database under `.prose/` (v0 sqlite.md "Database Location"); a
+ * postgres location without the current text's `AND execution_id IS NULL`, which names the same row.
+ */
+function v0Location(loc: string): string {
+  if (loc.startsWith('openprose.')) return loc.replace(/ AND execution_id IS NULL$/, '');
+  return loc.startsWith('runs/') ? `.prose/${loc}` : loc;
+}
+
+/**
+ * The instructions a deviating subagent reads instead: `v0-columns` writes the bindings row with v0's `kind` column
+ * where the current Core Schema names it `binding` (sqlite.md, postgres.md).
+ */
+export function deviateInstructions(d: Deviation | undefined, text: string): string {
+  if (d !== 'v0-columns') return text;
+  return text
+    .replace(/(INTO (?:openprose\.)?bindings\s*\(name, (?:run_id, )?execution_id, )binding,/g, '$1kind,')
+    .replaceAll('SET binding = EXCLUDED.binding', 'SET kind = EXCLUDED.kind');
+}
+
+/**
+ * How the storage refuses what a deviating subagent writes: a repeated segment number (SQLite "UNIQUE constraint
+ * failed", PostgreSQL "duplicate key value"), or v0's bindings column in a current-edition table.
+ */
+export function refusalOf(d: Deviation | undefined): RegExp {
+  if (d === 'v0-columns') return /no column named kind|column "kind" .*does not exist/i;
+  return /UNIQUE constraint failed|duplicate key value violates unique constraint/i;
 }

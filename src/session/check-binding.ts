@@ -1,6 +1,8 @@
 import { join, relative, sep } from 'node:path';
 import type { Finding } from '../verify/finding.ts';
 import { checkRow, readFileBinding, type BindingExpect } from './check-stored-binding.ts';
+import { bindingKindColumn } from './edition-paths.ts';
+import { otherEditionPath, readBindingRows } from './edition-findings.ts';
 
 export type { BindingExpect };
 import type { BindingBlock } from './parse-confirmation.ts';
@@ -114,6 +116,11 @@ async function checkSqliteLocation(loc: SqliteLocation, c: LocatedBinding): Prom
   const { t, name, eid } = c;
   const abs = resolveMessagePath(t, loc.db);
   const db = join(t.runDir, 'state.db');
+  const v0 = otherEditionPath(t, abs, `<openprose-root>/${display(t, db)}`, c.at);
+  if (v0) {
+    c.out.push(v0);
+    return {};
+  }
   if (!isInside(t.runDir, abs)) {
     const hint = `bindings of this run are in ${display(t, db)}`;
     c.out.push(finding('message.location-outside-run', `${loc.db} is not the run's database`, c.at, hint));
@@ -124,13 +131,11 @@ async function checkSqliteLocation(loc: SqliteLocation, c: LocatedBinding): Prom
     c.out.push(finding('message.location-mismatch', want, c.at));
     return {};
   }
-  const rows = await sqliteRows(
-    abs,
-    'SELECT name, execution_id, kind, value, attachment_path FROM bindings ' +
-      'WHERE name = ? AND IFNULL(execution_id, -1) = IFNULL(?, -1)',
-    [name, eid],
-  );
-  return checkRow(rows, display(t, abs), name, eid, c.expect, c.out, t);
+  const sql =
+    `SELECT name, execution_id, ${bindingKindColumn(t)} AS kind, value, attachment_path FROM bindings ` +
+    'WHERE name = ? AND IFNULL(execution_id, -1) = IFNULL(?, -1)';
+  const rows = await readBindingRows(() => sqliteRows(abs, sql, [name, eid]), t, display(t, abs), c.out);
+  return rows ? checkRow(rows, display(t, abs), name, eid, c.expect, c.out, t) : {};
 }
 
 /** A postgres binding: openprose.bindings of this run, then its row (when a connection was given). */
@@ -146,12 +151,12 @@ async function checkPostgresLocation(loc: PostgresLocation, c: LocatedBinding): 
     c.out.push(finding('message.unchecked', 'no PostgreSQL connection was given, so the row was not read', c.at));
     return {};
   }
-  const rows = await c.query(
-    'SELECT name, execution_id, kind, value, attachment_path FROM openprose.bindings ' +
-      'WHERE run_id = $1 AND name = $2 AND COALESCE(execution_id, -1) = COALESCE($3::bigint, -1)',
-    [t.runId, name, eid],
-  );
-  return checkRow(rows, 'openprose.bindings', name, eid, c.expect, c.out, t);
+  const sql =
+    `SELECT name, execution_id, ${bindingKindColumn(t)} AS kind, value, attachment_path FROM openprose.bindings ` +
+    'WHERE run_id = $1 AND name = $2 AND COALESCE(execution_id, -1) = COALESCE($3::bigint, -1)';
+  const query = c.query;
+  const rows = await readBindingRows(() => query(sql, [t.runId, name, eid]), t, 'openprose.bindings', c.out);
+  return rows ? checkRow(rows, 'openprose.bindings', name, eid, c.expect, c.out, t) : {};
 }
 
 function checkExecutionId(

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { parseSegmentFileName } from '../core/numbering.ts';
-import { agentDbFile, agentDir, runsDir, type FixedAgentScope } from '../core/seed-layout.ts';
+import { agentDir, type FixedAgentScope } from '../core/seed-layout.ts';
+import { otherEditionPath } from './edition-findings.ts';
+import { agentDbOf, runsDirOf } from './edition-paths.ts';
 import type { Finding } from '../verify/finding.ts';
 import { checkMemoryText } from './check-memory-text.ts';
 import { checkMemoryRow, checkSegmentFiles, checkSegmentRows, show } from './check-stored-memory.ts';
@@ -95,7 +97,7 @@ function checkFileMemory(loc: Extract<Location, { form: 'directory' }>, c: Locat
   const roots = SCOPES.map((s) => dirname(agentDir(t, s, agent)));
   if (basename(abs) !== 'memory.md' || basename(dirname(abs)) !== agent || !roots.includes(dirname(dirname(abs)))) {
     const rule =
-      isInside(runsDir(t.projectDir), abs) && !isInside(t.runDir, abs)
+      isInside(runsDirOf(t), abs) && !isInside(t.runDir, abs)
         ? 'message.location-outside-run'
         : 'message.location-mismatch';
     const want = `{run}/agents/${agent}/memory.md, .prose/agents/${agent}/memory.md or ~/.prose/agents/${agent}/memory.md`;
@@ -115,7 +117,12 @@ function checkFileMemory(loc: Extract<Location, { form: 'directory' }>, c: Locat
 async function checkSqliteMemory(loc: Extract<Location, { form: 'sqlite' }>, c: LocatedMemory): Promise<void> {
   const { t, agent, out } = c;
   const abs = resolveMessagePath(t, loc.db);
-  const dbs = SCOPES.map((s) => agentDbFile(t, s));
+  const dbs = SCOPES.map((s) => agentDbOf(t, s));
+  const v0 = otherEditionPath(t, abs, dbs.map((d) => show(t, d)).join(', or '), c.at);
+  if (v0) {
+    out.push(v0);
+    return;
+  }
   if (!dbs.includes(abs) || loc.table !== 'agents' || loc.name !== agent) {
     const want = `"{state.db or agents.db} (agents table, name='${agent}')"`;
     out.push(finding('message.location-mismatch', `the memory of ${agent} is ${want}, not ${c.location}`, c.at));

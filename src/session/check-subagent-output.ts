@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_DECISIONS } from '../core/decisions.ts';
 import type { Edition } from '../core/editions.ts';
-import { ProseError } from '../core/errors.ts';
 import type { Finding } from '../verify/finding.ts';
 import { checkBinding } from './check-binding.ts';
 import { checkMemory } from './check-memory.ts';
@@ -59,8 +58,11 @@ export async function checkSubagentOutput(
   opts: SubagentOutputOptions = {},
 ): Promise<Finding[]> {
   const file = opts.file ?? '<subagent-output>';
-  if ((opts.edition ?? runEdition(runPath)) === 'current') return checkCurrentReply(text, runPath, file, opts);
-  const target = resolveRunTarget(runPath, opts);
+  const edition = opts.edition ?? runEdition(runPath);
+  const storage = opts.storage ?? (existsSync(join(runPath, 'state.db')) ? 'sqlite' : 'directory');
+  // The current texts give directory storage a render's reply, SQL storage the binding confirmation (current-sql-subagent).
+  if (edition === 'current' && storage === 'directory') return checkCurrentReply(text, runPath, file, opts);
+  const target = resolveRunTarget(runPath, { ...opts, edition });
   const signals = parseSignals(text, file);
   const conf = parseConfirmation(text, file, signals.consumed);
   const out: Finding[] = [...conf.findings, ...signals.findings];
@@ -72,15 +74,10 @@ export async function checkSubagentOutput(
 }
 
 /**
- * A render's reply of the current edition (decision render-reply). Only directory storage has one: the current
- * sqlite.md and postgres.md still give the v0 "Binding written:" confirmation and define no render contract.
+ * A render's reply of the current edition (decision render-reply), on directory storage: the current sqlite.md and
+ * postgres.md keep the "Binding written:" confirmation and define no render contract.
  */
 function checkCurrentReply(text: string, runPath: string, file: string, opts: SubagentOutputOptions): Finding[] {
-  const storage = opts.storage ?? (existsSync(join(runPath, 'state.db')) ? 'sqlite' : 'directory');
-  if (storage !== 'directory')
-    throw new ProseError('E_UNSUPPORTED', `the current edition defines no render reply for ${storage} storage`, {
-      hint: 'the current sqlite.md and postgres.md still describe "Binding written:" only; check the run as v0',
-    });
   return checkRenderReply(text, runPath, {
     file,
     ...(opts.projectDir !== undefined ? { projectDir: opts.projectDir } : {}),
@@ -155,7 +152,8 @@ async function checkBindingBlock(b: BindingBlock | undefined, c: MessageCheck): 
 async function checkMemoryBlock(m: MemoryBlock | undefined, c: MessageCheck): Promise<void> {
   const { opts, out, at } = c;
   if (!m) {
-    if (opts.expect?.agent !== undefined)
+    // The current sqlite.md and postgres.md name no reply for memory: only v0's session.md 7.4 requires the block.
+    if (opts.expect?.agent !== undefined && c.target.edition !== 'current')
       out.push(
         finding(
           'message.segment-missing',

@@ -1,6 +1,7 @@
 import { join, relative, sep } from 'node:path';
 import type { BindingKind } from '../core/model.ts';
-import { agentDbFile, agentDir as agentDirOf, type FixedAgentScope } from '../core/seed-layout.ts';
+import { agentDir as agentDirOf, type FixedAgentScope } from '../core/seed-layout.ts';
+import { agentDbOf } from './edition-paths.ts';
 import type { RunTarget } from './run-target.ts';
 import type { SubagentStorageKind } from '../core/backend.ts';
 import { sqlLit } from './shell-quote.ts';
@@ -51,7 +52,9 @@ export function bindingLocation(r: InstructionRequest, b: { name: string; execut
   if (r.storage === 'directory') return rel(r, join(r.target.runDir, 'bindings', bindingFile(b)));
   if (r.storage === 'sqlite')
     return `${runDb(r)} (bindings table, name=${sqlLit(b.name)}, execution_id=${b.executionId ?? 'NULL'})`;
-  const execution = b.executionId === null ? '' : ` AND execution_id=${b.executionId}`;
+  // The current postgres.md writes the root scope out (`AND execution_id IS NULL`); our v0 form leaves it off.
+  const root = r.target.edition === 'current' ? ' AND execution_id IS NULL' : '';
+  const execution = b.executionId === null ? root : ` AND execution_id=${b.executionId}`;
   return `openprose.bindings WHERE name=${sqlLit(b.name)} AND run_id=${sqlLit(r.target.runId)}${execution}`;
 }
 
@@ -60,7 +63,7 @@ export function agentDir(r: InstructionRequest, a: { name: string; scope: FixedA
 }
 
 export function agentDb(r: InstructionRequest, scope: FixedAgentScope): string {
-  return rel(r, agentDbFile(r.target, scope));
+  return rel(r, agentDbOf(r.target, scope));
 }
 
 export function memoryLocation(r: InstructionRequest, a: { name: string; scope: FixedAgentScope }): string {

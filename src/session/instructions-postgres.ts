@@ -16,6 +16,7 @@ import {
   PSQL_VALUE_RULE,
   SUMMARY_TEMPLATE,
 } from './instruction-text.ts';
+import { bindingKindColumn } from './edition-paths.ts';
 import { shSq, sqlLit } from './shell-quote.ts';
 
 /** The postgres backend's instructions: one psql command, the VM's values passed as psql variables (postgres.md). */
@@ -33,10 +34,11 @@ const bindingVars = (r: InstructionRequest, b: InstructionBinding): [string, str
 ];
 
 export function pgBinding(r: InstructionRequest, b: InstructionBinding): string {
+  const kind = bindingKindColumn(r.target);
   const sql = [
-    oneLine`INSERT INTO openprose.bindings (name, run_id, execution_id, kind, value, source_statement)
+    oneLine`INSERT INTO openprose.bindings (name, run_id, execution_id, ${kind}, value, source_statement)
       VALUES (:'name', :'run_id', ${b.executionId ?? 'NULL'}, :'kind', :'value', :'source')`,
-    oneLine`  ON CONFLICT (name, run_id, COALESCE(execution_id, -1)) DO UPDATE SET kind = EXCLUDED.kind,
+    oneLine`  ON CONFLICT (name, run_id, COALESCE(execution_id, -1)) DO UPDATE SET ${kind} = EXCLUDED.${kind},
       value = EXCLUDED.value, attachment_path = NULL, source_statement = EXCLUDED.source_statement, updated_at = now();`,
   ].join('\n');
   const cmd = psql([...bindingVars(r, b), ['value', PLACEHOLDER.sqlValue]], sql);
@@ -53,10 +55,11 @@ export function pgBinding(r: InstructionRequest, b: InstructionBinding): string 
 
 export function pgLargeBinding(r: InstructionRequest, b: InstructionBinding): string {
   // sqlite.md "Large Outputs" as postgres.md repeats it: attachment_path set, value NULL (decision pg-attachments).
+  const kind = bindingKindColumn(r.target);
   const sql = [
-    oneLine`INSERT INTO openprose.bindings (name, run_id, execution_id, kind, value, attachment_path, source_statement)
+    oneLine`INSERT INTO openprose.bindings (name, run_id, execution_id, ${kind}, value, attachment_path, source_statement)
       VALUES (:'name', :'run_id', ${b.executionId ?? 'NULL'}, :'kind', NULL, :'attachment_path', :'source')`,
-    oneLine`  ON CONFLICT (name, run_id, COALESCE(execution_id, -1)) DO UPDATE SET kind = EXCLUDED.kind,
+    oneLine`  ON CONFLICT (name, run_id, COALESCE(execution_id, -1)) DO UPDATE SET ${kind} = EXCLUDED.${kind},
       value = EXCLUDED.value, attachment_path = EXCLUDED.attachment_path, source_statement = EXCLUDED.source_statement,
       updated_at = now();`,
   ].join('\n');
@@ -69,16 +72,21 @@ export function pgLargeBinding(r: InstructionRequest, b: InstructionBinding): st
   );
 }
 
+/** v0's agents and agent_segments carry a path (custom scope), NULL for the three fixed scopes. */
+const PATH_COLUMN = { col: ', path', val: ', NULL', key: ", COALESCE(path, '')" };
+
 export function pgAgent(r: InstructionRequest, a: InstructionAgent): string {
   const runId = a.scope === 'execution' ? ":'run_id'" : 'NULL';
+  // The current Core Schema has no agents.path (custom scope left the text): its key is (name, scope, run_id).
+  const path = r.target.edition === 'current' ? { col: '', val: '', key: '' } : PATH_COLUMN;
   const sql = [
-    oneLine`INSERT INTO openprose.agents (name, scope, run_id, path, memory)
-      VALUES (:'agent', :'scope', ${runId}, NULL, :'memory')`,
-    oneLine`  ON CONFLICT (name, scope, COALESCE(run_id, ''), COALESCE(path, ''))
+    oneLine`INSERT INTO openprose.agents (name, scope, run_id${path.col}, memory)
+      VALUES (:'agent', :'scope', ${runId}${path.val}, :'memory')`,
+    oneLine`  ON CONFLICT (name, scope, COALESCE(run_id, '')${path.key})
       DO UPDATE SET memory = EXCLUDED.memory, updated_at = now();`,
     oneLine`INSERT INTO openprose.agent_segments
-      (agent_name, scope, run_id, path, segment_number, "timestamp", prompt, summary)
-      VALUES (:'agent', :'scope', ${runId}, NULL, ${a.segment}, :'timestamp', :'prompt', :'summary');`,
+      (agent_name, scope, run_id${path.col}, segment_number, "timestamp", prompt, summary)
+      VALUES (:'agent', :'scope', ${runId}${path.val}, ${a.segment}, :'timestamp', :'prompt', :'summary');`,
   ].join('\n');
   const vars: [string, string][] = [
     ['agent', a.name],

@@ -19,6 +19,7 @@ import {
   SQLITE_VALUE_RULE,
   SUMMARY_TEMPLATE,
 } from './instruction-text.ts';
+import { bindingKindColumn } from './edition-paths.ts';
 import { shDq, shWord, sqlLit } from './shell-quote.ts';
 
 /** The sqlite backend's instructions: sqlite3 commands with the VM's values bound as SQL literals (sqlite.md). */
@@ -28,7 +29,8 @@ function sqliteCommand(r: InstructionRequest, db: string, sql: string): string {
 }
 
 export function sqliteBinding(r: InstructionRequest, b: InstructionBinding): string {
-  const sql = oneLine`INSERT OR REPLACE INTO bindings (name, execution_id, kind, value, source_statement, updated_at)
+  const sql = oneLine`INSERT OR REPLACE INTO bindings
+    (name, execution_id, ${bindingKindColumn(r.target)}, value, source_statement, updated_at)
     VALUES (${sqlLit(b.name)}, ${b.executionId ?? 'NULL'}, ${sqlLit(b.kind)}, '${PLACEHOLDER.sqlValue}',
     ${sqlLit(b.source)}, datetime('now'))`;
   return lines(
@@ -48,7 +50,7 @@ export function sqliteLargeBinding(r: InstructionRequest, b: InstructionBinding)
   // sqlite.md "Large Outputs": the path in attachment_path, the value a summary (decision sqlite-attachments).
   const a = attachmentRel(b);
   const sql = oneLine`INSERT OR REPLACE INTO bindings
-    (name, execution_id, kind, value, attachment_path, source_statement, updated_at)
+    (name, execution_id, ${bindingKindColumn(r.target)}, value, attachment_path, source_statement, updated_at)
     VALUES (${sqlLit(b.name)}, ${b.executionId ?? 'NULL'}, ${sqlLit(b.kind)},
     'Attached value (${PLACEHOLDER.bytes} bytes) - see ${a}', ${sqlLit(a)}, ${sqlLit(b.source)}, datetime('now'))`;
   return lines(

@@ -2,7 +2,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { parseSegmentFileName } from '../core/numbering.ts';
 import { sqliteRows, type RunTarget } from './run-target.ts';
 import type { SubagentStorageKind } from '../core/backend.ts';
-import { agentDbFile, agentDir } from '../core/seed-layout.ts';
+import { agentDir } from '../core/seed-layout.ts';
+import { agentDbOf } from './edition-paths.ts';
 
 /** The number the VM hands out for an agent's next segment: one past the newest stored (1 for a new agent). */
 export async function nextSegmentNumber(
@@ -21,7 +22,7 @@ export async function nextSegmentNumber(
     return Math.max(0, ...nums) + 1;
   }
   if (storage === 'sqlite') {
-    const db = agentDbFile(t, scope);
+    const db = agentDbOf(t, scope);
     if (!existsSync(db)) return 1;
     const rows = await sqliteRows(
       db,

@@ -3,7 +3,8 @@
  * - directory: a path, `.prose/runs/{id}/bindings/research.md` (relative to the project, absolute, or `~/...`);
  * - sqlite: `.prose/runs/{id}/state.db (bindings table, name='research', execution_id=NULL)`, and for memory
  *   `{db} (agents table, name='captain')`;
- * - postgres: `openprose.bindings WHERE name='research' AND run_id='...' [AND execution_id=43]`, and for memory
+ * - postgres: `openprose.bindings WHERE name='research' AND run_id='...' [AND execution_id=43]` (the current
+ *   postgres.md writes `AND execution_id IS NULL` at root scope), and for memory
  *   `openprose.agents WHERE name='captain' AND scope='execution' [AND run_id='...']`.
  */
 export type Location =
@@ -14,7 +15,7 @@ export type Location =
 const LIT = `'((?:[^']|'')*)'`;
 const SQLITE = new RegExp(`^(.+?) \\((bindings|agents) table, name=${LIT}(?:, execution_id=(NULL|\\d+))?\\)$`);
 const PG = /^openprose\.(bindings|agents) WHERE (.+)$/;
-const PG_TERM = new RegExp(`^(\\w+)\\s*=\\s*(?:${LIT}|(\\d+)|(NULL))$`, 'i');
+const PG_TERM = new RegExp(`^(\\w+)\\s*(?:=\\s*(?:${LIT}|(\\d+)|(NULL))|\\s+IS\\s+(NULL))$`, 'i');
 
 /** The location, or a reason it has no known form. */
 export function parseLocation(text: string): Location | { error: string } {

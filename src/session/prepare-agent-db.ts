@@ -2,11 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ensureSchema, needsSchema, SqliteFile } from '../sqlite/index.ts';
 import type { RunTarget } from './run-target.ts';
-import { agentDbFile } from '../core/seed-layout.ts';
+import { agentDbOf } from './edition-paths.ts';
 
 /** The agents.db of a project- or user-scope agent (sqlite.md); execution-scope agents live in the run's state.db. */
 export function agentDbPath(t: RunTarget, scope: 'project' | 'user'): string {
-  return agentDbFile(t, scope);
+  return agentDbOf(t, scope);
 }
 
 /**

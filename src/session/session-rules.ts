@@ -35,6 +35,12 @@ export const SESSION_RULES = {
     severity: 'error',
     enforces: 'a binding location lies inside the run being checked',
   },
+  'message.location-edition': {
+    severity: 'error',
+    enforces:
+      'current sqlite.md "Responsibility Separation": a current-edition run is at <openprose-root>/runs/{id}/, not v0\'s ' +
+      '.prose/runs/{id}/',
+  },
   'message.location-mismatch': {
     severity: 'error',
     enforces: 'the Location is the one the name, scope and execution id give',
@@ -74,6 +80,11 @@ export const SESSION_RULES = {
       'sqlite.md "Large Outputs": a value over the threshold is written to attachments/{name}.md (our file and row ' +
       "layouts), the binding names that file, and the row's value is a summary or NULL; a value at or under it stays " +
       'in place',
+  },
+  'binding.edition-column': {
+    severity: 'error',
+    enforces:
+      'sqlite.md and postgres.md "Core Schema": the bindings column of the run\'s edition (kind v0, binding current)',
   },
   'binding.kind': { severity: 'error', enforces: 'kind is the one the VM asked for (let, const, output, input)' },
   'memory.missing': { severity: 'error', enforces: 'session.md 6.3: a persistent agent updates its memory' },

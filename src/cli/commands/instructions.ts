@@ -22,7 +22,7 @@ const HELP = `Usage: prose-state instructions --backend filesystem|sqlite|postgr
                   [--agent NAME --scope execution|project|user [--prompt TEXT] [--segment N]]
                   [--project DIR] [--home DIR] [--sqlite3 auto|sqlite3|prose-state] [--attachment-threshold BYTES]
          current: --node NAME --output NAME... [--error NAME...] [--input NAME=PATH...] [--delegate NAME...]
-                  [--project OPENPROSE_ROOT]
+                  [--project OPENPROSE_ROOT]         (filesystem; sqlite and postgres take the v0 options)
 
 Prints the exact instructions a VM gives a subagent: where to write its binding (and, for a persistent agent, its
 memory and next segment), the format or the statement with the VM's values bound, and the confirmation to return
@@ -32,7 +32,10 @@ first creates a missing project or user agents.db, the VM's part in sqlite.md.
   --edition E       v0 (session.md's binding confirmation) or current (a render: workspace/{node}/ and the reply
                     of prose.md "4b. Spawn Session"); default: the edition of the run directory given (runs/{id}/
                     with vm.log.md is current), else v0. The first line printed names the edition. The current
-                    texts define a render only for directory storage: --backend sqlite or postgres is refused.
+                    texts define a render only for directory storage: --backend sqlite or postgres with
+                    --edition current gives the binding confirmation of the current sqlite.md and postgres.md
+                    (--binding, --agent as for v0; <openprose-root>/runs/{id}/state.db, bindings.binding), and
+                    --node there is refused.
   --run DIR_OR_ID   the run directory (.prose/runs/{id}, or <openprose-root>/runs/{id} in the current edition) or
                     run id (relative to --project)
   --node NAME       current: the node rendered; --output NAME (repeatable) its declared outputs, --error NAME its
@@ -104,7 +107,9 @@ export async function instructionsText(argv: string[], io: CliIo): Promise<strin
       : existsSync(runArg)
         ? runEdition(runArg)
         : 'v0';
-  if (edition === 'current') return renderText(v, backend, io);
+  // A render on directory storage; SQL storage keeps the binding confirmation (decision current-sql-subagent), and a
+  // render asked of it (--node) is refused by the render's builder.
+  if (edition === 'current' && (backend === 'directory' || v.node !== undefined)) return renderText(v, backend, io);
   for (const k of RENDER_ONLY)
     if (v[k] !== undefined) throw usage(`--${k} belongs to a render (--edition current), not the v0 instructions`);
   if (typeof v.binding !== 'string' && typeof v.agent !== 'string')
@@ -113,7 +118,7 @@ export async function instructionsText(argv: string[], io: CliIo): Promise<strin
   const homeDir = typeof v.home === 'string' ? resolve(io.cwd, v.home) : (io.env.HOME ?? projectDir);
   const target = resolveRunTarget(
     typeof v.run === 'string' && existsSync(resolve(io.cwd, v.run)) ? resolve(io.cwd, v.run) : v.run,
-    { projectDir, homeDir, storage: backend },
+    { projectDir, homeDir, storage: backend, edition },
   );
   if (backend !== 'postgres' && !existsSync(target.runDir)) throw usage(`no run directory ${target.runDir}`);
   const binding = typeof v.binding === 'string' ? bindingOf(v, v.binding) : undefined;
@@ -122,19 +127,25 @@ export async function instructionsText(argv: string[], io: CliIo): Promise<strin
     v['attachment-threshold'] === undefined
       ? {}
       : { attachmentThresholdBytes: positive('attachment-threshold', v['attachment-threshold']) };
-  return `Edition: v0 (session.md 5-7 of the January 2026 texts; the subagent writes its binding)\n\n${buildInstructions(
-    {
-      storage: backend,
-      target,
-      ...(binding ? { binding } : {}),
-      ...(agent ? { agent } : {}),
-      sqlite3: sqliteProgram(String(v.sqlite3 ?? 'auto'), io.env),
-      ...threshold,
-    },
-  )}`;
+  return `${EDITION_LINE[edition](backend)}\n\n${buildInstructions({
+    storage: backend,
+    target,
+    ...(binding ? { binding } : {}),
+    ...(agent ? { agent } : {}),
+    sqlite3: sqliteProgram(String(v.sqlite3 ?? 'auto'), io.env),
+    ...threshold,
+  })}`;
 }
 
 const RENDER_ONLY = ['node', 'output', 'error', 'input', 'delegate'] as const;
+
+/** The first line printed: which texts the binding instructions follow. */
+const EDITION_LINE = {
+  v0: () => 'Edition: v0 (session.md 5-7 of the January 2026 texts; the subagent writes its binding)',
+  current: (storage: SubagentStorageKind) =>
+    `Edition: current (${storage === 'postgres' ? 'postgres' : 'sqlite'}.md "Responsibility Separation" and "From ` +
+    'Spawned Sessions"; the subagent writes its binding into <openprose-root>)',
+} as const;
 
 /** The current edition: the prompt a VM gives a render (prose.md "4b. Spawn Session"), for directory storage only. */
 function renderText(v: Values, storage: SubagentStorageKind, io: CliIo): string {

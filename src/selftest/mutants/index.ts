@@ -6,6 +6,7 @@ import { CLEAN_ROOM_MUTANTS } from './clean-room.ts';
 import { COMMIT_DURABILITY_MUTANTS } from './commit-durability.ts';
 import { CRASH_ORDERING_MUTANTS } from './crash-ordering.ts';
 import { CURRENT_LAYOUT_MUTANTS } from './current-layout.ts';
+import { CURRENT_SQL_MUTANTS } from './current-sql.ts';
 import { CURRENT_VM_LOG_MUTANTS } from './current-vm-log.ts';
 import { DURABILITY_MUTANTS } from './durability.ts';
 import { EXECUTION_MUTANTS, ROLE_MUTANTS } from './execution.ts';
@@ -46,6 +47,7 @@ export const MUTANTS: readonly Mutant[] = [
   ...CURRENT_VM_LOG_MUTANTS,
   ...CURRENT_LAYOUT_MUTANTS,
   ...RENDER_MUTANTS,
+  ...CURRENT_SQL_MUTANTS,
 ];
 
 /** The mutant harness with no bug at all: it must pass everything the reference passes, or no kill means anything. */
