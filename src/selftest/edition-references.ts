@@ -1,10 +1,11 @@
 import { filesystemFactory } from '../backends/filesystem/index.ts';
+import { sqliteFactory } from '../backends/sqlite/index.ts';
 import type { BackendFactory } from '../core/backend.ts';
 import { DEFAULT_EDITION, type Edition } from '../core/editions.ts';
 import type { Suite } from '../conformance/case-types.ts';
 import { referenceOf, type Mutant } from './mutant.ts';
 
-/** One reference run a mutant of an edition besides v0 needs: the filesystem backend in it, on the cases judging it. */
+/** One reference run a mutant of an edition besides v0 needs: its backend in that edition, on the cases judging it. */
 export interface EditionReference {
   edition: Edition;
   factory: BackendFactory;
@@ -12,22 +13,24 @@ export interface EditionReference {
 }
 
 /**
- * The reference runs of the editions besides v0 that the chosen mutants are judged in: the unmutated filesystem
- * backend in that edition (named as `referenceOf` keys its results), on the areas those mutants name (every area
- * when one names none). The v0 reference is the full suite, run as before.
+ * The reference runs of the editions besides v0 that the chosen mutants are judged in: the unmutated backend each is
+ * a mutant of (filesystem, or sqlite) in that edition, named as `referenceOf` keys its results, on the areas those
+ * mutants name (every area when one names none). The v0 reference is the full suite, run as before.
  */
 export function editionReferences(suite: Suite, chosen: readonly Mutant[]): EditionReference[] {
-  const byEdition = new Map<Edition, Mutant[]>();
+  const byReference = new Map<string, Mutant[]>();
   for (const m of chosen) {
-    const edition = m.edition ?? DEFAULT_EDITION;
-    if (edition !== DEFAULT_EDITION) byEdition.set(edition, [...(byEdition.get(edition) ?? []), m]);
+    if ((m.edition ?? DEFAULT_EDITION) === DEFAULT_EDITION) continue;
+    byReference.set(referenceOf(m), [...(byReference.get(referenceOf(m)) ?? []), m]);
   }
-  return [...byEdition].map(([edition, ms]) => {
+  return [...byReference].map(([name, ms]) => {
+    const edition = ms[0]!.edition!;
+    const base = ms[0]!.reference === 'sqlite' ? { ...sqliteFactory, spec: 'sqlite' } : filesystemFactory;
     const areas = ms.every((m) => m.areas) ? new Set(ms.flatMap((m) => m.areas!)) : undefined;
     const cases = areas ? suite.cases.filter((c) => areas.has(c.area)) : suite.cases;
     return {
       edition,
-      factory: { ...filesystemFactory, name: referenceOf({ edition }), spec: 'filesystem', edition },
+      factory: { ...base, name, spec: base === filesystemFactory ? 'filesystem' : 'sqlite', edition },
       suite: { ...suite, cases },
     };
   });

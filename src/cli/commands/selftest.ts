@@ -3,6 +3,7 @@ import { filesystemFactory } from '../../backends/filesystem/index.ts';
 import { sqliteFactory } from '../../backends/sqlite/index.ts';
 import { resolveDecisions, type Decisions } from '../../core/decisions.ts';
 import { ProseError } from '../../core/errors.ts';
+import { DEFAULT_EDITION } from '../../core/editions.ts';
 import type { Suite } from '../../conformance/case-types.ts';
 import { loadSuite } from '../../conformance/load-suite.ts';
 import { runSuite } from '../../conformance/run-suite.ts';
@@ -101,10 +102,12 @@ async function judgeAll(
   io: CliIo,
   { jobs, laneArgv, tell }: { jobs: number; laneArgv: string[] | undefined; tell: (v: MutantVerdict) => void },
 ): Promise<SelftestResult> {
-  // Mutants of the sqlite backend are judged against the unmutated sqlite backend, run only when one is chosen.
+  // Mutants of the sqlite backend are judged against the unmutated sqlite backend, run only when one judged in v0 is
+  // chosen (one judged in another edition has its reference run below).
+  const sqliteV0 = chosen.some((m) => m.reference === 'sqlite' && (m.edition ?? DEFAULT_EDITION) === DEFAULT_EDITION);
   const references = [
     { ...filesystemFactory, spec: 'filesystem' },
-    ...(chosen.some((m) => m.reference === 'sqlite') ? [{ ...sqliteFactory, spec: 'sqlite' }] : []),
+    ...(sqliteV0 ? [{ ...sqliteFactory, spec: 'sqlite' }] : []),
   ];
   const silent = { header() {}, result() {}, footer() {} };
   const reference = await runSuite({

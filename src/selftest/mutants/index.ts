@@ -1,4 +1,5 @@
 import { mutant, type Mutant } from '../mutant.ts';
+import { sqliteControl } from '../sqlite-mutant.ts';
 import { AGENT_MUTANTS } from './agents.ts';
 import { BINDING_MUTANTS } from './bindings.ts';
 import { CACHE_MUTANTS } from './caching.ts';
@@ -18,6 +19,7 @@ import { READING_MUTANTS } from './readings.ts';
 import { SCOPE_MUTANTS } from './scope.ts';
 import { SEED_STATE_MUTANTS } from './seed-state.ts';
 import { SESSION_MUTANTS } from './session.ts';
+import { SQL_LEDGER_MUTANTS } from './sql-ledger.ts';
 import { STRAY_FILE_MUTANTS } from './stray-files.ts';
 import { WORLD_MODEL_MUTANTS } from './world-model.ts';
 
@@ -46,7 +48,11 @@ export const MUTANTS: readonly Mutant[] = [
   ...CURRENT_VM_LOG_MUTANTS,
   ...CURRENT_LAYOUT_MUTANTS,
   ...RENDER_MUTANTS,
+  ...SQL_LEDGER_MUTANTS,
 ];
 
 /** The mutant harness with no bug at all: it must pass everything the reference passes, or no kill means anything. */
 export const CONTROL: Mutant = mutant('control', 'none: the unmutated backend, built the way every mutant is', {});
+
+/** The control of the sqlite mutants judged past v0: the sqlite mutant harness with no bug. */
+export const SQLITE_CONTROL: Mutant = sqliteControl();

@@ -1,0 +1,120 @@
+import { SqliteStore } from '../../backends/sqlite/index.ts';
+import type { BackendEnv } from '../../core/backend.ts';
+import type { RunRecord, RunRef } from '../../core/model.ts';
+import type { WorldModelStore } from '../../core/store.ts';
+import { canonicalJson } from '../../canon/canonical-json.ts';
+import { receiptHash } from '../../canon/validate-receipt.ts';
+import type { Mutant } from '../mutant.ts';
+import { runFileOf, sqliteMutant, storeOf, type SqliteMutantEdition } from '../sqlite-mutant.ts';
+
+/** Judged in the current edition, whose receipt table keeps no content_hash: only the chain and the rows show these. */
+const CURRENT: SqliteMutantEdition = { edition: 'current', areas: ['world-model', 'receipts', 'sql-layout'] };
+
+/** The sqlite store with its world-model tables' store replaced in part (`wm` sees the real one and the store). */
+function withWorldModel(
+  env: BackendEnv,
+  wm: (real: WorldModelStore, store: SqliteStore) => Partial<WorldModelStore>,
+): SqliteStore {
+  const store = storeOf(env);
+  const real = store.worldModel;
+  // The replaced methods see the real store's private fields through the prototype.
+  return Object.assign(store, { worldModel: Object.assign(Object.create(real) as WorldModelStore, wm(real, store)) });
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/** The id of the node's receipt row before its newest. */
+const PREVIOUS_ROW = (node: string) =>
+  `(SELECT max(id) FROM receipt WHERE node = ${quote(node)} AND id < (SELECT max(id) FROM receipt WHERE node = ${quote(node)}))`;
+
+/** A state.db whose bindings table keeps v0's column name `kind` where the current Core Schema says `binding`. */
+class V0KindColumnStore extends SqliteStore {
+  constructor(env: BackendEnv) {
+    super(env.projectDir, env.homeDir, env.decisions, undefined, env.edition ?? 'v0');
+    const sql = (this as unknown as { sql: { kindColumn: string } }).sql;
+    if (this.edition === 'current') Object.assign(this, { sql: { ...sql, kindColumn: 'kind' } });
+  }
+  private async renamed(ref: RunRef): Promise<RunRef> {
+    if (this.edition === 'current')
+      await (await runFileOf(this, ref)).write((db) => db.exec('ALTER TABLE bindings RENAME COLUMN binding TO kind'));
+    return ref;
+  }
+  override async createRun(rec: RunRecord): Promise<RunRef> {
+    return this.renamed(await super.createRun(rec));
+  }
+  override async createImport(parent: RunRef, handle: string, slug: string, rec: RunRecord): Promise<RunRef> {
+    return this.renamed(await super.createImport(parent, handle, slug, rec));
+  }
+}
+
+/**
+ * The SQL ledger's tamperings as backend bugs (issue #33 item 5): a commit chained to the wrong receipt, a receipt
+ * row changed after it was written, a version stored as text, a published pointer that never moves, and v0's column
+ * name in the current schema. `verify` names each by its rule (spec/selftest/sql-ledger-mutants.spec.ts); here the
+ * suite must kill each through what a reader of the backend sees.
+ */
+export const SQL_LEDGER_MUTANTS: Mutant[] = [
+  sqliteMutant(
+    'sqlite-receipt-prev-first',
+    "a commit's prev names the node's first receipt (ORDER BY id, not ORDER BY id DESC), forking the chain",
+    (env) =>
+      withWorldModel(env, (real) => ({
+        async appendReceipt(run, node, receiptJson) {
+          const receipt = JSON.parse(receiptJson) as Record<string, unknown>;
+          const [first] = await real.readReceipts(run, node);
+          if (receipt.prev !== null && first !== undefined) {
+            receipt.prev = (JSON.parse(first) as { content_hash: string }).content_hash;
+            receipt.content_hash = receiptHash(receipt);
+          }
+          return real.appendReceipt(run, node, canonicalJson(receipt));
+        },
+      })),
+    CURRENT,
+  ),
+  sqliteMutant(
+    'sqlite-receipt-rewritten',
+    "each commit writes the node's running receipt count into its previous receipt row's cost, in place",
+    (env) =>
+      withWorldModel(env, (real, store) => ({
+        async appendReceipt(run, node, receiptJson) {
+          await real.appendReceipt(run, node, receiptJson);
+          await (
+            await runFileOf(store, run)
+          ).write((db) =>
+            db.exec(
+              `UPDATE receipt SET cost = json_set(cost, '$.running_count', ` +
+                `(SELECT count(*) FROM receipt WHERE node = ${quote(node)})) WHERE id = ${PREVIOUS_ROW(node)}`,
+            ),
+          );
+        },
+      })),
+    CURRENT,
+  ),
+  sqliteMutant(
+    'sqlite-version-as-text',
+    'a version is stored as text (decoded as UTF-8 and encoded again), so bytes that are not UTF-8 no longer hash to the address',
+    (env) =>
+      withWorldModel(env, (real) => ({
+        writeVersion: (run, node, address, bytes) =>
+          real.writeVersion(run, node, address, new TextEncoder().encode(new TextDecoder().decode(bytes))),
+      })),
+    CURRENT,
+  ),
+  sqliteMutant(
+    'sqlite-published-first',
+    "publish is INSERT OR IGNORE: the node's published row keeps its first version",
+    (env) =>
+      withWorldModel(env, (real) => ({
+        async publish(run, node, address) {
+          if ((await real.readPublished(run, node)) === null) await real.publish(run, node, address);
+        },
+      })),
+    CURRENT,
+  ),
+  sqliteMutant(
+    'sqlite-current-kind-column',
+    "the current edition's bindings table keeps v0's column name kind instead of binding",
+    (env) => new V0KindColumnStore(env),
+    CURRENT,
+  ),
+];
