@@ -41,7 +41,7 @@ ${renderRuleTable(TREE_RULES)}
 
 ${renderRuleTable(RUN_DIR_RULES)}
 
-## SQLite state (kind \`state-db\`; also state.db runs and agents.db inside a .prose/)
+## SQLite state (kind \`state-db\`; also state.db runs and agents.db inside a .prose/, and \`current-sql-run\`: a current SQLite run directory)
 
 ${renderRuleTable(STATE_DB_RULES)}
 

@@ -22,7 +22,8 @@ is refused until --edition names one. PATH is recognised as one of:
   prose-dir    a v0 .prose/ directory (or a project holding one): every run, project agents, agents.db
   current-run  a current run, <openprose-root>/runs/{id}/ (vm.log.md), or an <openprose-root>: every run and the
                durable state/
-  state-db     a state.db or agents.db SQLite file (v0 columns)
+  current-sql-run  a current SQLite run, <openprose-root>/runs/{id}/ (state.db beside root.prose.md)
+  state-db     a state.db or agents.db SQLite file (judged by the edition its columns name)
   reactor      a Reactor state directory (receipts.json + world-models/; no edition)
   transcript   an in-context narration transcript (either edition's dialect)
   postgres     postgres:URL or postgres:env (the URL from .prose/.env OPENPROSE_POSTGRES_URL, then the shell's

@@ -25,6 +25,8 @@ export interface StateDbOptions {
   dbKind: 'run' | 'agents';
   /** The time budget of the whole check (default QUERY_BUDGET_MS). */
   budgetMs?: number;
+  /** The edition judged (`--edition`, or the run directory's); absent: the one the columns name. */
+  edition?: Edition;
 }
 
 const AGENT_TABLES = ['agents', 'agent_segments'];
@@ -77,7 +79,7 @@ function checkDb(db: Database, budget: QueryBudget, sink: Sink, opts: StateDbOpt
     ]),
   );
   const tables = new Set(types.keys());
-  const edition = sqlEditionOf(db);
+  const edition = opts.edition ?? sqlEditionOf(db);
   const CORE = CORE_COLUMNS[edition];
   const required = opts.dbKind === 'run' ? Object.keys(CORE) : AGENT_TABLES;
   const usable = new Set<string>();
