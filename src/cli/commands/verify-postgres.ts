@@ -1,13 +1,13 @@
-import { ProseError } from '../../core/errors.ts';
 import type { Edition } from '../../core/editions.ts';
 import { checkPgSchema } from '../../verify/postgres/check-pg-schema.ts';
 import type { VerifyResult } from '../../verify/registry.ts';
+import { postgresEnvUrl } from './postgres-env-url.ts';
 
 /** `postgres:URL`, `postgres:env`, or a bare postgres:// or postgresql:// URL (never taken for a path, never printed). */
 export const POSTGRES_TARGET = /^postgres(?:ql)?:/;
 
 /**
- * `verify postgres:URL` and `verify postgres:env` (the URL found as `test --backend postgres:env` finds it): schema
+ * `verify postgres:URL` and `verify postgres:env` (the URL in the edition's env file, postgres-env-url.ts): schema
  * openprose read inside a READ ONLY transaction that is rolled back. The URL is a secret: it is never printed, and
  * every error from the server goes through redact (src/backends/postgres/redact.ts).
  */
@@ -20,14 +20,7 @@ export async function verifyPostgres(
   const bare = /^postgres(?:ql)?:\/\//.test(target);
   const rest = bare ? target : target.slice('postgres:'.length);
   let url = rest;
-  if (rest === 'env') {
-    const found = pg.resolvePostgresUrl(ctx.cwd, ctx.env);
-    if (!found)
-      throw new ProseError('E_USAGE', 'postgres:env found no database URL', {
-        hint: 'set OPENPROSE_POSTGRES_URL in .prose/.env or the shell, or DATABASE_URL',
-      });
-    url = found.url;
-  }
+  if (rest === 'env') url = postgresEnvUrl(pg, ctx.cwd, ctx.env, edition).url;
   pg.parseUrl(url);
   const reader = await pg.openReadOnlyReader(url);
   try {

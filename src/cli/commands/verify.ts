@@ -26,9 +26,10 @@ is refused until --edition names one. PATH is recognised as one of:
   state-db     a state.db or agents.db SQLite file (judged by the edition its columns name)
   reactor      a Reactor state directory (receipts.json + world-models/; no edition)
   transcript   an in-context narration transcript (either edition's dialect)
-  postgres     postgres:URL or postgres:env (the URL from .prose/.env OPENPROSE_POSTGRES_URL, then the shell's
-               OPENPROSE_POSTGRES_URL, then DATABASE_URL): schema openprose of either edition, read in a READ ONLY
-               transaction that is rolled back; the URL is never printed
+  postgres     postgres:URL or postgres:env (the URL from OPENPROSE_POSTGRES_URL in the edition's env file, v0
+               .prose/.env, current .env, both without --edition; then the shell's OPENPROSE_POSTGRES_URL, then
+               DATABASE_URL): schema openprose of either edition, read in a READ ONLY transaction that is rolled
+               back; the URL is never printed
 
 Options:
   --edition E        judge PATH by edition E (v0 or current) instead of the one its files name
