@@ -1,34 +1,15 @@
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sqliteFactory } from '../../../src/backends/sqlite/index.ts';
-import { resolveDecisions } from '../../../src/core/decisions.ts';
-import { editionRunDir } from '../../../src/core/seed-layout.ts';
 import { verifyPath, type VerifyPathOptions } from '../../../src/verify/registry.ts';
-import { tempEnv } from '../../helpers/temp-env.ts';
+import { currentRunDb } from './current-run-db.ts';
 
 // `verify runs/{id}/` of a SQLite run of the current edition (issue #33): the directory is judged by its state.db's
 // current columns and says so; a tampering planted with the real sqlite3 CLI is reported from the directory.
-const VM = { role: 'vm' } as const;
-
-async function currentRun(): Promise<{ dir: string; cleanup(): void }> {
-  const env = tempEnv(resolveDecisions({}));
-  const b = await sqliteFactory.open({ ...env, edition: 'current' });
-  try {
-    const { run } = await b.call('createRun', { program: 'let a = session "A"\n', programPath: 'a.prose' }, VM);
-    for (const text of ['first\n', 'first\n', 'second\n'])
-      await b.call('commitWorldModel', { run, node: 'n', contract: 'c', files: { 'truth.md': text } }, VM);
-    return { dir: editionRunDir(env.projectDir, run, 'current'), cleanup: env.cleanup };
-  } finally {
-    await b.close();
-  }
-}
-
 async function verified(tamper: string, at: (dir: string) => string, opts: VerifyPathOptions = {}) {
-  const r = await currentRun();
+  const r = await currentRunDb(['first\n', 'first\n', 'second\n']);
   try {
-    if (tamper) execFileSync('sqlite3', [join(r.dir, 'state.db'), tamper]);
+    if (tamper) r.sql(tamper);
     const { kind, edition, findings } = await verifyPath(at(r.dir), opts);
     return {
       kind,

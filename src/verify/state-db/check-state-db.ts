@@ -7,6 +7,8 @@ import type { FindingSink } from '../kit/finding-sink.ts';
 import { isKind } from '../kit/owned-files.ts';
 import { MAX_ROWS_CHECKED, QueryBudget } from './query-budget.ts';
 import { checkWorldModelTables } from './check-wm-tables.ts';
+import { readOffloaded } from './offloaded-version.ts';
+import { DEFAULT_MAX_FILE_BYTES } from '../kit/tree-rules.ts';
 import { CORE_COLUMNS, sqlEditionOf } from './sql-edition.ts';
 import { editionLayout, type Edition } from '../../core/editions.ts';
 import type { StateDbRuleId } from './rules.ts';
@@ -127,7 +129,7 @@ function checkDb(db: Database, budget: QueryBudget, sink: Sink, opts: StateDbOpt
   if (usable.has('execution')) checkExecution(q, sink, opts);
   if (usable.has('agents')) checkAgents(q, sink, opts);
   if (usable.has('agent_segments')) checkSegments(q, sink, opts, usable.has('agents'));
-  if (opts.dbKind === 'run') checkHeadTables(db, types, budget, sink, opts.file, edition);
+  if (opts.dbKind === 'run') checkHeadTables(db, types, budget, sink, opts, edition);
 }
 
 /** The canonical world-model tables (check-wm-tables.ts), read through the same budget as the core ones. */
@@ -136,9 +138,10 @@ function checkHeadTables(
   types: Map<string, string>,
   budget: QueryBudget,
   sink: Sink,
-  file: string,
+  opts: StateDbOptions,
   edition: Edition,
 ): void {
+  const { file, runDir } = opts;
   const wm = {
     // The current text keys a version by its address alone: two nodes' identical artifacts share one row.
     sharedVersions: edition === 'current',
@@ -147,6 +150,7 @@ function checkHeadTables(
     columns: headColumns(db, types, sink, file),
     notTables: [...HEAD_TABLES].filter((t) => types.has(t) && types.get(t) !== 'table'),
     count: (t: string) => budget.count(t),
+    ...(runDir !== undefined ? { offloaded: (p: string) => readOffloaded(runDir, p, DEFAULT_MAX_FILE_BYTES) } : {}),
   };
   checkWorldModelTables(wm, sink);
 }
