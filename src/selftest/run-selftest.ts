@@ -4,7 +4,7 @@ import type { Suite } from '../conformance/case-types.ts';
 import type { CaseResult } from '../conformance/outcome.ts';
 import { runSuite } from '../conformance/run-suite.ts';
 import { inEditionOf, referenceOf, type Mutant } from './mutant.ts';
-import { CONTROL, SQLITE_CONTROL } from './mutants/index.ts';
+import { CONTROL, CONTROLS } from './mutants/index.ts';
 import { judgedUnder, pinnedGood } from './pinned-reference.ts';
 
 export interface MutantVerdict {
@@ -97,7 +97,7 @@ export async function runSelftest(
 
 /**
  * The control in every edition a mutant is judged in (v0 always), of the backend its mutants are made of past v0 (the
- * sqlite control for a sqlite mutant judged in the current edition; in v0 the filesystem control alone, as before): it
+ * sqlite or postgres control for such a mutant judged in the current edition; in v0 the filesystem control alone): it
  * runs every case that passes on its reference backend in that edition and must survive them all. Answers the first
  * one killed, else the v0 control. The v0 control's cases run side by side in case workers with jobs; another
  * edition's, in this process (they are the few areas its mutants name, and a case worker rebuilds its backend from
@@ -113,10 +113,8 @@ async function judgeControls(
   const controls = new Map<string, Mutant>([[referenceOf(CONTROL), CONTROL]]);
   for (const m of mutants) {
     const edition = m.edition ?? DEFAULT_EDITION;
-    const control = inEditionOf(
-      m.reference === 'sqlite' && edition !== DEFAULT_EDITION ? SQLITE_CONTROL : CONTROL,
-      edition,
-    );
+    const own = m.reference && edition !== DEFAULT_EDITION ? CONTROLS[m.reference] : CONTROL;
+    const control = inEditionOf(own, edition);
     if (!controls.has(referenceOf(control))) controls.set(referenceOf(control), control);
   }
   let first: MutantVerdict | undefined;

@@ -19,13 +19,14 @@ import { defaultSuiteDir } from '../suite-dir.ts';
 export const selftestCommand: Command = {
   help: `Usage: prose-state selftest [--mutant NAME]... [--area AREA]... [--suite DIR] [--jobs N] [--format json] [--list]
 
-Each mutant is the filesystem backend (a few: the sqlite backend) with one real bug a backend author could write
-(an off-by-one in segment numbering, >= instead of > at the attachment threshold, root searched before the local
-frame, ...). The suite must kill every one: a mutant is killed when a case that passes on the unmutated backend
-fails on it. A survivor is a case the suite is missing. Exit 1 when any mutant survives. Each mutant is judged in
-one edition (most in v0; a few in the current edition, against the filesystem backend's results in that edition),
-and its verdict line names it. A few are judged under a reading besides the default decisions (skip-rule
-before-render, semantic-diff render-supplied), against the filesystem backend's results under that reading.
+Each mutant is the filesystem backend (a few: sqlite, or postgres on pg-mem) with one real bug a backend author
+could write (an off-by-one in segment numbering, >= instead of > at the attachment threshold, root searched before
+the local frame, ...). The suite must kill every one: a mutant is killed when a case that passes on the unmutated
+backend fails on it. A survivor is a case the suite is missing. Exit 1 when any mutant survives. Each mutant is
+judged in one edition (most in v0; a few in the current edition, against the results of the backend they are a
+mutant of in that edition, whose own control must survive first), and its verdict line names it. A few are judged
+under a reading besides the default decisions (skip-rule before-render, semantic-diff render-supplied), against the
+filesystem backend's results under that reading.
 
 Options:
   --mutant NAME   only this mutant (repeatable)

@@ -1,4 +1,5 @@
 import { mutant, type Mutant } from '../mutant.ts';
+import { postgresMutant } from '../postgres-mutant.ts';
 import { sqliteControl } from '../sqlite-mutant.ts';
 import { AGENT_MUTANTS } from './agents.ts';
 import { BINDING_MUTANTS } from './bindings.ts';
@@ -56,3 +57,18 @@ export const CONTROL: Mutant = mutant('control', 'none: the unmutated backend, b
 
 /** The control of the sqlite mutants judged past v0: the sqlite mutant harness with no bug. */
 export const SQLITE_CONTROL: Mutant = sqliteControl();
+
+/** The control of the postgres mutants judged past v0: the pg-mem mutant harness with no bug. */
+export const POSTGRES_CONTROL: Mutant = postgresMutant(
+  'postgres-control',
+  'none: the unmutated postgres backend on pg-mem, built the way every postgres mutant is',
+  undefined,
+  { edition: 'current', areas: [] },
+);
+
+/** The control of each kind of mutant, by the backend it is a mutant of. */
+export const CONTROLS: Record<NonNullable<Mutant['reference']>, Mutant> = {
+  filesystem: CONTROL,
+  sqlite: SQLITE_CONTROL,
+  postgres: POSTGRES_CONTROL,
+};
