@@ -22,8 +22,8 @@ export interface EditionReference {
 
 /**
  * The reference runs of the editions besides v0 that the chosen mutants are judged in: the unmutated backend each is
- * a mutant of (filesystem, sqlite, or postgres on pg-mem) in that edition, named as `referenceOf` keys its results, on the areas those
- * mutants name (every area when one names none). The v0 reference is the full suite, run as before.
+ * a mutant of (filesystem, sqlite, or postgres on pg-mem) in that edition, named as `referenceOf` keys its results,
+ * on the areas those mutants name (every area when one names none). The v0 reference is the full suite, as before.
  */
 export function editionReferences(suite: Suite, chosen: readonly Mutant[]): EditionReference[] {
   const byReference = new Map<string, Mutant[]>();
