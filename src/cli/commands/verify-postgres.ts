@@ -24,7 +24,9 @@ export async function verifyPostgres(
   pg.parseUrl(url);
   const reader = await pg.openReadOnlyReader(url);
   try {
-    const { findings, edition: verdict } = await checkPgSchema(reader, edition);
+    // postgres:env found its URL in the project: offloaded versions are read from that tree (none for a bare URL).
+    const root = rest === 'env' ? ctx.cwd : undefined;
+    const { findings, edition: verdict } = await checkPgSchema(reader, edition, root);
     return { kind: 'postgres', findings, edition: verdict };
   } finally {
     await reader.close();

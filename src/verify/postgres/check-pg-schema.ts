@@ -17,9 +17,10 @@ export interface PgSchemaResult {
  * Checks schema openprose as `verify state.db` checks a state.db (decision verify-postgres): the core tables and the
  * columns the edition's postgres.md names, then the receipt ledger and world-model tables (check-pg-ledger.ts). The
  * edition is `given`, or read from x_prose_meta's edition row (our backend's marker), or told by bindings' column
- * (kind: v0, binding: current). It only reads: the reader is read-only (pg-reader.ts).
+ * (kind: v0, binding: current). It only reads: the reader is read-only (pg-reader.ts). `root`, the openprose root
+ * the database belongs to (where `postgres:env` found its URL), is where offloaded versions are read from.
  */
-export async function checkPgSchema(r: PgSchemaReader, given?: Edition): Promise<PgSchemaResult> {
+export async function checkPgSchema(r: PgSchemaReader, given?: Edition, root?: string): Promise<PgSchemaResult> {
   const out: Finding[] = [];
   const sink = new FindingSink(PG_RULES, out);
   const edition = given
@@ -41,7 +42,7 @@ export async function checkPgSchema(r: PgSchemaReader, given?: Edition): Promise
         { table: `openprose.${table}` },
       );
   }
-  await checkPgLedger(r, edition.edition, sink);
+  await checkPgLedger(r, edition.edition, sink, root);
   return { findings: out, edition };
 }
 

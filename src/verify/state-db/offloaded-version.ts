@@ -5,24 +5,40 @@ import { kindOf, readOwned, RefusedFile } from '../kit/owned-files.ts';
 export type Offloaded =
   { bytes: Uint8Array } | { problem: 'outside' | 'missing' | 'not-a-file'; message: string } | { tooLarge: string };
 
+/** Where an offloaded artifact may lie, relative to the base it is read from: a test of the path's parts, and its name. */
+export interface OffloadPlace {
+  holds(parts: readonly string[]): boolean;
+  says: string;
+}
+
+/** attachments/ of the run directory (a state.db's run). */
+export const RUN_ATTACHMENTS: OffloadPlace = {
+  holds: (parts) => parts[0] === 'attachments' && parts.length >= 2,
+  says: 'attachments/',
+};
+
 /**
  * The bytes of a world_model_version row whose artifact is offloaded to `attachment_path` (sqlite.md, postgres.md:
  * "set when artifact is offloaded to attachments/"), read from under `base` (the run directory for a state.db). The
- * path must be relative and lie under attachments/, each part a real directory or, last, a regular file: a link, a
- * `..` or an absolute path is a finding and is never followed, so nothing outside the tree is read.
+ * path must be relative and lie in `place` (attachments/ of the run), each part a real directory or, last, a regular
+ * file: a link, a `..` or an absolute path is a finding and is never followed, so nothing outside the tree is read.
  */
-export function readOffloaded(base: string, stored: string, maxBytes: number): Offloaded {
+export function readOffloaded(
+  base: string,
+  stored: string,
+  maxBytes: number,
+  place: OffloadPlace = RUN_ATTACHMENTS,
+): Offloaded {
   const parts = stored.split('/');
   if (
     stored.startsWith('/') ||
     stored.includes('\\') ||
-    parts[0] !== 'attachments' ||
-    parts.length < 2 ||
+    !place.holds(parts) ||
     parts.some((p) => p === '' || p === '.' || p === '..')
   )
     return {
       problem: 'outside',
-      message: `attachment_path ${JSON.stringify(stored)} is not a relative path under attachments/: not read`,
+      message: `attachment_path ${JSON.stringify(stored)} is not a relative path under ${place.says}: not read`,
     };
   for (let i = 1; i < parts.length; i++) {
     const kind = kindOf(join(base, ...parts.slice(0, i)));
