@@ -4,7 +4,7 @@ import type { PgDb } from '../backends/postgres/pg-db.ts';
 import type { BackendEnv, BackendFactory } from '../core/backend.ts';
 import type { WorldModelStore } from '../core/store.ts';
 import type { Mutant } from './mutant.ts';
-import type { SqliteMutantEdition } from './sqlite-mutant.ts';
+import type { JudgedEdition } from './sqlite-mutant.ts';
 
 type Adapt = (store: PostgresStore) => void;
 type Pg = typeof import('../backends/postgres/index.ts');
@@ -41,7 +41,7 @@ export function postgresMutant(
   name: string,
   bug: string,
   wm: ((real: WorldModelStore, store: PostgresStore) => Partial<WorldModelStore>) | undefined,
-  judged: SqliteMutantEdition,
+  judged: JudgedEdition,
 ): Mutant & { factory: PgMemFactory } {
   const adapt: Adapt | undefined = wm
     ? (store) => {

@@ -7,8 +7,8 @@ import type { RunRef } from '../core/model.ts';
 import { createBackend } from '../core/semantics.ts';
 import type { Mutant } from './mutant.ts';
 
-/** Where a mutant of the sqlite backend is judged past v0: its edition and the areas whose cases judge it. */
-export interface SqliteMutantEdition {
+/** Where a mutant of a SQL backend is judged past v0: its edition and the areas whose cases judge it. */
+export interface JudgedEdition {
   edition: Edition;
   areas: readonly string[];
 }
@@ -21,7 +21,7 @@ export function sqliteMutant(
   name: string,
   bug: string,
   make: (env: BackendEnv) => SqliteStore,
-  judged?: SqliteMutantEdition,
+  judged?: JudgedEdition,
 ): Mutant {
   return {
     name,

@@ -7,10 +7,10 @@ import { canonicalJson } from '../../canon/canonical-json.ts';
 import { receiptHash } from '../../canon/validate-receipt.ts';
 import type { Mutant } from '../mutant.ts';
 import { pgQueryOf, postgresMutant } from '../postgres-mutant.ts';
-import { runFileOf, sqliteMutant, storeOf, type SqliteMutantEdition } from '../sqlite-mutant.ts';
+import { runFileOf, sqliteMutant, storeOf, type JudgedEdition } from '../sqlite-mutant.ts';
 
-/** Judged in the current edition, whose receipt table keeps no content_hash: only the chain and the rows show these. */
-const CURRENT: SqliteMutantEdition = { edition: 'current', areas: ['world-model', 'receipts', 'sql-layout'] };
+/** Judged in the current edition, where sqlite's receipt table keeps no content_hash (the text's), on these areas. */
+const CURRENT: JudgedEdition = { edition: 'current', areas: ['world-model', 'receipts', 'sql-layout'] };
 
 /** The sqlite store with its world-model tables' store replaced in part (`wm` sees the real one and the store). */
 function withWorldModel(
