@@ -139,8 +139,8 @@ async function openExec(rest: string, ctx: ResolveContext): Promise<BackendFacto
 }
 
 async function openMutant(rest: string): Promise<BackendFactory> {
-  const { MUTANTS, CONTROL } = await import('../selftest/mutants/index.ts');
-  const m = [CONTROL, ...MUTANTS].find((x) => x.name === rest);
+  const { MUTANTS, CONTROLS } = await import('../selftest/mutants/index.ts');
+  const m = [...new Set(Object.values(CONTROLS)), ...MUTANTS].find((x) => x.name === rest);
   if (!m) throw new ProseError('E_USAGE', `unknown mutant "${rest}"`, { hint: 'prose-state selftest --list' });
   return m.factory;
 }

@@ -4,8 +4,16 @@ import type { BackendFactory } from '../core/backend.ts';
 import { DEFAULT_EDITION, type Edition } from '../core/editions.ts';
 import type { Suite } from '../conformance/case-types.ts';
 import { referenceOf, type Mutant } from './mutant.ts';
+import { pgMemFactory } from './postgres-mutant.ts';
 
-/** One reference run a mutant of an edition besides v0 needs: the filesystem backend in it, on the cases judging it. */
+/** The unmutated backend each kind of mutant is made of, as the spec string a case worker rebuilds it from. */
+const REFERENCES: Record<NonNullable<Mutant['reference']>, () => BackendFactory> = {
+  filesystem: () => ({ ...filesystemFactory, spec: 'filesystem' }),
+  sqlite: () => ({ ...sqliteFactory, spec: 'sqlite' }),
+  postgres: () => pgMemFactory('postgres', 'PostgreSQL schema openprose on pg-mem (in memory, one database per case)'),
+};
+
+/** One reference run a mutant of an edition besides v0 needs: its backend in that edition, on the cases judging it. */
 export interface EditionReference {
   edition: Edition;
   factory: BackendFactory;
@@ -14,8 +22,8 @@ export interface EditionReference {
 
 /**
  * The reference runs of the editions besides v0 that the chosen mutants are judged in: the unmutated backend each is
- * a mutant of (filesystem, or sqlite) in that edition, named as `referenceOf` keys its results, on the areas those
- * mutants name (every area when one names none). The v0 reference is the full suite, run as before.
+ * a mutant of (filesystem, sqlite, or postgres on pg-mem) in that edition, named as `referenceOf` keys its results,
+ * on the areas those mutants name (every area when one names none). The v0 reference is the full suite, as before.
  */
 export function editionReferences(suite: Suite, chosen: readonly Mutant[]): EditionReference[] {
   const byReference = new Map<string, Mutant[]>();
@@ -23,14 +31,14 @@ export function editionReferences(suite: Suite, chosen: readonly Mutant[]): Edit
     if ((m.edition ?? DEFAULT_EDITION) === DEFAULT_EDITION) continue;
     byReference.set(referenceOf(m), [...(byReference.get(referenceOf(m)) ?? []), m]);
   }
-  return [...byReference.values()].map((ms) => {
-    const { edition, reference } = ms[0]! as Mutant & { edition: Edition };
+  return [...byReference].map(([name, ms]) => {
+    const edition = ms[0]!.edition!;
+    const base = REFERENCES[ms[0]!.reference ?? 'filesystem']();
     const areas = ms.every((m) => m.areas) ? new Set(ms.flatMap((m) => m.areas!)) : undefined;
     const cases = areas ? suite.cases.filter((c) => areas.has(c.area)) : suite.cases;
-    const [base, spec] = reference === 'sqlite' ? [sqliteFactory, 'sqlite'] : [filesystemFactory, 'filesystem'];
     return {
       edition,
-      factory: { ...base, name: referenceOf({ edition, ...(reference ? { reference } : {}) }), spec, edition },
+      factory: { ...base, name, edition },
       suite: { ...suite, cases },
     };
   });

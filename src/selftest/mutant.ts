@@ -20,9 +20,10 @@ export interface Mutant {
   checker?: FindingsFilter;
   /**
    * The built-in backend it is a mutant of, whose results say which cases count as kills (default `filesystem`):
-   * a mutant of the sqlite backend is held to the cases that pass on sqlite, its SQL layout checks among them.
+   * a mutant of the sqlite backend is held to the cases that pass on sqlite, its SQL layout checks among them
+   * (`postgres`: the postgres backend on pg-mem, for mutants judged past v0).
    */
-  reference?: 'filesystem' | 'sqlite';
+  reference?: 'filesystem' | 'sqlite' | 'postgres';
   /**
    * The edition the mutant is judged in (default v0): its storage is opened in that edition, and its kills count
    * only against the cases that pass on the reference backend in that edition.

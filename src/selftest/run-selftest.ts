@@ -4,7 +4,7 @@ import type { Suite } from '../conformance/case-types.ts';
 import type { CaseResult } from '../conformance/outcome.ts';
 import { runSuite } from '../conformance/run-suite.ts';
 import { inEditionOf, referenceOf, type Mutant } from './mutant.ts';
-import { CONTROL } from './mutants/index.ts';
+import { CONTROL, CONTROLS } from './mutants/index.ts';
 import { judgedUnder, pinnedGood } from './pinned-reference.ts';
 
 export interface MutantVerdict {
@@ -96,10 +96,12 @@ export async function runSelftest(
 }
 
 /**
- * The control in every edition a mutant is judged in (v0 always): it runs every case that passes on the reference
- * backend in that edition and must survive them all. Answers the first one killed, else the v0 control. The v0
- * control's cases run side by side in case workers with jobs; another edition's, in this process (they are the few
- * areas its mutants name, and a case worker rebuilds its backend from the backend string alone).
+ * The control in every edition a mutant is judged in (v0 always), of the backend its mutants are made of past v0 (the
+ * sqlite or postgres control for such a mutant judged in the current edition; in v0 the filesystem control alone): it
+ * runs every case that passes on its reference backend in that edition and must survive them all. Answers the first
+ * one killed, else the v0 control. The v0 control's cases run side by side in case workers with jobs; another
+ * edition's, in this process (they are the few areas its mutants name, and a case worker rebuilds its backend from
+ * the backend string alone).
  */
 async function judgeControls(
   mutants: readonly Mutant[],
@@ -108,11 +110,16 @@ async function judgeControls(
   decisions: Decisions,
   run: SelftestRun,
 ): Promise<MutantVerdict> {
-  const editions = new Set<Edition>([DEFAULT_EDITION, ...mutants.map((m) => m.edition ?? DEFAULT_EDITION)]);
+  const controls = new Map<string, Mutant>([[referenceOf(CONTROL), CONTROL]]);
+  for (const m of mutants) {
+    const edition = m.edition ?? DEFAULT_EDITION;
+    const own = m.reference && edition !== DEFAULT_EDITION ? CONTROLS[m.reference] : CONTROL;
+    const control = inEditionOf(own, edition);
+    if (!controls.has(referenceOf(control))) controls.set(referenceOf(control), control);
+  }
   let first: MutantVerdict | undefined;
-  for (const edition of editions) {
-    const control = inEditionOf(CONTROL, edition);
-    const jobs = edition === DEFAULT_EDITION ? run.jobs : 1;
+  for (const control of controls.values()) {
+    const jobs = (control.edition ?? DEFAULT_EDITION) === DEFAULT_EDITION ? run.jobs : 1;
     const verdict = await judgeMutant(control, suite, good, decisions, run.workerCommand, jobs);
     if (verdict.killedBy.length > 0) return verdict;
     first ??= verdict;

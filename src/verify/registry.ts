@@ -8,7 +8,7 @@ import type { Finding, Verifier, VerifyOptions } from './finding.ts';
 import { DEFAULT_MAX_FILE_BYTES } from './kit/tree-rules.ts';
 import { reactorVerifier } from './reactor/index.ts';
 import { proseDirVerifier, proseRoot, runDirVerifier } from './run-dir/index.ts';
-import { stateDbVerifier } from './state-db/index.ts';
+import { currentSqlRunVerifier, stateDbEditionOf, stateDbVerifier } from './state-db/index.ts';
 import { transcriptEditionOf, transcriptVerifier } from './transcript/index.ts';
 import { withRunWorldModels } from './world-model/every-run.ts';
 import { worldModelVerifier } from './world-model/index.ts';
@@ -32,7 +32,8 @@ const proseDirAndWorldModels = withRunWorldModels(proseDirVerifier, proseRoot);
  * transcript).
  */
 const CANDIDATES: readonly Candidate[] = [
-  { verifier: runDirAndWorldModel, edition: 'v0', shapes: ['run'], note: 'a v0 run directory' },
+  // sql-run: `--edition v0` on a SQLite run of the current edition reads the directory by the v0 rules.
+  { verifier: runDirAndWorldModel, edition: 'v0', shapes: ['run', 'sql-run'], note: 'a v0 run directory' },
   {
     verifier: yieldToCurrentRoot(proseDirAndWorldModels),
     edition: 'v0',
@@ -41,11 +42,18 @@ const CANDIDATES: readonly Candidate[] = [
   },
   {
     verifier: stateDbVerifier,
-    edition: 'v0',
-    note: 'a SQLite file, read with the v0 columns (the current SQL layout is not verified yet)',
+    editions: ['v0', 'current'],
+    tell: stateDbEditionOf,
+    note: 'a SQLite file, judged by the edition its columns name',
   },
   { verifier: reactorVerifier, note: 'a Reactor state directory is no edition of the state spec' },
   { verifier: currentRunVerifier, edition: 'current', shapes: ['run', 'root'], note: 'a current-edition run' },
+  {
+    verifier: currentSqlRunVerifier,
+    edition: 'current',
+    shapes: ['sql-run'],
+    note: 'a SQLite run of the current edition (state.db beside root.prose.md)',
+  },
   { verifier: worldModelVerifier, edition: 'v0', note: 'a world-model and receipts in the v0 (hybrid) run layout' },
   {
     verifier: transcriptVerifier,

@@ -41,15 +41,16 @@ ${renderRuleTable(TREE_RULES)}
 
 ${renderRuleTable(RUN_DIR_RULES)}
 
-## SQLite state (kind \`state-db\`; also state.db runs and agents.db inside a .prose/)
+## SQLite state (kind \`state-db\`; also state.db runs and agents.db inside a .prose/, and \`current-sql-run\`: a current SQLite run directory)
 
 ${renderRuleTable(STATE_DB_RULES)}
 
 ## PostgreSQL schemas (kind \`postgres\`: \`verify postgres:URL\` or \`verify postgres:env\`)
 
 Schema \`openprose\` of either edition (docs/postgres.md), told by \`x_prose_meta\`'s edition row or by
-\`bindings.kind\` (v0) / \`bindings.binding\` (current), or given with \`--edition\`. \`postgres:env\` takes the URL as
-\`test --backend postgres:env\` does. It is read inside \`BEGIN TRANSACTION READ ONLY\` with a 10 s statement timeout and
+\`bindings.kind\` (v0) / \`bindings.binding\` (current), or given with \`--edition\`. \`postgres:env\` takes the URL from
+the edition's env file (v0 \`.prose/.env\`, current \`.env\`; both without \`--edition\`, refused when they differ), then
+the shell (decision \`verify-postgres-env\`). It is read inside \`BEGIN TRANSACTION READ ONLY\` with a 10 s statement timeout and
 rolled back; the URL is never printed (findings name \`postgres:(URL not shown)\`). Chains are per node in the current
 edition and per run and node in v0 (decision \`verify-postgres\`). Reports, with the meaning given in the SQLite
 section above: ${PG_RULE_IDS.map((id) => `\`${id}\``).join(', ')}.

@@ -69,7 +69,7 @@ test('a root whose runs/ holds runs of both editions is refused; one holding onl
   }
 });
 
-test('a SQLite run of the current edition (state.db and root.prose.md, no program.prose) is refused, not read as v0', () => {
+test('a SQLite run of the current edition (state.db and root.prose.md, no program.prose) is current sql-run, not v0', () => {
   let dir = '';
   const done = scratch((d) => {
     dir = d;
@@ -78,7 +78,8 @@ test('a SQLite run of the current edition (state.db and root.prose.md, no progra
   });
   try {
     const t = treeEdition(dir);
-    assert.ok('refused' in t && /SQLite run of the current edition/.test(t.refused), JSON.stringify(t));
+    assert.is(edition(dir), 'current sql-run');
+    assert.ok('evidence' in t && /SQLite run of the current edition/.test(t.evidence), JSON.stringify(t));
     writeFileSync(join(dir, 'program.prose'), '# watch\n');
     assert.is(edition(dir), 'v0 run', 'with program.prose it is the v0 SQLite run (the toolkit writes both)');
   } finally {

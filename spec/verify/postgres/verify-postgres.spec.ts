@@ -1,13 +1,13 @@
 import * as assert from 'uvu/assert';
 import { test } from 'uvu';
-import { caseDatabaseName, openReadOnlyReader, probingReader } from '../../../src/backends/postgres/index.ts';
-import { withDatabase } from '../../../src/backends/postgres/case-database.ts';
+import { openReadOnlyReader } from '../../../src/backends/postgres/index.ts';
 import type { PgDb } from '../../../src/backends/postgres/pg-db.ts';
 import type { Edition } from '../../../src/core/editions.ts';
 import { checkPgSchema } from '../../../src/verify/postgres/check-pg-schema.ts';
 import type { PgSchemaReader } from '../../../src/verify/postgres/pg-reader.ts';
 import { onEachEngine, realServerTest, type TestFactory } from '../../backends/postgres/engines.ts';
 import { tempEnv, VM } from '../../backends/postgres/helpers.ts';
+import { readerFor } from './reader-for.ts';
 
 /** A schema our backend wrote in `edition`: two nodes, one with a rendered, a failed and a second rendered commit. */
 async function written(factory: TestFactory, edition: Edition, env: ReturnType<typeof tempEnv>) {
@@ -19,12 +19,6 @@ async function written(factory: TestFactory, edition: Edition, env: ReturnType<t
   await b.call('commitWorldModel', { run, node: "it's", contract: 'c', files: { 'truth.json': '{}' } }, VM);
   await b.close();
   return { run, first };
-}
-
-/** The reader verify uses: on a real server the CLI's READ ONLY transaction on the case database. */
-async function readerFor(factory: TestFactory, env: ReturnType<typeof tempEnv>, label: string) {
-  if (label !== 'real') return probingReader((await factory.openDb(env)) as PgDb);
-  return openReadOnlyReader(withDatabase(process.env.PROSE_STATE_TEST_PG_URL!, caseDatabaseName(env.storageKey)));
 }
 
 async function verifyWith(

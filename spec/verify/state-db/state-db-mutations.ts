@@ -223,6 +223,17 @@ export const STATE_DB_MUTATIONS: DbMutation[] = [
     table: 'world_model_version',
   },
   {
+    rule: 'wm.version-attachment',
+    what: 'a version offloaded to a path that leaves attachments/ (the current shape, whose artifact may be NULL)',
+    apply: async (s) => {
+      await plantLedger(s, undefined, 'current');
+      await s.exec(
+        `UPDATE world_model_version SET artifact = NULL, attachment_path = '../v1.bin' WHERE version = '${ADDRESS.v1}'`,
+      );
+    },
+    table: 'world_model_version',
+  },
+  {
     rule: 'wm.published-match',
     what: 'published pointing at an older version',
     apply: planted(`UPDATE world_model_published SET version = '${ADDRESS.v1}' WHERE node = 'summary'`),

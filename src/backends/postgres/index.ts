@@ -1,6 +1,13 @@
 export { postgresMemFactory, createPostgresMemFactory } from './postgres-mem-factory.ts';
 export { postgresUrlFactory } from './postgres-url-factory.ts';
-export { resolvePostgresUrl, parseDotEnv, type ResolvedUrl, type UrlSource } from './resolve-url.ts';
+export {
+  resolvePostgresUrl,
+  parseDotEnv,
+  urlInEnvFile,
+  urlInShell,
+  type ResolvedUrl,
+  type UrlSource,
+} from './resolve-url.ts';
 export { redact, REDACTED } from './redact.ts';
 export { PostgresStore } from './postgres-store.ts';
 export { DDL, SCHEMA_VERSION, CORE_TABLES } from './ddl.ts';

@@ -12,9 +12,12 @@ import { memLogWatch } from './mem-log-watch.ts';
 /**
  * A factory for the PostgreSQL backend on pg-mem: one in-memory database per `env.storageKey`, kept by the
  * factory, so a restart (close, then open on the same env) sees the same data, and `dispose` forgets it.
- * Each call makes a factory with its own databases (no state shared between factories).
+ * Each call makes a factory with its own databases (no state shared between factories). `adapt` sees each store
+ * before the backend is built on it (selftest's postgres mutants replace part of it there).
  */
-export function createPostgresMemFactory(): BackendFactory & { openDb(env: BackendEnv): PgDb } {
+export function createPostgresMemFactory(
+  adapt?: (store: PostgresStore) => void,
+): BackendFactory & { openDb(env: BackendEnv): PgDb } {
   const dbs = new Map<string, IMemoryDb>();
   const memOf = (env: BackendEnv) => {
     let mem = dbs.get(env.storageKey);
@@ -49,6 +52,7 @@ export function createPostgresMemFactory(): BackendFactory & { openDb(env: Backe
         throw err;
       }
       const store = new PostgresStore(db, env.projectDir, env.decisions, env.edition ?? 'v0', memLogWatch(memOf(env)));
+      adapt?.(store);
       return createBackend({
         store,
         extraHandlers: worldModelHandlers(store, commitReadingsOf(env.decisions)),

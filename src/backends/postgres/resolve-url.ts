@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { ProseError } from '../../core/errors.ts';
 
 /** Where the URL came from, for messages; the URL itself is never printed. */
-export type UrlSource = '.prose/.env OPENPROSE_POSTGRES_URL' | 'shell OPENPROSE_POSTGRES_URL' | 'shell DATABASE_URL';
+/** `{envFile} OPENPROSE_POSTGRES_URL`: the project's env file the URL was read from (`.prose/.env`, or `.env`). */
+export type UrlSource = `${string} OPENPROSE_POSTGRES_URL` | 'shell OPENPROSE_POSTGRES_URL' | 'shell DATABASE_URL';
 
 export interface ResolvedUrl {
   url: string;
@@ -19,8 +20,18 @@ export function resolvePostgresUrl(
   projectDir: string,
   env: Record<string, string | undefined>,
 ): ResolvedUrl | undefined {
-  const fromFile = readDotEnv(join(projectDir, '.prose', '.env')).OPENPROSE_POSTGRES_URL;
-  if (fromFile) return { url: fromFile, source: '.prose/.env OPENPROSE_POSTGRES_URL' };
+  const fromFile = urlInEnvFile(projectDir, '.prose/.env');
+  return fromFile ?? urlInShell(env);
+}
+
+/** OPENPROSE_POSTGRES_URL of the project's env file `envFile` (relative, `/`-separated), when it is set there. */
+export function urlInEnvFile(projectDir: string, envFile: string): ResolvedUrl | undefined {
+  const url = readDotEnv(join(projectDir, ...envFile.split('/'))).OPENPROSE_POSTGRES_URL;
+  return url ? { url, source: `${envFile} OPENPROSE_POSTGRES_URL` } : undefined;
+}
+
+/** The shell's OPENPROSE_POSTGRES_URL, then its DATABASE_URL (empty values count as unset). */
+export function urlInShell(env: Record<string, string | undefined>): ResolvedUrl | undefined {
   if (env.OPENPROSE_POSTGRES_URL) return { url: env.OPENPROSE_POSTGRES_URL, source: 'shell OPENPROSE_POSTGRES_URL' };
   if (env.DATABASE_URL) return { url: env.DATABASE_URL, source: 'shell DATABASE_URL' };
   return undefined;

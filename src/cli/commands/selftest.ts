@@ -3,6 +3,7 @@ import { filesystemFactory } from '../../backends/filesystem/index.ts';
 import { sqliteFactory } from '../../backends/sqlite/index.ts';
 import { resolveDecisions, type Decisions } from '../../core/decisions.ts';
 import { ProseError } from '../../core/errors.ts';
+import { DEFAULT_EDITION } from '../../core/editions.ts';
 import type { Suite } from '../../conformance/case-types.ts';
 import { loadSuite } from '../../conformance/load-suite.ts';
 import { runSuite } from '../../conformance/run-suite.ts';
@@ -18,13 +19,14 @@ import { defaultSuiteDir } from '../suite-dir.ts';
 export const selftestCommand: Command = {
   help: `Usage: prose-state selftest [--mutant NAME]... [--area AREA]... [--suite DIR] [--jobs N] [--format json] [--list]
 
-Each mutant is the filesystem backend (a few: the sqlite backend) with one real bug a backend author could write
-(an off-by-one in segment numbering, >= instead of > at the attachment threshold, root searched before the local
-frame, ...). The suite must kill every one: a mutant is killed when a case that passes on the unmutated backend
-fails on it. A survivor is a case the suite is missing. Exit 1 when any mutant survives. Each mutant is judged in
-one edition (most in v0; a few in the current edition, against the results of the backend it is a mutant of,
-filesystem or sqlite, in that edition), and its verdict line names it. A few are judged under a reading besides the default decisions (skip-rule
-before-render, semantic-diff render-supplied), against the filesystem backend's results under that reading.
+Each mutant is the filesystem backend (a few: sqlite, or postgres on pg-mem) with one real bug a backend author
+could write (an off-by-one in segment numbering, >= instead of > at the attachment threshold, root searched before
+the local frame, ...). The suite must kill every one: a mutant is killed when a case that passes on the unmutated
+backend fails on it. A survivor is a case the suite is missing. Exit 1 when any mutant survives. Each mutant is
+judged in one edition (most in v0; a few in the current edition, against the results of the backend they are a
+mutant of in that edition, whose own control must survive first), and its verdict line names it. A few are judged
+under a reading besides the default decisions (skip-rule before-render, semantic-diff render-supplied), against the
+filesystem backend's results under that reading.
 
 Options:
   --mutant NAME   only this mutant (repeatable)
@@ -101,10 +103,12 @@ async function judgeAll(
   io: CliIo,
   { jobs, laneArgv, tell }: { jobs: number; laneArgv: string[] | undefined; tell: (v: MutantVerdict) => void },
 ): Promise<SelftestResult> {
-  // Mutants of the sqlite backend are judged against the unmutated sqlite backend, run only when one is chosen.
+  // Mutants of the sqlite backend are judged against the unmutated sqlite backend, run only when one judged in v0 is
+  // chosen (one judged in another edition has its reference run below).
+  const sqliteV0 = chosen.some((m) => m.reference === 'sqlite' && (m.edition ?? DEFAULT_EDITION) === DEFAULT_EDITION);
   const references = [
     { ...filesystemFactory, spec: 'filesystem' },
-    ...(chosen.some((m) => m.reference === 'sqlite') ? [{ ...sqliteFactory, spec: 'sqlite' }] : []),
+    ...(sqliteV0 ? [{ ...sqliteFactory, spec: 'sqlite' }] : []),
   ];
   const silent = { header() {}, result() {}, footer() {} };
   const reference = await runSuite({

@@ -47,7 +47,7 @@ async function rebuildFile(abs: string, args: RebuildArgs): Promise<RebuildOutco
 async function rebuildPostgres(args: RebuildArgs, io: CliIo): Promise<RebuildOutcome> {
   if (args.edition === 'v0') throw v0Refused();
   const pg = await import('../../backends/postgres/index.ts');
-  const url = targetUrl(pg, args.path, io);
+  const url = targetUrl(pg, args.path, io, args.edition);
   if (!args.write) {
     const reader = await pg.openReadOnlyReader(url);
     try {

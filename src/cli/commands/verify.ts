@@ -24,12 +24,14 @@ is refused until --edition names one. PATH is recognised as one of:
   prose-dir    a v0 .prose/ directory (or a project holding one): every run, project agents, agents.db
   current-run  a current run, <openprose-root>/runs/{id}/ (vm.log.md), or an <openprose-root>: every run and the
                durable state/
-  state-db     a state.db or agents.db SQLite file (v0 columns)
+  current-sql-run  a current SQLite run, <openprose-root>/runs/{id}/ (state.db beside root.prose.md)
+  state-db     a state.db or agents.db SQLite file (judged by the edition its columns name)
   reactor      a Reactor state directory (receipts.json + world-models/; no edition)
   transcript   an in-context narration transcript (either edition's dialect)
-  postgres     postgres:URL or postgres:env (the URL from .prose/.env OPENPROSE_POSTGRES_URL, then the shell's
-               OPENPROSE_POSTGRES_URL, then DATABASE_URL): schema openprose of either edition, read in a READ ONLY
-               transaction that is rolled back; the URL is never printed
+  postgres     postgres:URL or postgres:env (the URL from OPENPROSE_POSTGRES_URL in the edition's env file, v0
+               .prose/.env, current .env, both without --edition; then the shell's OPENPROSE_POSTGRES_URL, then
+               DATABASE_URL): schema openprose of either edition, read in a READ ONLY transaction that is rolled
+               back; the URL is never printed
 
 Options:
   --edition E        judge PATH by edition E (v0 or current) instead of the one its files name

@@ -1,4 +1,6 @@
 import { mutant, type Mutant } from '../mutant.ts';
+import { postgresMutant } from '../postgres-mutant.ts';
+import { sqliteControl } from '../sqlite-mutant.ts';
 import { AGENT_MUTANTS } from './agents.ts';
 import { BINDING_MUTANTS } from './bindings.ts';
 import { CACHE_MUTANTS } from './caching.ts';
@@ -19,6 +21,7 @@ import { READING_MUTANTS } from './readings.ts';
 import { SCOPE_MUTANTS } from './scope.ts';
 import { SEED_STATE_MUTANTS } from './seed-state.ts';
 import { SESSION_MUTANTS } from './session.ts';
+import { SQL_LEDGER_MUTANTS } from './sql-ledger.ts';
 import { STRAY_FILE_MUTANTS } from './stray-files.ts';
 import { WORLD_MODEL_MUTANTS } from './world-model.ts';
 
@@ -48,7 +51,26 @@ export const MUTANTS: readonly Mutant[] = [
   ...CURRENT_LAYOUT_MUTANTS,
   ...RENDER_MUTANTS,
   ...CURRENT_SQL_MUTANTS,
+  ...SQL_LEDGER_MUTANTS,
 ];
 
 /** The mutant harness with no bug at all: it must pass everything the reference passes, or no kill means anything. */
 export const CONTROL: Mutant = mutant('control', 'none: the unmutated backend, built the way every mutant is', {});
+
+/** The control of the sqlite mutants judged past v0: the sqlite mutant harness with no bug. */
+export const SQLITE_CONTROL: Mutant = sqliteControl();
+
+/** The control of the postgres mutants judged past v0: the pg-mem mutant harness with no bug. */
+export const POSTGRES_CONTROL: Mutant = postgresMutant(
+  'postgres-control',
+  'none: the unmutated postgres backend on pg-mem, built the way every postgres mutant is',
+  undefined,
+  { edition: 'current', areas: [] },
+);
+
+/** The control of each kind of mutant, by the backend it is a mutant of. */
+export const CONTROLS: Record<NonNullable<Mutant['reference']>, Mutant> = {
+  filesystem: CONTROL,
+  sqlite: SQLITE_CONTROL,
+  postgres: POSTGRES_CONTROL,
+};

@@ -1,42 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { worldModelHandlers } from '../../canon/world-model-ops.ts';
-import { SQLITE_CAPABILITIES, sqliteFactory, SqliteStore } from '../../backends/sqlite/index.ts';
-import type { BackendEnv } from '../../core/backend.ts';
-import { createBackend } from '../../core/semantics.ts';
+import { SqliteStore } from '../../backends/sqlite/index.ts';
 import { ProseError } from '../../core/errors.ts';
 import type { BindingRecord, ExecutionId, RunRef } from '../../core/model.ts';
 import { runsDir } from '../../core/seed-layout.ts';
 import { mutant, pass, type Mutant } from '../mutant.ts';
-
-/** A mutant of the sqlite backend: its store with some methods replaced, judged against the unmutated sqlite backend. */
-function sqliteMutant(name: string, bug: string, make: (env: BackendEnv) => SqliteStore): Mutant {
-  return {
-    name,
-    bug,
-    reference: 'sqlite',
-    factory: {
-      ...sqliteFactory,
-      name: `mutant:${name}`,
-      spec: `mutant:${name}`,
-      description: `the sqlite backend with one bug: ${bug}`,
-      async open(env) {
-        const store = make(env);
-        return createBackend({
-          store,
-          extraHandlers: worldModelHandlers(store),
-          decisions: env.decisions,
-          capabilities: SQLITE_CAPABILITIES,
-        });
-      },
-    },
-  };
-}
-
-/** The store's own connection to a run's state.db (private in TypeScript, there at run time). */
-type RunFile = { write(fn: (db: { exec(sql: string): unknown }) => unknown): Promise<unknown> };
-const runFileOf = (store: SqliteStore, run: RunRef) =>
-  (store as unknown as { runFile(r: RunRef): Promise<RunFile> }).runFile(run);
+import { runFileOf, sqliteMutant } from '../sqlite-mutant.ts';
 
 /** Frame-scoped rows keyed by a number of the backend's own instead of the frame's execution id. */
 const OFFSET = 1000;

@@ -4,8 +4,8 @@ const ROWS: readonly [string, string, string][] = [
   ['a directory holding `state.md` or `state.db` (but for the next row)', 'v0', '`run-dir`'],
   [
     'a directory holding `state.db` and `root.prose.md`, no `program.prose` (a current SQLite run)',
-    'none: refused; the current SQL tables are not verified yet',
-    '`run-dir` with `--edition v0`',
+    'current',
+    '`current-sql-run`: its state.db by the current columns (`run-dir` with `--edition v0`)',
   ],
   [
     'a directory holding both, or neither but a run file (`root.prose.md`, `program.prose`, `compiled-intent.json`)',
@@ -30,7 +30,7 @@ const ROWS: readonly [string, string, string][] = [
   ],
   [
     'anything else (a SQLite file, a Reactor directory)',
-    "the verifier's: `state-db`, `world-model` v0; `reactor` none",
+    "the verifier's: `state-db` the edition its columns name; `world-model` v0; `reactor` none",
     'the first verifier whose detection accepts it',
   ],
 ];

@@ -2,8 +2,8 @@ import { basename, join } from 'node:path';
 import type { Edition } from '../../core/editions.ts';
 import { isKind, isRootDir, listOwned } from '../kit/owned-files.ts';
 
-/** A run directory, or a tree holding runs (`.prose/`, `<openprose-root>`). */
-export type TreeShape = 'run' | 'root';
+/** A run directory, or a tree holding runs (`.prose/`, `<openprose-root>`); `sql-run`: a run whose state is a state.db. */
+export type TreeShape = 'run' | 'root' | 'sql-run';
 
 /**
  * What the tree says of its edition (docs/editions.md "Telling a tree's edition"): the marker files decide, not the
@@ -35,11 +35,6 @@ function markersOf(dir: string): Markers {
   return { v0, current, currentSql, runLike: currentSql || v0.length > 0 || current || RUN_FILES.some(has) };
 }
 
-const SQL_CURRENT =
-  'it is a SQLite run of the current edition (state.db and root.prose.md, no program.prose), whose directory verify ' +
-  'does not read yet: verify its state.db itself (read by the current columns), or --edition v0 reads the directory ' +
-  'by the v0 rules';
-
 /** True when `dir` holds a run's files (either edition's marker, root.prose.md, program.prose, compiled-intent.json). */
 export function looksLikeRun(dir: string): boolean {
   return markersOf(dir).runLike;
@@ -56,7 +51,12 @@ export function treeEdition(path: string): TreeEdition {
     return { refused: `it holds both ${m.v0[0]} (v0) and ${CURRENT_MARKER} (current): ${ASK}`, shape: 'run' };
   if (m.current) return { edition: 'current', shape: 'run', evidence: `${CURRENT_MARKER} in the run directory` };
   if (m.v0.length > 0) return { edition: 'v0', shape: 'run', evidence: `${m.v0[0]} in the run directory` };
-  if (m.currentSql) return { refused: SQL_CURRENT, shape: 'run' };
+  if (m.currentSql)
+    return {
+      edition: 'current',
+      shape: 'sql-run',
+      evidence: 'state.db beside root.prose.md, no program.prose: a SQLite run of the current edition',
+    };
   if (m.runLike && !hasRuns)
     return {
       refused: `it looks like a run but holds neither state.md (v0) nor ${CURRENT_MARKER} (current): ${ASK}`,

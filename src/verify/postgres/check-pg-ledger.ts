@@ -5,6 +5,9 @@ import { checkNodeLedger, type ChainEntry, type NodeLedger } from '../kit/check-
 import type { FindingSink } from '../kit/finding-sink.ts';
 import { MAX_ROWS_CHECKED } from '../state-db/query-budget.ts';
 import { envelopeOfReceiptRow, RECEIPT_COLUMNS, RECEIPT_JSON_COLUMNS } from '../state-db/receipt-rows.ts';
+import { DEFAULT_MAX_FILE_BYTES } from '../kit/tree-rules.ts';
+import { readOffloaded, type Offloaded, type OffloadPlace } from '../state-db/offloaded-version.ts';
+import { isRunId } from '../../core/run-id.ts';
 import type { PgSchemaReader } from './pg-reader.ts';
 import { PG_RULES, type PgRuleId } from './rules.ts';
 import { checkPgPublishedProjection } from './pg-published-projection.ts';
@@ -20,11 +23,17 @@ type Row = Record<string, unknown>;
  * (decision pg-current-durable-ledger) and a run's node's in v0 (decision wm-sql-keys), so `key` groups rows by
  * node, or by run and node.
  */
+/** What a ledger check is given besides the reader: where plans go (--rebuild-projections), where offloads live. */
+export interface PgLedgerExtra {
+  plans?: TablePlan[];
+  root?: string;
+}
+
 export async function checkPgLedger(
   r: PgSchemaReader,
   edition: Edition,
   sink: Sink,
-  plans?: TablePlan[],
+  { plans, root }: PgLedgerExtra = {},
 ): Promise<void> {
   const perRun = edition === 'v0';
   const keyed = perRun ? ['run_id', 'node', 'version'] : ['node', 'version'];
@@ -39,7 +48,8 @@ export async function checkPgLedger(
     perRun ? `run_id=${lit(String(row.run_id))}, node=${lit(String(row.node))}` : `node=${lit(String(row.node))}`;
   const ledgers = await readChains(r, cols.receipt, perRun, key, sink);
   if (!ledgers) return;
-  const stored = cols.world_model_version ? await checkVersions(r, perRun, key, sink) : undefined;
+  const offloaded = root !== undefined && !perRun ? (path: string) => readOffloadedUnder(root, path) : undefined;
+  const stored = cols.world_model_version ? await checkVersions(r, perRun, key, sink, offloaded) : undefined;
   if (stored === null) return;
   // The current texts call the pointer a projection (decision sql-projections); v0 keeps wm.published-match.
   if (cols.world_model_published && !perRun) await checkPgPublishedProjection(r, ledgers, stored, sink, plans);
@@ -141,6 +151,7 @@ async function checkVersions(
   perRun: boolean,
   key: (row: Row) => string,
   sink: Sink,
+  offloaded: ((attachmentPath: string) => Offloaded) | undefined,
 ): Promise<Set<string> | null> {
   const table = 'openprose.world_model_version';
   const rows = await capped(
@@ -154,14 +165,19 @@ async function checkVersions(
   for (const row of rows) {
     const version = String(row.version);
     stored.add(`${key(row)}\u0000${version}`);
-    // An artifact kept as a file (attachment_path) is not read: verify reads the schema only.
-    if (row.artifact === null && row.attachment_path !== null) continue;
-    const actual = contentAddressOf(bytesOf(row.artifact));
-    if (actual !== version)
-      sink.add('wm.bin-hash', `the artifact of version ${version} hashes to ${actual}`, {
-        table,
-        row: `${key(row)}, version=${lit(version)}`,
-      });
+    const place = { table, row: `${key(row)}, version=${lit(version)}` };
+    let bytes = bytesOf(row.artifact);
+    if (row.artifact === null && row.attachment_path !== null) {
+      // An artifact kept as a file is read only with the tree it belongs to (decision verify-db-offloaded-version).
+      const read = offloaded?.(String(row.attachment_path));
+      if (!read) continue;
+      if ('tooLarge' in read) sink.add('db.budget', read.tooLarge, place);
+      if ('problem' in read) sink.add('wm.version-attachment', read.message, place);
+      if (!('bytes' in read)) continue;
+      bytes = read.bytes;
+    }
+    const actual = contentAddressOf(bytes);
+    if (actual !== version) sink.add('wm.bin-hash', `the artifact of version ${version} hashes to ${actual}`, place);
   }
   return stored;
 }
@@ -191,6 +207,18 @@ async function checkPublished(
       );
   }
 }
+
+/**
+ * The current postgres.md keys a version by its address alone, with no run, and places attachments/ under
+ * `runs/{id}/` of the openprose root: attachment_path is read relative to the root, under runs/{id}/attachments/.
+ */
+const ROOT_ATTACHMENTS: OffloadPlace = {
+  holds: (parts) => parts[0] === 'runs' && isRunId(parts[1] ?? '') && parts[2] === 'attachments' && parts.length >= 4,
+  says: 'runs/{id}/attachments/',
+};
+
+const readOffloadedUnder = (root: string, path: string) =>
+  readOffloaded(root, path, DEFAULT_MAX_FILE_BYTES, ROOT_ATTACHMENTS);
 
 /** BYTEA as pg gives it (a Buffer) or as text (`\x..` hex). */
 function bytesOf(v: unknown): Uint8Array {

@@ -3,11 +3,10 @@ import { ProseError } from '../../core/errors.ts';
 import type { EditionVerdict } from '../edition/edition-verdict.ts';
 import type { Finding } from '../finding.ts';
 import { FindingSink } from '../kit/finding-sink.ts';
-import { checkPgLedger } from './check-pg-ledger.ts';
+import { checkPgLedger, type PgLedgerExtra } from './check-pg-ledger.ts';
 import { PG_CORE_COLUMNS } from './pg-columns.ts';
 import type { PgSchemaReader } from './pg-reader.ts';
 import { PG_RULES } from './rules.ts';
-import type { TablePlan } from '../projections/index.ts';
 
 export interface PgSchemaResult {
   findings: Finding[];
@@ -18,9 +17,14 @@ export interface PgSchemaResult {
  * Checks schema openprose as `verify state.db` checks a state.db (decision verify-postgres): the core tables and the
  * columns the edition's postgres.md names, then the receipt ledger and world-model tables (check-pg-ledger.ts). The
  * edition is `given`, or read from x_prose_meta's edition row (our backend's marker), or told by bindings' column
- * (kind: v0, binding: current). It only reads: the reader is read-only (pg-reader.ts).
+ * (kind: v0, binding: current). It only reads: the reader is read-only (pg-reader.ts). `root`, the openprose root
+ * the database belongs to (where `postgres:env` found its URL), is where offloaded versions are read from.
  */
-export async function checkPgSchema(r: PgSchemaReader, given?: Edition, plans?: TablePlan[]): Promise<PgSchemaResult> {
+export async function checkPgSchema(
+  r: PgSchemaReader,
+  given?: Edition,
+  extra: PgLedgerExtra = {},
+): Promise<PgSchemaResult> {
   const out: Finding[] = [];
   const sink = new FindingSink(PG_RULES, out);
   const edition = given
@@ -42,7 +46,7 @@ export async function checkPgSchema(r: PgSchemaReader, given?: Edition, plans?: 
         { table: `openprose.${table}` },
       );
   }
-  await checkPgLedger(r, edition.edition, sink, plans);
+  await checkPgLedger(r, edition.edition, sink, extra);
   return { findings: out, edition };
 }
 

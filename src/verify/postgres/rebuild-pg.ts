@@ -12,7 +12,7 @@ import type { PgSchemaReader } from './pg-reader.ts';
  */
 export async function rebuildPgSchema(r: PgSchemaReader, write: boolean, given?: Edition): Promise<RebuildOutcome> {
   const plans: TablePlan[] = [];
-  const { edition } = await checkPgSchema(r, given, plans);
+  const { edition } = await checkPgSchema(r, given, { plans });
   if (edition.edition !== 'current')
     throw new ProseError('E_USAGE', 'schema openprose is v0: the v0 texts name no projections to rebuild', {
       location: { field: 'openprose' },

@@ -7,6 +7,8 @@ import type { FindingSink } from '../kit/finding-sink.ts';
 import { isKind } from '../kit/owned-files.ts';
 import { MAX_ROWS_CHECKED, QueryBudget } from './query-budget.ts';
 import { checkWorldModelTables } from './check-wm-tables.ts';
+import { readOffloaded } from './offloaded-version.ts';
+import { DEFAULT_MAX_FILE_BYTES } from '../kit/tree-rules.ts';
 import { CORE_COLUMNS, sqlEditionOf } from './sql-edition.ts';
 import { editionLayout, type Edition } from '../../core/editions.ts';
 import type { StateDbRuleId } from './rules.ts';
@@ -28,6 +30,8 @@ export interface StateDbOptions {
   budgetMs?: number;
   /** Told the edition read, and given the projection plans of a current one (verify --rebuild-projections). */
   projections?: ProjectionCollector;
+  /** The edition judged (`--edition`, or the run directory's); absent: the one the columns name. */
+  edition?: Edition;
 }
 
 export interface ProjectionCollector {
@@ -86,7 +90,7 @@ export function checkDb(db: Database, budget: QueryBudget, sink: Sink, opts: Sta
     ]),
   );
   const tables = new Set(types.keys());
-  const edition = sqlEditionOf(db);
+  const edition = opts.edition ?? sqlEditionOf(db);
   if (opts.projections) opts.projections.edition = edition;
   const CORE = CORE_COLUMNS[edition];
   const required = opts.dbKind === 'run' ? Object.keys(CORE) : AGENT_TABLES;
@@ -135,7 +139,7 @@ export function checkDb(db: Database, budget: QueryBudget, sink: Sink, opts: Sta
   if (usable.has('execution')) checkExecution(q, sink, opts);
   if (usable.has('agents')) checkAgents(q, sink, opts);
   if (usable.has('agent_segments')) checkSegments(q, sink, opts, usable.has('agents'));
-  if (opts.dbKind === 'run') checkHeadTables(db, types, budget, sink, { file: opts.file, edition, opts });
+  if (opts.dbKind === 'run') checkHeadTables(db, types, budget, sink, opts, edition);
 }
 
 /** The canonical world-model tables (check-wm-tables.ts), read through the same budget as the core ones. */
@@ -144,8 +148,10 @@ function checkHeadTables(
   types: Map<string, string>,
   budget: QueryBudget,
   sink: Sink,
-  { file, edition, opts }: { file: string; edition: Edition; opts: StateDbOptions },
+  opts: StateDbOptions,
+  edition: Edition,
 ): void {
+  const { file, runDir } = opts;
   const wm = {
     // The current text keys a version by its address alone: two nodes' identical artifacts share one row.
     sharedVersions: edition === 'current',
@@ -156,6 +162,7 @@ function checkHeadTables(
     columns: headColumns(db, types, sink, file),
     notTables: [...HEAD_TABLES].filter((t) => types.has(t) && types.get(t) !== 'table'),
     count: (t: string) => budget.count(t),
+    ...(runDir !== undefined ? { offloaded: (p: string) => readOffloaded(runDir, p, DEFAULT_MAX_FILE_BYTES) } : {}),
   };
   checkWorldModelTables(wm, sink);
 }

@@ -5,6 +5,7 @@ import type { FindingSink } from '../kit/finding-sink.ts';
 import { MAX_ROWS_CHECKED } from './query-budget.ts';
 import { envelopeOfReceiptRow, RECEIPT_COLUMNS } from './receipt-rows.ts';
 import type { Finding } from '../finding.ts';
+import type { Offloaded } from './offloaded-version.ts';
 import { STATE_DB_RULES, type StateDbRuleId } from './rules.ts';
 import { checkPublishedProjection } from './published-projection.ts';
 import type { TablePlan } from '../projections/index.ts';
@@ -26,6 +27,8 @@ export interface WmTables {
   sharedVersions?: boolean;
   /** The current edition: world_model_published is a projection (decision sql-projections), its plan put here. */
   projections?: TablePlan[];
+  /** Reads an offloaded version's attachment_path (offloaded-version.ts); absent where there is no tree to read. */
+  offloaded?: (attachmentPath: string) => Offloaded;
 }
 
 const NEEDS: Record<string, string[]> = {
@@ -104,7 +107,24 @@ function checkReceipts(t: WmTables, sink: Sink): Map<string, NodeLedger | null> 
   return ledgers;
 }
 
-/** Addresses stored per node; each artifact must hash to its version (an offloaded one is not read: see the decision). */
+const artifactBytes = (v: unknown): Uint8Array =>
+  v instanceof Uint8Array ? v : new TextEncoder().encode(String(v ?? ''));
+
+/** An offloaded artifact's bytes, or undefined with the finding of why not (none where there is no tree to read). */
+function offloadedBytes(
+  t: WmTables,
+  path: string,
+  sink: Sink,
+  place: { file: string; table: string; row: string },
+): Uint8Array | undefined {
+  const read = t.offloaded?.(path);
+  if (!read || 'bytes' in read) return read?.bytes;
+  if ('tooLarge' in read) sink.add('db.budget', read.tooLarge, place);
+  else sink.add('wm.version-attachment', read.message, place);
+  return undefined;
+}
+
+/** Addresses stored per node; each artifact, in the row or offloaded to attachments/, must hash to its version. */
 function checkVersions(t: WmTables, sink: Sink): Map<string, Set<string>> {
   const stored = new Map<string, Set<string>>();
   const offload = t.columns.get('world_model_version')!.has('attachment_path');
@@ -115,15 +135,17 @@ function checkVersions(t: WmTables, sink: Sink): Map<string, Set<string>> {
     const node = String(r.node);
     const version = String(r.version);
     stored.set(node, (stored.get(node) ?? new Set()).add(version));
-    if (r.artifact === null && r.attachment_path !== null) continue;
-    const bytes = r.artifact instanceof Uint8Array ? r.artifact : new TextEncoder().encode(String(r.artifact ?? ''));
+    const place = { file: t.file, table: 'world_model_version', row: `node=${lit(node)}, version=${lit(version)}` };
+    const offloaded = r.artifact === null && r.attachment_path !== null;
+    const bytes = offloaded ? offloadedBytes(t, String(r.attachment_path), sink, place) : artifactBytes(r.artifact);
+    if (!bytes) continue;
     const actual = contentAddressOf(bytes);
     if (actual !== version)
-      sink.add('wm.bin-hash', `the artifact of version ${version} hashes to ${actual}`, {
-        file: t.file,
-        table: 'world_model_version',
-        row: `node=${lit(node)}, version=${lit(version)}`,
-      });
+      sink.add(
+        'wm.bin-hash',
+        `the ${offloaded ? 'offloaded ' : ''}artifact of version ${version} hashes to ${actual}`,
+        place,
+      );
   }
   return stored;
 }

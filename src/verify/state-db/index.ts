@@ -22,6 +22,7 @@ export const stateDbVerifier: Verifier = {
       file: basename(path),
       thresholdBytes: opts.attachmentThresholdBytes ?? DEFAULT_DECISIONS.attachmentThresholdBytes,
       dbKind,
+      ...(opts.edition ? { edition: opts.edition } : {}),
       ...(dbKind === 'run' ? { runDir } : {}),
       ...(dbKind === 'run' && isRunId(dirName) ? { expectRunId: dirName } : {}),
     });
@@ -47,3 +48,5 @@ function hasSqliteMagic(path: string): boolean {
 
 export { STATE_DB_RULES, type StateDbRuleId } from './rules.ts';
 export { checkStateDb } from './check-state-db.ts';
+export { currentSqlRunVerifier } from './current-sql-run.ts';
+export { stateDbEditionOf } from './state-db-edition.ts';

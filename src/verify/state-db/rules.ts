@@ -165,6 +165,14 @@ export const STATE_DB_RULES = {
     enforces: 'sqlite.md world_model_version: version is the ContentAddress (sha256) of the artifact bytes.',
     hint: 'a version row is never rewritten: store new bytes under their own address',
   },
+  'wm.version-attachment': {
+    severity: 'error',
+    enforces:
+      'sqlite.md world_model_version: attachment_path is "set when artifact is offloaded to attachments/": a ' +
+      'relative path under attachments/ of the run naming a regular file, whose bytes hash to the version ' +
+      '(wm.bin-hash); a path that leaves attachments/ is not followed (decision verify-db-offloaded-version).',
+    hint: 'write the artifact to attachments/ of the run and store that relative path, or keep it in artifact',
+  },
   'wm.published-match': {
     severity: 'error',
     enforces:

@@ -49,9 +49,17 @@ const CURRENT_ONLY: [string, string][] = [
  * mixing the two is judged current and each v0 name left in it is db.column-missing of its current twin.
  */
 export function sqlEditionOf(db: Database): Edition {
+  return sqlEditionWhy(db).edition;
+}
+
+/** The edition and the column that decided it (`table.column`), or why it is v0: for the report's edition line. */
+export function sqlEditionWhy(db: Database): { edition: Edition; evidence: string } {
   for (const [table, column] of CURRENT_ONLY) {
     const rows = queryRows(db, 'SELECT 1 FROM pragma_table_info(?) WHERE name = ?', [table, column]);
-    if (rows.length > 0) return 'current';
+    if (rows.length > 0) return { edition: 'current', evidence: `column ${table}.${column} (current sqlite.md)` };
   }
-  return 'v0';
+  return {
+    edition: 'v0',
+    evidence: `no column of the current sqlite.md (${CURRENT_ONLY.map((c) => c.join('.')).join(', ')})`,
+  };
 }
