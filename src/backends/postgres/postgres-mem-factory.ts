@@ -5,7 +5,8 @@ import { commitReadingsOf } from '../../canon/commit-readings.ts';
 import { worldModelHandlers } from '../../canon/world-model-ops.ts';
 import { PG_MEM_CAPABILITIES } from './capabilities.ts';
 import { ensureSchema } from './ensure-schema.ts';
-import { PgDb, type PoolLike } from './pg-db.ts';
+import { PgDb } from './pg-db.ts';
+import { MemPool } from './mem-pool.ts';
 import { PostgresStore } from './postgres-store.ts';
 import { memLogWatch } from './mem-log-watch.ts';
 
@@ -26,10 +27,8 @@ export function createPostgresMemFactory(): BackendFactory & { openDb(env: Backe
     }
     return mem;
   };
-  const openDb = (env: BackendEnv) => {
-    const { Pool } = memOf(env).adapters.createPg();
-    return new PgDb(new Pool() as PoolLike, undefined, true);
-  };
+  // Not pg's adapter for pg-mem: MemPool parses each statement text once and puts the values in as literals itself.
+  const openDb = (env: BackendEnv) => new PgDb(new MemPool(memOf(env)), undefined, true);
   return {
     name: 'postgres',
     kind: 'postgres',
