@@ -9,6 +9,7 @@ import { PgDb } from './pg-db.ts';
 import { MemPool } from './mem-pool.ts';
 import { PostgresStore } from './postgres-store.ts';
 import { memLogWatch } from './mem-log-watch.ts';
+import { memBindingWatch } from './mem-binding-watch.ts';
 
 /**
  * A factory for the PostgreSQL backend on pg-mem: one in-memory database per `env.storageKey`, kept by the
@@ -47,7 +48,16 @@ export function createPostgresMemFactory(): BackendFactory & { openDb(env: Backe
         if (fresh) dbs.delete(env.storageKey);
         throw err;
       }
-      const store = new PostgresStore(db, env.projectDir, env.decisions, env.edition ?? 'v0', memLogWatch(memOf(env)));
+      const mem = memOf(env);
+      const edition = env.edition ?? 'v0';
+      const store = new PostgresStore(
+        db,
+        env.projectDir,
+        env.decisions,
+        edition,
+        memLogWatch(mem),
+        memBindingWatch(mem),
+      );
       return createBackend({
         store,
         extraHandlers: worldModelHandlers(store, commitReadingsOf(env.decisions)),

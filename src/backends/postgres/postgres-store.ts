@@ -29,6 +29,8 @@ import { checkStorableText } from './sql-literal.ts';
 import { readOnlyView } from './storage-view.ts';
 import { EventLogCache } from './event-log-cache.ts';
 import type { LogWatch } from './log-watch.ts';
+import { BindingCache, idKey } from './binding-cache.ts';
+import type { BindingWatch } from './mem-binding-watch.ts';
 
 interface BindingRow {
   name: string;
@@ -64,14 +66,19 @@ export class PostgresStore implements StateStore {
   private readonly cols: EditionColumns;
   private readonly agent: AgentSql;
   private readonly bindingColumns: string;
+  private readonly bindings: BindingCache<BindingRow>;
 
-  /** `watch`: the storage's count of changes to the execution log, when the engine keeps one (mem-log-watch.ts). */
+  /**
+   * `watch`, `bindingWatch`: the storage's counts of changes to the execution log and to bindings, when the engine
+   * keeps them (mem-log-watch.ts, mem-binding-watch.ts).
+   */
   constructor(
     private readonly db: PgDb,
     private readonly projectDir: string,
     private readonly decisions: Decisions,
     edition: Edition = 'v0',
     watch?: LogWatch,
+    bindingWatch?: BindingWatch,
   ) {
     this.attachments = new Attachments(projectDir, edition);
     this.worldModel = edition === 'current' ? new DurableWorldModelStore(db) : new PostgresWorldModelStore(db);
@@ -79,6 +86,14 @@ export class PostgresStore implements StateStore {
     this.cols = editionColumns(edition);
     this.agent = new AgentSql(edition);
     this.bindingColumns = `name, ${this.cols.bindingKind} AS kind, value, execution_id, source_statement, attachment_path`;
+    this.bindings = new BindingCache<BindingRow>(bindingWatch, {
+      run: (run) =>
+        this.db.query<BindingRow & Record<string, unknown>>(
+          `SELECT ${this.bindingColumns} FROM openprose.bindings WHERE run_id = $1`,
+          [run],
+        ),
+      name: (run, name, ids) => this.readName(run, name, ids),
+    });
   }
 
   async createRun(run: RunRecord): Promise<RunRef> {
@@ -221,42 +236,47 @@ export class PostgresStore implements StateStore {
     if (attach) this.attachments.write(run, relative, b.value);
     // The const check is repeated inside the upsert, so two writers racing on a const cannot both win.
     const k = this.cols.bindingKind;
-    const rows = await this.db.query(
+    const before = this.bindings.before(run, b.name);
+    const rows = await this.db.query<BindingRow & Record<string, unknown>>(
       `INSERT INTO openprose.bindings (name, run_id, execution_id, ${k}, value, source_statement, attachment_path)
        VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (name, run_id, COALESCE(execution_id, -1)) DO UPDATE SET ${k} = EXCLUDED.${k}, value = EXCLUDED.value,
          source_statement = EXCLUDED.source_statement, attachment_path = EXCLUDED.attachment_path, updated_at = now()
-       WHERE openprose.bindings.${k} <> 'const' RETURNING name`,
+       WHERE openprose.bindings.${k} <> 'const' RETURNING ${this.bindingColumns}`,
       [b.name, run, b.executionId, b.kind, attach ? null : b.value, b.source ?? null, attach ? relative : null],
     );
     if (rows.length === 0) throw new ProseError('E_CONST_REBIND', `const ${b.name} is already bound`);
+    this.bindings.wrote(run, b.name, before, rows[0]!);
     if (!attach) this.attachments.remove(run, relative);
     const where = `openprose.bindings (run_id='${run}', name='${b.name}', execution_id=${b.executionId ?? 'NULL'})`;
     return { location: attach ? `${where}, value in ${this.attachments.displayPath(run, relative)}` : where };
   }
 
   async readBinding(run: RunRef, name: string, executionId: ExecutionId | null): Promise<BindingRecord | undefined> {
-    const [row] = await this.db.query<BindingRow & Record<string, unknown>>(
-      `SELECT ${this.bindingColumns} FROM openprose.bindings WHERE run_id = $1 AND name = $2 AND COALESCE(execution_id, -1) = COALESCE($3::bigint, -1)`,
-      [run, name, executionId],
-    );
+    const row = (await this.bindings.rows(run, name, [executionId])).get(idKey(executionId));
     return row ? this.toBinding(run, row) : undefined;
   }
 
-  /** The seed's "simpler version if you know the scope chain": one query, then the innermost match wins. */
+  /** The seed's "simpler version if you know the scope chain": the name's rows, then the innermost match wins. */
   async resolveBinding(run: RunRef, name: string, chain: (ExecutionId | null)[]): Promise<BindingRecord | undefined> {
-    const ids = chain.filter((x): x is ExecutionId => x !== null);
-    const inList = ids.map((_, i) => `$${i + 3}`).join(', ');
-    const rows = await this.db.query<BindingRow & Record<string, unknown>>(
-      `SELECT ${this.bindingColumns} FROM openprose.bindings WHERE run_id = $1 AND name = $2
-       AND (execution_id IS NULL${ids.length ? ` OR execution_id IN (${inList})` : ''})`,
-      [run, name, ...ids],
-    );
+    const rows = await this.bindings.rows(run, name, chain);
     for (const id of chain) {
-      const row = rows.find((r) => r.execution_id === id);
+      const row = rows.get(idKey(id));
       if (row) return this.toBinding(run, row);
     }
     return undefined;
+  }
+
+  /** One name's rows: of the execution ids in `ids` (NULL always) when given, else all of them. */
+  private readName(run: RunRef, name: string, ids?: readonly (ExecutionId | null)[]): Promise<BindingRow[]> {
+    const numbers = ids?.filter((x): x is ExecutionId => x !== null) ?? [];
+    const inList = numbers.map((_, i) => `$${i + 3}`).join(', ');
+    const only =
+      ids === undefined ? '' : ` AND (execution_id IS NULL${numbers.length ? ` OR execution_id IN (${inList})` : ''})`;
+    return this.db.query<BindingRow & Record<string, unknown>>(
+      `SELECT ${this.bindingColumns} FROM openprose.bindings WHERE run_id = $1 AND name = $2${only}`,
+      [run, name, ...numbers],
+    );
   }
 
   async listBindings(run: RunRef): Promise<BindingRecord[]> {
