@@ -4,7 +4,7 @@ import { worldModelHandlers } from '../../../src/canon/world-model-ops.ts';
 import { newDb } from 'pg-mem';
 import { PG_MEM_CAPABILITIES, PostgresStore } from '../../../src/backends/postgres/index.ts';
 import { ensureSchema } from '../../../src/backends/postgres/ensure-schema.ts';
-import { memBindingWatch } from '../../../src/backends/postgres/mem-binding-watch.ts';
+import { memBindingWatch } from '../../../src/backends/postgres/mem-row-watch.ts';
 import { memLogWatch } from '../../../src/backends/postgres/mem-log-watch.ts';
 import { MemPool } from '../../../src/backends/postgres/mem-pool.ts';
 import { PgDb } from '../../../src/backends/postgres/pg-db.ts';
@@ -12,11 +12,11 @@ import type { Backend } from '../../../src/core/backend.ts';
 import { ProseError } from '../../../src/core/errors.ts';
 import type { BindingRecord } from '../../../src/core/model.ts';
 import { createBackend } from '../../../src/core/semantics.ts';
-import { onEachEngine, type TestFactory } from './engines.ts';
+import { onEachEngine, rawQuery, type TestFactory } from './engines.ts';
 import { sub, tempEnv, VM } from './helpers.ts';
 
 // Issue 35: on pg-mem the store keeps each run's bindings between calls (binding-cache.ts) and checks each name
-// against the engine's own count of changes to openprose.bindings (mem-binding-watch.ts); a real server is asked
+// against the engine's own count of changes to openprose.bindings (mem-row-watch.ts); a real server is asked
 // every time. A long-lived backend resolves a name, another writer changes it, and the next resolve must see the
 // change. The same scenarios against a store that keeps what it read show that they catch a cache that does not check.
 
@@ -53,14 +53,7 @@ async function open(factory: TestFactory, env: Env, trusting: boolean): Promise<
 
 const sqlText = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
-async function raw(f: TestFactory, env: Env, sql: string): Promise<void> {
-  const db = await f.openDb(env);
-  try {
-    await db.query(sql);
-  } finally {
-    await db.end();
-  }
-}
+const raw = rawQuery;
 
 /** What resolving `name` answers: its value, or the error code. */
 async function resolved(b: Backend, run: string, name: string): Promise<string> {
@@ -147,7 +140,10 @@ test('on pg-mem a resolve after our own bind, or rebind, of the name asks no que
   const db = new PgDb(pool, undefined, true);
   await ensureSchema(db);
   const env = tempEnv();
-  const store = new PostgresStore(db, env.projectDir, env.decisions, 'v0', memLogWatch(mem), memBindingWatch(mem));
+  const store = new PostgresStore(db, env.projectDir, env.decisions, 'v0', {
+    log: memLogWatch(mem),
+    bindings: memBindingWatch(mem),
+  });
   const backend = createBackend({ store, decisions: env.decisions, capabilities: PG_MEM_CAPABILITIES });
   const bindingReads = () => queried.filter((q) => /^\s*SELECT[^;]*FROM openprose\.bindings/.test(q)).length;
   try {

@@ -1,5 +1,5 @@
 import type { RunRef } from '../../core/model.ts';
-import type { BindingStamp, BindingWatch } from './mem-binding-watch.ts';
+import type { RowStamp, RowWatch } from './mem-row-watch.ts';
 
 /** The part of a binding row the cache looks at. */
 export interface KeyedRow {
@@ -28,7 +28,7 @@ interface RunRows<R> {
 
 /**
  * The bindings of each run as this store last read them, checked against the storage's count of changes to each
- * name (mem-binding-watch.ts) before every use: unchanged, no query; changed, that name's rows again. A run is read
+ * name (mem-row-watch.ts) before every use: unchanged, no query; changed, that name's rows again. A run is read
  * whole once, on its first lookup (pg-mem scans the table for a lookup by name, so one scan serves every later
  * name). Our own write updates the cache only when the count moved by exactly that write (`wrote`). Without a
  * watch (a real server), every lookup queries.
@@ -37,7 +37,7 @@ export class BindingCache<R extends KeyedRow> {
   private readonly runs = new Map<RunRef, RunRows<R>>();
 
   constructor(
-    private readonly watch: BindingWatch | undefined,
+    private readonly watch: RowWatch | undefined,
     private readonly reads: BindingReads<R>,
   ) {}
 
@@ -59,7 +59,7 @@ export class BindingCache<R extends KeyedRow> {
   }
 
   /** The stamp to hand to `wrote` after a write of `name` (taken just before it). */
-  before(run: RunRef, name: string): BindingStamp | undefined {
+  before(run: RunRef, name: string): RowStamp | undefined {
     return this.watch?.stamp(run, name);
   }
 
@@ -70,7 +70,7 @@ export class BindingCache<R extends KeyedRow> {
    * row just before our upsert inserted it again: then our row is the name's row anyway. If pg-mem ever counts an
    * update once, the spec that resolves after a rebind without a query fails, before anything stale is kept.
    */
-  wrote(run: RunRef, name: string, before: BindingStamp | undefined, row: R): void {
+  wrote(run: RunRef, name: string, before: RowStamp | undefined, row: R): void {
     const held = this.runs.get(run);
     const after = this.watch?.stamp(run, name);
     if (!held || !before || !after || held.epoch !== before.epoch || after.epoch !== before.epoch) return;

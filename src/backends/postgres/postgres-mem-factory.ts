@@ -9,7 +9,7 @@ import { PgDb } from './pg-db.ts';
 import { MemPool } from './mem-pool.ts';
 import { PostgresStore } from './postgres-store.ts';
 import { memLogWatch } from './mem-log-watch.ts';
-import { memBindingWatch } from './mem-binding-watch.ts';
+import { memBindingWatch, memSegmentWatch } from './mem-row-watch.ts';
 
 /**
  * A factory for the PostgreSQL backend on pg-mem: one in-memory database per `env.storageKey`, kept by the
@@ -50,14 +50,8 @@ export function createPostgresMemFactory(): BackendFactory & { openDb(env: Backe
       }
       const mem = memOf(env);
       const edition = env.edition ?? 'v0';
-      const store = new PostgresStore(
-        db,
-        env.projectDir,
-        env.decisions,
-        edition,
-        memLogWatch(mem),
-        memBindingWatch(mem),
-      );
+      const watches = { log: memLogWatch(mem), bindings: memBindingWatch(mem), segments: memSegmentWatch(mem) };
+      const store = new PostgresStore(db, env.projectDir, env.decisions, edition, watches);
       return createBackend({
         store,
         extraHandlers: worldModelHandlers(store, commitReadingsOf(env.decisions)),

@@ -14,7 +14,6 @@ import type {
   RunStatus,
   Segment,
 } from '../../core/model.ts';
-import { segmentFileName } from '../../core/numbering.ts';
 import type { StateStore, WorldModelStore } from '../../core/store.ts';
 import { PostgresWorldModelStore } from './world-model-store.ts';
 import { DurableWorldModelStore } from './durable-world-model-store.ts';
@@ -30,7 +29,15 @@ import { readOnlyView } from './storage-view.ts';
 import { EventLogCache } from './event-log-cache.ts';
 import type { LogWatch } from './log-watch.ts';
 import { BindingCache, idKey } from './binding-cache.ts';
-import type { BindingWatch } from './mem-binding-watch.ts';
+import type { RowWatch } from './mem-row-watch.ts';
+import { SegmentSql } from './segment-sql.ts';
+
+/** The change counts a store checks its caches against: the log's, the bindings' and the segments'. */
+export interface StoreWatches {
+  log?: LogWatch;
+  bindings?: RowWatch;
+  segments?: RowWatch;
+}
 
 interface BindingRow {
   name: string;
@@ -51,8 +58,6 @@ interface RunRow {
   metadata: { run_id?: string } | null;
 }
 
-const SEGMENT_RETRIES = 50;
-
 /**
  * What the PostgreSQL backend persists, in schema openprose (ddl.ts for v0, ddl-current.ts for the current edition).
  * Written once against pg's Pool shape, so it runs unchanged on pg-mem and on a real server; every method commits
@@ -68,25 +73,24 @@ export class PostgresStore implements StateStore {
   private readonly bindingColumns: string;
   private readonly bindings: BindingCache<BindingRow>;
 
-  /**
-   * `watch`, `bindingWatch`: the storage's counts of changes to the execution log and to bindings, when the engine
-   * keeps them (mem-log-watch.ts, mem-binding-watch.ts).
-   */
+  private readonly segments: SegmentSql;
+
+  /** `watches`: the storage's own counts of changes to its tables, when the engine keeps them (pg-mem: mem-*-watch.ts). */
   constructor(
     private readonly db: PgDb,
     private readonly projectDir: string,
-    private readonly decisions: Decisions,
+    decisions: Decisions,
     edition: Edition = 'v0',
-    watch?: LogWatch,
-    bindingWatch?: BindingWatch,
+    watches: StoreWatches = {},
   ) {
     this.attachments = new Attachments(projectDir, edition);
     this.worldModel = edition === 'current' ? new DurableWorldModelStore(db) : new PostgresWorldModelStore(db);
-    this.log = new EventLogCache(watch);
+    this.log = new EventLogCache(watches.log);
     this.cols = editionColumns(edition);
     this.agent = new AgentSql(edition);
+    this.segments = new SegmentSql(db, this.agent, decisions, watches.segments);
     this.bindingColumns = `name, ${this.cols.bindingKind} AS kind, value, execution_id, source_statement, attachment_path`;
-    this.bindings = new BindingCache<BindingRow>(bindingWatch, {
+    this.bindings = new BindingCache<BindingRow>(watches.bindings, {
       run: (run) =>
         this.db.query<BindingRow & Record<string, unknown>>(
           `SELECT ${this.bindingColumns} FROM openprose.bindings WHERE run_id = $1`,
@@ -305,54 +309,12 @@ export class PostgresStore implements StateStore {
     return row?.memory ?? undefined;
   }
 
-  /**
-   * The next number is computed inside the INSERT; two writers that compute the same one collide on the unique
-   * index (23505) and the loser tries again, so numbers are never shared, even across processes.
-   */
-  async appendSegment(loc: AgentLocation, s: Omit<Segment, 'number' | 'file'>): Promise<Segment> {
-    checkStorableText('prompt', s.prompt);
-    checkStorableText('summary', s.summary);
-    checkStorableText('timestamp', s.timestamp);
-    const a = this.agent;
-    const key = a.key(loc);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const [row] = await this.db.query<{ segment_number: number }>(
-          `INSERT INTO openprose.agent_segments (${a.columns('agent_name')}, segment_number, "timestamp", prompt, summary)
-           SELECT ${a.marks()}, COALESCE(MAX(segment_number), 0) + 1, $${a.next}::text, $${a.next + 1}::text, $${a.next + 2}::text
-           FROM openprose.agent_segments WHERE ${a.where('agent_name')}
-           RETURNING segment_number`,
-          [...key, s.timestamp, s.prompt, s.summary],
-        );
-        const n = Number(row!.segment_number);
-        return { number: n, file: segmentFileName(loc.agent, n, this.decisions.segmentWidth), ...s };
-      } catch (err) {
-        if (!(err instanceof PgError && err.sqlState === '23505') || attempt >= SEGMENT_RETRIES) throw err;
-        await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
-      }
-    }
+  appendSegment(loc: AgentLocation, s: Omit<Segment, 'number' | 'file'>): Promise<Segment> {
+    return this.segments.append(loc, s);
   }
 
-  async listSegments(loc: AgentLocation): Promise<Segment[]> {
-    const rows = await this.db.query<{
-      segment_number: number;
-      timestamp: string | null;
-      created_at: Date | string;
-      prompt: string | null;
-      summary: string | null;
-    }>(
-      `SELECT segment_number, "timestamp", created_at, prompt, summary FROM openprose.agent_segments
-       WHERE ${this.agent.where('agent_name')} ORDER BY segment_number`,
-      this.agent.key(loc),
-    );
-    return rows.map((r) => ({
-      number: Number(r.segment_number),
-      file: segmentFileName(loc.agent, Number(r.segment_number), this.decisions.segmentWidth),
-      // NULL only in the current edition: a row written as postgres.md's INSERT writes it (pg-current-segment-timestamp).
-      timestamp: r.timestamp ?? isoSeconds(new Date(r.created_at)),
-      prompt: r.prompt ?? '',
-      summary: r.summary ?? '',
-    }));
+  listSegments(loc: AgentLocation): Promise<Segment[]> {
+    return this.segments.list(loc);
   }
 
   storage(): StorageView {
