@@ -8,11 +8,12 @@ import { memBindingWatch } from '../../../src/backends/postgres/mem-row-watch.ts
 import { memLogWatch } from '../../../src/backends/postgres/mem-log-watch.ts';
 import { MemPool } from '../../../src/backends/postgres/mem-pool.ts';
 import { PgDb } from '../../../src/backends/postgres/pg-db.ts';
-import type { Backend } from '../../../src/core/backend.ts';
+import type { Backend, BackendEnv } from '../../../src/core/backend.ts';
 import { ProseError } from '../../../src/core/errors.ts';
 import type { BindingRecord } from '../../../src/core/model.ts';
 import { createBackend } from '../../../src/core/semantics.ts';
-import { onEachEngine, rawQuery, type TestFactory } from './engines.ts';
+import { checkedAndUnchecked } from './cache-cases.ts';
+import { rawQuery, type TestFactory } from './engines.ts';
 import { sub, tempEnv, VM } from './helpers.ts';
 
 // Issue 35: on pg-mem the store keeps each run's bindings between calls (binding-cache.ts) and checks each name
@@ -40,7 +41,7 @@ class TrustingStore extends PostgresStore {
   }
 }
 
-type Env = ReturnType<typeof tempEnv>;
+type Env = BackendEnv;
 
 async function open(factory: TestFactory, env: Env, trusting: boolean): Promise<Backend> {
   const backend = await factory.open(env);
@@ -108,27 +109,21 @@ const SCENARIOS: Record<
 };
 
 for (const [name, s] of Object.entries(SCENARIOS)) {
-  for (const trusting of [false, true]) {
-    const title = trusting ? `a cache that does not check misses it: ${name}` : `a long-lived backend sees it: ${name}`;
-    onEachEngine(title, async (factory) => {
-      const env = tempEnv();
-      const backend = await open(factory, env, trusting);
-      try {
-        const { run } = await backend.call('createRun', { program: 'session "a"\n' }, VM);
-        await backend.call('bind', { run, name: 'x', kind: 'let', value: 'one' }, sub('x'));
-        assert.is(await resolved(backend, run, 'x'), 'one');
-        assert.is(await resolved(backend, run, 'y'), 'E_NOT_FOUND');
-        await s.change(factory, env, run);
-        const seen = await resolved(backend, run, s.name);
-        if (trusting) assert.is.not(seen, s.sees);
-        else assert.is(seen, s.sees);
-      } finally {
-        await backend.close();
-        await factory.dispose?.(env);
-        env.cleanup();
-      }
-    });
-  }
+  checkedAndUnchecked(name, async (factory, env, trusting) => {
+    const backend = await open(factory, env, trusting);
+    try {
+      const { run } = await backend.call('createRun', { program: 'session "a"\n' }, VM);
+      await backend.call('bind', { run, name: 'x', kind: 'let', value: 'one' }, sub('x'));
+      assert.is(await resolved(backend, run, 'x'), 'one');
+      assert.is(await resolved(backend, run, 'y'), 'E_NOT_FOUND');
+      await s.change(factory, env, run);
+      const seen = await resolved(backend, run, s.name);
+      if (trusting) assert.is.not(seen, s.sees);
+      else assert.is(seen, s.sees);
+    } finally {
+      await backend.close();
+    }
+  });
 }
 
 test('on pg-mem a resolve after our own bind, or rebind, of the name asks no query of bindings', async () => {

@@ -1,11 +1,9 @@
 import * as assert from 'uvu/assert';
 import { test } from 'uvu';
 import { PG_MEM_CAPABILITIES, PostgresStore } from '../../../src/backends/postgres/index.ts';
-import type { RowWatch } from '../../../src/backends/postgres/mem-row-watch.ts';
-import type { PgDb } from '../../../src/backends/postgres/pg-db.ts';
-import type { SqlValue } from '../../../src/backends/postgres/sql-literal.ts';
-import type { Backend } from '../../../src/core/backend.ts';
+import type { Backend, BackendEnv } from '../../../src/core/backend.ts';
 import { createBackend } from '../../../src/core/semantics.ts';
+import { checkedAndUnchecked, ownInsertsOnly } from './cache-cases.ts';
 import { onEachEngine, rawQuery, type TestFactory } from './engines.ts';
 import { agent, tempEnv } from './helpers.ts';
 
@@ -15,26 +13,16 @@ import { agent, tempEnv } from './helpers.ts';
 // The same scenarios against a store whose watch counts only its own inserts show that they catch numbers kept
 // without a check.
 
-/** A watch that counts only this store's own inserts of segments: the store then trusts the number it kept. */
-function ownWritesOnly(db: PgDb): RowWatch {
-  let count = 0;
-  const query = db.query.bind(db);
-  db.query = (async (sql: string, params?: SqlValue[]) => {
-    const rows = await query(sql, params);
-    if (sql.startsWith('INSERT INTO openprose.agent_segments')) count++;
-    return rows;
-  }) as PgDb['query'];
-  return { stamp: () => ({ epoch: 1, count }), counts: () => new Map() };
-}
-
-type Env = ReturnType<typeof tempEnv>;
+type Env = BackendEnv;
 
 async function open(factory: TestFactory, env: Env, frozen: boolean): Promise<Backend> {
   const backend = await factory.open(env);
   if (!frozen) return backend;
   await backend.close();
   const db = await factory.openDb(env);
-  const store = new PostgresStore(db, env.projectDir, env.decisions, 'v0', { segments: ownWritesOnly(db) });
+  const store = new PostgresStore(db, env.projectDir, env.decisions, 'v0', {
+    segments: ownInsertsOnly(db, 'agent_segments'),
+  });
   return createBackend({ store, decisions: env.decisions, capabilities: PG_MEM_CAPABILITIES });
 }
 
@@ -71,25 +59,19 @@ const SCENARIOS: Record<string, { change: (f: TestFactory, e: Env, run: string) 
 };
 
 for (const [name, s] of Object.entries(SCENARIOS)) {
-  for (const frozen of [false, true]) {
-    const title = frozen ? `numbers kept without a check miss it: ${name}` : `a long-lived backend sees it: ${name}`;
-    onEachEngine(title, async (factory) => {
-      const env = tempEnv();
-      const backend = await open(factory, env, frozen);
-      try {
-        const { run } = await backend.call('createRun', { program: 'session "a"\n' }, { role: 'vm' });
-        assert.is(await append(backend, run, 1), 1);
-        await s.change(factory, env, run);
-        const next = await append(backend, run, 2);
-        if (frozen) assert.is.not(next, s.next);
-        else assert.is(next, s.next);
-      } finally {
-        await backend.close();
-        await factory.dispose?.(env);
-        env.cleanup();
-      }
-    });
-  }
+  checkedAndUnchecked(name, async (factory, env, frozen) => {
+    const backend = await open(factory, env, frozen);
+    try {
+      const { run } = await backend.call('createRun', { program: 'session "a"\n' }, { role: 'vm' });
+      assert.is(await append(backend, run, 1), 1);
+      await s.change(factory, env, run);
+      const next = await append(backend, run, 2);
+      if (frozen) assert.is.not(next, s.next);
+      else assert.is(next, s.next);
+    } finally {
+      await backend.close();
+    }
+  });
 }
 
 onEachEngine('another instance of ours appending in turn: the numbers run on, none shared', async (factory) => {

@@ -36,6 +36,11 @@ export function memSegmentWatch(mem: IMemoryDb): RowWatch {
   ]);
 }
 
+/** Receipts, by run and node. */
+export function memReceiptWatch(mem: IMemoryDb): RowWatch {
+  return memRowWatch(mem, 'receipt', (r) => [String(r.run_id), String(r.node)]);
+}
+
 /** One agent's key as a group: name, scope, run and (v0) path, an absent path as NULL. */
 export function segmentGroup(key: readonly (string | null)[]): string {
   return JSON.stringify([key[0] ?? null, key[1] ?? null, key[2] ?? null, key[3] ?? null]);

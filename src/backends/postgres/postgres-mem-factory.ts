@@ -9,7 +9,7 @@ import { PgDb } from './pg-db.ts';
 import { MemPool } from './mem-pool.ts';
 import { PostgresStore } from './postgres-store.ts';
 import { memLogWatch } from './mem-log-watch.ts';
-import { memBindingWatch, memSegmentWatch } from './mem-row-watch.ts';
+import { memBindingWatch, memReceiptWatch, memSegmentWatch } from './mem-row-watch.ts';
 
 /**
  * A factory for the PostgreSQL backend on pg-mem: one in-memory database per `env.storageKey`, kept by the
@@ -50,7 +50,12 @@ export function createPostgresMemFactory(): BackendFactory & { openDb(env: Backe
       }
       const mem = memOf(env);
       const edition = env.edition ?? 'v0';
-      const watches = { log: memLogWatch(mem), bindings: memBindingWatch(mem), segments: memSegmentWatch(mem) };
+      const watches = {
+        log: memLogWatch(mem),
+        bindings: memBindingWatch(mem),
+        segments: memSegmentWatch(mem),
+        receipts: memReceiptWatch(mem),
+      };
       const store = new PostgresStore(db, env.projectDir, env.decisions, edition, watches);
       return createBackend({
         store,

@@ -32,11 +32,12 @@ import { BindingCache, idKey } from './binding-cache.ts';
 import type { RowWatch } from './mem-row-watch.ts';
 import { SegmentSql } from './segment-sql.ts';
 
-/** The change counts a store checks its caches against: the log's, the bindings' and the segments'. */
+/** The change counts a store checks its caches against: the log's, the bindings', the segments' and the receipts'. */
 export interface StoreWatches {
   log?: LogWatch;
   bindings?: RowWatch;
   segments?: RowWatch;
+  receipts?: RowWatch;
 }
 
 interface BindingRow {
@@ -84,7 +85,10 @@ export class PostgresStore implements StateStore {
     watches: StoreWatches = {},
   ) {
     this.attachments = new Attachments(projectDir, edition);
-    this.worldModel = edition === 'current' ? new DurableWorldModelStore(db) : new PostgresWorldModelStore(db);
+    this.worldModel =
+      edition === 'current'
+        ? new DurableWorldModelStore(db, watches.receipts)
+        : new PostgresWorldModelStore(db, undefined, watches.receipts);
     this.log = new EventLogCache(watches.log);
     this.cols = editionColumns(edition);
     this.agent = new AgentSql(edition);
