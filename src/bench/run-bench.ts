@@ -42,6 +42,8 @@ export interface BenchOptions {
   onlyScale?: boolean;
   /** The run sizes it grows through, instead of the profile's. */
   scaleSizes?: number[];
+  /** How long each backend may grow, instead of the profile's budget. */
+  scaleBudgetMs?: number;
   /** Progress lines (stderr), so a long run shows where it is. */
   log: (line: string) => void;
 }
@@ -111,7 +113,11 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
 
 /** `--scale`: the profile's sizes, or the ones given, through every named backend. */
 function scaleSection(opts: BenchOptions, root: string) {
-  const plan = { ...SCALE_PROFILE[opts.profile], ...(opts.scaleSizes ? { sizes: opts.scaleSizes } : {}) };
+  const plan = {
+    ...SCALE_PROFILE[opts.profile],
+    ...(opts.scaleSizes ? { sizes: opts.scaleSizes } : {}),
+    ...(opts.scaleBudgetMs ? { budgetMs: opts.scaleBudgetMs } : {}),
+  };
   opts.log(`bench: scale (${plan.sizes.join(', ')} bindings and events)`);
   const show = opts.showBackend ?? ((spec: string) => spec);
   return benchScale(root, plan, opts.backends, opts.openBackend, show, opts.log);

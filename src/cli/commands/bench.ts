@@ -67,6 +67,8 @@ Options:
                       [PROSE_STATE_BENCH_SCALE]
   --scale-sizes N,N,...
                       the run sizes --scale grows through instead (two or more, ascending)
+  --scale-budget S    seconds each backend may spend growing under --scale before it stops (default 150; --quick
+                      60): a disk shared with other jobs may need more to reach 10,000  [PROSE_STATE_BENCH_SCALE_BUDGET]
   -h, --help          this text
 
 Workloads are written to a temp dir (PROSE_STATE_BENCH_TMP or the system's) and removed afterwards.
@@ -119,6 +121,7 @@ export interface BenchOptions {
   only?: 'fingerprint' | 'backends';
   scale: boolean;
   scaleSizes?: number[];
+  scaleBudgetMs?: number;
 }
 
 /** Internal: a child of `bench` measuring one fingerprint's peak RSS in a fresh process. */
@@ -163,6 +166,7 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
     only: values.only as BenchOptions['only'],
     scale: !!values.scale,
     scaleSizes: parseSizes(str('scale-sizes'), !!values.scale),
+    scaleBudgetMs: parseBudget(str('scale-budget'), !!values.scale),
   };
 }
 
@@ -181,6 +185,7 @@ const BENCH_OPTIONS = {
   only: { type: 'string' },
   scale: { type: 'boolean', env: 'PROSE_STATE_BENCH_SCALE' },
   'scale-sizes': { type: 'string' },
+  'scale-budget': { type: 'string', env: 'PROSE_STATE_BENCH_SCALE_BUDGET' },
   'rss-probe': { type: 'string' },
   'rss-parallel': { type: 'boolean' },
 } as const;
@@ -194,6 +199,16 @@ function parseSizes(given: string | undefined, scale: boolean): number[] | undef
   if (sizes.length < 2 || !ascending)
     throw new ProseError('E_USAGE', `--scale-sizes takes two or more ascending whole numbers > 0, not "${given}"`);
   return sizes;
+}
+
+/** --scale-budget: seconds > 0; only with --scale. */
+function parseBudget(given: string | undefined, scale: boolean): number | undefined {
+  if (given === undefined) return undefined;
+  if (!scale) throw new ProseError('E_USAGE', '--scale-budget is an option of --scale');
+  const seconds = Number(given);
+  if (!(Number.isFinite(seconds) && seconds > 0))
+    throw new ProseError('E_USAGE', `--scale-budget takes a number of seconds > 0, not "${given}"`);
+  return seconds * 1000;
 }
 
 /** Each --candidate, read; two of one name are a usage error. */
@@ -232,6 +247,7 @@ function benchInputs(options: BenchOptions, candidates: Candidate[], io: CliIo):
     onlyBackends: options.only === 'backends',
     onlyScale: options.scale,
     scaleSizes: options.scaleSizes,
+    scaleBudgetMs: options.scaleBudgetMs,
     log: (line) => io.stderr.write(`${line}\n`),
   };
 }
