@@ -100,4 +100,18 @@ test('--scale-budget takes seconds > 0 and belongs to --scale; a backend stops g
   assert.equal(tiny.scale.backends[0].unreached.sizes, [20, 60]);
 });
 
+test('--scale-edition names an edition and belongs to --scale; each backend is grown in it and named after it', () => {
+  assert.is(runCli(['bench', '--scale', '--scale-edition', 'v9']).code, 2);
+  assert.is(runCli(['bench', '--scale-edition', 'current']).code, 2);
+  const args = ['bench', '--scale', '--scale-sizes', '20,60', '--scale-edition', 'current', '--format', 'json'];
+  const { report: current } = runCliJson([...args, '--backend', 'sqlite'], {
+    env: { ...process.env, PROSE_STATE_BENCH_TMP: dir },
+  });
+  assert.is(current.scale.backends[0].name, 'sqlite@current');
+  assert.equal(
+    current.scale.backends[0].points.map((p: { size: number }) => p.size),
+    [20, 60],
+  );
+});
+
 test.run();

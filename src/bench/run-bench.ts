@@ -1,3 +1,4 @@
+import type { Edition } from '../core/editions.ts';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +45,8 @@ export interface BenchOptions {
   scaleSizes?: number[];
   /** How long each backend may grow, instead of the profile's budget. */
   scaleBudgetMs?: number;
+  /** The edition the scale section grows each backend's storage in (absent: the backend's default). */
+  scaleEdition?: Edition;
   /** Progress lines (stderr), so a long run shows where it is. */
   log: (line: string) => void;
 }
@@ -117,6 +120,7 @@ function scaleSection(opts: BenchOptions, root: string) {
     ...SCALE_PROFILE[opts.profile],
     ...(opts.scaleSizes ? { sizes: opts.scaleSizes } : {}),
     ...(opts.scaleBudgetMs ? { budgetMs: opts.scaleBudgetMs } : {}),
+    ...(opts.scaleEdition ? { edition: opts.scaleEdition } : {}),
   };
   opts.log(`bench: scale (${plan.sizes.join(', ')} bindings and events)`);
   const show = opts.showBackend ?? ((spec: string) => spec);
