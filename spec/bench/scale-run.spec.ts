@@ -89,4 +89,29 @@ test('--scale-sizes must be ascending, and belongs to --scale', () => {
   assert.is(runCli(['bench', '--scale-sizes', '20,60']).code, 2);
 });
 
+test('--scale-budget takes seconds > 0 and belongs to --scale; a backend stops growing when it is spent', () => {
+  assert.is(runCli(['bench', '--scale', '--scale-budget', '0']).code, 2);
+  assert.is(runCli(['bench', '--scale-budget', '10']).code, 2);
+  const args = ['bench', '--scale', '--scale-sizes', '20,60', '--scale-budget', '0.000001', '--format', 'json'];
+  const { report: tiny } = runCliJson([...args, '--backend', 'in-context'], {
+    env: { ...process.env, PROSE_STATE_BENCH_TMP: dir },
+  });
+  assert.is(tiny.scale.budgetMs, 0.001);
+  assert.equal(tiny.scale.backends[0].unreached.sizes, [20, 60]);
+});
+
+test('--scale-edition names an edition and belongs to --scale; each backend is grown in it and named after it', () => {
+  assert.is(runCli(['bench', '--scale', '--scale-edition', 'v9']).code, 2);
+  assert.is(runCli(['bench', '--scale-edition', 'current']).code, 2);
+  const args = ['bench', '--scale', '--scale-sizes', '20,60', '--scale-edition', 'current', '--format', 'json'];
+  const { report: current } = runCliJson([...args, '--backend', 'sqlite'], {
+    env: { ...process.env, PROSE_STATE_BENCH_TMP: dir },
+  });
+  assert.is(current.scale.backends[0].name, 'sqlite@current');
+  assert.equal(
+    current.scale.backends[0].points.map((p: { size: number }) => p.size),
+    [20, 60],
+  );
+});
+
 test.run();

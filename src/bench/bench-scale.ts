@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BackendEnv } from '../core/backend.ts';
 import { resolveDecisions } from '../core/decisions.ts';
+import type { Edition } from '../core/editions.ts';
 import type { Profile, ScaleBackend, ScaleOutcome, ScalePoint, ScaleResult, Timing } from './bench-report.ts';
 import { isPluginSpec, type OpenBackend } from './bench-backends.ts';
 import { heldMiB } from './held-memory.ts';
@@ -14,6 +15,8 @@ export interface ScalePlan {
   sizes: number[];
   samples: number;
   budgetMs: number;
+  /** The edition each backend keeps its storage in (absent: the backend's default, v0); named after it in the report. */
+  edition?: Edition;
 }
 
 export const SCALE_PROFILE: Record<Profile, ScalePlan> = {
@@ -65,6 +68,7 @@ async function scaleOne(dir: string, name: string, plan: ScalePlan, io: ScaleIo)
     homeDir: join(dir, 'home'),
     decisions: resolveDecisions(),
     storageKey: `scale-${process.pid}-${dir.length}-${Date.now()}`,
+    ...(plan.edition ? { edition: plan.edition } : {}),
   };
   mkdirSync(env.projectDir, { recursive: true });
   mkdirSync(env.homeDir, { recursive: true });
@@ -74,7 +78,8 @@ async function scaleOne(dir: string, name: string, plan: ScalePlan, io: ScaleIo)
     const caps = factory.capabilities;
     const { run } = await backend.call('createRun', { program: 'session "scale"\n' }, { role: 'vm' });
     const scale = new ScaleRun(backend, run, caps.includes('world-model'), caps.includes('receipts'));
-    const label = isPluginSpec(name) ? `${name.slice(0, name.indexOf(':'))}:${factory.name}` : factory.name;
+    const base = isPluginSpec(name) ? `${name.slice(0, name.indexOf(':'))}:${factory.name}` : factory.name;
+    const label = plan.edition ? `${base}@${plan.edition}` : base;
     return {
       name: label,
       ...(isPluginSpec(name) ? { spec: shown(name) } : {}),

@@ -1,3 +1,4 @@
+import type { Edition } from '../core/editions.ts';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +43,10 @@ export interface BenchOptions {
   onlyScale?: boolean;
   /** The run sizes it grows through, instead of the profile's. */
   scaleSizes?: number[];
+  /** How long each backend may grow, instead of the profile's budget. */
+  scaleBudgetMs?: number;
+  /** The edition the scale section grows each backend's storage in (absent: the backend's default). */
+  scaleEdition?: Edition;
   /** Progress lines (stderr), so a long run shows where it is. */
   log: (line: string) => void;
 }
@@ -111,7 +116,12 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
 
 /** `--scale`: the profile's sizes, or the ones given, through every named backend. */
 function scaleSection(opts: BenchOptions, root: string) {
-  const plan = { ...SCALE_PROFILE[opts.profile], ...(opts.scaleSizes ? { sizes: opts.scaleSizes } : {}) };
+  const plan = {
+    ...SCALE_PROFILE[opts.profile],
+    ...(opts.scaleSizes ? { sizes: opts.scaleSizes } : {}),
+    ...(opts.scaleBudgetMs ? { budgetMs: opts.scaleBudgetMs } : {}),
+    ...(opts.scaleEdition ? { edition: opts.scaleEdition } : {}),
+  };
   opts.log(`bench: scale (${plan.sizes.join(', ')} bindings and events)`);
   const show = opts.showBackend ?? ((spec: string) => spec);
   return benchScale(root, plan, opts.backends, opts.openBackend, show, opts.log);

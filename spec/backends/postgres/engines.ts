@@ -25,3 +25,13 @@ export function realServerTest(name: string, fn: (url: string) => Promise<void>)
   }
   test(name, () => fn(url));
 }
+
+/** Runs `sql` on a connection of its own to the factory's database, as another writer (psql) would. */
+export async function rawQuery(factory: TestFactory, env: BackendEnv, sql: string): Promise<void> {
+  const db = await factory.openDb(env);
+  try {
+    await db.query(sql);
+  } finally {
+    await db.end();
+  }
+}

@@ -1,6 +1,7 @@
 import { ProseError } from '../../core/errors.ts';
 import type { RunRef } from '../../core/model.ts';
 import type { PgDb } from './pg-db.ts';
+import type { RowWatch } from './mem-row-watch.ts';
 import {
   EXTENSION_PG_DDL,
   hexOf,
@@ -19,8 +20,8 @@ import {
  * stored it first.
  */
 export class DurableWorldModelStore extends PostgresWorldModelStore {
-  constructor(db: PgDb) {
-    super(db, EXTENSION_PG_DDL);
+  constructor(db: PgDb, watch?: RowWatch) {
+    super(db, EXTENSION_PG_DDL, watch);
   }
 
   override async writeVersion(run: RunRef, node: string, address: string, bytes: Uint8Array): Promise<void> {

@@ -1,15 +1,10 @@
 import type { IMemoryDb } from 'pg-mem';
 import type { LogStamp, LogWatch } from './log-watch.ts';
+import { memTable } from './mem-table-hooks.ts';
 
 interface ExecutionRow {
   id: number;
   run_id: string;
-}
-type Handler = (old: ExecutionRow | null, neu: ExecutionRow | null) => void;
-/** The part of pg-mem's table object (its private change hooks: what its own foreign keys use) that the watch needs. */
-interface HookedTable {
-  onBeforeChange(columns: 'all', handler: Handler): { unsubscribe(): void };
-  onTruncate(handler: () => void): { unsubscribe(): void };
 }
 
 const watches = new WeakMap<IMemoryDb, LogWatch>();
@@ -43,12 +38,7 @@ class MemLogWatch implements LogWatch {
 
   /** Whether the hooks sit on the table that is there now; subscribes to a new one (and bumps the epoch). */
   private watching(): boolean {
-    let current: HookedTable | null;
-    try {
-      current = this.mem.getSchema('openprose').getTable('execution', true) as unknown as HookedTable | null;
-    } catch {
-      current = null;
-    }
+    const current = memTable<ExecutionRow>(this.mem, 'execution');
     if (!current) return false;
     if (current === this.table) return true;
     this.table = current;

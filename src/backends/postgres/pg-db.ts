@@ -6,6 +6,8 @@ import { inlineParams, type SqlValue } from './sql-literal.ts';
 export interface PoolLike {
   query(text: string, values?: unknown[]): Promise<unknown>;
   end(): Promise<void>;
+  /** Puts the values of query() in as the literals sql-literal.ts writes, itself (mem-pool.ts): PgDb need not. */
+  readonly literalValues?: boolean;
   /** A dedicated connection (pg's Pool#connect), for a transaction that waits on a lock. */
   connect?(): Promise<PoolLike & { release(): void }>;
 }
@@ -30,7 +32,7 @@ export class PgDb {
 
   async query<R extends Row = Row>(sql: string, params: readonly SqlValue[] = []): Promise<R[]> {
     // Bytes never come here as a Buffer (pg-mem would read one as UTF-8 text): they go as hex through decode().
-    const inlined = this.inline ? inlineParams(sql, params) : undefined;
+    const inlined = this.inline && !this.pool.literalValues ? inlineParams(sql, params) : undefined;
     try {
       const res = (
         inlined !== undefined ? await this.pool.query(inlined) : await this.pool.query(sql, params as unknown[])

@@ -5,9 +5,11 @@ import { commitReadingsOf } from '../../canon/commit-readings.ts';
 import { worldModelHandlers } from '../../canon/world-model-ops.ts';
 import { PG_MEM_CAPABILITIES } from './capabilities.ts';
 import { ensureSchema } from './ensure-schema.ts';
-import { PgDb, type PoolLike } from './pg-db.ts';
+import { PgDb } from './pg-db.ts';
+import { MemPool } from './mem-pool.ts';
 import { PostgresStore } from './postgres-store.ts';
 import { memLogWatch } from './mem-log-watch.ts';
+import { memBindingWatch, memReceiptWatch, memSegmentWatch } from './mem-row-watch.ts';
 
 /**
  * A factory for the PostgreSQL backend on pg-mem: one in-memory database per `env.storageKey`, kept by the
@@ -29,10 +31,8 @@ export function createPostgresMemFactory(
     }
     return mem;
   };
-  const openDb = (env: BackendEnv) => {
-    const { Pool } = memOf(env).adapters.createPg();
-    return new PgDb(new Pool() as PoolLike, undefined, true);
-  };
+  // Not pg's adapter for pg-mem: MemPool parses each statement text once and puts the values in as literals itself.
+  const openDb = (env: BackendEnv) => new PgDb(new MemPool(memOf(env)), undefined, true);
   return {
     name: 'postgres',
     kind: 'postgres',
@@ -51,7 +51,15 @@ export function createPostgresMemFactory(
         if (fresh) dbs.delete(env.storageKey);
         throw err;
       }
-      const store = new PostgresStore(db, env.projectDir, env.decisions, env.edition ?? 'v0', memLogWatch(memOf(env)));
+      const mem = memOf(env);
+      const edition = env.edition ?? 'v0';
+      const watches = {
+        log: memLogWatch(mem),
+        bindings: memBindingWatch(mem),
+        segments: memSegmentWatch(mem),
+        receipts: memReceiptWatch(mem),
+      };
+      const store = new PostgresStore(db, env.projectDir, env.decisions, edition, watches);
       adapt?.(store);
       return createBackend({
         store,

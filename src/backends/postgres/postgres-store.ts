@@ -14,7 +14,6 @@ import type {
   RunStatus,
   Segment,
 } from '../../core/model.ts';
-import { segmentFileName } from '../../core/numbering.ts';
 import type { StateStore, WorldModelStore } from '../../core/store.ts';
 import { PostgresWorldModelStore } from './world-model-store.ts';
 import { DurableWorldModelStore } from './durable-world-model-store.ts';
@@ -29,6 +28,17 @@ import { checkStorableText } from './sql-literal.ts';
 import { readOnlyView } from './storage-view.ts';
 import { EventLogCache } from './event-log-cache.ts';
 import type { LogWatch } from './log-watch.ts';
+import { BindingCache, idKey } from './binding-cache.ts';
+import type { RowWatch } from './mem-row-watch.ts';
+import { SegmentSql } from './segment-sql.ts';
+
+/** The change counts a store checks its caches against: the log's, the bindings', the segments' and the receipts'. */
+export interface StoreWatches {
+  log?: LogWatch;
+  bindings?: RowWatch;
+  segments?: RowWatch;
+  receipts?: RowWatch;
+}
 
 interface BindingRow {
   name: string;
@@ -49,8 +59,6 @@ interface RunRow {
   metadata: { run_id?: string } | null;
 }
 
-const SEGMENT_RETRIES = 50;
-
 /**
  * What the PostgreSQL backend persists, in schema openprose (ddl.ts for v0, ddl-current.ts for the current edition).
  * Written once against pg's Pool shape, so it runs unchanged on pg-mem and on a real server; every method commits
@@ -64,21 +72,36 @@ export class PostgresStore implements StateStore {
   private readonly cols: EditionColumns;
   private readonly agent: AgentSql;
   private readonly bindingColumns: string;
+  private readonly bindings: BindingCache<BindingRow>;
 
-  /** `watch`: the storage's count of changes to the execution log, when the engine keeps one (mem-log-watch.ts). */
+  private readonly segments: SegmentSql;
+
+  /** `watches`: the storage's own counts of changes to its tables, when the engine keeps them (pg-mem: mem-*-watch.ts). */
   constructor(
     private readonly db: PgDb,
     private readonly projectDir: string,
-    private readonly decisions: Decisions,
+    decisions: Decisions,
     edition: Edition = 'v0',
-    watch?: LogWatch,
+    watches: StoreWatches = {},
   ) {
     this.attachments = new Attachments(projectDir, edition);
-    this.worldModel = edition === 'current' ? new DurableWorldModelStore(db) : new PostgresWorldModelStore(db);
-    this.log = new EventLogCache(watch);
+    this.worldModel =
+      edition === 'current'
+        ? new DurableWorldModelStore(db, watches.receipts)
+        : new PostgresWorldModelStore(db, undefined, watches.receipts);
+    this.log = new EventLogCache(watches.log);
     this.cols = editionColumns(edition);
     this.agent = new AgentSql(edition);
+    this.segments = new SegmentSql(db, this.agent, decisions, watches.segments);
     this.bindingColumns = `name, ${this.cols.bindingKind} AS kind, value, execution_id, source_statement, attachment_path`;
+    this.bindings = new BindingCache<BindingRow>(watches.bindings, {
+      run: (run) =>
+        this.db.query<BindingRow & Record<string, unknown>>(
+          `SELECT ${this.bindingColumns} FROM openprose.bindings WHERE run_id = $1`,
+          [run],
+        ),
+      name: (run, name, ids) => this.readName(run, name, ids),
+    });
   }
 
   async createRun(run: RunRecord): Promise<RunRef> {
@@ -221,42 +244,47 @@ export class PostgresStore implements StateStore {
     if (attach) this.attachments.write(run, relative, b.value);
     // The const check is repeated inside the upsert, so two writers racing on a const cannot both win.
     const k = this.cols.bindingKind;
-    const rows = await this.db.query(
+    const before = this.bindings.before(run, b.name);
+    const rows = await this.db.query<BindingRow & Record<string, unknown>>(
       `INSERT INTO openprose.bindings (name, run_id, execution_id, ${k}, value, source_statement, attachment_path)
        VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (name, run_id, COALESCE(execution_id, -1)) DO UPDATE SET ${k} = EXCLUDED.${k}, value = EXCLUDED.value,
          source_statement = EXCLUDED.source_statement, attachment_path = EXCLUDED.attachment_path, updated_at = now()
-       WHERE openprose.bindings.${k} <> 'const' RETURNING name`,
+       WHERE openprose.bindings.${k} <> 'const' RETURNING ${this.bindingColumns}`,
       [b.name, run, b.executionId, b.kind, attach ? null : b.value, b.source ?? null, attach ? relative : null],
     );
     if (rows.length === 0) throw new ProseError('E_CONST_REBIND', `const ${b.name} is already bound`);
+    this.bindings.wrote(run, b.name, before, rows[0]!);
     if (!attach) this.attachments.remove(run, relative);
     const where = `openprose.bindings (run_id='${run}', name='${b.name}', execution_id=${b.executionId ?? 'NULL'})`;
     return { location: attach ? `${where}, value in ${this.attachments.displayPath(run, relative)}` : where };
   }
 
   async readBinding(run: RunRef, name: string, executionId: ExecutionId | null): Promise<BindingRecord | undefined> {
-    const [row] = await this.db.query<BindingRow & Record<string, unknown>>(
-      `SELECT ${this.bindingColumns} FROM openprose.bindings WHERE run_id = $1 AND name = $2 AND COALESCE(execution_id, -1) = COALESCE($3::bigint, -1)`,
-      [run, name, executionId],
-    );
+    const row = (await this.bindings.rows(run, name, [executionId])).get(idKey(executionId));
     return row ? this.toBinding(run, row) : undefined;
   }
 
-  /** The seed's "simpler version if you know the scope chain": one query, then the innermost match wins. */
+  /** The seed's "simpler version if you know the scope chain": the name's rows, then the innermost match wins. */
   async resolveBinding(run: RunRef, name: string, chain: (ExecutionId | null)[]): Promise<BindingRecord | undefined> {
-    const ids = chain.filter((x): x is ExecutionId => x !== null);
-    const inList = ids.map((_, i) => `$${i + 3}`).join(', ');
-    const rows = await this.db.query<BindingRow & Record<string, unknown>>(
-      `SELECT ${this.bindingColumns} FROM openprose.bindings WHERE run_id = $1 AND name = $2
-       AND (execution_id IS NULL${ids.length ? ` OR execution_id IN (${inList})` : ''})`,
-      [run, name, ...ids],
-    );
+    const rows = await this.bindings.rows(run, name, chain);
     for (const id of chain) {
-      const row = rows.find((r) => r.execution_id === id);
+      const row = rows.get(idKey(id));
       if (row) return this.toBinding(run, row);
     }
     return undefined;
+  }
+
+  /** One name's rows: of the execution ids in `ids` (NULL always) when given, else all of them. */
+  private readName(run: RunRef, name: string, ids?: readonly (ExecutionId | null)[]): Promise<BindingRow[]> {
+    const numbers = ids?.filter((x): x is ExecutionId => x !== null) ?? [];
+    const inList = numbers.map((_, i) => `$${i + 3}`).join(', ');
+    const only =
+      ids === undefined ? '' : ` AND (execution_id IS NULL${numbers.length ? ` OR execution_id IN (${inList})` : ''})`;
+    return this.db.query<BindingRow & Record<string, unknown>>(
+      `SELECT ${this.bindingColumns} FROM openprose.bindings WHERE run_id = $1 AND name = $2${only}`,
+      [run, name, ...numbers],
+    );
   }
 
   async listBindings(run: RunRef): Promise<BindingRecord[]> {
@@ -285,54 +313,12 @@ export class PostgresStore implements StateStore {
     return row?.memory ?? undefined;
   }
 
-  /**
-   * The next number is computed inside the INSERT; two writers that compute the same one collide on the unique
-   * index (23505) and the loser tries again, so numbers are never shared, even across processes.
-   */
-  async appendSegment(loc: AgentLocation, s: Omit<Segment, 'number' | 'file'>): Promise<Segment> {
-    checkStorableText('prompt', s.prompt);
-    checkStorableText('summary', s.summary);
-    checkStorableText('timestamp', s.timestamp);
-    const a = this.agent;
-    const key = a.key(loc);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const [row] = await this.db.query<{ segment_number: number }>(
-          `INSERT INTO openprose.agent_segments (${a.columns('agent_name')}, segment_number, "timestamp", prompt, summary)
-           SELECT ${a.marks()}, COALESCE(MAX(segment_number), 0) + 1, $${a.next}::text, $${a.next + 1}::text, $${a.next + 2}::text
-           FROM openprose.agent_segments WHERE ${a.where('agent_name')}
-           RETURNING segment_number`,
-          [...key, s.timestamp, s.prompt, s.summary],
-        );
-        const n = Number(row!.segment_number);
-        return { number: n, file: segmentFileName(loc.agent, n, this.decisions.segmentWidth), ...s };
-      } catch (err) {
-        if (!(err instanceof PgError && err.sqlState === '23505') || attempt >= SEGMENT_RETRIES) throw err;
-        await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
-      }
-    }
+  appendSegment(loc: AgentLocation, s: Omit<Segment, 'number' | 'file'>): Promise<Segment> {
+    return this.segments.append(loc, s);
   }
 
-  async listSegments(loc: AgentLocation): Promise<Segment[]> {
-    const rows = await this.db.query<{
-      segment_number: number;
-      timestamp: string | null;
-      created_at: Date | string;
-      prompt: string | null;
-      summary: string | null;
-    }>(
-      `SELECT segment_number, "timestamp", created_at, prompt, summary FROM openprose.agent_segments
-       WHERE ${this.agent.where('agent_name')} ORDER BY segment_number`,
-      this.agent.key(loc),
-    );
-    return rows.map((r) => ({
-      number: Number(r.segment_number),
-      file: segmentFileName(loc.agent, Number(r.segment_number), this.decisions.segmentWidth),
-      // NULL only in the current edition: a row written as postgres.md's INSERT writes it (pg-current-segment-timestamp).
-      timestamp: r.timestamp ?? isoSeconds(new Date(r.created_at)),
-      prompt: r.prompt ?? '',
-      summary: r.summary ?? '',
-    }));
+  listSegments(loc: AgentLocation): Promise<Segment[]> {
+    return this.segments.list(loc);
   }
 
   storage(): StorageView {

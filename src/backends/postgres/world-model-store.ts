@@ -4,6 +4,8 @@ import type { WorldModelStore } from '../../core/store.ts';
 import { canonicalJson } from '../../canon/canonical-json.ts';
 import type { PgDb } from './pg-db.ts';
 import { PgError } from './pg-error.ts';
+import type { RowWatch } from './mem-row-watch.ts';
+import { ReceiptCache } from './receipt-cache.ts';
 
 /** Our extension tables (postgres.md "Extension tables: Prefix with `x_`"), the same in both editions. */
 export const EXTENSION_PG_DDL: readonly string[] = [
@@ -93,11 +95,19 @@ const DDL_RACE_CODES = new Set(['23505', '42P07', '42710']);
 export class PostgresWorldModelStore implements WorldModelStore {
   private ready: Promise<void> | undefined;
 
-  /** `ddl`: the tables made on first use (the current edition's schema already holds its canonical ones). */
+  private readonly receipts: ReceiptCache;
+
+  /**
+   * `ddl`: the tables made on first use (the current edition's schema already holds its canonical ones); `watch`:
+   * the storage's count of changes to receipts by run and node, when the engine keeps one (pg-mem).
+   */
   constructor(
     protected readonly db: PgDb,
     private readonly ddl: readonly string[] = WORLD_MODEL_PG_DDL,
-  ) {}
+    watch?: RowWatch,
+  ) {
+    this.receipts = new ReceiptCache(watch);
+  }
 
   private tables(): Promise<void> {
     this.ready ??= (async () => {
@@ -160,17 +170,23 @@ export class PostgresWorldModelStore implements WorldModelStore {
   }
 
   async appendReceipt(run: RunRef, _node: string, receiptJson: string): Promise<void> {
-    const { sql, params } = receiptInsert(run, receiptJson);
-    await this.q(sql, params);
+    const { sql, params, read } = receiptInsert(run, receiptJson);
+    await this.tables();
+    await this.receipts.append(run, read.node, read.json, () => this.q(sql, params).then(() => undefined));
   }
 
   async readReceipts(run: RunRef, node?: string): Promise<string[]> {
     const where = node === undefined ? 'run_id = $1' : 'run_id = $1 AND node = $2';
-    const rows = await this.q<Record<string, unknown>>(
-      `SELECT ${RECEIPT_COLUMNS.join(', ')} FROM openprose.receipt WHERE ${where} ORDER BY id`,
-      node === undefined ? [run] : [run, node],
-    );
-    return rows.map(receiptOfRow);
+    const query = async () =>
+      (
+        await this.q<Record<string, unknown>>(
+          `SELECT ${RECEIPT_COLUMNS.join(', ')} FROM openprose.receipt WHERE ${where} ORDER BY id`,
+          node === undefined ? [run] : [run, node],
+        )
+      ).map(receiptOfRow);
+    if (node === undefined) return query();
+    await this.tables();
+    return this.receipts.read(run, node, query);
   }
 
   async writeWorkspace(run: RunRef, node: string, bytes: Uint8Array): Promise<void> {
@@ -207,8 +223,14 @@ export class PostgresWorldModelStore implements WorldModelStore {
   }
 }
 
-/** The INSERT of one receipt envelope (canonical JSON) as a row of openprose.receipt, in either edition. */
-export function receiptInsert(run: RunRef, receiptJson: string): { sql: string; params: unknown[] } {
+/**
+ * The INSERT of one receipt envelope (canonical JSON) as a row of openprose.receipt, in either edition, and the
+ * receipt as a read of that row answers it (`read`).
+ */
+export function receiptInsert(
+  run: RunRef,
+  receiptJson: string,
+): { sql: string; params: unknown[]; read: { node: string; json: string } } {
   const env = JSON.parse(receiptJson) as Record<string, unknown>;
   const values = RECEIPT_COLUMNS.map((c) =>
     (JSON_COLUMNS as readonly string[]).includes(c) ? canonicalJson(env[c]) : ((env[c] as string | null) ?? null),
@@ -217,9 +239,11 @@ export function receiptInsert(run: RunRef, receiptJson: string): { sql: string; 
   const marks = cols.map((c, i) =>
     (JSON_COLUMNS as readonly string[]).includes(c) ? `$${i + 1}::jsonb` : `$${i + 1}`,
   );
+  const row = Object.fromEntries(RECEIPT_COLUMNS.map((c, i) => [c, values[i]]));
   return {
     sql: `INSERT INTO openprose.receipt (${cols.join(', ')}) VALUES (${marks.join(', ')})`,
     params: [run, ...values],
+    read: { node: String(row.node), json: receiptOfRow(row) },
   };
 }
 

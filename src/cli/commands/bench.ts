@@ -1,3 +1,4 @@
+import { parseEdition, type Edition } from '../../core/editions.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,6 +68,10 @@ Options:
                       [PROSE_STATE_BENCH_SCALE]
   --scale-sizes N,N,...
                       the run sizes --scale grows through instead (two or more, ascending)
+  --scale-budget S    seconds each backend may spend growing under --scale before it stops (default 150; --quick
+                      60): a disk shared with other jobs may need more to reach 10,000  [PROSE_STATE_BENCH_SCALE_BUDGET]
+  --scale-edition E   grow each backend's storage in edition E (v0 or current; default: the backend's own, v0);
+                      the report names each backend NAME@E
   -h, --help          this text
 
 Workloads are written to a temp dir (PROSE_STATE_BENCH_TMP or the system's) and removed afterwards.
@@ -119,6 +124,8 @@ export interface BenchOptions {
   only?: 'fingerprint' | 'backends';
   scale: boolean;
   scaleSizes?: number[];
+  scaleBudgetMs?: number;
+  scaleEdition?: Edition;
 }
 
 /** Internal: a child of `bench` measuring one fingerprint's peak RSS in a fresh process. */
@@ -163,6 +170,8 @@ export function parseBenchOptions(argv: string[], env: Record<string, string | u
     only: values.only as BenchOptions['only'],
     scale: !!values.scale,
     scaleSizes: parseSizes(str('scale-sizes'), !!values.scale),
+    scaleBudgetMs: scaleOnly('--scale-budget', str('scale-budget'), !!values.scale, parseBudget),
+    scaleEdition: scaleOnly('--scale-edition', str('scale-edition'), !!values.scale, parseEdition),
   };
 }
 
@@ -181,6 +190,8 @@ const BENCH_OPTIONS = {
   only: { type: 'string' },
   scale: { type: 'boolean', env: 'PROSE_STATE_BENCH_SCALE' },
   'scale-sizes': { type: 'string' },
+  'scale-budget': { type: 'string', env: 'PROSE_STATE_BENCH_SCALE_BUDGET' },
+  'scale-edition': { type: 'string' },
   'rss-probe': { type: 'string' },
   'rss-parallel': { type: 'boolean' },
 } as const;
@@ -194,6 +205,21 @@ function parseSizes(given: string | undefined, scale: boolean): number[] | undef
   if (sizes.length < 2 || !ascending)
     throw new ProseError('E_USAGE', `--scale-sizes takes two or more ascending whole numbers > 0, not "${given}"`);
   return sizes;
+}
+
+/** An option that only --scale takes: undefined when absent, else `parse`d. */
+function scaleOnly<T>(flag: string, given: string | undefined, scale: boolean, parse: (v: string, f: string) => T) {
+  if (given === undefined) return undefined;
+  if (!scale) throw new ProseError('E_USAGE', `${flag} is an option of --scale`);
+  return parse(given, flag);
+}
+
+/** --scale-budget: seconds > 0, as ms. */
+function parseBudget(given: string): number {
+  const seconds = Number(given);
+  if (!(Number.isFinite(seconds) && seconds > 0))
+    throw new ProseError('E_USAGE', `--scale-budget takes a number of seconds > 0, not "${given}"`);
+  return seconds * 1000;
 }
 
 /** Each --candidate, read; two of one name are a usage error. */
@@ -232,6 +258,8 @@ function benchInputs(options: BenchOptions, candidates: Candidate[], io: CliIo):
     onlyBackends: options.only === 'backends',
     onlyScale: options.scale,
     scaleSizes: options.scaleSizes,
+    scaleBudgetMs: options.scaleBudgetMs,
+    scaleEdition: options.scaleEdition,
     log: (line) => io.stderr.write(`${line}\n`),
   };
 }
