@@ -8,7 +8,7 @@ import { loadSuiteCached, type SuiteCache } from '../conformance/suite-cache.ts'
 import type { CliIo } from './io.ts';
 
 /** `loadSuite(dir)` through the parsed-suite cache this CLI has, unless PROSE_STATE_NO_SUITE_CACHE is set. */
-export function loadCliSuite(dir: string, io: CliIo): Suite {
+export function loadCliSuite(dir: string, io: Pick<CliIo, 'env' | 'suiteCache'>): Suite {
   const cache = io.env.PROSE_STATE_NO_SUITE_CACHE ? undefined : (io.suiteCache ?? checkoutSuiteCache());
   return loadSuiteCached(dir, cache || undefined).suite;
 }
