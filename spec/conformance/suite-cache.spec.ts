@@ -59,8 +59,11 @@ test('a changed byte of a case file, or a changed loader key, is a miss and a ne
     assert.equal(edited.source, { from: 'parse', why: 'stale' });
     assert.is(edited.suite.cases[0]!.title, 'onf');
     assert.equal(loadSuiteCached(suite, cache).source, { from: 'cache' });
+    // Another loader reads its own snapshot: the old one is never served to it, and is kept for the old loader.
     const newCode = loadSuiteCached(suite, { ...cache, codeKey: 'code-2' });
-    assert.equal(newCode.source, { from: 'parse', why: 'stale' });
+    assert.equal(newCode.source, { from: 'parse', why: 'miss' });
+    assert.equal(loadSuiteCached(suite, { ...cache, codeKey: 'code-2' }).source, { from: 'cache' });
+    assert.equal(loadSuiteCached(suite, cache).source, { from: 'cache' });
     writeFileSync(join(suite, 'cases', 'b.yaml'), ONE_CASE_FILE.replace(/\ba\//g, 'b/').replace('area: a', 'area: b'));
     const added = loadSuiteCached(suite, { ...cache, codeKey: 'code-2' });
     assert.equal(added.source, { from: 'parse', why: 'stale' }, 'a new case file is a change too');

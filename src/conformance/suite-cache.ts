@@ -15,7 +15,7 @@ export interface SuiteCache {
   dir: string;
   /** A hash of the code that turns YAML into a Suite: a changed loader must never be served an old parse. */
   codeKey: string;
-  /** Only suites in this folder are kept: one slot per suite folder, so a spec's temporary suites do not pile up. */
+  /** Only suites in this folder are kept, so a spec's temporary suites do not pile up. */
   within: string;
 }
 
@@ -37,13 +37,17 @@ export function loadSuiteCached(dir: string, cache: SuiteCache | undefined): { s
   if (!cache || !cache.codeKey) return parse('no cache');
   const within = relative(resolve(cache.within), resolve(dir));
   if (within === '..' || within.startsWith(`..${sep}`) || resolve(within) === within) return parse('outside');
+  // The slot is everything but the suite's bytes: a binary and its emulated twin, or two checkouts' codes, keep
+  // apart snapshots of one suite, and an edited suite takes its old snapshot's place.
+  const { node, v8 } = process.versions;
+  const reader = [FORMAT, cache.codeKey, node, v8, process.arch, process.cwd(), dir].join('\0');
+  const slot = join(cache.dir, `${digest(reader).slice(0, 24)}.v8`);
   let key: string;
   try {
-    key = suiteKey(dir, cache.codeKey);
+    key = suiteKey(dir, reader);
   } catch {
     return parse('unreadable suite'); // the parse names the file
   }
-  const slot = join(cache.dir, `${digest(`${process.cwd()}\0${resolve(dir)}`).slice(0, 24)}.v8`);
   const kept = readSnapshot(slot, key, dir);
   if (typeof kept !== 'string') return { suite: kept, source: { from: 'cache' } };
   const parsed = parse(kept);
@@ -55,10 +59,10 @@ function digest(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-function suiteKey(dir: string, codeKey: string): string {
+/** The snapshot's key: who reads it (`reader`: the code, Node, V8, the cwd, `dir`) and every file the loader reads. */
+function suiteKey(dir: string, reader: string): string {
   const hash = createHash('sha256');
-  const { node, v8 } = process.versions;
-  hash.update([FORMAT, codeKey, node, v8, process.arch, process.cwd(), dir].join('\0'));
+  hash.update(reader);
   for (const file of suiteFiles(dir)) {
     const bytes = readFileSync(file);
     hash.update(`\0${relative(dir, file)}\0${bytes.length}\0`);
