@@ -1,14 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { Suite } from './case-types.ts';
 import { loadSuite, suiteFiles } from './load-suite.ts';
 
 /**
  * Where parsed suites are kept. Composing the YAML is most of a short `test` run's start (27 files: ~400 ms warm,
- * over a second cold under load), and every test process, case worker's parent and in-process spec paid it again;
- * reading back a v8-serialized Suite takes a few ms. v8, not JSON: JSON turns a case's `-0` into `0`.
+ * over a second cold under load, most of a run under qemu), and every test process and in-process spec paid it
+ * again; reading back a v8-serialized Suite takes a few ms. v8, not JSON: JSON turns a case's `-0` into `0`.
  */
 export interface SuiteCache {
   /** The folder of snapshots, made when missing. */
@@ -23,7 +23,7 @@ export interface SuiteCache {
 export type SuiteSource = { from: 'cache' } | { from: 'parse'; why: string };
 
 const FORMAT = 'prose-state parsed suite 1';
-/** Snapshots kept per cache folder (one per suite folder and working directory); the oldest go first. */
+/** Snapshots kept per cache folder (one per reader: code, Node, working directory, suite folder); the oldest go first. */
 const KEEP = 8;
 
 /**
@@ -36,7 +36,7 @@ export function loadSuiteCached(dir: string, cache: SuiteCache | undefined): { s
   const parse = (why: string) => ({ suite: loadSuite(dir), source: { from: 'parse', why } as SuiteSource });
   if (!cache || !cache.codeKey) return parse('no cache');
   const within = relative(resolve(cache.within), resolve(dir));
-  if (within === '..' || within.startsWith(`..${sep}`) || resolve(within) === within) return parse('outside');
+  if (within === '..' || within.startsWith(`..${sep}`) || isAbsolute(within)) return parse('outside');
   // The slot is everything but the suite's bytes: a binary and its emulated twin, or two checkouts' codes, keep
   // apart snapshots of one suite, and an edited suite takes its old snapshot's place.
   const { node, v8 } = process.versions;
