@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { deepStrictEqual } from 'node:assert';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { loadSuite } from '../../src/conformance/load-suite.ts';
 import { loadSuiteCached, type SuiteCache } from '../../src/conformance/suite-cache.ts';
 import { ProseError } from '../../src/core/errors.ts';
@@ -69,6 +69,27 @@ test('a changed byte of a case file, or a changed loader key, is a miss and a ne
     assert.equal(added.source, { from: 'parse', why: 'stale' }, 'a new case file is a change too');
     assert.is(added.suite.cases.length, 2);
   } finally {
+    done();
+  }
+});
+
+test('from another working directory the snapshot is its own: case positions are relative to the cwd', () => {
+  const { suite, cache, done } = setup({ 'a.yaml': ONE_CASE_FILE });
+  const here = process.cwd();
+  try {
+    const fromHere = loadSuiteCached(suite, cache);
+    assert.is(fromHere.suite.cases[0]!.pos.file, relative(here, join(suite, 'cases', 'a.yaml')));
+    process.chdir(suite);
+    const there = loadSuiteCached(suite, cache);
+    assert.equal(there.source, { from: 'parse', why: 'miss' });
+    assert.is(there.suite.cases[0]!.pos.file, join('cases', 'a.yaml'));
+    assert.equal(loadSuiteCached(suite, cache).source, { from: 'cache' });
+    process.chdir(here);
+    const back = loadSuiteCached(suite, cache);
+    assert.equal(back.source, { from: 'cache' });
+    assert.is(back.suite.cases[0]!.pos.file, fromHere.suite.cases[0]!.pos.file);
+  } finally {
+    process.chdir(here);
     done();
   }
 });
