@@ -74,7 +74,7 @@ const suite = suiteAsset(join(root, 'conformance'));
 writeFileSync(join(work, 'suite.json'), suite.json);
 const bundleFile = join(work, 'prose-state.cjs');
 await step(`bundle src/cli/sea-entry.ts (suite ${suite.key}, ${suite.count} files)`, () =>
-  bundleCli({ entry: join(root, 'src/cli/sea-entry.ts'), outfile: bundleFile, suiteKey: suite.key }),
+  bundleCli({ entry: join(root, 'src/cli/sea-entry.ts'), outfile: bundleFile, suiteKey: suite.key, buildKey: inputs }),
 );
 
 /**

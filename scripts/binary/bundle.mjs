@@ -26,7 +26,7 @@ async function bundleReaderWorker() {
  * - dynamic-import=false: `import()` becomes a lazy require, which also keeps V8's code cache usable.
  * - The reader threads' program is bundled first and defined as a string (`reader-threads.ts` runs it).
  */
-export async function bundleCli({ entry, outfile, suiteKey }) {
+export async function bundleCli({ entry, outfile, suiteKey, buildKey = '' }) {
   const readerWorker = await bundleReaderWorker();
   const result = await build({
     entryPoints: [entry],
@@ -43,6 +43,7 @@ export async function bundleCli({ entry, outfile, suiteKey }) {
     define: {
       'import.meta.url': '__prose_import_meta_url',
       __PROSE_STATE_SUITE_KEY__: JSON.stringify(suiteKey),
+      __PROSE_STATE_BUILD_KEY__: JSON.stringify(buildKey),
       __PROSE_STATE_READER_WORKER__: JSON.stringify(readerWorker),
     },
     banner: { js: 'var __prose_import_meta_url = require("node:url").pathToFileURL(__filename).href;' },

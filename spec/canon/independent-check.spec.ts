@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { artifactAddress, canonicalJson, normalizeArtifactPath } from '../../src/canon/index.ts';
 import { fingerprintDirectory } from '../../src/fingerprint/index.ts';
 import type { LayoutStep, Step } from '../../src/conformance/case-types.ts';
-import { loadSuite } from '../../src/conformance/load-suite.ts';
+import { builtinSuite } from '../helpers/builtin-suite.ts';
 import { interpolate } from '../../src/conformance/template.ts';
 
 /**
@@ -16,7 +16,7 @@ import { interpolate } from '../../src/conformance/template.ts';
  * by src/canon/: all three must agree, so no literal in the suite rests on our code alone.
  */
 const SCRIPT = join(import.meta.dirname, 'fixtures/independent_canon.py');
-const suite = loadSuite(join(import.meta.dirname, '../../conformance'));
+const suite = builtinSuite();
 const cases = suite.cases.filter((c) => c.area === 'deterministic-fingerprints');
 
 interface ArtifactVector {

@@ -1,7 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { filesystemFactory } from '../../src/backends/filesystem/index.ts';
 import { DEFAULT_DECISIONS, resolveDecisions, type Decisions } from '../../src/core/decisions.ts';
 import { ProseError } from '../../src/core/errors.ts';
@@ -9,6 +8,7 @@ import { loadSuite } from '../../src/conformance/load-suite.ts';
 import type { CaseResult } from '../../src/conformance/outcome.ts';
 import { runSuite } from '../../src/conformance/run-suite.ts';
 import { ONE_CASE_FILE, tempSuite } from '../helpers/temp-suite.ts';
+import { builtinSuite } from '../helpers/builtin-suite.ts';
 
 // Decisions skip-rule and semantic-diff: a case names the reading it checks (`readings:`) and runs only under it.
 const FILE = (readings: string) => ONE_CASE_FILE.replace('cases:\n', `${readings}cases:\n`);
@@ -60,7 +60,7 @@ test('resolveDecisions takes a reading by its kebab or camel name and refuses an
 });
 
 async function receiptCases(decisions: Decisions): Promise<CaseResult[]> {
-  const suite = loadSuite(join(import.meta.dirname, '../../conformance'));
+  const suite = builtinSuite();
   const results: CaseResult[] = [];
   await runSuite({
     suite: { ...suite, cases: suite.cases.filter((c) => c.readings !== undefined && c.area === 'receipts') },

@@ -1,14 +1,13 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fileURLToPath } from 'node:url';
 import { DEFAULT_DECISIONS } from '../../src/core/decisions.ts';
-import { loadSuite } from '../../src/conformance/load-suite.ts';
+import { builtinSuite } from '../helpers/builtin-suite.ts';
 import { runSuite } from '../../src/conformance/run-suite.ts';
 import type { BackendFactory } from '../../src/core/backend.ts';
 import { filesystemFactory } from '../../src/backends/filesystem/index.ts';
 import { MUTANTS } from '../../src/selftest/mutants/index.ts';
 
-const suite = loadSuite(fileURLToPath(new URL('../../conformance', import.meta.url)));
+const suite = builtinSuite();
 const silent = { header() {}, result() {}, footer() {} };
 const CASE = 'crash/in-process-restart-keeps-acknowledged';
 

@@ -11,7 +11,7 @@ import { FileModel } from '../../src/conformance/crash-states/file-model.ts';
 import { findStrace } from '../../src/conformance/crash-states/record.ts';
 import { resolveOps } from '../../src/conformance/crash-states/resolve-ops.ts';
 import { parseStraceLog } from '../../src/conformance/crash-states/strace-log.ts';
-import { loadSuite } from '../../src/conformance/load-suite.ts';
+import { builtinSuite } from '../helpers/builtin-suite.ts';
 import { runSuite } from '../../src/conformance/run-suite.ts';
 import { seededRandom } from '../../src/conformance/workload.ts';
 import type { BackendFactory } from '../../src/core/backend.ts';
@@ -161,7 +161,7 @@ test('the budget caps the states and the seed fixes the sample', () => {
   });
 });
 
-const suite = loadSuite(fileURLToPath(new URL('../../conformance', import.meta.url)));
+const suite = builtinSuite();
 const silent = { header() {}, result() {}, footer() {} };
 const worker = [process.execPath, fileURLToPath(new URL('../../bin/prose-state.js', import.meta.url))];
 const run = (f: BackendFactory, id: string) =>

@@ -12,11 +12,11 @@ import { QUICK, quickSuite } from '../../src/conformance/quick.ts';
 import { runSuite } from '../../src/conformance/run-suite.ts';
 import { assertSameReportDirs, withoutDurations } from '../helpers/same-reports.ts';
 import { captureIo, PASS_FAIL_SKIP_CASES, tempSuite } from '../helpers/temp-suite.ts';
+import { builtinSuite } from '../helpers/builtin-suite.ts';
 
 // test --jobs: the report of a parallel run is the sequential run's, in the same order, apart from durations.
 // The runs here are judged in v0 alone (--edition v0): the counts below are of one run per backend, and the filesystem
 // backend also declares the current edition, which --edition all would judge as a second run.
-const SUITE = fileURLToPath(new URL('../../conformance', import.meta.url));
 const idleWorker = fileURLToPath(new URL('./fixtures/ready-then-idle-worker.js', import.meta.url));
 
 async function runTest(jobs: number, reportDir: string, reporter = 'json') {
@@ -140,7 +140,7 @@ test('--bail stops at the first failure and the report says how many cases did n
 });
 
 test('--quick caps the worker steps and every header says the run is quick', async () => {
-  const suite = quickSuite(loadSuite(SUITE));
+  const suite = quickSuite(builtinSuite());
   const steps = suite.cases.flatMap((c) => c.steps);
   const crash = steps.filter((s) => s.kind === 'crash');
   assert.ok(crash.length > 0);

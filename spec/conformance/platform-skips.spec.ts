@@ -2,11 +2,10 @@
 // those: on win32, cases with a scripted subagent on sqlite storage (no /bin/sh); nothing on linux.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fileURLToPath } from 'node:url';
-import { loadSuite } from '../../src/conformance/load-suite.ts';
+import { builtinSuite } from '../helpers/builtin-suite.ts';
 import { platformSkip } from '../../src/conformance/platform-skips.ts';
 
-const suite = loadSuite(fileURLToPath(new URL('../../conformance', import.meta.url)));
+const suite = builtinSuite();
 const withSubagent = suite.cases.filter((c) => c.steps.some((s) => s.kind === 'subagent'));
 
 test('the suite has scripted-subagent cases, so the rule is not vacuous', () => {

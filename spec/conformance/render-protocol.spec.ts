@@ -1,8 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fileURLToPath } from 'node:url';
 import { filesystemFactory } from '../../src/backends/filesystem/index.ts';
-import { loadSuite } from '../../src/conformance/load-suite.ts';
+import { builtinSuite } from '../helpers/builtin-suite.ts';
 import type { CaseResult } from '../../src/conformance/outcome.ts';
 import { runSuite } from '../../src/conformance/run-suite.ts';
 import type { BackendFactory } from '../../src/core/backend.ts';
@@ -11,7 +10,7 @@ import { inEditionOf, type Mutant } from '../../src/selftest/mutant.ts';
 import { CONTROL, MUTANTS } from '../../src/selftest/mutants/index.ts';
 import { RENDER_MUTANTS } from '../../src/selftest/mutants/render.ts';
 
-const suite = loadSuite(fileURLToPath(new URL('../../conformance', import.meta.url)));
+const suite = builtinSuite();
 const silent = { header() {}, result() {}, footer() {} };
 
 async function run(factory: BackendFactory, checker?: Mutant['checker']): Promise<CaseResult[]> {

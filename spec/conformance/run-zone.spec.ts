@@ -5,7 +5,7 @@ import { main } from '../../src/cli/main.ts';
 import { filesystemFactory } from '../../src/backends/filesystem/index.ts';
 import type { BackendFactory } from '../../src/core/backend.ts';
 import { DEFAULT_DECISIONS } from '../../src/core/decisions.ts';
-import { loadSuite } from '../../src/conformance/load-suite.ts';
+import { builtinSuite } from '../helpers/builtin-suite.ts';
 import { runSuite, type RunHeader } from '../../src/conformance/run-suite.ts';
 import { checkZone, enterZone, RUN_ZONES, zoneForSeed } from '../../src/conformance/run-zone.ts';
 import { judgeInstant } from '../../src/conformance/steps/clock.ts';
@@ -14,7 +14,7 @@ import { captureIo } from '../helpers/temp-suite.ts';
 
 // Backends run under a zone that is not UTC (issue 36): picked by the seed, set for in-process backends and inherited
 // by every process the run starts, named in the header; the clock step compares UTC stamps with readings around a call.
-const suite = loadSuite(fileURLToPath(new URL('../../conformance', import.meta.url)));
+const suite = builtinSuite();
 const worker = [process.execPath, fileURLToPath(new URL('../../bin/prose-state.js', import.meta.url))];
 const CASES = ['run-ids/generated-id-is-the-utc-now', 'segment-numbering/default-timestamp-is-the-utc-now'];
 const localTime = MUTANTS.find((m) => m.name === 'local-time-stamps')!;

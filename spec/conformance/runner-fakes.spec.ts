@@ -1,16 +1,15 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DEFAULT_DECISIONS } from '../../src/core/decisions.ts';
-import { loadSuite } from '../../src/conformance/load-suite.ts';
+import { builtinSuite } from '../helpers/builtin-suite.ts';
 import { runSuite } from '../../src/conformance/run-suite.ts';
 import type { CaseResult } from '../../src/conformance/outcome.ts';
 import type { BackendFactory } from '../../src/core/backend.ts';
 import { hangs, rootFirst, throwsTypeError, tornWrite, wrongCodes } from '../helpers/fake-backends.ts';
 import { filesystemFactory } from '../../src/backends/filesystem/index.ts';
 
-const suite = loadSuite(fileURLToPath(new URL('../../conformance', import.meta.url)));
+const suite = builtinSuite();
 const silent = { header() {}, result() {}, footer() {} };
 
 async function run(factory: BackendFactory, area: string, stepTimeoutMs = 30_000): Promise<CaseResult[]> {

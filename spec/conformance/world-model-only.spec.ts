@@ -5,13 +5,13 @@ import { DEFAULT_DECISIONS } from '../../src/core/decisions.ts';
 import type { BackendFactory } from '../../src/core/backend.ts';
 import { WORLD_MODEL_ONLY_OPS } from '../../src/core/world-model-only.ts';
 import { findStrace } from '../../src/conformance/crash-states/record.ts';
-import { loadSuite } from '../../src/conformance/load-suite.ts';
+import { builtinSuite } from '../helpers/builtin-suite.ts';
 import { runSuite } from '../../src/conformance/run-suite.ts';
 import { moduleFactory } from '../../src/plugin/module-factory.ts';
 import { MUTANTS } from '../../src/selftest/mutants/index.ts';
 
 const PLUGIN = 'conformance/plugins/world-model-only/index.js';
-const suite = loadSuite(fileURLToPath(new URL('../../conformance', import.meta.url)));
+const suite = builtinSuite();
 const silent = { header() {}, result() {}, footer() {} };
 const worker = [process.execPath, fileURLToPath(new URL('../../bin/prose-state.js', import.meta.url))];
 const CRASH = 'crash/world-model-commits-survive-kills';

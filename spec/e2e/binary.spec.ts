@@ -1,5 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
@@ -29,10 +39,10 @@ test.before(async () => {
 });
 test.after(() => rmSync(root, { recursive: true, force: true }));
 
-function bare(cmd: string, args: string[], opts: { cwd?: string; input?: string } = {}) {
+function bare(cmd: string, args: string[], opts: { cwd?: string; input?: string; env?: Record<string, string> } = {}) {
   const r = spawnSync(cmd, args, {
     cwd: opts.cwd ?? binDir,
-    env: { PATH: '/nonexistent' },
+    env: { PATH: '/nonexistent', ...opts.env },
     encoding: 'utf8',
     input: opts.input,
     maxBuffer: 64 << 20,
@@ -98,6 +108,27 @@ test('test --backend all runs the embedded suite on every embedded backend, exac
   );
   assert.equal(fromBinary, footers(checkout.stdout), 'the binary and the checkout disagree on backends or counts');
   assert.is(r.code, checkout.status);
+});
+
+// The binary's parsed-suite cache (docs/running.md): written once beside the suite it unpacked, then read.
+test('test keeps the parsed suite in the binary cache folder and the next run reads it, with the same results', () => {
+  const cache = join(root, 'cache');
+  mkdirSync(cache, { mode: 0o700 });
+  const env = { PROSE_STATE_CACHE_DIR: cache };
+  const args = ['test', '--backend', 'filesystem', '--case', 'bindings/*', '--no-probe', '--jobs', '1'];
+  const run = () => bare(binary, [...args, '--reporter', 'json', '--seed', '7'], { env });
+  const first = run();
+  assert.is(first.code, 0, first.stderr);
+  const parsed = join(cache, 'parsed');
+  const [snapshot, ...more] = readdirSync(parsed);
+  assert.equal(more, [], 'one snapshot');
+  assert.match(snapshot!, /\.v8$/);
+  const written = statSync(join(parsed, snapshot!)).mtimeMs;
+  const second = run();
+  assert.is(second.code, 0, second.stderr);
+  assert.equal(footers(second.stdout), footers(first.stdout));
+  assert.is(statSync(join(parsed, snapshot!)).mtimeMs, written, 'read, not written again');
+  assert.equal(readdirSync(parsed), [snapshot]);
 });
 
 test('fingerprint gives the reference addresses (empty artifact, {"truth.json":"{}"})', () => {

@@ -1,19 +1,17 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { BackendEnv, BackendFactory } from '../../src/core/backend.ts';
 import { DEFAULT_DECISIONS } from '../../src/core/decisions.ts';
 import { filesystemFactory } from '../../src/backends/filesystem/index.ts';
-import { loadSuite } from '../../src/conformance/load-suite.ts';
+import { builtinSuite } from '../helpers/builtin-suite.ts';
 import type { CaseResult } from '../../src/conformance/outcome.ts';
 import { runSuite, selectCases, type Listener } from '../../src/conformance/run-suite.ts';
 
 // The whole hostile-input area on the filesystem backend, with the runner's temp root and HOME pointed at fresh
 // directories: every file a case makes stays inside that case's directory, and nothing is left behind.
-const SUITE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'conformance');
 
 /** Every path under `dir` (directories end in "/"), relative and sorted. */
 function tree(dir: string): string[] {
@@ -85,7 +83,7 @@ async function watchRun(inner: BackendFactory, filter: { areas: string[]; ids: s
     process.env.TEMP = tmpRoot;
     process.env.HOME = fakeHome;
     assert.is(tmpdir(), tmpRoot, 'os.tmpdir() follows TMPDIR');
-    const suite = loadSuite(SUITE_DIR);
+    const suite = builtinSuite();
     const wanted = selectCases(suite, filter).length;
     const results = await runSuite({
       suite,

@@ -1,8 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Ajv } from 'ajv';
-import { fileURLToPath } from 'node:url';
-import { loadSuite } from '../../src/conformance/load-suite.ts';
+import { builtinSuite } from '../helpers/builtin-suite.ts';
 import { runSuite } from '../../src/conformance/run-suite.ts';
 import { DEFAULT_DECISIONS } from '../../src/core/decisions.ts';
 import { OPS, type OpName } from '../../src/core/ops.ts';
@@ -34,7 +33,7 @@ test('every result the filesystem backend gives in the suite matches the protoco
     }
     return r;
   });
-  const suite = loadSuite(fileURLToPath(new URL('../../conformance', import.meta.url)));
+  const suite = builtinSuite();
   const areas = [
     'run-ids',
     'bindings',

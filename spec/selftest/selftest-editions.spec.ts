@@ -1,10 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { main } from '../../src/cli/main.ts';
 import { DEFAULT_DECISIONS } from '../../src/core/decisions.ts';
-import { loadSuite } from '../../src/conformance/load-suite.ts';
+import { builtinSuite } from '../helpers/builtin-suite.ts';
 import { inEditionOf } from '../../src/selftest/mutant.ts';
 import { MUTANTS } from '../../src/selftest/mutants/index.ts';
 import { SQL_LEDGER_MUTANTS } from '../../src/selftest/mutants/sql-ledger.ts';
@@ -60,7 +59,7 @@ test('every reading mutant of the current edition is killed by a receipts case o
 });
 
 test('the same bug judged in v0 is not killed: the kill comes through the current edition', async () => {
-  const suite = loadSuite(join(import.meta.dirname, '../../conformance'));
+  const suite = builtinSuite();
   const layout = { ...suite, cases: suite.cases.filter((c) => c.area === 'current-layout') };
   const m = inEditionOf(
     CURRENT.find((x) => x.name === 'vm-log-header-without-root')!,

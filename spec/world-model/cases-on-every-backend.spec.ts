@@ -1,8 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { join } from 'node:path';
 import { DEFAULT_DECISIONS } from '../../src/core/decisions.ts';
-import { loadSuite } from '../../src/conformance/load-suite.ts';
+import { builtinSuite } from '../helpers/builtin-suite.ts';
 import { runSuite } from '../../src/conformance/run-suite.ts';
 import type { CaseResult } from '../../src/conformance/outcome.ts';
 import { asFactory, wmBackends } from './_backends.ts';
@@ -11,7 +10,7 @@ const AREAS = ['deterministic-fingerprints', 'world-model', 'receipts', 'envelop
 
 // The four YAML areas hold every backend to one behaviour; run them on each backend with its store wired.
 test('the world-model, receipts, envelope and fingerprint cases pass on every backend', async () => {
-  const suite = loadSuite(join(import.meta.dirname, '../../conformance'));
+  const suite = builtinSuite();
   const results: CaseResult[] = [];
   await runSuite({
     suite,

@@ -1,3 +1,5 @@
+import type { SuiteCache } from '../conformance/suite-cache.ts';
+
 /** What a command gets instead of `process`: so every command is testable in-process. */
 export interface CliIo {
   stdout: { write(chunk: string | Uint8Array): unknown };
@@ -6,6 +8,11 @@ export interface CliIo {
   cwd: string;
   /** argv that starts this same CLI in a child process (for worker processes). */
   self?: readonly string[];
+  /**
+   * Where parsed suites are kept (src/conformance/suite-cache.ts): the single binary's entry gives its own, or `false`
+   * when it has none; absent, a checkout keeps them inside itself (src/cli/suite-cache-for.ts).
+   */
+  suiteCache?: SuiteCache | false;
   /** Text piped on standard input, when a command reads it. */
   stdin?: () => Promise<string>;
 }

@@ -1,12 +1,15 @@
 // The single binary's entry (bundled by scripts/build-binary.mjs): hands the embedded assets to the library,
 // routes a `sqlite3` link to that subcommand, then runs the same `main` as bin/prose-state.js.
 import { main } from './main.ts';
+import type { SuiteCache } from '../conformance/suite-cache.ts';
 import type { SuiteBundle } from './sea/embedded-suite.ts';
 import { SEA_ASSET, inSea, seaAssetBytes, seaAssetText } from './sea/sea-assets.ts';
 import { sqlite3Route } from './sqlite3-route.ts';
 
 /** Set by the build (esbuild `define`): the hash naming this binary's suite. */
 declare const __PROSE_STATE_SUITE_KEY__: string;
+/** Set by the build: the hash of everything the binary is made of (scripts/binary/inputs-hash.mjs), its code too. */
+declare const __PROSE_STATE_BUILD_KEY__: string;
 const NO_COMMAND = new Set(['--version', '-v', 'version', 'help', '--help', '-h']);
 
 for (const s of [process.stdout, process.stderr]) {
@@ -19,18 +22,24 @@ for (const s of [process.stdout, process.stderr]) {
 async function run(): Promise<number> {
   const argv = sqlite3Route(process.argv0, process.argv.slice(2)) ?? process.argv.slice(2);
   const first = argv[0] ?? 'help';
+  let suiteCache: SuiteCache | false = false;
   // Where no command runs, neither the 880 KB of WASM is copied nor its loader evaluated: `--version` stays near
   // `node -e 0` (issue 8). The imports are lazy for the same reason.
   if (inSea() && !NO_COMMAND.has(first)) {
     const { provideWasmBinary } = await import('../sqlite/wasm.ts');
     provideWasmBinary(seaAssetBytes(SEA_ASSET.sqliteWasm)!);
-    if (first !== 'sqlite3' && !process.env.PROSE_STATE_SUITE_DIR) {
-      const { unpackSuite } = await import('./sea/embedded-suite.ts');
-      process.env.PROSE_STATE_SUITE_DIR = unpackSuite(
-        __PROSE_STATE_SUITE_KEY__,
-        () => JSON.parse(seaAssetText(SEA_ASSET.suite)!) as SuiteBundle,
-        process.env,
-      );
+    if (first !== 'sqlite3') {
+      const { embeddedSuiteCache, suiteCacheDir, unpackSuite } = await import('./sea/embedded-suite.ts');
+      const ours = suiteCacheDir(__PROSE_STATE_SUITE_KEY__, process.env);
+      if (!process.env.PROSE_STATE_SUITE_DIR)
+        process.env.PROSE_STATE_SUITE_DIR = unpackSuite(
+          __PROSE_STATE_SUITE_KEY__,
+          () => JSON.parse(seaAssetText(SEA_ASSET.suite)!) as SuiteBundle,
+          process.env,
+        );
+      // Its parse is kept beside it (a worker of this binary is given the folder its parent unpacked); a suite
+      // folder given from outside is parsed every time.
+      if (process.env.PROSE_STATE_SUITE_DIR === ours) suiteCache = embeddedSuiteCache(ours, __PROSE_STATE_BUILD_KEY__);
     }
   }
   // Worker processes (crash and concurrency areas) are this same binary, or node running this bundle; under an
@@ -43,6 +52,7 @@ async function run(): Promise<number> {
     cwd: process.cwd(),
     stdin: readStdin,
     self,
+    suiteCache,
   });
 }
 

@@ -35,7 +35,11 @@ export async function workerCommandFor(
       target: 'node20',
       supported: { 'dynamic-import': false },
       // Packages that read import.meta.url get the bundle's own (the WASM loader is handed its bytes, as in the binary).
-      define: { __PROSE_STATE_SUITE_KEY__: '""', 'import.meta.url': '__prose_import_meta_url' },
+      define: {
+        __PROSE_STATE_SUITE_KEY__: '""',
+        __PROSE_STATE_BUILD_KEY__: '""',
+        'import.meta.url': '__prose_import_meta_url',
+      },
       banner: { js: 'var __prose_import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
       external: ['pg-native', 'pg-cloudflare', 'esbuild'],
       logLevel: 'silent',

@@ -36,6 +36,11 @@ export function loadSuite(dir: string): Suite {
   return { name: metaObj.name, version: metaObj.version, dir, cases };
 }
 
+/** Every file `loadSuite` reads: `suite.yaml`, then `cases/**.yaml` in the order it reads them. */
+export function suiteFiles(dir: string): string[] {
+  return [join(dir, 'suite.yaml'), ...yamlFiles(join(dir, 'cases'))];
+}
+
 function yamlFiles(dir: string): string[] {
   let entries: string[];
   try {

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import { filesystemFactory } from '../../../src/backends/filesystem/index.ts';
 import { DEFAULT_DECISIONS } from '../../../src/core/decisions.ts';
-import { loadSuite } from '../../../src/conformance/load-suite.ts';
+import { builtinSuite } from '../../helpers/builtin-suite.ts';
 import type { CaseResult } from '../../../src/conformance/outcome.ts';
 import { QUICK, quickSuite } from '../../../src/conformance/quick.ts';
 import { runSuite } from '../../../src/conformance/run-suite.ts';
@@ -20,7 +20,7 @@ const WORKER = [process.execPath, join(ROOT, 'bin/prose-state.js')];
 test('the filesystem backend passes the suite in the current edition, every skip explained', async () => {
   const results: CaseResult[] = [];
   await runSuite({
-    suite: quickSuite(loadSuite(join(ROOT, 'conformance')), QUICK),
+    suite: quickSuite(builtinSuite(), QUICK),
     quick: QUICK,
     factories: [{ ...filesystemFactory, name: 'filesystem@current', edition: 'current', spec: 'filesystem' }],
     decisions: DEFAULT_DECISIONS,

@@ -3,7 +3,7 @@ import pg from 'pg';
 import * as assert from 'uvu/assert';
 import { test } from 'uvu';
 import { postgresUrlFactory } from '../../../src/backends/postgres/index.ts';
-import { loadSuite } from '../../../src/conformance/load-suite.ts';
+import { builtinSuite } from '../../helpers/builtin-suite.ts';
 import { runSuite } from '../../../src/conformance/run-suite.ts';
 import { createReporters } from '../../../src/conformance/reporters/create-reporters.ts';
 import { resolveDecisions } from '../../../src/core/decisions.ts';
@@ -83,7 +83,7 @@ realServerTest(
         { verbose: true },
       );
       const results = await runSuite({
-        suite: loadSuite(new URL('../../../conformance', import.meta.url).pathname),
+        suite: builtinSuite(),
         factories: [good],
         decisions: resolveDecisions({}),
         filter: { areas: [], ids: ['scope-*'] },

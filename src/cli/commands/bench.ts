@@ -12,7 +12,7 @@ import { parseCandidate, type Candidate } from '../../bench/candidates.ts';
 import { DEFAULT_CANDIDATE_TIMEOUT_MS, isSkipped, runBench } from '../../bench/run-bench.ts';
 import { isPluginSpec } from '../../bench/bench-backends.ts';
 import { which } from '../../bench/which.ts';
-import { loadSuite } from '../../conformance/load-suite.ts';
+import { loadCliSuite } from '../suite-cache-for.ts';
 import { defaultSuiteDir } from '../suite-dir.ts';
 import { redactCommand } from '../../plugin/redact-command.ts';
 import { ProseError } from '../../core/errors.ts';
@@ -247,7 +247,7 @@ function benchInputs(options: BenchOptions, candidates: Candidate[], io: CliIo):
     backends: backendList(options.backends, options.scale),
     openBackend: async (name) => {
       // An exec plugin is told the suite version in its handshake, as `test` tells it.
-      const suiteVersion = isPluginSpec(name) ? loadSuite(defaultSuiteDir(io.env)).version : undefined;
+      const suiteVersion = isPluginSpec(name) ? loadCliSuite(defaultSuiteDir(io.env), io).version : undefined;
       return (await resolveBackends(name, { env: io.env, cwd: io.cwd, suiteVersion }))[0]!;
     },
     showBackend: redactCommand,

@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { ProseError } from '../../core/errors.ts';
 import { caseSources } from '../../conformance/case-source.ts';
-import { loadSuite } from '../../conformance/load-suite.ts';
 import { countOutcomes, exitCodeFor } from '../../conformance/outcome.ts';
 import { exitCodeForClaims, worstExit } from '../../conformance/probes/capability-report.ts';
 import { diffHtml, diffMarkdown, diffText } from '../../conformance/report-file/diff-format.ts';
@@ -12,6 +11,7 @@ import { createReporters, REPORTERS } from '../../conformance/reporters/create-r
 import { parseOptions } from '../args.ts';
 import { EXIT, type CliIo, type Command } from '../io.ts';
 import { createFileReports, teeListener } from '../report-files.ts';
+import { loadCliSuite } from '../suite-cache-for.ts';
 import { defaultSuiteDir } from '../suite-dir.ts';
 
 const HELP = `Usage: prose-state report merge FILE... [--reporter NAME] [--report-dir DIR] [--suite DIR]
@@ -64,7 +64,7 @@ export const reportCommand: Command = {
 function merge(files: string[], o: { reporter?: string; reportDir?: string; suite?: string }, io: CliIo): number {
   if (!files.length) throw new ProseError('E_USAGE', 'report merge needs the shard reports', { hint: 'see --help' });
   const reports = files.map(readReport);
-  const suite = loadSuite(o.suite ?? defaultSuiteDir(io.env));
+  const suite = loadCliSuite(o.suite ?? defaultSuiteDir(io.env), io);
   const order = new Map(suite.cases.map((c, i) => [c.id, i]));
   const runs = mergeReports(reports, (id) => order.get(id) ?? suite.cases.length);
   // The suite's YAML is shown only when it is the version the reports ran.

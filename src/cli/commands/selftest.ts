@@ -5,7 +5,6 @@ import { resolveDecisions, type Decisions } from '../../core/decisions.ts';
 import { ProseError } from '../../core/errors.ts';
 import { DEFAULT_EDITION } from '../../core/editions.ts';
 import type { Suite } from '../../conformance/case-types.ts';
-import { loadSuite } from '../../conformance/load-suite.ts';
 import { runSuite } from '../../conformance/run-suite.ts';
 import { editionReferences } from '../../selftest/edition-references.ts';
 import { judgeInLanes, type LaneJob } from '../../selftest/mutant-lanes.ts';
@@ -14,6 +13,7 @@ import { MUTANTS } from '../../selftest/mutants/index.ts';
 import { judgeMutant, runSelftest, type MutantVerdict, type SelftestResult } from '../../selftest/run-selftest.ts';
 import { parseOptions } from '../args.ts';
 import type { CliIo, Command } from '../io.ts';
+import { loadCliSuite } from '../suite-cache-for.ts';
 import { defaultSuiteDir } from '../suite-dir.ts';
 
 export const selftestCommand: Command = {
@@ -61,7 +61,7 @@ Options:
       throw new ProseError('E_USAGE', '--jobs takes a whole number above 0');
     const suiteDir = (values.suite as string | undefined) ?? defaultSuiteDir(io.env);
     const areas = (values.area as string[] | undefined) ?? [];
-    const suite = chosenSuite(suiteDir, areas);
+    const suite = chosenSuite(loadCliSuite(suiteDir, io), areas);
     const decisions = resolveDecisions();
     if (values.lane) return runLane(suite, decisions, io);
     // A lane is this command in a child process, on the same suite and areas.
@@ -88,8 +88,7 @@ function chooseMutants(names: string[]): readonly Mutant[] {
   return names.length ? MUTANTS.filter((m) => names.includes(m.name)) : MUTANTS;
 }
 
-function chosenSuite(dir: string, areas: string[]): Suite {
-  const full = loadSuite(dir);
+function chosenSuite(full: Suite, areas: string[]): Suite {
   const suite = areas.length ? { ...full, cases: full.cases.filter((c) => areas.includes(c.area)) } : full;
   if (suite.cases.length === 0) throw new ProseError('E_USAGE', `no case in area ${areas.join(', ')}`);
   return suite;

@@ -1,12 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { resolveDecisions } from '../../core/decisions.ts';
-import { loadSuite } from '../../conformance/load-suite.ts';
 import { parseEditionChoice } from '../../conformance/edition-runs.ts';
 import { QUICK } from '../../conformance/quick.ts';
 import { REPORTERS } from '../../conformance/reporters/create-reporters.ts';
 import { readReport } from '../../conformance/report-file/read-report.ts';
 import { rerunPlan } from '../../conformance/report-file/failed-cases.ts';
 import { EXIT, type Command } from '../io.ts';
+import { loadCliSuite } from '../suite-cache-for.ts';
 import { defaultSuiteDir } from '../suite-dir.ts';
 import { explainCase } from './explain.ts';
 import { parseTestOptions } from './test-options.ts';
@@ -60,7 +60,7 @@ export const testCommand: Command = {
   help: HELP,
   async run(argv, io) {
     const options = parseTestOptions(argv, io.env);
-    const suite = loadSuite(options.suite ?? defaultSuiteDir(io.env));
+    const suite = loadCliSuite(options.suite ?? defaultSuiteDir(io.env), io);
     const rerun = options.rerunFailed ? rerunPlan(readReport(options.rerunFailed), suite) : undefined;
     // A rerun replays the report's decisions unless told others, so the same failure shows again.
     const decisions = resolveDecisions(rerun && !options.decisionGiven ? rerun.decisions : options.decisions);

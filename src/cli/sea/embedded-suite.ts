@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { SuiteCache } from '../../conformance/suite-cache.ts';
 
 /** The `suite.json` asset: the build's key (a hash of every file) and each conformance/ file as text. */
 export interface SuiteBundle {
@@ -16,6 +17,14 @@ export function suiteCacheDir(key: string, env: Record<string, string | undefine
   const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
   const base = env.PROSE_STATE_CACHE_DIR || join(tmpdir(), `prose-state-${uid}`);
   return join(base, `suite-${key}`);
+}
+
+/**
+ * The binary's parsed-suite cache: snapshots of the suite unpacked at `suiteDir`, in the private cache folder that
+ * holds it, keyed on the build (`buildKey` covers the sources the loader is compiled from).
+ */
+export function embeddedSuiteCache(suiteDir: string, buildKey: string): SuiteCache {
+  return { dir: join(dirname(suiteDir), 'parsed'), codeKey: buildKey, within: suiteDir };
 }
 
 /**
