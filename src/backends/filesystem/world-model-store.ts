@@ -6,6 +6,7 @@ import type { RunRef } from '../../core/model.ts';
 import type { WorldModelStore } from '../../core/store.ts';
 import { parseArtifact } from '../../canon/parse-artifact.ts';
 import { mkdirDurable, writeFileAtomic } from '../../io/atomic-write.ts';
+import { appendLedger, readLedger } from './ledger-file.ts';
 import type { RunPaths } from './run-paths.ts';
 
 const VERSION_RE = /^sha256:[a-f0-9]{64}\n$/;
@@ -115,7 +116,7 @@ export class FsWorldModelStore implements WorldModelStore {
     if (durable === undefined) return undefined;
     const file = join(durable, 'receipts.jsonl');
     const rel = `state/world-model/${node}/receipts.jsonl`;
-    return { file, rel, lines: ledgerLines(file, rel) };
+    return { file, rel, lines: readLedger(file, rel) };
   }
 
   /**
@@ -141,16 +142,7 @@ export class FsWorldModelStore implements WorldModelStore {
               .sort()
           : [];
     const out: string[] = [];
-    for (const f of files) {
-      const bytes = readOrUndefined(join(dir, f));
-      if (!bytes) continue;
-      const text = Buffer.from(bytes).toString('utf8');
-      if (!text.endsWith('\n'))
-        throw new ProseError('E_CORRUPT', `receipts/${f} does not end with a newline (torn write?)`, {
-          location: { file: `receipts/${f}` },
-        });
-      out.push(...text.slice(0, -1).split('\n'));
-    }
+    for (const f of files) out.push(...readLedger(join(dir, f), `receipts/${f}`, true));
     return out;
   }
 
@@ -190,25 +182,6 @@ export class FsWorldModelStore implements WorldModelStore {
       sources,
     };
   }
-}
-
-/** A ledger rewritten whole with one more line, atomically: a crash leaves it with or without the line. */
-function appendLedger(file: string, rel: string, receiptJson: string): void {
-  const before = readOrUndefined(file);
-  const prefix = before ? Buffer.from(before).toString('utf8') : '';
-  if (prefix.length > 0 && !prefix.endsWith('\n'))
-    throw new ProseError('E_CORRUPT', `${rel} does not end with a newline`, { location: { file: rel } });
-  writeFileAtomic(file, `${prefix}${receiptJson}\n`);
-}
-
-/** A ledger's lines, [] when it does not exist; a ledger not ending in a newline is corrupt. */
-function ledgerLines(file: string, rel: string): string[] {
-  const bytes = readOrUndefined(file);
-  if (!bytes || bytes.length === 0) return [];
-  const text = Buffer.from(bytes).toString('utf8');
-  if (!text.endsWith('\n'))
-    throw new ProseError('E_CORRUPT', `${rel} does not end with a newline`, { location: { file: rel } });
-  return text.slice(0, -1).split('\n');
 }
 
 function readOrUndefined(file: string): Uint8Array | undefined {
