@@ -216,7 +216,7 @@ export class FsStore implements StateStore {
   async appendSegment(loc: AgentLocation, seg: Omit<Segment, 'number' | 'file'>): Promise<Segment> {
     const dir = this.paths.agentDir(loc);
     mkdirDurable(dir);
-    let n = this.segmentNumbers(dir, loc.agent).at(-1) ?? 0;
+    let n = this.lastSegmentNumber(dir, loc.agent);
     // Another process may take the number first: exclusive creation tells, and we move on to the next one.
     for (;;) {
       n += 1;
@@ -239,6 +239,19 @@ export class FsStore implements StateStore {
         throw new ProseError('E_CORRUPT', (err as Error).message, { location: { file: this.rel(path) }, cause: err });
       }
     });
+  }
+
+  /**
+   * One past the highest segment present is the next (decision segment-numbering), so every name is looked at; in
+   * one pass, without the list and sort a listing needs.
+   */
+  private lastSegmentNumber(dir: string, agent: string): number {
+    let last = 0;
+    for (const f of readdirSync(dir)) {
+      const n = parseSegmentFileName(agent, f, this.decisions.segmentWidth);
+      if (n !== undefined && n > last) last = n;
+    }
+    return last;
   }
 
   private segmentNumbers(dir: string, agent: string): number[] {
