@@ -24,7 +24,7 @@ import { withFileLock } from '../../io/file-lock.ts';
 import { RunPaths } from './run-paths.ts';
 import { BindingFiles } from './binding-files.ts';
 import { initialStateMd, StateMdRenderer, type IndexEntries, type StateDoc } from './state-md.ts';
-import { StateMdFile } from './state-md-file.ts';
+import { copyDoc, StateMdFile, type SharedDoc } from './state-md-file.ts';
 import { FsWorldModelStore } from './world-model-store.ts';
 
 /** The seed's `.prose/` directory layout (filesystem.md), every write atomic; current-store.ts keeps the current one. */
@@ -121,10 +121,11 @@ export class FsStore implements StateStore {
   }
 
   async readEvents(run: RunRef): Promise<ExecutionEvent[]> {
-    return this.readDoc(run)?.events ?? [];
+    const events = this.readDoc(run)?.events;
+    return events ? [...events] : [];
   }
 
-  private readDoc(run: RunRef): StateDoc | undefined {
+  private readDoc(run: RunRef): SharedDoc | undefined {
     const file = join(this.paths.runDir(run), 'state.md');
     return this.docs.read(file, this.rel(file));
   }
@@ -137,8 +138,9 @@ export class FsStore implements StateStore {
       .catch(() => undefined)
       .then(() =>
         withFileLock(join(dir, 'state.md.lock'), () => {
-          const doc = this.readDoc(run);
-          if (!doc) throw new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)}`);
+          const shared = this.readDoc(run);
+          if (!shared) throw new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)}`);
+          const doc = copyDoc(shared);
           change(doc);
           doc.updated = isoSeconds(this.now());
           const file = join(dir, 'state.md');

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { writeFileAtomic } from '../../io/atomic-write.ts';
 import { RACY_MS, sameStat, statKey, type StatKey } from './file-memo.ts';
+import type { ExecutionEvent } from '../../core/model.ts';
 import { parseStateMd, type StateDoc } from './state-md.ts';
 
 /**
@@ -10,14 +11,17 @@ import { parseStateMd, type StateDoc } from './state-md.ts';
  */
 const STAMP_AGE_MS = 2 * RACY_MS;
 
+/** A document as the cache holds it: its event log is never changed in place, so readers share it. */
+export type SharedDoc = Omit<StateDoc, 'events'> & { readonly events: readonly ExecutionEvent[] };
+
 interface Seen {
   stat: StatKey;
-  doc: StateDoc;
+  doc: SharedDoc;
 }
 
 /**
  * Each run's state.md as last read or written by this process, so a call does not read and parse the whole run's
- * document again (decision fs-state-md-rewrite-cost). The cached document is used only while the file's inode,
+ * document again (decision fs-state-md-cache). The cached document is used only while the file's inode,
  * size, mtime and ctime are what they were, and only when that key cannot hide a change: the file carries the
  * mtime stamp of our own write (STAMP_AGE_MS), or it was already older than a clock tick when it was read (git's
  * "racy clean" rule, as in file-memo.ts). Another process's write (ours replace the file, a VM's may edit it in
@@ -26,15 +30,15 @@ interface Seen {
 export class StateMdFile {
   private readonly seen = new Map<string, Seen>();
 
-  /** The run's document (the caller's to change), or undefined when the file does not exist. */
-  read(file: string, rel: string): StateDoc | undefined {
+  /** The run's document, shared with this cache (copy it to change it), or undefined when the file does not exist. */
+  read(file: string, rel: string): SharedDoc | undefined {
     const st = statSync(file, { throwIfNoEntry: false });
     if (st === undefined) {
       this.seen.delete(file);
       return undefined;
     }
     const hit = this.seen.get(file);
-    if (hit !== undefined && sameStat(hit.stat, st)) return copyDoc(hit.doc);
+    if (hit !== undefined && sameStat(hit.stat, st)) return hit.doc;
     // Stat before read: a rewrite in between leaves the old key with the new text, which the next stat misses.
     let text: string;
     try {
@@ -45,21 +49,22 @@ export class StateMdFile {
       return undefined;
     }
     const doc = parseStateMd(text, rel);
-    if (Date.now() - Math.max(st.mtimeMs, st.ctimeMs) > RACY_MS)
-      this.seen.set(file, { stat: statKey(st), doc: copyDoc(doc) });
+    if (Date.now() - Math.max(st.mtimeMs, st.ctimeMs) > RACY_MS) this.seen.set(file, { stat: statKey(st), doc });
     else this.seen.delete(file);
     return doc;
   }
 
-  /** Replaces the file with `text` (one atomic write), remembered as `doc` when the stamp shows it is still ours. */
+  /**
+   * Replaces the file with `text` (one atomic write), remembered as `doc` when the stamp shows it is still ours;
+   * `doc` becomes the cache's (the caller changes it no more).
+   */
   write(file: string, text: string, doc: StateDoc): void {
     const stamp = Date.now() - STAMP_AGE_MS;
     this.seen.delete(file);
     writeFileAtomic(file, text, { mtimeMs: stamp });
     const st = statSync(file, { throwIfNoEntry: false });
     // Another writer between the rename and this stat left its own mtime: the file is read again next time.
-    if (st !== undefined && Math.abs(st.mtimeMs - stamp) < 1)
-      this.seen.set(file, { stat: statKey(st), doc: copyDoc(doc) });
+    if (st !== undefined && Math.abs(st.mtimeMs - stamp) < 1) this.seen.set(file, { stat: statKey(st), doc });
   }
 
   clear(): void {
@@ -67,7 +72,7 @@ export class StateMdFile {
   }
 }
 
-/** The events array is the part a caller changes (appends to); the records in it are never changed. */
-function copyDoc(doc: StateDoc): StateDoc {
+/** The events array is the part a writer changes (appends to); the records in it are never changed. */
+export function copyDoc(doc: SharedDoc): StateDoc {
   return { ...doc, events: [...doc.events] };
 }
