@@ -2,7 +2,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { appendLedger, ledgerLines, readLedger } from '../../../src/backends/filesystem/ledger-file.ts';
+import { appendLedger, lastLedgerLine, ledgerLines, readLedger } from '../../../src/backends/filesystem/ledger-file.ts';
 import { ProseError } from '../../../src/core/errors.ts';
 import { tempEnv } from '../../helpers/temp-env.ts';
 
@@ -64,6 +64,40 @@ test('a ledger cut anywhere else is E_CORRUPT, on read and on append, and left a
     'E_CORRUPT',
     'an empty run ledger is not one the backend wrote',
   );
+  env.cleanup();
+});
+
+test('the last receipt read from the end only is the last of the whole read, for every shape of ledger', () => {
+  const env = tempEnv();
+  const file = join(env.root, 'n.jsonl');
+  const line = (i: number, len: number) => `{"i":${i},"pad":"${'p'.repeat(len)}"}`;
+  const shapes: Record<string, string> = {
+    'one line': `${line(1, 10)}\n`,
+    'many short lines': Array.from({ length: 500 }, (_, i) => `${line(i, 30)}\n`).join(''),
+    'lines longer than a read': `${line(1, 40_000)}\n${line(2, 20_000)}\n`,
+    'a last line ending where a read starts': `${line(1, 100)}\n${line(2, 16 * 1024 - 15)}\n`,
+    'non-ASCII text': `${line(1, 5)}\n{"note":"é ✓ 𝄞"}\n`,
+  };
+  const whole = `{"pad":"${'x'.repeat(3000)}"}\n`;
+  shapes['a torn last line at a block boundary'] = whole + `{"pad":"${'y'.repeat(4096 - whole.length - 8)}`;
+  for (const [name, text] of Object.entries(shapes)) {
+    writeFileSync(file, text);
+    assert.is(lastLedgerLine(file, 'n.jsonl'), readLedger(file, 'n.jsonl').at(-1), name);
+  }
+  writeFileSync(file, `${line(1, 10)}\n{"i":`);
+  assert.is(
+    codeOf(() => lastLedgerLine(file, 'n.jsonl')),
+    'E_CORRUPT',
+    'a cut ledger',
+  );
+  writeFileSync(file, '');
+  assert.is(lastLedgerLine(file, 'n.jsonl'), undefined, 'an empty durable ledger');
+  assert.is(
+    codeOf(() => lastLedgerLine(file, 'n.jsonl', true)),
+    'E_CORRUPT',
+    'an empty run ledger',
+  );
+  assert.is(lastLedgerLine(join(env.root, 'none.jsonl'), 'none.jsonl'), undefined, 'no ledger');
   env.cleanup();
 });
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { ProseError } from '../../core/errors.ts';
 import { createFileExclusive } from '../../io/atomic-write.ts';
 import { appendLine } from './append-line.ts';
@@ -43,6 +43,51 @@ export function readLedger(file: string, rel: string, emptyIsCorrupt = false): s
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
   }
+}
+
+/** How much of a ledger's end is read at a time when only its last receipt is wanted (a receipt is ~1 KiB). */
+const TAIL_CHUNK = 16 * 1024;
+
+/**
+ * The last receipt of a ledger, read from its end only, so a head costs the same however long the chain is; the
+ * rules of `ledgerLines` (a torn last line left out, a cut one E_CORRUPT). undefined when it holds no receipt.
+ */
+export function lastLedgerLine(file: string, rel: string, emptyIsCorrupt = false): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0 && !emptyIsCorrupt) return undefined;
+    let tail = Buffer.alloc(0);
+    let from = size;
+    // Read back until the tail holds the newline ending the last complete line and the one before it (or the start).
+    for (;;) {
+      const end = tail.lastIndexOf(0x0a);
+      if (end >= 0 && (newlineBefore(tail, end) >= 0 || from === 0)) break;
+      if (from === 0) break;
+      const n = Math.min(TAIL_CHUNK, from);
+      const chunk = Buffer.alloc(n);
+      readSync(fd, chunk, 0, n, from - n);
+      from -= n;
+      tail = Buffer.concat([chunk, tail]);
+    }
+    if (size === 0 || tail[tail.length - 1] !== 0x0a) mustBeTorn(size, rel);
+    const end = tail.lastIndexOf(0x0a);
+    if (end < 0) return undefined;
+    return tail.subarray(newlineBefore(tail, end) + 1, end).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The last newline before byte `at` of `buf`, or -1 (lastIndexOf would read a negative offset from the end). */
+function newlineBefore(buf: Buffer, at: number): number {
+  return at > 0 ? buf.lastIndexOf(0x0a, at - 1) : -1;
 }
 
 function mustBeTorn(size: number, rel: string): void {

@@ -6,7 +6,7 @@ import type { RunRef } from '../../core/model.ts';
 import type { WorldModelStore } from '../../core/store.ts';
 import { parseArtifact } from '../../canon/parse-artifact.ts';
 import { mkdirDurable, writeFileAtomic } from '../../io/atomic-write.ts';
-import { appendLedger, readLedger } from './ledger-file.ts';
+import { appendLedger, lastLedgerLine, readLedger } from './ledger-file.ts';
 import type { RunPaths } from './run-paths.ts';
 
 const VERSION_RE = /^sha256:[a-f0-9]{64}\n$/;
@@ -102,21 +102,21 @@ export class FsWorldModelStore implements WorldModelStore {
   private async durableHead(run: RunRef, node: string): Promise<string | undefined> {
     const ledger = this.durableLedger(node);
     if (ledger === undefined) return undefined;
-    const runLast = (await this.readReceipts(run, node)).at(-1);
-    if (runLast !== undefined && !ledger.lines.includes(runLast)) {
+    const runLast = lastLedgerLine(this.dir(run, 'receipts', `${node}.jsonl`), `receipts/${node}.jsonl`, true);
+    const head = lastLedgerLine(ledger.file, ledger.rel);
+    // Read whole only when the run's last receipt is not the head: missing (the kill above), or another run's came after.
+    if (runLast !== undefined && runLast !== head && !readLedger(ledger.file, ledger.rel).includes(runLast)) {
       appendLedger(ledger.file, ledger.rel, runLast);
       return runLast;
     }
-    return ledger.lines.at(-1);
+    return head;
   }
 
-  /** The node's durable ledger, read only (undefined in v0, which keeps none). */
-  private durableLedger(node: string): { file: string; rel: string; lines: string[] } | undefined {
+  /** Where the node's durable ledger is (undefined in v0, which keeps none). */
+  private durableLedger(node: string): { file: string; rel: string } | undefined {
     const durable = this.paths.durableNodeDir(node);
     if (durable === undefined) return undefined;
-    const file = join(durable, 'receipts.jsonl');
-    const rel = `state/world-model/${node}/receipts.jsonl`;
-    return { file, rel, lines: readLedger(file, rel) };
+    return { file: join(durable, 'receipts.jsonl'), rel: `state/world-model/${node}/receipts.jsonl` };
   }
 
   /**
@@ -124,7 +124,8 @@ export class FsWorldModelStore implements WorldModelStore {
    * (publishing comes before the receipt), and its skipped or failed ones copy the durable `@atomic` forward.
    */
   private async durablePublished(run: RunRef, node: string): Promise<string | null> {
-    const head = this.durableLedger(node)?.lines.at(-1);
+    const ledger = this.durableLedger(node);
+    const head = ledger && lastLedgerLine(ledger.file, ledger.rel);
     if (head === undefined) return null;
     const atomic = (JSON.parse(head) as { fingerprints?: Record<string, unknown> }).fingerprints?.['@atomic'];
     if (typeof atomic !== 'string' || !(await this.readVersion(run, node, atomic))) return null;
