@@ -1,4 +1,14 @@
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  futimesSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -6,8 +16,8 @@ import { randomBytes } from 'node:crypto';
  * Writes a file so a crash leaves the old or the new content, never a torn one: a temp file in the same
  * directory, fsync, rename over the target, fsync of the directory.
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
-  const tmp = writeTemp(path, data);
+export function writeFileAtomic(path: string, data: string | Uint8Array, opts: { mtimeMs?: number } = {}): void {
+  const tmp = writeTemp(path, data, opts.mtimeMs);
   try {
     replaceFile(tmp, path);
   } catch (err) {
@@ -72,7 +82,8 @@ function replaceFile(tmp: string, path: string): void {
   }
 }
 
-function writeTemp(path: string, data: string | Uint8Array): string {
+/** `mtimeMs` stamps the file's modification time before it is renamed into place (a reader's cache key, state-md-file.ts). */
+function writeTemp(path: string, data: string | Uint8Array, mtimeMs?: number): string {
   mkdirDurable(dirname(path));
   const tmp = join(dirname(path), `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
   const fd = openSync(tmp, 'wx', 0o644);
@@ -80,6 +91,7 @@ function writeTemp(path: string, data: string | Uint8Array): string {
     const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     let off = 0;
     while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+    if (mtimeMs !== undefined) futimesSync(fd, mtimeMs / 1000, mtimeMs / 1000);
     fsyncSync(fd);
   } catch (err) {
     closeSync(fd);

@@ -3,14 +3,15 @@ import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync,
 /**
  * Appends one line to a file that is only ever appended to (vm.log.md, execution.jsonl): one write of the line and
  * its newline, then fsync, so an acknowledged line survives a crash. A last line without its newline was cut off by
- * a crash before it was acknowledged: it is dropped first, so the new line never continues it.
+ * a crash before it was acknowledged: it is dropped first, so the new line never continues it (`torn` is told first).
  */
-export function appendLine(file: string, line: string): void {
+export function appendLine(file: string, line: string, torn?: (size: number) => void): void {
   const fd = openSync(file, 'r+');
   try {
     let size = fstatSync(fd).size;
     // Only the last byte is read, so an append costs the same however long the file is; the whole file only after a crash.
     if (size > 0 && lastByte(fd, size) !== 0x0a) {
+      torn?.(size); // a caller that can tell a crash's cut from another may refuse here
       size = readFileSync(fd).lastIndexOf(0x0a) + 1;
       ftruncateSync(fd, size);
     }

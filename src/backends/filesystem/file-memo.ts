@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 
 /**
  * A file's timestamps advance in clock ticks (milliseconds on most Linux file systems), so a file rewritten within
@@ -13,7 +13,7 @@ export const RACY_MS = 100;
  * Only a derivation the file alone determines may be memoized: a mismatch of any field re-reads the file.
  */
 export class FileMemo<T> {
-  private readonly entries = new Map<string, { key: string; value: T }>();
+  private readonly entries = new Map<string, { stat: StatKey; value: T }>();
 
   /** The memoized value of `file`, or `read()`'s; undefined (and forgotten) when the file does not exist. */
   get(file: string, read: () => T | undefined): T | undefined {
@@ -24,13 +24,12 @@ export class FileMemo<T> {
       this.entries.delete(file);
       return undefined;
     }
-    const key = `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
     const hit = this.entries.get(file);
-    if (hit?.key === key) return hit.value;
+    if (hit !== undefined && sameStat(hit.stat, st)) return hit.value;
     // Stat before read: a rewrite in between leaves the old key with the new value, which the next stat misses.
     const value = read();
     const settled = Date.now() - Math.max(st.mtimeMs, st.ctimeMs) > RACY_MS;
-    if (value !== undefined && settled) this.entries.set(file, { key, value });
+    if (value !== undefined && settled) this.entries.set(file, { stat: statKey(st), value });
     else this.entries.delete(file);
     return value;
   }
@@ -39,3 +38,21 @@ export class FileMemo<T> {
     this.entries.clear();
   }
 }
+
+/** What identifies a file's content without reading it: compared as numbers (a string key cost more than the stat). */
+export interface StatKey {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
+export const statKey = (st: Stats): StatKey => ({
+  ino: st.ino,
+  size: st.size,
+  mtimeMs: st.mtimeMs,
+  ctimeMs: st.ctimeMs,
+});
+
+export const sameStat = (k: StatKey, st: Stats): boolean =>
+  k.ino === st.ino && k.size === st.size && k.mtimeMs === st.mtimeMs && k.ctimeMs === st.ctimeMs;

@@ -4,7 +4,7 @@ import type { StorageView } from '../../core/backend.ts';
 import type { Decisions } from '../../core/decisions.ts';
 import type { Edition } from '../../core/editions.ts';
 import { ProseError } from '../../core/errors.ts';
-import { formatBindingFile, parseBindingFile } from '../../core/formats/binding-file.ts';
+import { formatBindingFile } from '../../core/formats/binding-file.ts';
 import { formatSegmentFile, parseSegmentFile } from '../../core/formats/segment-file.ts';
 import type {
   AgentLocation,
@@ -21,25 +21,11 @@ import type { StateStore, WorldModelStore } from '../../core/store.ts';
 import { isoSeconds } from '../../core/time-format.ts';
 import { createFileExclusive, mkdirDurable, syncDir, writeFileAtomic } from '../../io/atomic-write.ts';
 import { withFileLock } from '../../io/file-lock.ts';
-import { FileMemo } from './file-memo.ts';
 import { RunPaths } from './run-paths.ts';
-import { initialStateMd, parseStateMd, renderStateMd, type IndexEntries, type StateDoc } from './state-md.ts';
+import { BindingFiles } from './binding-files.ts';
+import { initialStateMd, StateMdRenderer, type IndexEntries, type StateDoc } from './state-md.ts';
+import { copyDoc, StateMdFile, type SharedDoc } from './state-md-file.ts';
 import { FsWorldModelStore } from './world-model-store.ts';
-
-const SCOPED_FILE = /^(.+)__([1-9]\d*)\.md$/;
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-/** Bytes that are not UTF-8 were not written by us: reading them as U+FFFD would hand back a different value. */
-function decodeUtf8(bytes: Uint8Array, file: string): string {
-  try {
-    return STRICT_UTF8.decode(bytes);
-  } catch {
-    throw new ProseError('E_CORRUPT', `${file} is not valid UTF-8`, {
-      location: { file },
-      hint: 'the file was changed outside the backend; restore it',
-    });
-  }
-}
 
 /** The seed's `.prose/` directory layout (filesystem.md), every write atomic; current-store.ts keeps the current one. */
 export class FsStore implements StateStore {
@@ -48,13 +34,12 @@ export class FsStore implements StateStore {
   readonly worldModel: WorldModelStore;
   /** Serializes the VM's read-modify-write of state.md within this process. */
   private readonly locks = new Map<string, Promise<unknown>>();
-  /**
-   * The last state.md text seen per run and what it parsed to: every VM event reads the whole document, and
-   * parsing and checking each event again made a run's events cost O(events) each. Reused only for equal text.
-   */
-  private readonly docs = new Map<string, { text: string; doc: StateDoc }>();
-  /** Each binding file's line of the state.md index (name, kind, scope), while the file is unchanged. */
-  private readonly indexLines = new FileMemo<IndexEntries['bindings'][number]>();
+  /** Each run's state.md as last read or written, used while the file's stat says it is unchanged. */
+  private readonly docs = new StateMdFile();
+  /** Each run's state.md renderer, which extends its text by the events appended since the last render. */
+  private readonly renderers = new Map<string, StateMdRenderer>();
+  /** The runs' binding files, parsed again only when changed. */
+  private readonly bindingFiles = new BindingFiles((abs) => this.rel(abs));
 
   constructor(
     projectDir: string,
@@ -136,23 +121,13 @@ export class FsStore implements StateStore {
   }
 
   async readEvents(run: RunRef): Promise<ExecutionEvent[]> {
-    return this.readDoc(run)?.events ?? [];
+    const events = this.readDoc(run)?.events;
+    return events ? [...events] : [];
   }
 
-  private readDoc(run: RunRef): StateDoc | undefined {
+  private readDoc(run: RunRef): SharedDoc | undefined {
     const file = join(this.paths.runDir(run), 'state.md');
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
-    const seen = this.docs.get(file);
-    if (seen?.text === text) return copyDoc(seen.doc);
-    const doc = parseStateMd(text, this.rel(file));
-    this.docs.set(file, { text, doc: copyDoc(doc) });
-    return doc;
+    return this.docs.read(file, this.rel(file));
   }
 
   private async updateDoc(run: RunRef, change: (doc: StateDoc) => void): Promise<void> {
@@ -163,13 +138,15 @@ export class FsStore implements StateStore {
       .catch(() => undefined)
       .then(() =>
         withFileLock(join(dir, 'state.md.lock'), () => {
-          const doc = this.readDoc(run);
-          if (!doc) throw new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)}`);
+          const shared = this.readDoc(run);
+          if (!shared) throw new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)}`);
+          const doc = copyDoc(shared);
           change(doc);
           doc.updated = isoSeconds(this.now());
-          const text = renderStateMd(doc, this.indexOf(run));
-          writeFileAtomic(join(dir, 'state.md'), text);
-          this.docs.set(join(dir, 'state.md'), { text, doc: copyDoc(doc) });
+          const file = join(dir, 'state.md');
+          let renderer = this.renderers.get(file);
+          if (!renderer) this.renderers.set(file, (renderer = new StateMdRenderer()));
+          this.docs.write(file, renderer.render(doc, this.indexOf(run)), doc);
         }),
       );
     this.locks.set(run, next);
@@ -181,7 +158,7 @@ export class FsStore implements StateStore {
   }
 
   private indexOf(run: RunRef): IndexEntries {
-    const bindings = this.bindingIndex(run);
+    const bindings = this.bindingFiles.index(this.paths.runDir(run));
     const agentsDir = join(this.paths.runDir(run), 'agents');
     const agents = existsSync(agentsDir)
       ? readdirSync(agentsDir)
@@ -215,90 +192,12 @@ export class FsStore implements StateStore {
   }
 
   async readBinding(run: RunRef, name: string, executionId: ExecutionId | null): Promise<BindingRecord | undefined> {
-    const file = join(this.paths.runDir(run), 'bindings', RunPaths.bindingFile(name, executionId));
-    return this.readBindingFile(run, file);
-  }
-
-  /** A binding file as written (an attachment's value not read); undefined when there is none. */
-  private parseBinding(file: string): ReturnType<typeof parseBindingFile> | undefined {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
-    const text = decodeUtf8(bytes, this.rel(file));
-    try {
-      return parseBindingFile(text, this.rel(file));
-    } catch (err) {
-      throw new ProseError('E_CORRUPT', (err as Error).message, { location: (err as ProseError).location, cause: err });
-    }
-  }
-
-  private readBindingFile(run: RunRef, file: string): BindingRecord | undefined {
-    const parsed = this.parseBinding(file);
-    if (!parsed) return undefined;
-    let value = parsed.value;
-    if (parsed.attachment !== undefined) {
-      if (!/^attachments\/[^/]+$/.test(parsed.attachment))
-        throw new ProseError(
-          'E_CORRUPT',
-          `attachment path ${JSON.stringify(parsed.attachment)} is not under attachments/`,
-          { location: { file: this.rel(file) } },
-        );
-      try {
-        value = readFileSync(join(this.paths.runDir(run), parsed.attachment), 'utf8');
-      } catch {
-        throw new ProseError('E_CORRUPT', `attachment ${parsed.attachment} is missing`, {
-          location: { file: this.rel(file) },
-        });
-      }
-    }
-    return {
-      name: parsed.name,
-      kind: parsed.kind,
-      value,
-      executionId: parsed.executionId,
-      ...(parsed.source ? { source: parsed.source } : {}),
-      attached: parsed.attachment !== undefined,
-    };
+    const dir = this.paths.runDir(run);
+    return this.bindingFiles.record(dir, join(dir, 'bindings', RunPaths.bindingFile(name, executionId)));
   }
 
   async listBindings(run: RunRef): Promise<BindingRecord[]> {
-    return this.readAllBindings(run);
-  }
-
-  private readAllBindings(run: RunRef): BindingRecord[] {
-    return this.eachBindingFile(run, (file, entry) => {
-      const rec = this.readBindingFile(run, file);
-      if (rec) checkFileName(entry, rec, () => this.rel(file));
-      return rec;
-    });
-  }
-
-  /** The index lines of state.md: parsed binding files without their attachments, memoized per file. */
-  private bindingIndex(run: RunRef): IndexEntries['bindings'] {
-    return this.eachBindingFile(run, (file, entry) =>
-      this.indexLines.get(file, () => {
-        const parsed = this.parseBinding(file);
-        if (!parsed) return undefined;
-        checkFileName(entry, parsed, () => this.rel(file));
-        return { name: parsed.name, kind: parsed.kind, executionId: parsed.executionId };
-      }),
-    );
-  }
-
-  private eachBindingFile<T>(run: RunRef, read: (file: string, entry: string) => T | undefined): T[] {
-    const dir = join(this.paths.runDir(run), 'bindings');
-    if (!existsSync(dir)) return [];
-    const out: T[] = [];
-    for (const entry of readdirSync(dir).sort()) {
-      if (entry.startsWith('.') || !entry.endsWith('.md')) continue; // temp files of writes in flight
-      const v = read(join(dir, entry), entry);
-      if (v !== undefined) out.push(v);
-    }
-    return out;
+    return this.bindingFiles.list(this.paths.runDir(run));
   }
 
   async writeMemory(loc: AgentLocation, memory: string): Promise<{ location: string }> {
@@ -319,7 +218,7 @@ export class FsStore implements StateStore {
   async appendSegment(loc: AgentLocation, seg: Omit<Segment, 'number' | 'file'>): Promise<Segment> {
     const dir = this.paths.agentDir(loc);
     mkdirDurable(dir);
-    let n = this.segmentNumbers(dir, loc.agent).at(-1) ?? 0;
+    let n = this.lastSegmentNumber(dir, loc.agent);
     // Another process may take the number first: exclusive creation tells, and we move on to the next one.
     for (;;) {
       n += 1;
@@ -344,6 +243,19 @@ export class FsStore implements StateStore {
     });
   }
 
+  /**
+   * One past the highest segment present is the next (decision segment-numbering), so every name is looked at; in
+   * one pass, without the list and sort a listing needs.
+   */
+  private lastSegmentNumber(dir: string, agent: string): number {
+    let last = 0;
+    for (const f of readdirSync(dir)) {
+      const n = parseSegmentFileName(agent, f, this.decisions.segmentWidth);
+      if (n !== undefined && n > last) last = n;
+    }
+    return last;
+  }
+
   private segmentNumbers(dir: string, agent: string): number[] {
     if (!existsSync(dir)) return [];
     return readdirSync(dir)
@@ -359,30 +271,12 @@ export class FsStore implements StateStore {
   async close(): Promise<void> {
     await Promise.allSettled([...this.locks.values()]);
     this.docs.clear();
-    this.indexLines.clear();
+    this.renderers.clear();
+    this.bindingFiles.clear();
   }
 
   protected rel(abs: string): string {
     const r = relative(this.paths.projectDir, abs);
     return r.startsWith('..') ? abs : r.split(sep).join('/');
-  }
-}
-
-/** The events array is the part a caller changes (appends to); the records in it are never changed. */
-function copyDoc(doc: StateDoc): StateDoc {
-  return { ...doc, events: [...doc.events] };
-}
-
-/** A binding file is named after the binding it holds (`name.md`, or `name__{execution_id}.md` in a frame). */
-function checkFileName(entry: string, rec: { name: string; executionId: ExecutionId | null }, rel: () => string): void {
-  const scoped = SCOPED_FILE.exec(entry);
-  const expectName = scoped ? scoped[1] : entry.slice(0, -3);
-  const expectId = scoped ? Number(scoped[2]) : null;
-  if (rec.name !== expectName || rec.executionId !== expectId) {
-    throw new ProseError(
-      'E_CORRUPT',
-      `binding file ${entry} holds ${rec.name} (execution_id ${rec.executionId ?? 'root'})`,
-      { location: { file: rel() } },
-    );
   }
 }

@@ -1,5 +1,6 @@
 import { ProseError } from '../../core/errors.ts';
-import { callStack, foldEvents, type ExecutionState } from '../../core/execution-log.ts';
+import { callStack, type ExecutionState } from '../../core/execution-log.ts';
+import { foldIncrementally } from '../../core/fold-memo.ts';
 import type { ExecutionEvent, RunRecord, RunStatus } from '../../core/model.ts';
 import { RUN_STATUSES } from '../../core/model.ts';
 import { checkEventShape } from '../../core/check-args.ts';
@@ -28,27 +29,54 @@ const oneLine = (s: string) =>
   s.replace(/\\/g, '\\\\').replace(/\r/g, '\\r').replace(/\n/g, '\\n').replace(/\|/g, '\\|');
 
 export function renderStateMd(doc: StateDoc, index: IndexEntries): string {
-  const state = foldEvents(doc.events);
-  return [
-    ...headerLines(doc),
-    '## Execution Trace',
-    '',
-    '```prose',
-    ...traceLines(doc.events),
-    '```',
-    '',
-    ...activeConstructLines(state),
-    ...indexLines(index),
-    ...callStackLines(state),
+  return new StateMdRenderer().render(doc, index);
+}
+
+/**
+ * Renders state.md again and again for one run whose log only grows: the trace annotations and the event log's
+ * text are extended by the events past those rendered before (the same objects, checked one by one; any other log
+ * starts afresh), and each Index row's line is made once per row object, so a render costs the concatenation of
+ * what it writes, not a walk over every event (decision fs-state-md-rewrite-cost).
+ */
+export class StateMdRenderer {
+  private events: ExecutionEvent[] = [];
+  private trace = new TraceFold();
+  private logText = '';
+
+  render(doc: StateDoc, index: IndexEntries): string {
+    this.extend(doc.events);
+    const state = foldIncrementally(doc.events);
+    const preamble = [
+      ...headerLines(doc),
+      '## Execution Trace',
+      '',
+      '```prose',
+      ...this.trace.lines(),
+      '```',
+      '',
+      ...activeConstructLines(state),
+      ...indexLines(index),
+      ...callStackLines(state),
+      '',
+      '## Event Log',
+      '',
+    ].join('\n');
     // The count closes the file, so a cut that drops whole event lines is seen, not read as a shorter history.
-    '',
-    '## Event Log',
-    '',
-    ...doc.events.map(eventLine),
-    '',
-    `<!-- ${doc.events.length} events -->`,
-    '',
-  ].join('\n');
+    return `${preamble}\n${this.logText}\n<!-- ${doc.events.length} events -->\n`;
+  }
+
+  private extend(events: readonly ExecutionEvent[]): void {
+    const same = events.length >= this.events.length && this.events.every((e, i) => events[i] === e);
+    if (!same) {
+      this.events = [];
+      this.trace = new TraceFold();
+      this.logText = '';
+    }
+    const added = events.slice(this.events.length);
+    for (const e of added) this.trace.add(e);
+    this.logText += added.map((e) => `${eventLine(e)}\n`).join('');
+    this.events.push(...added);
+  }
 }
 
 function headerLines(doc: StateDoc): string[] {
@@ -92,13 +120,22 @@ function indexLines(index: IndexEntries): string[] {
     '| Name | Kind | Path | Execution ID |',
     '|------|------|------|--------------|',
   ];
-  for (const b of index.bindings) {
-    const path = oneLine(RunPaths.bindingFile(b.name, b.executionId));
-    out.push(`| ${oneLine(b.name)} | ${b.kind} | bindings/${path} | ${b.executionId ?? '(root)'} |`);
-  }
+  for (const b of index.bindings) out.push(indexRow(b));
   out.push('', '### Agents', '', '| Name | Scope | Path |', '|------|-------|------|');
   for (const a of index.agents) out.push(`| ${oneLine(a.name)} | ${a.scope} | ${oneLine(a.path)} |`);
   return out;
+}
+
+/** Index rows come from a memo that hands back the same object while its binding file is unchanged. */
+const indexRows = new WeakMap<IndexEntries['bindings'][number], string>();
+function indexRow(b: IndexEntries['bindings'][number]): string {
+  let line = indexRows.get(b);
+  if (line === undefined) {
+    const path = oneLine(RunPaths.bindingFile(b.name, b.executionId));
+    line = `| ${oneLine(b.name)} | ${b.kind} | bindings/${path} | ${b.executionId ?? '(root)'} |`;
+    indexRows.set(b, line);
+  }
+  return line;
 }
 
 function callStackLines(state: ExecutionState): string[] {
@@ -114,33 +151,33 @@ function callStackLines(state: ExecutionState): string[] {
   ];
 }
 
-/** Event records are never changed once logged, and state.md is rewritten whole per event: each line is made once. */
-const eventLines = new WeakMap<ExecutionEvent, string>();
 function eventLine(e: ExecutionEvent): string {
-  let line = eventLines.get(e);
-  if (line === undefined) eventLines.set(e, (line = `- ${JSON.stringify(e)}`));
-  return line;
+  return `- ${JSON.stringify(e)}`;
 }
 
 /** One line per statement index, annotated with its latest status (filesystem.md "Status annotations"). */
-function traceLines(events: ExecutionEvent[]): string[] {
-  const latest = new Map<number, { text: string; note: string }>();
-  const retry = new Map<number, string>();
-  for (const e of events) {
-    if (e.type === 'retry') retry.set(e.index, `# <-- RETRYING (attempt ${e.attempt}/${e.max})`);
-    if (e.type !== 'statement') continue;
+class TraceFold {
+  private readonly latest = new Map<number, { text: string; note: string }>();
+  private readonly retry = new Map<number, string>();
+
+  add(e: ExecutionEvent): void {
+    if (e.type === 'retry') this.retry.set(e.index, `# <-- RETRYING (attempt ${e.attempt}/${e.max})`);
+    if (e.type !== 'statement') return;
     const first = oneLine(e.text.split('\n')[0]!);
     const note =
       e.status === 'executing'
-        ? (retry.get(e.index) ?? '# <-- EXECUTING')
+        ? (this.retry.get(e.index) ?? '# <-- EXECUTING')
         : e.status === 'completed'
           ? '# (complete)'
           : e.status === 'failed'
             ? `# <-- FAILED${e.error ? `: ${oneLine(e.error.split('\n')[0]!)}` : ''}`
             : '# (skipped)';
-    latest.set(e.index, { text: first, note });
+    this.latest.set(e.index, { text: first, note });
   }
-  return [...latest.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => `${v.text.padEnd(44)} ${v.note}`);
+
+  lines(): string[] {
+    return [...this.latest.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => `${v.text.padEnd(44)} ${v.note}`);
+  }
 }
 
 type Fail = (line: number, message: string) => never;

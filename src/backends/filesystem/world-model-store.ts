@@ -6,6 +6,7 @@ import type { RunRef } from '../../core/model.ts';
 import type { WorldModelStore } from '../../core/store.ts';
 import { parseArtifact } from '../../canon/parse-artifact.ts';
 import { mkdirDurable, writeFileAtomic } from '../../io/atomic-write.ts';
+import { appendLedger, lastLedgerLine, readLedger } from './ledger-file.ts';
 import type { RunPaths } from './run-paths.ts';
 
 const VERSION_RE = /^sha256:[a-f0-9]{64}\n$/;
@@ -101,21 +102,21 @@ export class FsWorldModelStore implements WorldModelStore {
   private async durableHead(run: RunRef, node: string): Promise<string | undefined> {
     const ledger = this.durableLedger(node);
     if (ledger === undefined) return undefined;
-    const runLast = (await this.readReceipts(run, node)).at(-1);
-    if (runLast !== undefined && !ledger.lines.includes(runLast)) {
+    const runLast = lastLedgerLine(this.dir(run, 'receipts', `${node}.jsonl`), `receipts/${node}.jsonl`, true);
+    const head = lastLedgerLine(ledger.file, ledger.rel);
+    // Read whole only when the run's last receipt is not the head: missing (the kill above), or another run's came after.
+    if (runLast !== undefined && runLast !== head && !readLedger(ledger.file, ledger.rel).includes(runLast)) {
       appendLedger(ledger.file, ledger.rel, runLast);
       return runLast;
     }
-    return ledger.lines.at(-1);
+    return head;
   }
 
-  /** The node's durable ledger, read only (undefined in v0, which keeps none). */
-  private durableLedger(node: string): { file: string; rel: string; lines: string[] } | undefined {
+  /** Where the node's durable ledger is (undefined in v0, which keeps none). */
+  private durableLedger(node: string): { file: string; rel: string } | undefined {
     const durable = this.paths.durableNodeDir(node);
     if (durable === undefined) return undefined;
-    const file = join(durable, 'receipts.jsonl');
-    const rel = `state/world-model/${node}/receipts.jsonl`;
-    return { file, rel, lines: ledgerLines(file, rel) };
+    return { file: join(durable, 'receipts.jsonl'), rel: `state/world-model/${node}/receipts.jsonl` };
   }
 
   /**
@@ -123,7 +124,8 @@ export class FsWorldModelStore implements WorldModelStore {
    * (publishing comes before the receipt), and its skipped or failed ones copy the durable `@atomic` forward.
    */
   private async durablePublished(run: RunRef, node: string): Promise<string | null> {
-    const head = this.durableLedger(node)?.lines.at(-1);
+    const ledger = this.durableLedger(node);
+    const head = ledger && lastLedgerLine(ledger.file, ledger.rel);
     if (head === undefined) return null;
     const atomic = (JSON.parse(head) as { fingerprints?: Record<string, unknown> }).fingerprints?.['@atomic'];
     if (typeof atomic !== 'string' || !(await this.readVersion(run, node, atomic))) return null;
@@ -141,16 +143,7 @@ export class FsWorldModelStore implements WorldModelStore {
               .sort()
           : [];
     const out: string[] = [];
-    for (const f of files) {
-      const bytes = readOrUndefined(join(dir, f));
-      if (!bytes) continue;
-      const text = Buffer.from(bytes).toString('utf8');
-      if (!text.endsWith('\n'))
-        throw new ProseError('E_CORRUPT', `receipts/${f} does not end with a newline (torn write?)`, {
-          location: { file: `receipts/${f}` },
-        });
-      out.push(...text.slice(0, -1).split('\n'));
-    }
+    for (const f of files) out.push(...readLedger(join(dir, f), `receipts/${f}`, true));
     return out;
   }
 
@@ -190,25 +183,6 @@ export class FsWorldModelStore implements WorldModelStore {
       sources,
     };
   }
-}
-
-/** A ledger rewritten whole with one more line, atomically: a crash leaves it with or without the line. */
-function appendLedger(file: string, rel: string, receiptJson: string): void {
-  const before = readOrUndefined(file);
-  const prefix = before ? Buffer.from(before).toString('utf8') : '';
-  if (prefix.length > 0 && !prefix.endsWith('\n'))
-    throw new ProseError('E_CORRUPT', `${rel} does not end with a newline`, { location: { file: rel } });
-  writeFileAtomic(file, `${prefix}${receiptJson}\n`);
-}
-
-/** A ledger's lines, [] when it does not exist; a ledger not ending in a newline is corrupt. */
-function ledgerLines(file: string, rel: string): string[] {
-  const bytes = readOrUndefined(file);
-  if (!bytes || bytes.length === 0) return [];
-  const text = Buffer.from(bytes).toString('utf8');
-  if (!text.endsWith('\n'))
-    throw new ProseError('E_CORRUPT', `${rel} does not end with a newline`, { location: { file: rel } });
-  return text.slice(0, -1).split('\n');
 }
 
 function readOrUndefined(file: string): Uint8Array | undefined {

@@ -1,0 +1,78 @@
+import { readFileSync, statSync } from 'node:fs';
+import { writeFileAtomic } from '../../io/atomic-write.ts';
+import { RACY_MS, sameStat, statKey, type StatKey } from './file-memo.ts';
+import type { ExecutionEvent } from '../../core/model.ts';
+import { parseStateMd, type StateDoc } from './state-md.ts';
+
+/**
+ * How far in the past our own writes stamp state.md's mtime. Any later write to the file, by anyone, sets its mtime
+ * to the clock of that moment, at least this much later less one clock tick (RACY_MS bounds a tick), so it can
+ * never leave the stamp in place: a file still carrying our stamp holds what we wrote.
+ */
+const STAMP_AGE_MS = 2 * RACY_MS;
+
+/** A document as the cache holds it: its event log is never changed in place, so readers share it. */
+export type SharedDoc = Omit<StateDoc, 'events'> & { readonly events: readonly ExecutionEvent[] };
+
+interface Seen {
+  stat: StatKey;
+  doc: SharedDoc;
+}
+
+/**
+ * Each run's state.md as last read or written by this process, so a call does not read and parse the whole run's
+ * document again (decision fs-state-md-cache). The cached document is used only while the file's inode,
+ * size, mtime and ctime are what they were, and only when that key cannot hide a change: the file carries the
+ * mtime stamp of our own write (STAMP_AGE_MS), or it was already older than a clock tick when it was read (git's
+ * "racy clean" rule, as in file-memo.ts). Another process's write (ours replace the file, a VM's may edit it in
+ * place) changes the key and is read on the next call.
+ */
+export class StateMdFile {
+  private readonly seen = new Map<string, Seen>();
+
+  /** The run's document, shared with this cache (copy it to change it), or undefined when the file does not exist. */
+  read(file: string, rel: string): SharedDoc | undefined {
+    const st = statSync(file, { throwIfNoEntry: false });
+    if (st === undefined) {
+      this.seen.delete(file);
+      return undefined;
+    }
+    const hit = this.seen.get(file);
+    if (hit !== undefined && sameStat(hit.stat, st)) return hit.doc;
+    // Stat before read: a rewrite in between leaves the old key with the new text, which the next stat misses.
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      this.seen.delete(file);
+      return undefined;
+    }
+    const doc = parseStateMd(text, rel);
+    if (Date.now() - Math.max(st.mtimeMs, st.ctimeMs) > RACY_MS) this.seen.set(file, { stat: statKey(st), doc });
+    else this.seen.delete(file);
+    return doc;
+  }
+
+  /**
+   * Replaces the file with `text` (one atomic write), remembered as `doc` when the stamp shows it is still ours;
+   * `doc` becomes the cache's (the caller changes it no more).
+   */
+  write(file: string, text: string, doc: StateDoc): void {
+    const stamp = Date.now() - STAMP_AGE_MS;
+    this.seen.delete(file);
+    writeFileAtomic(file, text, { mtimeMs: stamp });
+    const st = statSync(file, { throwIfNoEntry: false });
+    // Another writer between the rename and this stat left its own mtime: the file is read again next time.
+    if (st !== undefined && Math.abs(st.mtimeMs - stamp) < 1) this.seen.set(file, { stat: statKey(st), doc });
+  }
+
+  clear(): void {
+    this.seen.clear();
+  }
+}
+
+/** The events array is the part a writer changes (appends to); the records in it are never changed. */
+export function copyDoc(doc: SharedDoc): StateDoc {
+  return { ...doc, events: [...doc.events] };
+}
