@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { foldEvents } from '../../src/core/execution-log.ts';
+import { foldEvents, toResumeState } from '../../src/core/execution-log.ts';
 import { foldIncrementally } from '../../src/core/fold-memo.ts';
 import type { ExecutionEvent } from '../../src/core/model.ts';
 
@@ -39,12 +39,24 @@ test('a shorter log than the one folded before (a rewritten store) is folded fro
   assert.equal(foldIncrementally(log.slice(0, 10)), foldEvents(log.slice(0, 10)));
 });
 
-test('a caller changing the state it was given does not change the next fold', () => {
+test('a log folded before is answered with the same state, and a longer one never changes it', () => {
   const log = growingLog(30);
+  const first = foldIncrementally(log);
+  const before = structuredClone(first);
+  assert.is(foldIncrementally(log.slice()), first, 'the same events: the state handed out before, no copy');
+  log.push(statement(1, 'executing'));
+  const longer = foldIncrementally(log);
+  assert.is.not(longer, first);
+  assert.equal(first, before, 'a state handed out is never changed by a later fold');
+  assert.equal(longer, foldEvents(log));
+});
+
+test("resume's parts are the caller's own: changing them leaves the shared state as it was", () => {
+  const log = growingLog(30);
+  log.push({ type: 'error', index: 3, message: 'boom' });
   const state = foldIncrementally(log);
-  state.frames.clear();
-  state.anonCount = 99;
-  log.push(statement(1, 'completed'));
+  const resume = toResumeState('r', 'running', state, []);
+  resume.errors.push({ index: 0, message: 'added by the caller' });
   assert.equal(foldIncrementally(log), foldEvents(log));
 });
 

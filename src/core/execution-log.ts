@@ -24,6 +24,19 @@ export interface ExecutionState {
   anonCount: number;
 }
 
+/** A value no holder may change: the fold memo hands one folded state to every caller of the same log. */
+export type Frozen<T> =
+  T extends Map<infer K, infer V>
+    ? ReadonlyMap<K, Frozen<V>>
+    : T extends (infer U)[]
+      ? readonly Frozen<U>[]
+      : T extends object
+        ? { readonly [P in keyof T]: Frozen<T[P]> }
+        : T;
+
+/** An execution state as readers get it (fold-memo.ts): shared, never changed after it is handed out. */
+export type StateView = Frozen<ExecutionState>;
+
 export function emptyState(): ExecutionState {
   return {
     frames: new Map(),
@@ -53,7 +66,7 @@ type ParallelEvent = EventOf<'parallel-start' | 'branch' | 'parallel-join'>;
 type LoopEvent = EventOf<'loop-start' | 'loop-iteration' | 'loop-exit'>;
 
 /** Checks that `event` may follow the state (the rules in docs/decisions.md `execution-events`). */
-export function checkEvent(state: ExecutionState, event: ExecutionEvent): void {
+export function checkEvent(state: StateView, event: ExecutionEvent): void {
   switch (event.type) {
     case 'statement':
     case 'error':
@@ -86,7 +99,7 @@ export function checkEvent(state: ExecutionState, event: ExecutionEvent): void {
   }
 }
 
-function checkParallelEvent(state: ExecutionState, event: ParallelEvent): void {
+function checkParallelEvent(state: StateView, event: ParallelEvent): void {
   switch (event.type) {
     case 'parallel-start':
       if (state.parallels[event.id]) fail('E_CONFLICT', `parallel ${event.id} already started`);
@@ -118,7 +131,7 @@ function checkParallelEvent(state: ExecutionState, event: ParallelEvent): void {
   }
 }
 
-function checkLoopEvent(state: ExecutionState, event: LoopEvent): void {
+function checkLoopEvent(state: StateView, event: LoopEvent): void {
   switch (event.type) {
     case 'loop-start':
       if (state.loops[event.id] && !state.loops[event.id]!.exited)
@@ -148,7 +161,7 @@ function checkLoopEvent(state: ExecutionState, event: LoopEvent): void {
 }
 
 /** Branches a join still waits for, by strategy: all waits for every branch; first and any for `count` successes. */
-export function joinBlockers(p: ParallelState): string[] {
+export function joinBlockers(p: Frozen<ParallelState>): string[] {
   const names = Object.keys(p.branches);
   const open = names.filter((b) => p.branches[b] === 'pending' || p.branches[b] === 'executing');
   if (p.strategy === 'all') return open;
@@ -263,7 +276,7 @@ function resumePosition(statements: ExecutionState['statements']): ExecutionStat
 }
 
 /** Frames to look in for a name, innermost first, ending with `null` (root). */
-export function scopeChain(state: ExecutionState, executionId: ExecutionId | null): (ExecutionId | null)[] {
+export function scopeChain(state: StateView, executionId: ExecutionId | null): (ExecutionId | null)[] {
   const chain: (ExecutionId | null)[] = [];
   let cur = executionId;
   const seen = new Set<ExecutionId>();
@@ -281,41 +294,49 @@ export function scopeChain(state: ExecutionState, executionId: ExecutionId | nul
 }
 
 /** The open frames, innermost first: the first is `executing`, the frames waiting on it `waiting` (the seeds' Call Stack). */
-export function callStack(state: ExecutionState): StackFrame[] {
+export function callStack(state: StateView): StackFrame[] {
   return [...state.frames.values()]
     .filter((f) => f.status === 'executing')
     .sort((a, b) => b.depth - a.depth || b.executionId - a.executionId)
     .map((f, i) => ({ ...f, status: i === 0 ? 'executing' : 'waiting' }));
 }
 
+/** The resume answer: the caller's own copy of the state's parts (the state itself is shared, fold-memo.ts). */
 export function toResumeState(
   run: string,
   status: ResumeState['status'],
-  state: ExecutionState,
+  state: StateView,
   bindings: ResumeState['bindings'],
 ): ResumeState {
-  return {
-    run,
-    status,
+  const own = structuredClone({
     position: state.position,
-    bindings,
-    callStack: callStack(state),
     parallels: state.parallels,
     loops: state.loops,
     retries: state.retries,
     errors: state.errors,
+  }) as Pick<ExecutionState, 'position' | 'parallels' | 'loops' | 'retries' | 'errors'>;
+  return {
+    run,
+    status,
+    position: own.position,
+    bindings,
+    callStack: callStack(state),
+    parallels: own.parallels,
+    loops: own.loops,
+    retries: own.retries,
+    errors: own.errors,
     nextExecutionId: state.nextExecutionId,
     anonCount: state.anonCount,
   };
 }
 
-function parallelOf(state: ExecutionState, id: string): ParallelState {
+function parallelOf(state: StateView, id: string): Frozen<ParallelState> {
   const p = state.parallels[id];
   if (!p) fail('E_STATE', `parallel ${id} was not started`);
   return p!;
 }
 
-function loopOf(state: ExecutionState, id: string): LoopState {
+function loopOf(state: StateView, id: string): Frozen<LoopState> {
   const l = state.loops[id];
   if (!l) fail('E_STATE', `loop ${id} was not started`);
   return l!;

@@ -1,4 +1,4 @@
-import { applyEvent, emptyState, type ExecutionState } from './execution-log.ts';
+import { applyEvent, emptyState, type ExecutionState, type StateView } from './execution-log.ts';
 import type { ExecutionEvent } from './model.ts';
 
 /**
@@ -6,25 +6,24 @@ import type { ExecutionEvent } from './model.ts';
  * (the sqlite and in-context stores) hands out the same event objects each time, so the next fold starts from the
  * state of the prefix it already folded; a store that builds new objects per read simply never hits.
  */
-const memos = new WeakMap<ExecutionEvent, { events: readonly ExecutionEvent[]; state: ExecutionState }>();
+const memos = new WeakMap<ExecutionEvent, { events: readonly ExecutionEvent[]; state: StateView }>();
 
 /**
  * `foldEvents(events)`, folding only the events past the longest prefix folded before: the same objects in the same
  * order (checked one by one, a pointer compare each, so a log rebuilt or reordered is folded again from the start).
- * Events are values no reader changes; the state returned is the caller's own (the memo keeps a copy).
+ * Events are values no reader changes. The state is shared: a log folded before is answered with the very state
+ * handed out then, and a longer one is folded onto a copy, so a state handed out is never changed afterwards and
+ * a read (resolve, resume) costs no copy of a state that grows with the run (issue #35). Readers get it read-only.
  */
-export function foldIncrementally(events: readonly ExecutionEvent[]): ExecutionState {
+export function foldIncrementally(events: readonly ExecutionEvent[]): StateView {
   const first = events[0];
   if (first === undefined) return emptyState();
   const memo = memos.get(first);
-  let state = emptyState();
-  let from = 0;
-  if (memo && memo.events.length <= events.length && samePrefix(memo.events, events)) {
-    state = structuredClone(memo.state);
-    from = memo.events.length;
-  }
-  for (let i = from; i < events.length; i++) applyEvent(state, events[i]!);
-  memos.set(first, { events: events.slice(), state: structuredClone(state) });
+  const hit = memo !== undefined && memo.events.length <= events.length && samePrefix(memo.events, events);
+  if (hit && memo.events.length === events.length) return memo.state;
+  const state: ExecutionState = hit ? structuredClone(memo.state as ExecutionState) : emptyState();
+  for (let i = hit ? memo.events.length : 0; i < events.length; i++) applyEvent(state, events[i]!);
+  memos.set(first, { events: events.slice(), state });
   return state;
 }
 

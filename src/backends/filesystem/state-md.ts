@@ -1,5 +1,5 @@
 import { ProseError } from '../../core/errors.ts';
-import { callStack, type ExecutionState } from '../../core/execution-log.ts';
+import { callStack, type StateView } from '../../core/execution-log.ts';
 import { foldIncrementally } from '../../core/fold-memo.ts';
 import type { ExecutionEvent, RunRecord, RunStatus } from '../../core/model.ts';
 import { RUN_STATUSES } from '../../core/model.ts';
@@ -92,7 +92,7 @@ function headerLines(doc: StateDoc): string[] {
   ];
 }
 
-function activeConstructLines(state: ExecutionState): string[] {
+function activeConstructLines(state: StateView): string[] {
   const out = ['## Active Constructs', ''];
   for (const [id, p] of Object.entries(state.parallels)) {
     out.push(`### Parallel (${oneLine(id)})`, '', `- strategy: ${p.strategy}${p.joined ? ' (joined)' : ''}`);
@@ -138,7 +138,7 @@ function indexRow(b: IndexEntries['bindings'][number]): string {
   return line;
 }
 
-function callStackLines(state: ExecutionState): string[] {
+function callStackLines(state: StateView): string[] {
   return [
     '',
     '## Call Stack',

@@ -1,7 +1,7 @@
 import type { Capability } from '../capabilities.ts';
 import type { Decisions } from '../decisions.ts';
 import { ProseError } from '../errors.ts';
-import type { ExecutionState } from '../execution-log.ts';
+import type { StateView } from '../execution-log.ts';
 import { foldIncrementally } from '../fold-memo.ts';
 import type { ExecutionEvent, ExecutionId, RunRecord, RunRef } from '../model.ts';
 import type { StateStore } from '../store.ts';
@@ -27,9 +27,9 @@ export interface SemanticsContext {
   /** The run's record; E_NOT_FOUND if there is none. */
   runOf(run: RunRef): Promise<RunRecord>;
   /** The run's execution state, folded from its event log. */
-  stateOf(run: RunRef): Promise<ExecutionState>;
+  stateOf(run: RunRef): Promise<StateView>;
   /** Builds the next VM event from the current state and appends it, atomically where the store can. */
-  appendFrom(run: RunRef, make: (state: ExecutionState) => ExecutionEvent): Promise<ExecutionEvent>;
+  appendFrom(run: RunRef, make: (state: StateView) => ExecutionEvent): Promise<ExecutionEvent>;
 }
 
 export function semanticsContext(opts: SemanticsOptions): SemanticsContext {
@@ -39,8 +39,8 @@ export function semanticsContext(opts: SemanticsOptions): SemanticsContext {
     if (!rec) throw new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)}`, { location: { field: 'run' } });
     return rec;
   };
-  const stateOf = async (run: RunRef): Promise<ExecutionState> => foldIncrementally(await store.readEvents(run));
-  const appendFrom = async (run: RunRef, make: (state: ExecutionState) => ExecutionEvent): Promise<ExecutionEvent> => {
+  const stateOf = async (run: RunRef): Promise<StateView> => foldIncrementally(await store.readEvents(run));
+  const appendFrom = async (run: RunRef, make: (state: StateView) => ExecutionEvent): Promise<ExecutionEvent> => {
     if (store.appendEventAtomically)
       return store.appendEventAtomically(run, (events) => make(foldIncrementally(events)));
     const event = make(await stateOf(run));
@@ -59,7 +59,7 @@ export function semanticsContext(opts: SemanticsOptions): SemanticsContext {
   };
 }
 
-export function frameMustExist(state: ExecutionState, id: ExecutionId | null | undefined): void {
+export function frameMustExist(state: StateView, id: ExecutionId | null | undefined): void {
   if (id != null && !state.frames.has(id)) {
     throw new ProseError('E_STATE', `no frame with execution_id ${id}`, {
       location: { field: 'executionId' },

@@ -1,5 +1,5 @@
 import { ProseError } from '../errors.ts';
-import { checkEvent, type ExecutionState } from '../execution-log.ts';
+import { checkEvent, type StateView } from '../execution-log.ts';
 import type { ExecutionEvent, ExecutionId } from '../model.ts';
 import { checkName } from '../names.ts';
 import { anonName } from '../numbering.ts';
@@ -67,7 +67,7 @@ export function frameHandlers(ctx: SemanticsContext): HandlerGroup<FrameOp> {
 
 /** The frame-enter event that opens `block` under `parent`, if the parent is open and the depth within `max`. */
 function frameEnter(
-  state: ExecutionState,
+  state: StateView,
   block: string,
   parent: ExecutionId | null,
   max: number,
