@@ -98,17 +98,14 @@ function rootOfRuns(path: string): TreeEdition {
     else if (m.currentSql) current.push({ name, marker: 'state.db beside root.prose.md' });
     else if (m.v0.length > 0) v0.push(name);
   }
-  if (current.length > 0 && v0.length > 0)
+  const first = current[0];
+  if (first && v0.length > 0)
     return {
-      refused: `runs/ holds v0 runs (${v0[0]}: ${markersOf(join(path, 'runs', v0[0]!)).v0[0]}) and current runs (${current[0]!.name}: ${current[0]!.marker}): ${ASK}`,
+      refused: `runs/ holds v0 runs (${v0[0]}: ${markersOf(join(path, 'runs', v0[0]!)).v0[0]}) and current runs (${first.name}: ${first.marker}): ${ASK}`,
       shape: 'root',
     };
-  if (current.length > 0)
-    return {
-      edition: 'current',
-      shape: 'root',
-      evidence: `an <openprose-root>: runs/${current[0]!.name}/${current[0]!.marker}`,
-    };
+  if (first)
+    return { edition: 'current', shape: 'root', evidence: `an <openprose-root>: runs/${first.name}/${first.marker}` };
   if (v0.length > 0)
     return { edition: 'v0', shape: 'root', evidence: `runs/ of v0 runs (runs/${v0[0]}/state.md or state.db)` };
   if (isKind(join(path, 'state'), 'dir'))
