@@ -1,4 +1,5 @@
 import { basename, dirname, join } from 'node:path';
+import { DEFAULT_DECISIONS } from '../../core/decisions.ts';
 import { looksLikeRun } from '../edition/tree-edition.ts';
 import { isKind } from '../kit/owned-files.ts';
 import type { Finding, Verifier } from '../finding.ts';
@@ -26,7 +27,9 @@ export const currentRunVerifier: Verifier = {
     scanTree(path, sinkReport(sink), { maxFileBytes });
     // A root by its shape, not its runs: `--edition current` may name one whose runs are v0 or that holds only state/.
     if (!looksLikeRun(path) && (isKind(join(path, 'runs'), 'dir') || isKind(join(path, 'state'), 'dir')))
-      checkCurrentRoot(path, sink);
+      await checkCurrentRoot(path, sink, {
+        thresholdBytes: opts.attachmentThresholdBytes ?? DEFAULT_DECISIONS.attachmentThresholdBytes,
+      });
     else checkCurrentRun(path, sink, basename(dirname(path)) === 'imports');
     return out;
   },

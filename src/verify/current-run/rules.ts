@@ -20,7 +20,8 @@ export const CURRENT_RUN_OWN_RULES = {
     severity: 'warning',
     enforces:
       'fs "Directory Structure": <openprose-root>/runs/ holds one directory per run, each with vm.log.md and ' +
-      'root.prose.md (a run holding state.md is v0, docs/editions.md).',
+      'root.prose.md, or a SQLite run\'s state.db beside root.prose.md (sqlite.md "Database Location"); a run holding ' +
+      'state.md is v0 (docs/editions.md).',
     hint: 'verify a v0 run on its own (it is a run-dir), and keep other files out of runs/',
   },
   'run.envelope-optional': {

@@ -14,9 +14,9 @@ const ROWS: readonly [string, string, string][] = [
   ],
   ['`.prose/`, or a project holding one', 'v0', '`prose-dir`'],
   [
-    'a directory holding `runs/` whose runs are current',
+    'a directory holding `runs/` whose runs are current (filesystem or SQLite)',
     'current',
-    '`current-run` of the root: every run, then `state/`',
+    '`current-run` of the root: every run (a SQLite one by its state.db), then `state/`',
   ],
   ['a directory holding `runs/` whose runs are v0', 'v0', '`prose-dir` (a `.prose/` under another name)'],
   ['a directory holding `runs/` with runs of both editions', 'none: refused until `--edition` names one', ''],

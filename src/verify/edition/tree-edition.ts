@@ -35,6 +35,11 @@ function markersOf(dir: string): Markers {
   return { v0, current, currentSql, runLike: currentSql || v0.length > 0 || current || RUN_FILES.some(has) };
 }
 
+/** A SQLite run of the current edition: state.db beside root.prose.md, no program.prose nor state.md (sqlite.md). */
+export function isCurrentSqlRun(dir: string): boolean {
+  return isKind(dir, 'dir') && markersOf(dir).currentSql;
+}
+
 /** True when `dir` holds a run's files (either edition's marker, root.prose.md, program.prose, compiled-intent.json). */
 export function looksLikeRun(dir: string): boolean {
   return markersOf(dir).runLike;
@@ -73,7 +78,7 @@ export function treeEdition(path: string): TreeEdition {
 
 /** A directory holding runs/ and no .prose/: its runs' markers decide (a .prose/ copied under another name is v0). */
 function rootOfRuns(path: string): TreeEdition {
-  const current: string[] = [];
+  const current: { name: string; marker: string }[] = [];
   const v0: string[] = [];
   let names: string[] = [];
   try {
@@ -88,16 +93,19 @@ function rootOfRuns(path: string): TreeEdition {
         refused: `runs/${name} holds both ${m.v0[0]} (v0) and ${CURRENT_MARKER} (current): ${ASK}`,
         shape: 'root',
       };
-    if (m.current) current.push(name);
+    // A SQLite run of the current edition is a current run as much as a filesystem one (issue #33).
+    if (m.current) current.push({ name, marker: CURRENT_MARKER });
+    else if (m.currentSql) current.push({ name, marker: 'state.db beside root.prose.md' });
     else if (m.v0.length > 0) v0.push(name);
   }
-  if (current.length > 0 && v0.length > 0)
+  const first = current[0];
+  if (first && v0.length > 0)
     return {
-      refused: `runs/ holds v0 runs (${v0[0]}: ${markersOf(join(path, 'runs', v0[0]!)).v0[0]}) and current runs (${current[0]}: ${CURRENT_MARKER}): ${ASK}`,
+      refused: `runs/ holds v0 runs (${v0[0]}: ${markersOf(join(path, 'runs', v0[0]!)).v0[0]}) and current runs (${first.name}: ${first.marker}): ${ASK}`,
       shape: 'root',
     };
-  if (current.length > 0)
-    return { edition: 'current', shape: 'root', evidence: `an <openprose-root>: runs/${current[0]}/${CURRENT_MARKER}` };
+  if (first)
+    return { edition: 'current', shape: 'root', evidence: `an <openprose-root>: runs/${first.name}/${first.marker}` };
   if (v0.length > 0)
     return { edition: 'v0', shape: 'root', evidence: `runs/ of v0 runs (runs/${v0[0]}/state.md or state.db)` };
   if (isKind(join(path, 'state'), 'dir'))

@@ -101,8 +101,12 @@ function checkReceipts(t: WmTables, sink: Sink): Map<string, NodeLedger | null> 
   for (const [node, chain] of chains) {
     const found: Finding[] = [];
     ledgers.set(node, chain && checkNodeLedger('wm.', chain, found));
-    // The ledger table has no hints; a SQL row gets the state-db one (what to do in a database).
-    for (const f of found) sink.out.push({ ...f, hint: f.hint ?? STATE_DB_RULES[f.rule as StateDbRuleId]?.hint });
+    // The ledger table has no hints; a SQL row gets the state-db one (what to do in a database). The file is the
+    // sink's, so a state.db under runs/{id}/ of a verified root is named from that root.
+    for (const f of found) {
+      const file = f.file === undefined ? {} : { file: sink.path(f.file) };
+      sink.out.push({ ...f, ...file, hint: f.hint ?? STATE_DB_RULES[f.rule as StateDbRuleId]?.hint });
+    }
   }
   return ledgers;
 }
