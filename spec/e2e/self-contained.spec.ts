@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -22,8 +22,10 @@ function sourceFiles(): string[] {
     cwd: REPO,
     encoding: 'utf8',
   });
-  // A tracked file deleted in the working tree is listed by --cached but has nothing left to read.
-  if (git.status === 0) return git.stdout.split('\0').filter((f) => f && existsSync(join(REPO, f)));
+  // A tracked file deleted in the working tree is listed by --cached but has nothing left to read; a symlinked
+  // node_modules is listed by --others (`node_modules/` in .gitignore matches directories only) and is not source.
+  if (git.status === 0)
+    return git.stdout.split('\0').filter((f) => f && existsSync(join(REPO, f)) && lstatSync(join(REPO, f)).isFile());
   const walk = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
       if (e.isDirectory()) return NOT_SOURCE.has(e.name) ? [] : walk(join(dir, e.name));
