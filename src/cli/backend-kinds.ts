@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { BackendFactory } from '../core/backend.ts';
 import { ProseError } from '../core/errors.ts';
+import { postgresEnvUrl } from './postgres-env-url.ts';
 
 /** What parsing a backend string may need from the command's surroundings (never printed: it may hold secrets). */
 export interface ResolveContext {
@@ -107,11 +108,9 @@ async function openPostgres(rest: string, ctx: ResolveContext): Promise<BackendF
     pg.parseUrl(rest);
     return pg.postgresUrlFactory(rest);
   }
-  const found = pg.resolvePostgresUrl(ctx.cwd, ctx.env);
-  if (!found)
-    throw new ProseError('E_USAGE', 'postgres:env found no database URL', {
-      hint: 'set OPENPROSE_POSTGRES_URL in .prose/.env or the shell, or DATABASE_URL',
-    });
+  // Both editions' env files (.prose/.env, and .env at the openprose root), as verify postgres:env reads them with
+  // no --edition: one backend string serves every edition the run judges (decision verify-postgres-env).
+  const found = postgresEnvUrl(pg, ctx.cwd, ctx.env);
   pg.parseUrl(found.url);
   return pg.postgresUrlFactory(found.url, found.source);
 }

@@ -1,7 +1,7 @@
 import type { Edition } from '../../core/editions.ts';
 import { checkPgSchema } from '../../verify/postgres/check-pg-schema.ts';
 import type { VerifyResult } from '../../verify/registry.ts';
-import { postgresEnvUrl } from './postgres-env-url.ts';
+import { postgresEnvUrl } from '../postgres-env-url.ts';
 
 /** `postgres:URL`, `postgres:env`, or a bare postgres:// or postgresql:// URL (never taken for a path, never printed). */
 export const POSTGRES_TARGET = /^postgres(?:ql)?:/;

@@ -1,8 +1,8 @@
-import { EDITION_NAMES, editionLayout, type Edition } from '../../core/editions.ts';
-import { ProseError } from '../../core/errors.ts';
-import type { ResolvedUrl } from '../../backends/postgres/index.ts';
+import { EDITION_NAMES, editionLayout, type Edition } from '../core/editions.ts';
+import { ProseError } from '../core/errors.ts';
+import type { ResolvedUrl } from '../backends/postgres/index.ts';
 
-type Pg = typeof import('../../backends/postgres/index.ts');
+type Pg = typeof import('../backends/postgres/index.ts');
 
 /**
  * The URL `verify postgres:env` reads: OPENPROSE_POSTGRES_URL in the edition's env file (v0 `.prose/.env`, current
