@@ -25,6 +25,27 @@ export const RECEIPT_KEYS = [
   'sig',
 ] as const;
 
+/**
+ * The envelope fields a SQL receipt row keeps as JSON (sqlite.md and postgres.md "Core Schema", both editions), and
+ * every field a row keeps, one column each: schema and hash_algorithm are the format's constants, and content_hash
+ * is a column only where a table stores it.
+ */
+export const RECEIPT_JSON_FIELDS: readonly string[] = [
+  'wake',
+  'input_fingerprints',
+  'fingerprints',
+  'semantic_diff',
+  'cost',
+  'sig',
+];
+export const RECEIPT_ROW_FIELDS: readonly string[] = [
+  'node',
+  'contract_fingerprint',
+  ...RECEIPT_JSON_FIELDS,
+  'prev',
+  'status',
+];
+
 export type WakeSource = (typeof WAKE_SOURCES)[number];
 export type ReceiptStatus = (typeof RECEIPT_STATUSES)[number];
 

@@ -1,6 +1,6 @@
 import { WORLD_MODEL_SQLITE_DDL, rowOfEnvelope } from '../../../src/backends/sqlite/world-model-store.ts';
 import { canonicalJson, contentAddressOf, receiptHash, serializeArtifact } from '../../../src/canon/index.ts';
-import { RECEIPT_COLUMNS, RECEIPT_JSON_COLUMNS } from '../../../src/verify/state-db/receipt-rows.ts';
+import { RECEIPT_JSON_FIELDS, RECEIPT_ROW_FIELDS } from '../../../src/canon/index.ts';
 import type { SeedDb } from './seed-db.ts';
 
 type Body = Record<string, unknown>;
@@ -56,8 +56,8 @@ export async function plantLedger(s: SeedDb, edit: Edit = () => {}, shape: 'ours
       const values = rowOfEnvelope(canonicalJson({ ...b, content_hash: hash }));
       return `INSERT INTO receipt (node, contract_fingerprint, wake, input_fingerprints, fingerprints, semantic_diff, cost, sig, prev, status, content_hash) VALUES (${values.map(lit).join(', ')});`;
     }
-    const cols = RECEIPT_COLUMNS;
-    const json = new Set(RECEIPT_JSON_COLUMNS);
+    const cols = RECEIPT_ROW_FIELDS;
+    const json = new Set(RECEIPT_JSON_FIELDS);
     const values = cols.map((c) => (b[c] === undefined ? 'NULL' : lit(json.has(c) ? JSON.stringify(b[c]) : b[c])));
     return `INSERT INTO receipt (${cols.join(', ')}) VALUES (${values.join(', ')});`;
   });

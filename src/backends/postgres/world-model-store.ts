@@ -2,6 +2,7 @@ import { ProseError } from '../../core/errors.ts';
 import type { RunRef } from '../../core/model.ts';
 import type { WorldModelStore } from '../../core/store.ts';
 import { canonicalJson } from '../../canon/canonical-json.ts';
+import { RECEIPT_JSON_FIELDS, RECEIPT_ROW_FIELDS } from '../../canon/receipt.ts';
 import type { PgDb } from './pg-db.ts';
 import { PgError } from './pg-error.ts';
 import type { RowWatch } from './mem-row-watch.ts';
@@ -64,15 +65,7 @@ export const WORLD_MODEL_PG_DDL: readonly string[] = [
   ...EXTENSION_PG_DDL,
 ];
 
-const JSON_COLUMNS = ['wake', 'input_fingerprints', 'fingerprints', 'semantic_diff', 'cost', 'sig'] as const;
-export const RECEIPT_COLUMNS = [
-  'node',
-  'contract_fingerprint',
-  ...JSON_COLUMNS,
-  'prev',
-  'status',
-  'content_hash',
-] as const;
+export const RECEIPT_COLUMNS = [...RECEIPT_ROW_FIELDS, 'content_hash'];
 
 export const toBytes = (v: unknown): Uint8Array | undefined => {
   if (v === null || v === undefined) return undefined;
@@ -233,12 +226,10 @@ export function receiptInsert(
 ): { sql: string; params: unknown[]; read: { node: string; json: string } } {
   const env = JSON.parse(receiptJson) as Record<string, unknown>;
   const values = RECEIPT_COLUMNS.map((c) =>
-    (JSON_COLUMNS as readonly string[]).includes(c) ? canonicalJson(env[c]) : ((env[c] as string | null) ?? null),
+    RECEIPT_JSON_FIELDS.includes(c) ? canonicalJson(env[c]) : ((env[c] as string | null) ?? null),
   );
   const cols = ['run_id', ...RECEIPT_COLUMNS];
-  const marks = cols.map((c, i) =>
-    (JSON_COLUMNS as readonly string[]).includes(c) ? `$${i + 1}::jsonb` : `$${i + 1}`,
-  );
+  const marks = cols.map((c, i) => (RECEIPT_JSON_FIELDS.includes(c) ? `$${i + 1}::jsonb` : `$${i + 1}`));
   const row = Object.fromEntries(RECEIPT_COLUMNS.map((c, i) => [c, values[i]]));
   return {
     sql: `INSERT INTO openprose.receipt (${cols.join(', ')}) VALUES (${marks.join(', ')})`,
@@ -252,7 +243,7 @@ export function receiptOfRow(row: Record<string, unknown>): string {
   const env: Record<string, unknown> = { schema: 'openprose.receipt', hash_algorithm: 'sha256' };
   for (const c of RECEIPT_COLUMNS) {
     const v = row[c];
-    env[c] = (JSON_COLUMNS as readonly string[]).includes(c) && typeof v === 'string' ? JSON.parse(v) : v;
+    env[c] = RECEIPT_JSON_FIELDS.includes(c) && typeof v === 'string' ? JSON.parse(v) : v;
   }
   return canonicalJson(env);
 }

@@ -5,6 +5,12 @@ import { ProseError } from '../../core/errors.ts';
 import type { RunRef } from '../../core/model.ts';
 import type { WorldModelStore } from '../../core/store.ts';
 import { canonicalJson } from '../../canon/canonical-json.ts';
+import {
+  RECEIPT_HASH_ALGORITHM,
+  RECEIPT_JSON_FIELDS,
+  RECEIPT_ROW_FIELDS,
+  RECEIPT_SCHEMA,
+} from '../../canon/receipt.ts';
 import { receiptHash } from '../../canon/validate-receipt.ts';
 import { writeFileAtomic } from '../../io/atomic-write.ts';
 import { execute, executeScript, queryRows, queryValue, type Database, type SqliteFile } from '../../sqlite/index.ts';
@@ -62,19 +68,17 @@ CREATE TABLE IF NOT EXISTS x_world_model_workspace (
 );
 `;
 
-const JSON_COLUMNS = ['wake', 'input_fingerprints', 'fingerprints', 'semantic_diff', 'cost', 'sig'] as const;
-const ROW_COLUMNS = ['node', 'contract_fingerprint', ...JSON_COLUMNS, 'prev', 'status'] as const;
-const RECEIPT_COLUMNS = [...ROW_COLUMNS, 'content_hash'] as const;
+const RECEIPT_COLUMNS = [...RECEIPT_ROW_FIELDS, 'content_hash'];
 
 /**
  * A receipt row back to its envelope (canonical JSON); schema and hash_algorithm are constants of the format. A row
  * without content_hash (the current text's table) gets the hash its fields make (decision sqlite-current-receipt).
  */
 export function envelopeOfRow(row: Record<string, unknown>): string {
-  const env: Record<string, unknown> = { schema: 'openprose.receipt', hash_algorithm: 'sha256' };
-  for (const c of ROW_COLUMNS) {
+  const env: Record<string, unknown> = { schema: RECEIPT_SCHEMA, hash_algorithm: RECEIPT_HASH_ALGORITHM };
+  for (const c of RECEIPT_ROW_FIELDS) {
     const v = row[c];
-    env[c] = (JSON_COLUMNS as readonly string[]).includes(c) ? (typeof v === 'string' ? JSON.parse(v) : v) : v;
+    env[c] = RECEIPT_JSON_FIELDS.includes(c) ? (typeof v === 'string' ? JSON.parse(v) : v) : v;
   }
   env.content_hash = 'content_hash' in row ? row.content_hash : receiptHash(env);
   return canonicalJson(env);
@@ -83,9 +87,7 @@ export function envelopeOfRow(row: Record<string, unknown>): string {
 /** The columns of a receipt row from the envelope text: JSON columns hold canonical JSON. */
 export function rowOfEnvelope(receiptJson: string, columns: readonly string[] = RECEIPT_COLUMNS): unknown[] {
   const env = JSON.parse(receiptJson) as Record<string, unknown>;
-  return columns.map((c) =>
-    (JSON_COLUMNS as readonly string[]).includes(c) ? canonicalJson(env[c]) : (env[c] ?? null),
-  );
+  return columns.map((c) => (RECEIPT_JSON_FIELDS.includes(c) ? canonicalJson(env[c]) : (env[c] ?? null)));
 }
 
 /**
@@ -117,7 +119,7 @@ const WM_SQL: Record<Edition, WmSql> = {
   },
   current: {
     ddl: CURRENT_WORLD_MODEL_DDL,
-    receiptColumns: ROW_COLUMNS,
+    receiptColumns: RECEIPT_ROW_FIELDS,
     // Two nodes committing the same bytes share the address's row; the row's node is the first, the ledger says the rest.
     insertVersion:
       'INSERT OR IGNORE INTO world_model_version (version, node, artifact) VALUES (:version, :node, :artifact)',

@@ -1,10 +1,10 @@
-import { contentAddressOf } from '../../canon/index.ts';
+import { contentAddressOf, RECEIPT_JSON_FIELDS, RECEIPT_ROW_FIELDS } from '../../canon/index.ts';
 import type { Edition } from '../../core/editions.ts';
 import type { Finding } from '../finding.ts';
 import { checkNodeLedger, type ChainEntry, type NodeLedger } from '../kit/check-ledger.ts';
 import type { FindingSink } from '../kit/finding-sink.ts';
 import { MAX_ROWS_CHECKED } from '../state-db/query-budget.ts';
-import { envelopeOfReceiptRow, RECEIPT_COLUMNS, RECEIPT_JSON_COLUMNS } from '../state-db/receipt-rows.ts';
+import { envelopeOfReceiptRow } from '../state-db/receipt-rows.ts';
 import { DEFAULT_MAX_FILE_BYTES } from '../kit/tree-rules.ts';
 import { readOffloaded, type Offloaded, type OffloadPlace } from '../state-db/offloaded-version.ts';
 import { isRunId } from '../../core/run-id.ts';
@@ -38,7 +38,7 @@ export async function checkPgLedger(
   const perRun = edition === 'v0';
   const keyed = perRun ? ['run_id', 'node', 'version'] : ['node', 'version'];
   const cols = {
-    receipt: await r.columns('receipt', ['id', 'run_id', ...RECEIPT_COLUMNS, 'content_hash']),
+    receipt: await r.columns('receipt', ['id', 'run_id', ...RECEIPT_ROW_FIELDS, 'content_hash']),
     world_model_version: await usable(r, 'world_model_version', [...keyed, 'artifact', 'attachment_path'], sink),
     world_model_published: await usable(r, 'world_model_published', keyed, sink),
   };
@@ -100,7 +100,7 @@ async function readChains(
   key: (row: Row) => string,
   sink: Sink,
 ): Promise<Map<string, NodeLedger | null> | null> {
-  const need = ['id', ...RECEIPT_COLUMNS, ...(perRun ? ['run_id'] : [])];
+  const need = ['id', ...RECEIPT_ROW_FIELDS, ...(perRun ? ['run_id'] : [])];
   const missing = need.filter((c) => !have.has(c));
   if (missing.length) {
     sink.add('db.column-missing', `table openprose.receipt has no column ${missing.join(', ')}`, {
@@ -110,7 +110,7 @@ async function readChains(
   }
   const hasHash = have.has('content_hash');
   // JSONB as text, so a row reads back exactly as a SQLite row does (receipt-rows.ts parses it).
-  const select = need.map((c) => (RECEIPT_JSON_COLUMNS.includes(c) ? `${c}::text AS ${c}` : c));
+  const select = need.map((c) => (RECEIPT_JSON_FIELDS.includes(c) ? `${c}::text AS ${c}` : c));
   if (hasHash) select.push('content_hash');
   const order = perRun ? 'run_id, node, id' : 'node, id';
   const rows = await capped(

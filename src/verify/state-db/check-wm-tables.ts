@@ -1,9 +1,9 @@
-import { contentAddressOf } from '../../canon/index.ts';
+import { contentAddressOf, RECEIPT_ROW_FIELDS } from '../../canon/index.ts';
 import type { SqlRow } from '../../sqlite/index.ts';
 import { checkNodeLedger, type ChainEntry, type NodeLedger } from '../kit/check-ledger.ts';
 import type { FindingSink } from '../kit/finding-sink.ts';
 import { MAX_ROWS_CHECKED } from './query-budget.ts';
-import { envelopeOfReceiptRow, RECEIPT_COLUMNS } from './receipt-rows.ts';
+import { envelopeOfReceiptRow } from './receipt-rows.ts';
 import type { Finding } from '../finding.ts';
 import type { Offloaded } from './offloaded-version.ts';
 import { STATE_DB_RULES, type StateDbRuleId } from './rules.ts';
@@ -31,8 +31,8 @@ export interface WmTables {
   offloaded?: (attachmentPath: string) => Offloaded;
 }
 
-const NEEDS: Record<string, string[]> = {
-  receipt: RECEIPT_COLUMNS,
+const NEEDS: Record<string, readonly string[]> = {
+  receipt: RECEIPT_ROW_FIELDS,
   world_model_version: ['node', 'version', 'artifact'],
   world_model_published: ['node', 'version'],
 };
@@ -76,7 +76,7 @@ export function checkWorldModelTables(t: WmTables, sink: Sink): void {
 /** Each node's chain, in id order; null for a node whose rows could not be read back (reported as db.receipt-json). */
 function checkReceipts(t: WmTables, sink: Sink): Map<string, NodeLedger | null> {
   const hasHash = t.columns.get('receipt')!.has('content_hash');
-  const cols = ['id', ...RECEIPT_COLUMNS, ...(hasHash ? ['content_hash'] : [])].join(', ');
+  const cols = ['id', ...RECEIPT_ROW_FIELDS, ...(hasHash ? ['content_hash'] : [])].join(', ');
   const chains = new Map<string, ChainEntry[] | null>();
   for (const row of t.q(`SELECT ${cols} FROM receipt ORDER BY node, id`)) {
     const node = String(row.node);

@@ -1,10 +1,11 @@
-import { RECEIPT_HASH_ALGORITHM, RECEIPT_SCHEMA, receiptHash } from '../../canon/index.ts';
+import {
+  RECEIPT_HASH_ALGORITHM,
+  RECEIPT_JSON_FIELDS,
+  RECEIPT_ROW_FIELDS,
+  RECEIPT_SCHEMA,
+  receiptHash,
+} from '../../canon/index.ts';
 import type { SqlRow } from '../../sqlite/index.ts';
-
-/** The receipt columns holding JSON text (sqlite.md "Core Schema", both editions' shapes). */
-export const RECEIPT_JSON_COLUMNS = ['wake', 'input_fingerprints', 'fingerprints', 'semantic_diff', 'cost', 'sig'];
-/** The columns every receipt table must have, whichever edition wrote it. */
-export const RECEIPT_COLUMNS = ['node', 'contract_fingerprint', ...RECEIPT_JSON_COLUMNS, 'prev', 'status'];
 
 /** A receipt row read back to its envelope, or the column whose JSON does not parse. */
 export type RowEnvelope = { envelope: Record<string, unknown>; stored: boolean } | { badColumn: string; error: string };
@@ -18,13 +19,13 @@ export type RowEnvelope = { envelope: Record<string, unknown>; stored: boolean }
  */
 export function envelopeOfReceiptRow(row: SqlRow, hasContentHash: boolean): RowEnvelope {
   const env: Record<string, unknown> = { schema: RECEIPT_SCHEMA, hash_algorithm: RECEIPT_HASH_ALGORITHM };
-  for (const c of RECEIPT_COLUMNS) {
+  for (const c of RECEIPT_ROW_FIELDS) {
     const v = row[c];
     if (v === null || v === undefined) {
       env[c] = null;
       continue;
     }
-    if (!RECEIPT_JSON_COLUMNS.includes(c)) {
+    if (!RECEIPT_JSON_FIELDS.includes(c)) {
       env[c] = v;
       continue;
     }
