@@ -1,7 +1,13 @@
 import { executeScript, queryRows, queryValue, type Database } from './rows.ts';
 import type { Edition } from '../core/editions.ts';
 import { ProseError } from '../core/errors.ts';
-import { CURRENT_REQUIRED, CURRENT_RUN_DDL, EXECUTION_COLUMNS, EXECUTION_DDL } from './schema-current.ts';
+import {
+  CURRENT_RUN_DDL,
+  CURRENT_WORLD_MODEL_REQUIRED,
+  EXECUTION_COLUMNS,
+  EXECUTION_DDL,
+  renamedToCurrent,
+} from './schema-current.ts';
 
 /**
  * Our mark on a database: `PRAGMA user_version`. 0 is a file nobody marked (a seed-style file the sqlite3 CLI made,
@@ -108,7 +114,9 @@ export function needsSchema(db: Database): boolean {
 /** The tables a database of `kind` must have in `edition`, each with the columns we use. */
 function requiredOf(kind: DbKind, edition: Edition): Record<string, string[]> {
   if (kind === 'agents') return AGENTS_REQUIRED;
-  const run = edition === 'current' ? { ...CURRENT_REQUIRED, execution: EXECUTION_COLUMNS } : V0_REQUIRED;
+  // The current text's run, bindings and imports are v0's under the renamed columns, plus its world-model tables.
+  const run =
+    edition === 'current' ? { ...renamedToCurrent(V0_REQUIRED), ...CURRENT_WORLD_MODEL_REQUIRED } : V0_REQUIRED;
   return { ...run, ...AGENTS_REQUIRED };
 }
 

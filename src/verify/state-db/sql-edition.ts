@@ -1,5 +1,5 @@
 import type { Edition } from '../../core/editions.ts';
-import { AGENTS_REQUIRED, EXECUTION_COLUMNS, queryRows, type Database } from '../../sqlite/index.ts';
+import { AGENTS_REQUIRED, EXECUTION_COLUMNS, queryRows, renamedToCurrent, type Database } from '../../sqlite/index.ts';
 
 const V0: Record<string, string[]> = {
   run: ['id', 'program_path', 'program_source', 'started_at', 'updated_at', 'status', 'state_mode'],
@@ -18,21 +18,10 @@ const V0: Record<string, string[]> = {
   imports: ['alias', 'source_url', 'fetched_at', 'inputs_schema', 'outputs_schema'],
 };
 
-/** What the current text renames (sqlite.md "Core Schema"); its world-model tables are check-wm-tables.ts's. */
-const RENAMED: Record<string, string> = {
-  program_path: 'root_path',
-  program_source: 'root_source',
-  kind: 'binding',
-  source_url: 'source_ref',
-  fetched_at: 'resolved_at',
-  inputs_schema: 'requires_schema',
-  outputs_schema: 'ensures_schema',
-};
-
 /** Each edition's core columns (sqlite.md "Core Schema"); tables may have more, and x_ tables may be added. */
 export const CORE_COLUMNS: Record<Edition, Record<string, string[]>> = {
   v0: V0,
-  current: Object.fromEntries(Object.entries(V0).map(([t, cols]) => [t, cols.map((c) => RENAMED[c] ?? c)])),
+  current: renamedToCurrent(V0),
 };
 
 /** Columns only the current text has: one present makes the file a current-edition state.db. */
