@@ -8,8 +8,8 @@
 //
 // --jobs N (or PROSE_STATE_SPEC_JOBS): workers, default one more than the machine's cores. --quick: only the files
 // measured at or under QUICK_SECONDS; --changed adds those the working tree's change touches (git diff against HEAD).
-// --record-durations: write each file's measured seconds into the durations file. --list: print the plan and run
-// nothing. --durations FILE: another durations file than spec/durations.json (the runner's own spec gives it fixtures).
+// --record-durations: write each file's measured seconds (wall, and CPU with its child processes) into the durations
+// file. --list: print the plan and run nothing. --durations FILE: another durations file than spec/durations.json (the runner's own spec gives it fixtures).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -88,11 +88,18 @@ function select(opts, durations) {
   return quickFiles(files, durations, QUICK_SECONDS, touched);
 }
 
+/** Each measured file's wall seconds (what the plan orders by) and CPU seconds (what the phase costs on few cores). */
 function record(path, durations, measured) {
   const seconds = { ...durations.seconds };
-  for (const [file, s] of measured) seconds[file] = Math.round(s * 100) / 100;
-  const sorted = Object.fromEntries(Object.entries(seconds).sort(([a], [b]) => a.localeCompare(b)));
-  writeFileSync(path, JSON.stringify({ ...durations, seconds: sorted }, null, 2) + '\n');
+  const cpu = { ...durations.cpu };
+  const round = (s) => Math.round(s * 100) / 100;
+  for (const [file, m] of measured) {
+    seconds[file] = round(m.seconds);
+    if (m.cpu === undefined) delete cpu[file];
+    else cpu[file] = round(m.cpu);
+  }
+  const sorted = (o) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+  writeFileSync(path, JSON.stringify({ ...durations, seconds: sorted(seconds), cpu: sorted(cpu) }, null, 2) + '\n');
   console.log(`run-specs: recorded ${measured.size} files' seconds in ${path}`);
 }
 
@@ -108,16 +115,17 @@ async function main() {
   const totals = { passed: 0, failed: 0, skipped: 0 };
   const failing = [];
   const measured = new Map();
-  await runPlan(plan, opts.jobs, (file, { output, seconds, broke }) => {
+  await runPlan(plan, opts.jobs, (file, { output, seconds, cpu, broke }) => {
     const counts = countOutput(output, broke);
     for (const k of Object.keys(totals)) totals[k] += counts[k];
     if (counts.failed) failing.push({ file, output });
-    measured.set(file, seconds);
+    measured.set(file, { seconds, cpu });
     // uvu ends a file's last line with a colour reset after its newline: the file's time goes on that line.
     const text = withoutTotals(output)
       .trimEnd()
       .replace(/\n((?:\x1b\[[0-9;]*m)+)$/, '$1');
-    process.stdout.write(`${text}  [${seconds.toFixed(1)} s]\n\n`);
+    const cost = cpu === undefined ? '' : `, ${cpu.toFixed(1)} s CPU`;
+    process.stdout.write(`${text}  [${seconds.toFixed(1)} s${cost}]\n\n`);
   });
   const ran = measured.size;
   const wall = ((performance.now() - started) / 1000).toFixed(1);

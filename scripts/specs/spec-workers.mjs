@@ -9,8 +9,8 @@ import { MARKER } from './plan.mjs';
 const ENTRY = join(dirname(fileURLToPath(import.meta.url)), 'spec-worker.mjs');
 
 /**
- * Starts one worker. `run(file)` resolves with `{ output, seconds, broke }` when the file is done; `broke` when the
- * worker died during it (its output so far is kept, and the caller starts a new worker for the next file).
+ * Starts one worker. `run(file)` resolves with `{ output, seconds, cpu, broke }` when the file is done (`cpu`: seconds
+ * of CPU, the file's child processes included, where the worker can tell); `broke` when the worker died during it (its output so far is kept, and the caller starts a new worker for the next file).
  */
 export function startWorker() {
   // uvu's CLI sets FORCE_COLOR for the whole run, so every spec (and what it spawns) ran with it: so do the workers.
@@ -27,8 +27,8 @@ export function startWorker() {
     const at = out.indexOf(MARKER);
     const end = at < 0 ? -1 : out.indexOf('\n', at);
     if (end < 0 || !current) return;
-    const { seconds } = JSON.parse(out.slice(at + MARKER.length, end));
-    const done = { output: out.slice(0, at) + err, seconds, broke: false };
+    const { seconds, cpu } = JSON.parse(out.slice(at + MARKER.length, end));
+    const done = { output: out.slice(0, at) + err, seconds, cpu, broke: false };
     out = out.slice(end + 1);
     err = '';
     finish(done);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { test } from 'uvu';
@@ -77,7 +77,10 @@ function runOver(files: Record<string, string>, ...args: string[]) {
           `import { test } from '${uvu}';\nimport * as assert from '${assertions}';\n${body.replaceAll('{dir}', dir)}\ntest.run();\n`,
         );
     const env = { ...process.env, PROSE_STATE_SPEC_JOBS: '2' };
-    return spawnSync(process.execPath, ['scripts/specs/run-specs.mjs', dir, ...args], { encoding: 'utf8', env });
+    const r = spawnSync(process.execPath, ['scripts/specs/run-specs.mjs', dir, ...args], { encoding: 'utf8', env });
+    // The durations file as the run left it (--record-durations writes it), read before the folder goes.
+    const durations = existsSync(join(dir, 'durations.json')) ? readFileSync(join(dir, 'durations.json'), 'utf8') : '';
+    return { ...r, durations, dir: relative('.', dir) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -143,6 +146,31 @@ test('files of one apart set never overlap, other files do; an alone file runs w
   assert.match(plain, /\n7 passed, 0 failed, 0 skipped\n$/);
   // The alone file is the last one told.
   assert.match(plain, /c\.spec\.ts\n[^\n]*\(1 \/ 1\)[^\n]*\n\nspecs: 6 files/);
+});
+
+test("--record-durations keeps each file's wall seconds and its CPU seconds, its child processes' included", () => {
+  // The child burns 1.5 s of CPU (its own clock, so a loaded machine cannot shorten it) while the file's own process
+  // only waits for it: the worker's own usage would miss it. The other file sleeps: what it costs is loading it.
+  const burn = 'let x = 0; while (process.cpuUsage().user < 1.5e6) x++;';
+  const r = runOver(
+    {
+      'burns.spec.ts':
+        "import { spawnSync } from 'node:child_process';\n" +
+        `test('a child computes', () => { assert.is(spawnSync(process.execPath, ['-e', ${JSON.stringify(burn)}]).status, 0); });`,
+      'waits.spec.ts': "test('sleeps', async () => { await new Promise((r) => setTimeout(r, 600)); });",
+      'durations.json': JSON.stringify({ seconds: {} }),
+    },
+    '--record-durations',
+    '--durations',
+    '{dir}/durations.json',
+  );
+  assert.is(r.status, 0, r.stdout);
+  const { seconds, cpu } = JSON.parse(r.durations);
+  const [burns, waits] = ['burns', 'waits'].map((f) => `${r.dir}/${f}.spec.ts`);
+  assert.ok(seconds[burns] >= 0.55 && seconds[waits] >= 0.55, JSON.stringify(seconds));
+  assert.ok(cpu[burns] >= 1.2, `the child's CPU is counted: ${JSON.stringify(cpu)}`);
+  assert.ok(cpu[waits] < 1, `waiting is not CPU: ${JSON.stringify(cpu)}`);
+  assert.match(r.stdout.replace(/\x1b\[[0-9;]*m/g, ''), /\[\d+\.\d s, \d+\.\d s CPU\]/);
 });
 
 test('zero spec files is an error, not a pass', () => {
