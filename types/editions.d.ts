@@ -39,16 +39,40 @@ export interface EditionLayout {
     /** The SQL columns (sqlite.md and postgres.md "Core Schema") whose names the editions spell differently. */
     sqlColumns: SqlColumns;
 }
-/** Column names of the SQL layouts that differ between the editions (cases name them as `${sql.importSource}`). */
-export interface SqlColumns {
+/**
+ * What the current texts rename of v0's core SQL columns (sqlite.md and postgres.md "Core Schema"); every other
+ * column keeps its name. The one table of the renames: the case variables below, the sqlite store's required columns
+ * and verify's core columns are all derived from it.
+ */
+export declare const CURRENT_SQL_RENAMES: {
+    readonly program_path: "root_path";
+    readonly program_source: "root_source";
+    readonly kind: "binding";
+    readonly source_url: "source_ref";
+    readonly fetched_at: "resolved_at";
+    readonly inputs_schema: "requires_schema";
+    readonly outputs_schema: "ensures_schema";
+};
+type RenamedColumn<C extends string> = C extends keyof typeof CURRENT_SQL_RENAMES ? (typeof CURRENT_SQL_RENAMES)[C] : C;
+/** A v0 column's name in the current edition. */
+export declare function currentSqlName<C extends string>(column: C): RenamedColumn<C>;
+/** v0's columns of each table under their current names. */
+export declare function renamedToCurrent<T extends string>(tables: Record<string, readonly T[]>): Record<string, string[]>;
+/** v0's names of the SQL columns cases name as `${sql.importSource}`; the current edition's are these renamed. */
+declare const V0_SQL_COLUMNS: {
     /** run: the invoked program's path and text. */
-    runPath: 'program_path' | 'root_path';
-    runSource: 'program_source' | 'root_source';
+    readonly runPath: "program_path";
+    readonly runSource: "program_source";
     /** bindings: input, output, let or const. */
-    bindingKind: 'kind' | 'binding';
+    readonly bindingKind: "kind";
     /** imports: where the imported program came from. */
-    importSource: 'source_url' | 'source_ref';
-}
+    readonly importSource: "source_url";
+};
+type V0SqlColumns = typeof V0_SQL_COLUMNS;
+/** Column names of the SQL layouts that differ between the editions, in one edition's spelling. */
+export type SqlColumns = {
+    [K in keyof V0SqlColumns]: V0SqlColumns[K] | RenamedColumn<V0SqlColumns[K]>;
+};
 export declare function editionLayout(edition: Edition): EditionLayout;
 /** The capability a backend declares for each edition it implements (core/capabilities.ts). */
 export declare function editionCapability(edition: Edition): `edition:${Edition}`;
@@ -56,3 +80,4 @@ export declare function editionCapability(edition: Edition): `edition:${Edition}
 export declare function declaredEditions(capabilities: readonly string[]): Edition[];
 /** What a backend declaring `capabilities` declares when judged in `edition`. */
 export declare function capabilitiesIn(edition: Edition, capabilities: readonly Capability[]): Capability[];
+export {};

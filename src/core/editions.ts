@@ -58,15 +58,54 @@ export interface EditionLayout {
   sqlColumns: SqlColumns;
 }
 
-/** Column names of the SQL layouts that differ between the editions (cases name them as `${sql.importSource}`). */
-export interface SqlColumns {
+/**
+ * What the current texts rename of v0's core SQL columns (sqlite.md and postgres.md "Core Schema"); every other
+ * column keeps its name. The one table of the renames: the case variables below, the sqlite store's required columns
+ * and verify's core columns are all derived from it.
+ */
+export const CURRENT_SQL_RENAMES = {
+  program_path: 'root_path',
+  program_source: 'root_source',
+  kind: 'binding',
+  source_url: 'source_ref',
+  fetched_at: 'resolved_at',
+  inputs_schema: 'requires_schema',
+  outputs_schema: 'ensures_schema',
+} as const;
+
+type RenamedColumn<C extends string> = C extends keyof typeof CURRENT_SQL_RENAMES ? (typeof CURRENT_SQL_RENAMES)[C] : C;
+
+/** A v0 column's name in the current edition. */
+export function currentSqlName<C extends string>(column: C): RenamedColumn<C> {
+  const renames: Readonly<Record<string, string>> = CURRENT_SQL_RENAMES;
+  return (Object.prototype.hasOwnProperty.call(renames, column) ? renames[column] : column) as RenamedColumn<C>;
+}
+
+/** v0's columns of each table under their current names. */
+export function renamedToCurrent<T extends string>(tables: Record<string, readonly T[]>): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(tables).map(([t, cols]) => [t, cols.map((c) => currentSqlName(c))]));
+}
+
+/** v0's names of the SQL columns cases name as `${sql.importSource}`; the current edition's are these renamed. */
+const V0_SQL_COLUMNS = {
   /** run: the invoked program's path and text. */
-  runPath: 'program_path' | 'root_path';
-  runSource: 'program_source' | 'root_source';
+  runPath: 'program_path',
+  runSource: 'program_source',
   /** bindings: input, output, let or const. */
-  bindingKind: 'kind' | 'binding';
+  bindingKind: 'kind',
   /** imports: where the imported program came from. */
-  importSource: 'source_url' | 'source_ref';
+  importSource: 'source_url',
+} as const;
+
+type V0SqlColumns = typeof V0_SQL_COLUMNS;
+
+/** Column names of the SQL layouts that differ between the editions, in one edition's spelling. */
+export type SqlColumns = { [K in keyof V0SqlColumns]: V0SqlColumns[K] | RenamedColumn<V0SqlColumns[K]> };
+
+/** v0's SQL column variables renamed, key by key. */
+function currentSqlColumns(): { [K in keyof V0SqlColumns]: RenamedColumn<V0SqlColumns[K]> } {
+  const entries = Object.entries(V0_SQL_COLUMNS).map(([key, column]) => [key, currentSqlName(column)]);
+  return Object.fromEntries(entries) as { [K in keyof V0SqlColumns]: RenamedColumn<V0SqlColumns[K]> };
 }
 
 const LAYOUTS: Record<Edition, EditionLayout> = {
@@ -80,12 +119,7 @@ const LAYOUTS: Record<Edition, EditionLayout> = {
     executionLog: 'state.md',
     executionLogHeading: '# Execution State\n',
     durableWorldModelDir: undefined,
-    sqlColumns: {
-      runPath: 'program_path',
-      runSource: 'program_source',
-      bindingKind: 'kind',
-      importSource: 'source_url',
-    },
+    sqlColumns: V0_SQL_COLUMNS,
   },
   // filesystem.md "Directory Structure", "Memory Scoping"; README "<openprose-root>"; SKILL.md "OpenProse Root".
   current: {
@@ -98,7 +132,7 @@ const LAYOUTS: Record<Edition, EditionLayout> = {
     executionLogHeading: '# run:',
     durableWorldModelDir: 'state/world-model',
     // sqlite.md and postgres.md "Core Schema" at f12dcda4.
-    sqlColumns: { runPath: 'root_path', runSource: 'root_source', bindingKind: 'binding', importSource: 'source_ref' },
+    sqlColumns: currentSqlColumns(),
   },
 };
 

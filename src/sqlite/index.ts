@@ -30,7 +30,7 @@ export {
   schemaDdl,
   type DbKind,
 } from './schema.ts';
-export { CURRENT_RUN_DDL, EXECUTION_COLUMNS, renamedToCurrent } from './schema-current.ts';
+export { CURRENT_RUN_DDL, EXECUTION_COLUMNS } from './schema-current.ts';
 export {
   defaultEngine,
   checkEngine,

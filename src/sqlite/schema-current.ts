@@ -89,22 +89,6 @@ CREATE TABLE IF NOT EXISTS imports (
 );
 `;
 
-/** What the current text renames of v0's core columns (sqlite.md "Core Schema"); every other name is kept. */
-export const CURRENT_RENAMES: Readonly<Record<string, string>> = {
-  program_path: 'root_path',
-  program_source: 'root_source',
-  kind: 'binding',
-  source_url: 'source_ref',
-  fetched_at: 'resolved_at',
-  inputs_schema: 'requires_schema',
-  outputs_schema: 'ensures_schema',
-};
-
-/** v0's columns of each table under their current names. */
-export function renamedToCurrent(tables: Record<string, string[]>): Record<string, string[]> {
-  return Object.fromEntries(Object.entries(tables).map(([t, cols]) => [t, cols.map((c) => CURRENT_RENAMES[c] ?? c)]));
-}
-
 /** The current text's world-model tables, with the columns this toolkit reads and writes. */
 export const CURRENT_WORLD_MODEL_REQUIRED: Record<string, string[]> = {
   world_model_version: ['version', 'node', 'artifact', 'attachment_path'],

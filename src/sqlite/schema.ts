@@ -1,13 +1,7 @@
 import { executeScript, queryRows, queryValue, type Database } from './rows.ts';
-import type { Edition } from '../core/editions.ts';
+import { renamedToCurrent, type Edition } from '../core/editions.ts';
 import { ProseError } from '../core/errors.ts';
-import {
-  CURRENT_RUN_DDL,
-  CURRENT_WORLD_MODEL_REQUIRED,
-  EXECUTION_COLUMNS,
-  EXECUTION_DDL,
-  renamedToCurrent,
-} from './schema-current.ts';
+import { CURRENT_RUN_DDL, CURRENT_WORLD_MODEL_REQUIRED, EXECUTION_COLUMNS, EXECUTION_DDL } from './schema-current.ts';
 
 /**
  * Our mark on a database: `PRAGMA user_version`. 0 is a file nobody marked (a seed-style file the sqlite3 CLI made,

@@ -1,5 +1,5 @@
-import type { Edition } from '../../core/editions.ts';
-import { AGENTS_REQUIRED, EXECUTION_COLUMNS, queryRows, renamedToCurrent, type Database } from '../../sqlite/index.ts';
+import { renamedToCurrent, type Edition } from '../../core/editions.ts';
+import { AGENTS_REQUIRED, EXECUTION_COLUMNS, queryRows, type Database } from '../../sqlite/index.ts';
 
 const V0: Record<string, string[]> = {
   run: ['id', 'program_path', 'program_source', 'started_at', 'updated_at', 'status', 'state_mode'],
