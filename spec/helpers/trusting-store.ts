@@ -22,7 +22,7 @@ export function trusting<B extends StoreClass>(Base: B) {
       readEvents: (run) => super.readEvents(run),
       appendEvent: (run, event) => super.appendEvent(run, event),
     });
-    override readEvents(run: string): Promise<ExecutionEvent[]> {
+    override readEvents(run: string): Promise<readonly ExecutionEvent[]> {
       return this.unchecked.readEvents(run);
     }
     override appendEvent(run: string, event: ExecutionEvent): Promise<void> {

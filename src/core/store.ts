@@ -22,7 +22,11 @@ export interface StateStore {
 
   /** Append-only execution log of the run, written by the VM alone. */
   appendEvent(run: RunRef, event: ExecutionEvent): Promise<void>;
-  readEvents(run: RunRef): Promise<ExecutionEvent[]>;
+  /**
+   * The run's events in order. A store that keeps its log between calls may hand out its `EventLog`'s own list
+   * (event-log.ts: no copy, and the fold memo needs no compare); a holder copies it to keep it past its next call.
+   */
+  readEvents(run: RunRef): Promise<readonly ExecutionEvent[]>;
   /**
    * Reads the log, lets `make` build the next event from it (or throw to refuse), and appends that event, all as
    * one step against every other writer of the run, including other processes. Backends that declare

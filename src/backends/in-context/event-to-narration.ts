@@ -66,8 +66,9 @@ export function toNarration(r: RunModel, e: ExecutionEvent): NarrationEvent {
 }
 
 function loopMax(r: RunModel, id: string): number | undefined {
-  for (let i = r.events.length - 1; i >= 0; i--) {
-    const e = r.events[i]!;
+  const events = r.log.events;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
     if (e.type === 'loop-start' && e.id === id) return e.max;
   }
   return undefined;

@@ -1,5 +1,6 @@
 import { ProseError } from '../../core/errors.ts';
-import type { BindingRecord, ExecutionEvent, ExecutionId, RunRecord, Segment } from '../../core/model.ts';
+import { EventLog } from '../../core/event-log.ts';
+import type { BindingRecord, ExecutionId, RunRecord, Segment } from '../../core/model.ts';
 import type { TranscriptEvent } from '../../transcript/narration-event.ts';
 import { parseTranscript } from '../../transcript/parse-transcript.ts';
 import { toExecutionEvent } from './narration-to-event.ts';
@@ -7,7 +8,8 @@ import { toExecutionEvent } from './narration-to-event.ts';
 /** What one run's narration adds up to: the store answers every read from this, rebuilt from the text. */
 export interface RunModel {
   record: RunRecord;
-  events: ExecutionEvent[];
+  /** Appended to as narration is read; a model read again from the text (another writer) has new logs. */
+  log: EventLog;
   bindings: Map<string, BindingRecord>;
   memory: Map<string, string>;
   segments: Map<string, Segment[]>;
@@ -134,7 +136,7 @@ function startRun(model: TranscriptModel, e: NarrationOf<'run-start'>): void {
       status: 'running',
       startedAt: e.startedAt ?? '',
     },
-    events: [],
+    log: new EventLog(),
     bindings: new Map(),
     memory: new Map(),
     segments: new Map(),
@@ -153,7 +155,7 @@ function recordEvent(run: RunModel, e: TranscriptEvent): void {
     const f = run.frames.get(ev.executionId);
     if (f) f.open = false;
   }
-  run.events.push(ev);
+  run.log.append(ev);
 }
 
 function apply(model: TranscriptModel, e: TranscriptEvent, segmentFile: SegmentFile): void {

@@ -149,9 +149,9 @@ export class TranscriptStore implements StateStore {
     this.say(run, [{ e: toNarration(r, event), depth: eventDepth(event, (id) => this.depthOf(r, id)) }]);
   }
 
-  /** A copy of the list, not of the events: no reader changes an event (the fold builds state objects of its own). */
-  async readEvents(run: RunRef): Promise<ExecutionEvent[]> {
-    return this.runOf(run).events.slice();
+  /** The run's append-only log as it is (no copy): no reader changes it, and the fold memo keys on it. */
+  async readEvents(run: RunRef): Promise<readonly ExecutionEvent[]> {
+    return this.runOf(run).log.events;
   }
 
   async writeBinding(run: RunRef, b: BindingRecord, attach: boolean): Promise<{ location: string }> {

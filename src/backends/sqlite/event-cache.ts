@@ -1,4 +1,4 @@
-import type { ExecutionEvent } from '../../core/model.ts';
+import { EventLog } from '../../core/event-log.ts';
 import { queryRows, queryValue, type Database } from '../../sqlite/index.ts';
 import { rowToEvent, type StoredRow } from './event-rows.ts';
 
@@ -7,7 +7,8 @@ interface Cached {
   /** PRAGMA data_version when it was read: another connection's commit (any process, any writer) moves it. */
   version: number;
   lastId: number;
-  events: ExecutionEvent[];
+  /** Appended to only; a read of the whole table (another connection committed) starts a new one. */
+  log: EventLog;
   /** The row id of each frame-enter (by execution id) and parallel-start (by id), for parent_id. */
   frames: Map<number, number>;
   parallels: Map<string, number>;
@@ -31,7 +32,7 @@ export function cachedEvents(db: Database): Cached {
   const version = Number(queryValue(db, 'PRAGMA data_version'));
   let c = caches.get(db);
   if (!c || c.version !== version) {
-    c = { version, lastId: 0, events: [], frames: new Map(), parallels: new Map() };
+    c = { version, lastId: 0, log: new EventLog(), frames: new Map(), parallels: new Map() };
     caches.set(db, c);
   }
   const rows = queryRows(db, `SELECT ${COLUMNS} FROM execution WHERE id > ? ORDER BY id`, [
@@ -41,7 +42,7 @@ export function cachedEvents(db: Database): Cached {
     const e = rowToEvent(r);
     c.lastId = Number(r.id);
     if (e === undefined) continue;
-    c.events.push(e);
+    c.log.append(e);
     if (e.type === 'frame-enter') c.frames.set(e.executionId, c.lastId);
     else if (e.type === 'parallel-start') c.parallels.set(e.id, c.lastId);
   }

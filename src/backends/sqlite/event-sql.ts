@@ -4,11 +4,11 @@ import { cachedEvents } from './event-cache.ts';
 import { eventToRow, type EventRow } from './event-rows.ts';
 
 /**
- * The run's execution log in row order (rows that are not events of ours are skipped): a copy of the connection's
- * cache (event-cache.ts), which reads only the rows added since, unless another connection committed.
+ * The run's execution log in row order (rows that are not events of ours are skipped): the connection's append-only
+ * log (event-cache.ts, no copy), which reads only the rows added since, unless another connection committed.
  */
-export function eventsOf(db: Database): ExecutionEvent[] {
-  return cachedEvents(db).events.slice();
+export function eventsOf(db: Database): readonly ExecutionEvent[] {
+  return cachedEvents(db).log.events;
 }
 
 /**

@@ -154,7 +154,7 @@ export class SqliteStore implements StateStore {
     });
   }
 
-  async readEvents(run: RunRef): Promise<ExecutionEvent[]> {
+  async readEvents(run: RunRef): Promise<readonly ExecutionEvent[]> {
     return (await this.runFile(run)).read(eventsOf);
   }
 

@@ -12,7 +12,8 @@ export function uncheckedEventCache(base: Pick<StateStore, 'readEvents' | 'appen
   const kept = new Map<RunRef, ExecutionEvent[]>();
   const readEvents = async (run: RunRef): Promise<ExecutionEvent[]> => {
     let events = kept.get(run);
-    if (!events) kept.set(run, (events = await base.readEvents(run)));
+    // A copy: the base may hand out its append-only log's own list, which only the base appends to.
+    if (!events) kept.set(run, (events = [...(await base.readEvents(run))]));
     return [...events];
   };
   const appendEvent = async (run: RunRef, event: ExecutionEvent): Promise<void> => {
