@@ -150,7 +150,7 @@ export class FsStore implements StateStore {
           const file = join(dir, 'state.md');
           let renderer = this.renderers.get(file);
           if (!renderer) this.renderers.set(file, (renderer = new StateMdRenderer()));
-          this.docs.write(file, renderer.render(doc, this.indexOf(run)), doc);
+          this.docs.write(file, renderer.bytes(doc, this.indexOf(run)), doc);
         }),
       );
     this.locks.set(run, next);
