@@ -98,6 +98,32 @@ test('a state handed out is never changed after: appends are folded onto a copy'
   assert.equal(longer, foldEvents(log.events));
 });
 
+test('a state handed out stays as it was when later events change its frames, parallels, loops and retries', () => {
+  const log = new EventLog();
+  for (const e of [
+    { type: 'frame-enter', executionId: 1, block: 'b', parent: null, depth: 1 },
+    { type: 'parallel-start', id: 'p', strategy: 'all', branches: ['x', 'y'] },
+    { type: 'loop-start', id: 'l', max: 3 },
+    { type: 'retry', index: 2, attempt: 1, max: 3 },
+  ] satisfies ExecutionEvent[])
+    log.append(e);
+  const first = foldIncrementally(log.events);
+  const snapshot = structuredClone(first);
+  for (const e of [
+    { type: 'frame-exit', executionId: 1, status: 'completed' },
+    { type: 'branch', id: 'p', branch: 'x', status: 'completed' },
+    { type: 'parallel-join', id: 'p' },
+    { type: 'loop-iteration', id: 'l', iteration: 2 },
+    { type: 'loop-exit', id: 'l', reason: 'max' },
+    { type: 'retry', index: 2, attempt: 2, max: 3 },
+    { type: 'error', index: 2, message: 'boom' },
+  ] satisfies ExecutionEvent[])
+    log.append(e);
+  const later = foldIncrementally(log.events);
+  assert.equal(first, snapshot, 'no entry of the state handed out was changed in place');
+  assert.equal(later, foldEvents(log.events));
+});
+
 test('an empty log folds to the empty state, and its first append is folded', () => {
   const log = new EventLog();
   assert.equal(foldIncrementally(log.events), foldEvents([]));

@@ -51,6 +51,23 @@ export function emptyState(): ExecutionState {
   };
 }
 
+/**
+ * A state to fold more events onto, leaving `state` as it is: its containers copied, their entries shared (applyEvent
+ * replaces an entry it changes). A copy costs a pointer per entry, not a deep copy of each (issue #35).
+ */
+export function copyState(state: StateView): ExecutionState {
+  const s = state as ExecutionState;
+  return {
+    ...s,
+    frames: new Map(s.frames),
+    parallels: { ...s.parallels },
+    loops: { ...s.loops },
+    retries: { ...s.retries },
+    errors: s.errors.slice(),
+    statements: new Map(s.statements),
+  };
+}
+
 export function foldEvents(events: readonly ExecutionEvent[]): ExecutionState {
   const state = emptyState();
   for (const e of events) applyEvent(state, e);
@@ -170,6 +187,11 @@ export function joinBlockers(p: Frozen<ParallelState>): string[] {
   return done >= need || open.length === 0 ? [] : open;
 }
 
+/**
+ * Adds one event to the state. An entry it changes (a frame, a parallel, a loop) is replaced, never changed in
+ * place, so a `copyState` copy shares its entries with the state it was copied from and neither sees the other's
+ * later events.
+ */
 export function applyEvent(state: ExecutionState, event: ExecutionEvent): void {
   switch (event.type) {
     case 'statement': {
@@ -191,7 +213,7 @@ export function applyEvent(state: ExecutionState, event: ExecutionEvent): void {
       return;
     case 'frame-exit': {
       const f = state.frames.get(event.executionId);
-      if (f) f.status = event.status;
+      if (f) state.frames.set(event.executionId, { ...f, status: event.status });
       return;
     }
     case 'parallel-start':
@@ -229,12 +251,12 @@ function applyParallelEvent(state: ExecutionState, event: ParallelEvent): void {
       return;
     case 'branch': {
       const p = state.parallels[event.id];
-      if (p) p.branches[event.branch] = event.status;
+      if (p) state.parallels[event.id] = { ...p, branches: { ...p.branches, [event.branch]: event.status } };
       return;
     }
     case 'parallel-join': {
       const p = state.parallels[event.id];
-      if (p) p.joined = true;
+      if (p) state.parallels[event.id] = { ...p, joined: true };
       return;
     }
     default:
@@ -249,15 +271,12 @@ function applyLoopEvent(state: ExecutionState, event: LoopEvent): void {
       return;
     case 'loop-iteration': {
       const l = state.loops[event.id];
-      if (l) l.iteration = event.iteration;
+      if (l) state.loops[event.id] = { ...l, iteration: event.iteration };
       return;
     }
     case 'loop-exit': {
       const l = state.loops[event.id];
-      if (l) {
-        l.exited = true;
-        l.exitReason = event.reason;
-      }
+      if (l) state.loops[event.id] = { ...l, exited: true, exitReason: event.reason };
       return;
     }
     default:

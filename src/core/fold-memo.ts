@@ -1,5 +1,5 @@
 import { logOf, type EventLog } from './event-log.ts';
-import { applyEvent, emptyState, type ExecutionState, type StateView } from './execution-log.ts';
+import { applyEvent, copyState, emptyState, type ExecutionState, type StateView } from './execution-log.ts';
 import type { ExecutionEvent } from './model.ts';
 
 /** A fold of a log's first `length` events. */
@@ -52,7 +52,7 @@ export function foldIncrementally(events: readonly ExecutionEvent[]): StateView 
 
 /** The fold of `events` from the memo's state (on a copy, so the state handed out stays as it was) or from empty. */
 function foldFrom(memo: Memo | undefined, events: readonly ExecutionEvent[]): ExecutionState {
-  const state: ExecutionState = memo ? structuredClone(memo.state as ExecutionState) : emptyState();
+  const state = memo ? copyState(memo.state) : emptyState();
   for (let i = memo ? memo.length : 0; i < events.length; i++) applyEvent(state, events[i]!);
   return state;
 }

@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
  * Writes a file so a crash leaves the old or the new content, never a torn one: a temp file in the same
  * directory, fsync, rename over the target, fsync of the directory.
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array, opts: { mtimeMs?: number } = {}): void {
+export function writeFileAtomic(path: string, data: FileData, opts: { mtimeMs?: number } = {}): void {
   const tmp = writeTemp(path, data, opts.mtimeMs);
   try {
     replaceFile(tmp, path);
@@ -83,14 +83,19 @@ function replaceFile(tmp: string, path: string): void {
 }
 
 /** `mtimeMs` stamps the file's modification time before it is renamed into place (a reader's cache key, state-md-file.ts). */
-function writeTemp(path: string, data: string | Uint8Array, mtimeMs?: number): string {
+/** A file's content: text (written as UTF-8), bytes, or bytes in pieces written one after another (no copy joins them). */
+export type FileData = string | Uint8Array | readonly Uint8Array[];
+
+function writeTemp(path: string, data: FileData, mtimeMs?: number): string {
   mkdirDurable(dirname(path));
   const tmp = join(dirname(path), `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
   const fd = openSync(tmp, 'wx', 0o644);
   try {
-    const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    let off = 0;
-    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+    const pieces = typeof data === 'string' ? [Buffer.from(data, 'utf8')] : data instanceof Uint8Array ? [data] : data;
+    for (const buf of pieces) {
+      let off = 0;
+      while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+    }
     if (mtimeMs !== undefined) futimesSync(fd, mtimeMs / 1000, mtimeMs / 1000);
     fsyncSync(fd);
   } catch (err) {

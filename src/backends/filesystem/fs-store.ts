@@ -26,6 +26,7 @@ import { BindingFiles } from './binding-files.ts';
 import { initialStateMd, StateMdRenderer, type IndexEntries, type StateDoc } from './state-md.ts';
 import { copyDoc, StateMdFile, type SharedDoc } from './state-md-file.ts';
 import { FsWorldModelStore } from './world-model-store.ts';
+import { SegmentNumbers } from './segment-numbers.ts';
 
 /** The seed's `.prose/` directory layout (filesystem.md), every write atomic; current-store.ts keeps the current one. */
 export class FsStore implements StateStore {
@@ -40,6 +41,8 @@ export class FsStore implements StateStore {
   private readonly renderers = new Map<string, StateMdRenderer>();
   /** The runs' binding files, parsed again only when changed. */
   private readonly bindingFiles = new BindingFiles((abs) => this.rel(abs));
+  /** Each agent directory's highest segment number, while the directory's stat says no name was added. */
+  private readonly segments: SegmentNumbers;
 
   constructor(
     projectDir: string,
@@ -49,6 +52,7 @@ export class FsStore implements StateStore {
     edition: Edition = 'v0',
   ) {
     this.paths = new RunPaths(projectDir, homeDir, edition);
+    this.segments = new SegmentNumbers(decisions.segmentWidth);
     this.worldModel = new FsWorldModelStore(this.paths, (run, node, receipt) =>
       this.receiptAppended(run, node, receipt),
     );
@@ -146,7 +150,7 @@ export class FsStore implements StateStore {
           const file = join(dir, 'state.md');
           let renderer = this.renderers.get(file);
           if (!renderer) this.renderers.set(file, (renderer = new StateMdRenderer()));
-          this.docs.write(file, renderer.render(doc, this.indexOf(run)), doc);
+          this.docs.write(file, renderer.bytes(doc, this.indexOf(run)), doc);
         }),
       );
     this.locks.set(run, next);
@@ -218,12 +222,14 @@ export class FsStore implements StateStore {
   async appendSegment(loc: AgentLocation, seg: Omit<Segment, 'number' | 'file'>): Promise<Segment> {
     const dir = this.paths.agentDir(loc);
     mkdirDurable(dir);
-    let n = this.lastSegmentNumber(dir, loc.agent);
+    // One past the highest segment present is the next (decision segment-numbering).
+    let n = this.segments.last(dir, loc.agent);
     // Another process may take the number first: exclusive creation tells, and we move on to the next one.
     for (;;) {
       n += 1;
       const file = segmentFileName(loc.agent, n, this.decisions.segmentWidth);
       if (createFileExclusive(join(dir, file), formatSegmentFile({ number: n, ...seg }, this.decisions.segmentWidth))) {
+        this.segments.created(dir, n);
         return { number: n, file, ...seg };
       }
     }
@@ -243,19 +249,6 @@ export class FsStore implements StateStore {
     });
   }
 
-  /**
-   * One past the highest segment present is the next (decision segment-numbering), so every name is looked at; in
-   * one pass, without the list and sort a listing needs.
-   */
-  private lastSegmentNumber(dir: string, agent: string): number {
-    let last = 0;
-    for (const f of readdirSync(dir)) {
-      const n = parseSegmentFileName(agent, f, this.decisions.segmentWidth);
-      if (n !== undefined && n > last) last = n;
-    }
-    return last;
-  }
-
   private segmentNumbers(dir: string, agent: string): number[] {
     if (!existsSync(dir)) return [];
     return readdirSync(dir)
@@ -273,6 +266,7 @@ export class FsStore implements StateStore {
     this.docs.clear();
     this.renderers.clear();
     this.bindingFiles.clear();
+    this.segments.clear();
   }
 
   protected rel(abs: string): string {

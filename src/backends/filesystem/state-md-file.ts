@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { writeFileAtomic } from '../../io/atomic-write.ts';
+import { writeFileAtomic, type FileData } from '../../io/atomic-write.ts';
 import { RACY_MS, sameStat, statKey, type StatKey } from './file-memo.ts';
 import type { ExecutionEvent } from '../../core/model.ts';
 import { parseStateMd, type StateDoc } from './state-md.ts';
@@ -55,10 +55,10 @@ export class StateMdFile {
   }
 
   /**
-   * Replaces the file with `text` (one atomic write), remembered as `doc` when the stamp shows it is still ours;
+   * Replaces the file with `text` (its bytes; one atomic write), remembered as `doc` when the stamp shows it is still ours;
    * `doc` becomes the cache's (the caller changes it no more).
    */
-  write(file: string, text: string, doc: StateDoc): void {
+  write(file: string, text: FileData, doc: StateDoc): void {
     const stamp = Date.now() - STAMP_AGE_MS;
     this.seen.delete(file);
     writeFileAtomic(file, text, { mtimeMs: stamp });

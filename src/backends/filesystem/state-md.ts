@@ -4,6 +4,7 @@ import { foldIncrementally } from '../../core/fold-memo.ts';
 import type { ExecutionEvent, RunRecord, RunStatus } from '../../core/model.ts';
 import { RUN_STATUSES } from '../../core/model.ts';
 import { checkEventShape } from '../../core/check-args.ts';
+import { GrowingBytes } from './growing-bytes.ts';
 import { RunPaths } from './run-paths.ts';
 import { parseSeedStateMd } from './seed-state-md.ts';
 import type { StateDoc } from './state-doc.ts';
@@ -41,9 +42,18 @@ export function renderStateMd(doc: StateDoc, index: IndexEntries): string {
 export class StateMdRenderer {
   private events: ExecutionEvent[] = [];
   private trace = new TraceFold();
-  private logText = '';
+  /** The event log's lines, kept encoded: at 10,000 events re-encoding them was a third of a render. */
+  private log = new GrowingBytes();
 
   render(doc: StateDoc, index: IndexEntries): string {
+    return Buffer.concat(this.bytes(doc, index)).toString('utf8');
+  }
+
+  /**
+   * The file's bytes in pieces, written one after another: what render returns, the event log neither encoded
+   * nor copied again (valid until the next call).
+   */
+  bytes(doc: StateDoc, index: IndexEntries): Buffer[] {
     this.extend(doc.events);
     const state = foldIncrementally(doc.events);
     const preamble = [
@@ -62,7 +72,8 @@ export class StateMdRenderer {
       '',
     ].join('\n');
     // The count closes the file, so a cut that drops whole event lines is seen, not read as a shorter history.
-    return `${preamble}\n${this.logText}\n<!-- ${doc.events.length} events -->\n`;
+    const tail = Buffer.from(`\n<!-- ${doc.events.length} events -->\n`, 'utf8');
+    return [Buffer.from(`${preamble}\n`, 'utf8'), this.log.view(), tail];
   }
 
   private extend(events: readonly ExecutionEvent[]): void {
@@ -70,11 +81,11 @@ export class StateMdRenderer {
     if (!same) {
       this.events = [];
       this.trace = new TraceFold();
-      this.logText = '';
+      this.log = new GrowingBytes();
     }
     const added = events.slice(this.events.length);
     for (const e of added) this.trace.add(e);
-    this.logText += added.map((e) => `${eventLine(e)}\n`).join('');
+    this.log.append(added.map((e) => `${eventLine(e)}\n`).join(''));
     this.events.push(...added);
   }
 }

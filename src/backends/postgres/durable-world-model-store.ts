@@ -20,8 +20,9 @@ import {
  * stored it first.
  */
 export class DurableWorldModelStore extends PostgresWorldModelStore {
-  constructor(db: PgDb, watch?: RowWatch) {
-    super(db, EXTENSION_PG_DDL, watch);
+  /** `extraDdl`: run after our extension tables, on first use (the pg-mem factory's lookup indexes). */
+  constructor(db: PgDb, watch?: RowWatch, extraDdl: readonly string[] = []) {
+    super(db, [...EXTENSION_PG_DDL, ...extraDdl], watch);
   }
 
   override async writeVersion(run: RunRef, node: string, address: string, bytes: Uint8Array): Promise<void> {

@@ -1,5 +1,5 @@
 import { DataType, newDb, type IMemoryDb } from 'pg-mem';
-import type { BackendEnv, BackendFactory } from '../../core/backend.ts';
+import type { Backend, BackendEnv, BackendFactory } from '../../core/backend.ts';
 import { createBackend } from '../../core/semantics.ts';
 import { commitReadingsOf } from '../../canon/commit-readings.ts';
 import { worldModelHandlers } from '../../canon/world-model-ops.ts';
@@ -9,6 +9,7 @@ import { PgDb } from './pg-db.ts';
 import { MemPool } from './mem-pool.ts';
 import { PostgresStore } from './postgres-store.ts';
 import { memLogWatch } from './mem-log-watch.ts';
+import { MEM_LOOKUP_INDEXES } from './mem-lookup-indexes.ts';
 import { memBindingWatch, memReceiptWatch, memSegmentWatch } from './mem-row-watch.ts';
 
 /**
@@ -23,12 +24,7 @@ export function createPostgresMemFactory(
   const dbs = new Map<string, IMemoryDb>();
   const memOf = (env: BackendEnv) => {
     let mem = dbs.get(env.storageKey);
-    if (!mem) {
-      // noAstCoverageCheck: pg-mem otherwise refuses some valid DDL it only partly reads.
-      mem = newDb({ noAstCoverageCheck: true });
-      registerDecode(mem);
-      dbs.set(env.storageKey, mem);
-    }
+    if (!mem) dbs.set(env.storageKey, (mem = newMemDb()));
     return mem;
   };
   // Not pg's adapter for pg-mem: MemPool parses each statement text once and puts the values in as literals itself.
@@ -42,36 +38,60 @@ export function createPostgresMemFactory(
     openDb,
     async open(env) {
       const fresh = !dbs.has(env.storageKey);
-      const db = openDb(env);
       try {
-        await ensureSchema(db, env.edition ?? 'v0');
+        return await openOnMem(memOf(env), env, adapt);
       } catch (err) {
-        await db.end().catch(() => undefined);
         // A database this call made and could not set up is forgotten: nothing half-created stays.
         if (fresh) dbs.delete(env.storageKey);
         throw err;
       }
-      const mem = memOf(env);
-      const edition = env.edition ?? 'v0';
-      const watches = {
-        log: memLogWatch(mem),
-        bindings: memBindingWatch(mem),
-        segments: memSegmentWatch(mem),
-        receipts: memReceiptWatch(mem),
-      };
-      const store = new PostgresStore(db, env.projectDir, env.decisions, edition, watches);
-      adapt?.(store);
-      return createBackend({
-        store,
-        extraHandlers: worldModelHandlers(store, commitReadingsOf(env.decisions)),
-        decisions: env.decisions,
-        capabilities: PG_MEM_CAPABILITIES,
-      });
     },
     async dispose(env) {
       dbs.delete(env.storageKey);
     },
   };
+}
+
+/** An empty pg-mem database as the factory makes one: with decode() (registerDecode). */
+export function newMemDb(): IMemoryDb {
+  // noAstCoverageCheck: pg-mem otherwise refuses some valid DDL it only partly reads.
+  const mem = newDb({ noAstCoverageCheck: true });
+  registerDecode(mem);
+  return mem;
+}
+
+/**
+ * The backend on one pg-mem database, as the factory opens it: the schema made or checked, the store with pg-mem's
+ * change counts for its caches and the indexes pg-mem's planner can use (mem-lookup-indexes.ts).
+ */
+export async function openOnMem(
+  mem: IMemoryDb,
+  env: BackendEnv,
+  adapt?: (store: PostgresStore) => void,
+): Promise<Backend> {
+  const db = new PgDb(new MemPool(mem), undefined, true);
+  const edition = env.edition ?? 'v0';
+  try {
+    await ensureSchema(db, edition);
+  } catch (err) {
+    await db.end().catch(() => undefined);
+    throw err;
+  }
+  const watches = {
+    log: memLogWatch(mem),
+    bindings: memBindingWatch(mem),
+    segments: memSegmentWatch(mem),
+    receipts: memReceiptWatch(mem),
+    lookupIndexes: MEM_LOOKUP_INDEXES,
+  };
+  const store = new PostgresStore(db, env.projectDir, env.decisions, edition, watches);
+  adapt?.(store);
+  return createBackend({
+    store,
+    extraHandlers: worldModelHandlers(store, commitReadingsOf(env.decisions)),
+    decisions: env.decisions,
+    capabilities: PG_MEM_CAPABILITIES,
+  });
 }
 
 export const postgresMemFactory: BackendFactory = createPostgresMemFactory();

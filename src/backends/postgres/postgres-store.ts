@@ -15,7 +15,7 @@ import type {
   Segment,
 } from '../../core/model.ts';
 import type { StateStore, WorldModelStore } from '../../core/store.ts';
-import { PostgresWorldModelStore } from './world-model-store.ts';
+import { PostgresWorldModelStore, WORLD_MODEL_PG_DDL } from './world-model-store.ts';
 import { DurableWorldModelStore } from './durable-world-model-store.ts';
 import { AgentSql } from './agent-sql.ts';
 import { editionColumns, type EditionColumns } from './edition-columns.ts';
@@ -38,6 +38,8 @@ export interface StoreWatches {
   bindings?: RowWatch;
   segments?: RowWatch;
   receipts?: RowWatch;
+  /** Not a count: statements run once the world-model tables exist, for an engine that needs its own indexes (pg-mem). */
+  lookupIndexes?: readonly string[];
 }
 
 interface BindingRow {
@@ -87,8 +89,8 @@ export class PostgresStore implements StateStore {
     this.attachments = new Attachments(projectDir, edition);
     this.worldModel =
       edition === 'current'
-        ? new DurableWorldModelStore(db, watches.receipts)
-        : new PostgresWorldModelStore(db, undefined, watches.receipts);
+        ? new DurableWorldModelStore(db, watches.receipts, watches.lookupIndexes)
+        : new PostgresWorldModelStore(db, [...WORLD_MODEL_PG_DDL, ...(watches.lookupIndexes ?? [])], watches.receipts);
     this.log = new EventLogCache(watches.log);
     this.cols = editionColumns(edition);
     this.agent = new AgentSql(edition);
