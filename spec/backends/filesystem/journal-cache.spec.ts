@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { JournalCache } from '../../../src/backends/filesystem/journal-cache.ts';
 import { appendJournalEvent, appendStatus, createJournal } from '../../../src/backends/filesystem/run-journal.ts';
 import { ProseError } from '../../../src/core/errors.ts';
+import { logOf } from '../../../src/core/event-log.ts';
 
 const fresh = () => {
   const dir = mkdtempSync(join(tmpdir(), 'journal-cache-'));
@@ -68,15 +69,17 @@ test('a torn last line is not read, and is read once its newline arrives; a shor
   assert.equal([j.run.runId, j.run.status, j.events.length], ['r3', 'running', 0]);
 });
 
-test('what a read returns is the caller to change: the next read is not affected', () => {
+test("the run record a read returns is the caller's to change; the events are the one log, appended to", () => {
   const dir = fresh();
   appendJournalEvent(dir, statement(1));
   const cache = new JournalCache();
   const j = cache.read(dir, 'x')!;
-  j.events.push(statement(2));
   j.run.status = 'failed';
+  appendJournalEvent(dir, statement(2));
   const again = cache.read(dir, 'x')!;
-  assert.equal([again.events.length, again.run.status], [1, 'running']);
+  assert.equal([again.events.length, again.run.status], [2, 'running']);
+  assert.ok(logOf(again.events) !== undefined && again.events === j.events, 'the same append-only log, grown');
+  assert.is(j.events[0], again.events[0]);
 });
 
 test.run();

@@ -14,13 +14,13 @@ import { activatedFunction, copyOnReturn } from './function-run.ts';
 import {
   appendStepMarker,
   appendVmLogLine,
-  readVmLogState,
   receiptMarker,
   statusMarker,
   VM_LOG,
   word,
   writeVmLogHeader,
 } from './vm-log.ts';
+import { VmLogStates } from './vm-log-state.ts';
 
 /**
  * The current edition's tree under `<openprose-root>` = the project directory (filesystem.md "Directory
@@ -34,6 +34,8 @@ export class FsCurrentStore extends FsStore {
   private readonly chains = new Map<string, Promise<unknown>>();
   /** Each run's execution.jsonl as last parsed: a read parses only the lines appended since. */
   private readonly journals = new JournalCache();
+  /** Each run's vm.log.md state as last read: a marker reads only the lines appended since. */
+  private readonly vmLogs = new VmLogStates();
 
   constructor(projectDir: string, homeDir: string, decisions: Decisions, now: () => Date = () => new Date()) {
     super(projectDir, homeDir, decisions, now, 'current');
@@ -58,14 +60,14 @@ export class FsCurrentStore extends FsStore {
     await this.locked(run, (dir) => {
       this.mustJournal(run);
       const marker = statusMarker(status, isoSeconds(this.now()));
-      const open = marker !== undefined && !readVmLogState(dir).closed;
+      const open = marker !== undefined && !this.vmLogs.read(join(dir, VM_LOG)).closed;
       // Read before anything is written: an activation record naming no usable function refuses the call whole.
       const fn = open && status === 'completed' ? activatedFunction(dir) : undefined;
       appendStatus(dir, status);
       if (!open) return;
       if (fn !== undefined) {
         copyOnReturn(dir, fn, outputs);
-        appendStepMarker(dir, (n) => `${n}→ ${word(fn)} ✓`);
+        appendStepMarker(dir, (n) => `${n}→ ${word(fn)} ✓`, this.vmLogs);
       }
       appendVmLogLine(dir, marker!);
     });
@@ -75,7 +77,7 @@ export class FsCurrentStore extends FsStore {
     await this.locked(run, (dir) => {
       const before = this.mustJournal(run).events;
       appendJournalEvent(dir, event);
-      logParallelEvent(dir, before, event);
+      logParallelEvent(dir, this.vmLogs, before, event);
     });
   }
 
@@ -87,12 +89,12 @@ export class FsCurrentStore extends FsStore {
       const before = this.mustJournal(run).events;
       const made = make(before);
       appendJournalEvent(dir, made);
-      logParallelEvent(dir, before, made);
+      logParallelEvent(dir, this.vmLogs, before, made);
       return made;
     });
   }
 
-  override async readEvents(run: RunRef): Promise<ExecutionEvent[]> {
+  override async readEvents(run: RunRef): Promise<readonly ExecutionEvent[]> {
     return this.journal(run)?.events ?? [];
   }
 
@@ -107,13 +109,14 @@ export class FsCurrentStore extends FsStore {
   protected override async receiptAppended(run: RunRef, node: string, receiptJson: string): Promise<void> {
     const r = JSON.parse(receiptJson) as { status: string; semantic_diff?: { failure_reason?: string } };
     await this.locked(run, (dir) =>
-      appendStepMarker(dir, receiptMarker(node, r.status, r.semantic_diff?.failure_reason)),
+      appendStepMarker(dir, receiptMarker(node, r.status, r.semantic_diff?.failure_reason), this.vmLogs),
     );
   }
 
   override async close(): Promise<void> {
     await Promise.allSettled([...this.chains.values()]);
     this.journals.clear();
+    this.vmLogs.clear();
     await super.close();
   }
 

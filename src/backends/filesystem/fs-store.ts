@@ -124,7 +124,7 @@ export class FsStore implements StateStore {
     return made!;
   }
 
-  async readEvents(run: RunRef): Promise<ExecutionEvent[]> {
+  async readEvents(run: RunRef): Promise<readonly ExecutionEvent[]> {
     const events = this.readDoc(run)?.events;
     return events ? [...events] : [];
   }

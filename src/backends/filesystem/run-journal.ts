@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkEventShape } from '../../core/check-args.ts';
 import { ProseError } from '../../core/errors.ts';
+import { EventLog } from '../../core/event-log.ts';
 import { RUN_STATUSES, type ExecutionEvent, type RunRecord, type RunStatus } from '../../core/model.ts';
 import { createFileExclusive } from '../../io/atomic-write.ts';
 import { appendLine } from './append-line.ts';
@@ -15,7 +16,8 @@ export const RUN_JOURNAL = 'execution.jsonl';
 
 export interface Journal {
   run: RunRecord;
-  events: ExecutionEvent[];
+  /** In order; read-only (a cached journal hands out its append-only log's own list, journal-cache.ts). */
+  events: readonly ExecutionEvent[];
 }
 
 export function createJournal(runDir: string, rec: RunRecord): void {
@@ -41,27 +43,27 @@ export function readJournal(runDir: string, rel: string): Journal | undefined {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
-  return parseJournal(bytes, rel).journal;
+  const parsed = parseJournal(bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1), rel);
+  return { run: parsed.run, events: parsed.log.events };
 }
 
-/** A journal parsed up to byte `end` of its file (the end of its last complete line), `lines` lines in. */
+/** A journal as parsed so far: its run record, its events in an append-only log, and how many lines it has read. */
 export interface ParsedJournal {
-  journal: Journal;
-  end: number;
+  run: RunRecord;
+  log: EventLog;
   lines: number;
 }
 
 /**
- * Parses the complete lines of `bytes`, or, given what an earlier parse of the same bytes' prefix found, only the
- * lines after it (journal-cache.ts). The earlier journal is not changed: the result is a new one.
+ * Parses `bytes`, complete lines only (each ends with a newline). Without `into` they are a whole journal, the run
+ * record first; with it, the lines appended after those `into` has read, added to it in place (journal-cache.ts),
+ * so a caller whose parse failed must drop `into`: it may hold some of the lines.
  */
-export function parseJournal(bytes: Buffer, rel: string, from?: ParsedJournal): ParsedJournal {
-  const start = from?.end ?? 0;
-  const end = bytes.lastIndexOf(0x0a) + 1;
+export function parseJournal(bytes: Buffer, rel: string, into?: ParsedJournal): ParsedJournal {
   const lines =
-    end > start
+    bytes.length > 0
       ? bytes
-          .subarray(start, end - 1)
+          .subarray(0, bytes.length - 1)
           .toString('utf8')
           .split('\n')
       : [];
@@ -71,12 +73,11 @@ export function parseJournal(bytes: Buffer, rel: string, from?: ParsedJournal): 
       hint: `${RUN_JOURNAL} is appended by the backend only; restore it from the last good copy`,
     });
   };
-  const first = from?.lines ?? 0;
-  const journal: Journal = from
-    ? { run: { ...from.journal.run }, events: [...from.journal.events] }
-    : { run: parseRun(lines[0], fail), events: [] };
-  for (let i = from ? 0 : 1; i < lines.length; i++) readLine(lines[i]!, first + i + 1, journal, fail);
-  return { journal, end: Math.max(end, start), lines: first + lines.length };
+  const journal = into ?? { run: parseRun(lines[0], fail), log: new EventLog(), lines: 1 };
+  const first = into ? 0 : 1;
+  for (let i = first; i < lines.length; i++) readLine(lines[i]!, journal.lines + i - first + 1, journal, fail);
+  journal.lines += lines.length - first;
+  return journal;
 }
 
 type Fail = (line: number, message: string) => never;
@@ -107,14 +108,14 @@ function parseRun(text: string | undefined, fail: Fail): RunRecord {
   return { ...r } as RunRecord;
 }
 
-function readLine(text: string, n: number, journal: Journal, fail: Fail): void {
+function readLine(text: string, n: number, journal: ParsedJournal, fail: Fail): void {
   const rec = parseLine(text, n, fail);
   if ('status' in rec) {
     if (!isStatus(rec.status)) fail(n, `unknown run status ${JSON.stringify(rec.status)}`);
     journal.run.status = rec.status as RunStatus;
   } else if ('event' in rec) {
     try {
-      journal.events.push(checkEventShape(rec.event));
+      journal.log.append(checkEventShape(rec.event));
     } catch (err) {
       fail(n, `line ${n} is not an event: ${(err as Error).message}`);
     }

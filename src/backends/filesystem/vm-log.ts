@@ -1,12 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../io/atomic-write.ts';
-import { appendLine, completeLines } from './append-line.ts';
+import { appendLine } from './append-line.ts';
+import { VmLogStates, type OpenGroup } from './vm-log-state.ts';
 
 /**
  * `vm.log.md`, the current edition's append-only execution log (fs "`vm.log.md` — Append-Only Execution Log"):
  * the header, then one marker per line (fs "Event Markers"), each written as a single line append, never a rewrite.
- * The caller holds the run's lock, so step numbers are taken one at a time.
+ * The caller holds the run's lock, so step numbers are taken one at a time (what the log holds: vm-log-state.ts).
  */
 export const VM_LOG = 'vm.log.md';
 
@@ -61,33 +61,9 @@ export function statusMarker(status: string, at: string): string | undefined {
   return undefined;
 }
 
-/** The parallel group a log has open: its step, its branches (as logged) and the branches that have ended. */
-export interface OpenGroup {
-  step: number;
-  nodes: string[];
-  ended: Set<string>;
-}
-
-/** What the log holds so far: the next step number, whether `---end` or `---error` closed it, its open group. */
-export function readVmLogState(runDir: string): { nextStep: number; closed: boolean; group?: OpenGroup } {
-  let last = 0;
-  let closed = false;
-  let group: OpenGroup | undefined;
-  for (const line of completeLines(readFileSync(join(runDir, VM_LOG), 'utf8'))) {
-    const m = /^([1-9][0-9]*)([a-z]?)→ (\S+)/.exec(line);
-    if (m) last = Math.max(last, Number(m[1]));
-    if (m?.[2] && group) group.ended.add(m[3]!);
-    else if (m?.[3] === '∥start')
-      group = { step: Number(m[1]), nodes: line.split(' ')[2]!.split(','), ended: new Set() };
-    else if (m?.[3] === '∥done') group = undefined;
-    if (line.startsWith('---end ') || line.startsWith('---error ')) closed = true;
-  }
-  return { nextStep: last + 1, closed, ...(group ? { group } : {}) };
-}
-
-/** Appends a step marker numbered one past the last step. */
-export function appendStepMarker(runDir: string, marker: StepMarker): void {
-  const state = readVmLogState(runDir);
+/** Appends a step marker numbered one past the last step; `logs` keeps what was read (the log is read whole without). */
+export function appendStepMarker(runDir: string, marker: StepMarker, logs = new VmLogStates()): void {
+  const state = logs.read(join(runDir, VM_LOG));
   appendLine(join(runDir, VM_LOG), marker(state.nextStep, state.group));
 }
 
