@@ -46,4 +46,29 @@ test('a version file edited on disk, a bad .version and a torn receipt line are 
   }
 });
 
+// A commit and readPublished parse only the last receipt of the node's chain (WorldModelContext.lastInRun, issue
+// 35): an earlier receipt edited in place does not stop the chain from growing, while every read of the chain
+// (listReceipts) still refuses it, and verify names the broken link (wm.chain.prev).
+test('a receipt edited earlier in the chain: listReceipts is E_CORRUPT, a commit still chains to the last receipt', async () => {
+  const r = await fsRun();
+  try {
+    const commit = (text: string) =>
+      r.call<{ contentHash: string; prev: string | null }>('commitWorldModel', {
+        node: 'n',
+        contract: 'c',
+        files: { 'truth.json': text },
+      });
+    await commit('{"a":1}');
+    const second = await commit('{"a":2}');
+    const ledger = join(r.runDir, 'receipts/n.jsonl');
+    const [first, last] = readFileSync(ledger, 'utf8').split('\n');
+    writeFileSync(ledger, `${first!.replace('"c"', '"x"')}\n${last}\n`);
+    assert.is(await codeOf(r.call('listReceipts', { node: 'n' })), 'E_CORRUPT');
+    const third = await commit('{"a":3}');
+    assert.is(third.prev, second.contentHash);
+  } finally {
+    await r.cleanup();
+  }
+});
+
 test.run();

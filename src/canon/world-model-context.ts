@@ -50,8 +50,15 @@ export class WorldModelContext {
     return node;
   }
 
-  async chainOf(s: WorldModelStore, run: RunRef, node: string): Promise<LedgerReceipt[]> {
-    return (await s.readReceipts(run, node)).map((text, i) => parseReceipt(text, `receipts of ${node}[${i}]`));
+  /**
+   * The run's last receipt of `node`, parsed alone (undefined: none yet). A commit chains to it and a read takes its
+   * fingerprints; the earlier links are verify's to judge (wm.chain.prev), so a call costs one parse, not one per
+   * receipt of the chain (issue 35: a node committed again and again grew every commit).
+   */
+  async lastInRun(s: WorldModelStore, run: RunRef, node: string): Promise<LedgerReceipt | undefined> {
+    const texts = await s.readReceipts(run, node);
+    const i = texts.length - 1;
+    return i < 0 ? undefined : parseReceipt(texts[i]!, `receipts of ${node}[${i}]`);
   }
 
   /** The head a new receipt chains to: across runs where the store keeps one chain per node, else the run's. */
@@ -66,7 +73,7 @@ export class WorldModelContext {
 
   /** The receipt a new one chains to (undefined: cold start), from the chain `headOf` reads. */
   async headReceipt(s: WorldModelStore, run: RunRef, node: string): Promise<LedgerReceipt | undefined> {
-    if (!s.readChainHead) return (await this.chainOf(s, run, node)).at(-1);
+    if (!s.readChainHead) return this.lastInRun(s, run, node);
     const head = await s.readChainHead(run, node);
     return head === undefined ? undefined : parseReceipt(head, `the last receipt of ${node}'s chain`);
   }

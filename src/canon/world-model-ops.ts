@@ -105,7 +105,8 @@ async function readPublished(c: WorldModelContext, a: OpArgs['readPublished']): 
   const version = await s.readPublished(a.run, node);
   if (version === null) return { version: null, fingerprints: { ...COLD_START_FINGERPRINTS }, files: {} };
   // A faceted node's tokens are in its receipts only (the files alone do not say which subtrees are facets).
-  const { fingerprints: last } = lastOf(await c.chainOf(s, a.run, node));
+  const head = await c.lastInRun(s, a.run, node);
+  const { fingerprints: last } = lastOf(head ? [head] : []);
   return {
     version,
     fingerprints: last[ATOMIC_FACET] === version ? { ...last } : { [ATOMIC_FACET]: version },

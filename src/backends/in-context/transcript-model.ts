@@ -22,6 +22,8 @@ export interface WorldModelState {
   versions: Map<string, string>;
   published: Map<string, string>;
   receipts: { node: string; receipt: string }[];
+  /** The same receipts per node, so one node's chain is read without passing over every node's (issue 35). */
+  receiptsOf: Map<string, string[]>;
   workspace: Map<string, string>;
   envelope?: { compiledIntentJson: string; rootSource: string; sources: Record<string, string> };
 }
@@ -123,6 +125,9 @@ const RUN_UPDATES: {
   },
   receipt: (run, e) => {
     run.wm.receipts.push({ node: e.node, receipt: e.receipt });
+    const chain = run.wm.receiptsOf.get(e.node);
+    if (chain) chain.push(e.receipt);
+    else run.wm.receiptsOf.set(e.node, [e.receipt]);
   },
 };
 
@@ -141,7 +146,7 @@ function startRun(model: TranscriptModel, e: NarrationOf<'run-start'>): void {
     memory: new Map(),
     segments: new Map(),
     frames: new Map(),
-    wm: { versions: new Map(), published: new Map(), receipts: [], workspace: new Map() },
+    wm: { versions: new Map(), published: new Map(), receipts: [], receiptsOf: new Map(), workspace: new Map() },
   });
   model.current = e.runId;
 }

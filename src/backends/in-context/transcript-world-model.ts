@@ -78,10 +78,9 @@ export class TranscriptWorldModel implements WorldModelStore {
   }
 
   async readReceipts(run: RunRef, node?: string): Promise<string[]> {
-    return this.t
-      .runOf(run)
-      .wm.receipts.filter((r) => node === undefined || r.node === node)
-      .map((r) => r.receipt);
+    const wm = this.t.runOf(run).wm;
+    if (node !== undefined) return [...(wm.receiptsOf.get(node) ?? [])];
+    return wm.receipts.map((r) => r.receipt);
   }
 
   async writeWorkspace(run: RunRef, node: string, bytes: Uint8Array): Promise<void> {
