@@ -5,6 +5,8 @@ import { PG_MEM_CAPABILITIES, PostgresStore } from '../../../src/backends/postgr
 import type { Backend } from '../../../src/core/backend.ts';
 import type { ExecutionEvent } from '../../../src/core/model.ts';
 import { statement, trusting } from '../../helpers/trusting-store.ts';
+import { assertOneListWhileAppending } from '../../helpers/log-handed-out.ts';
+import { createPostgresMemFactory } from '../../../src/backends/postgres/index.ts';
 import { createBackend } from '../../../src/core/semantics.ts';
 import { onEachEngine, type TestFactory } from './engines.ts';
 import { tempEnv, VM } from './helpers.ts';
@@ -104,5 +106,22 @@ for (const [name, s] of Object.entries(SCENARIOS)) {
     });
   }
 }
+
+// The checked cache hands out its append-only log itself (no copy per read), so the shared fold memo keys on it and
+// resolve folds nothing again (issue 35); a real server's log is read whole per call, into a new list each time.
+test('pg-mem: readEvents hands out the cached log itself while only this store appends', async () => {
+  let store: PostgresStore | undefined;
+  const factory = createPostgresMemFactory((s) => (store = s));
+  const env = tempEnv();
+  const backend = await factory.open(env);
+  try {
+    const { run } = await backend.call('createRun', { program: 'session "a"\n' }, VM);
+    await assertOneListWhileAppending(store!, run);
+  } finally {
+    await backend.close();
+    await factory.dispose?.(env);
+    env.cleanup();
+  }
+});
 
 test.run();

@@ -23,10 +23,17 @@ import { createFileExclusive, mkdirDurable, syncDir, writeFileAtomic } from '../
 import { withFileLock } from '../../io/file-lock.ts';
 import { RunPaths } from './run-paths.ts';
 import { BindingFiles } from './binding-files.ts';
-import { initialStateMd, StateMdRenderer, type IndexEntries, type StateDoc } from './state-md.ts';
-import { copyDoc, StateMdFile, type SharedDoc } from './state-md-file.ts';
+import { initialStateMd, StateMdRenderer, type IndexEntries } from './state-md.ts';
+import { StateMdFile, type SharedDoc } from './state-md-file.ts';
 import { FsWorldModelStore } from './world-model-store.ts';
 import { SegmentNumbers } from './segment-numbers.ts';
+
+/** What one update of state.md may change: the run's status, and events appended after the log's (never edited). */
+interface DocChange {
+  status: RunStatus;
+  readonly events: readonly ExecutionEvent[];
+  readonly added: ExecutionEvent[];
+}
 
 /** The seed's `.prose/` directory layout (filesystem.md), every write atomic; current-store.ts keeps the current one. */
 export class FsStore implements StateStore {
@@ -108,7 +115,7 @@ export class FsStore implements StateStore {
 
   async appendEvent(run: RunRef, event: ExecutionEvent): Promise<void> {
     await this.updateDoc(run, (doc) => {
-      doc.events.push(event);
+      doc.added.push(event);
     });
   }
 
@@ -119,14 +126,14 @@ export class FsStore implements StateStore {
     let made: ExecutionEvent | undefined;
     await this.updateDoc(run, (doc) => {
       made = make(doc.events);
-      doc.events.push(made);
+      doc.added.push(made);
     });
     return made!;
   }
 
+  /** The cached document's own log, not a copy: it only grows, and the fold memo keeps its fold (issue 35). */
   async readEvents(run: RunRef): Promise<readonly ExecutionEvent[]> {
-    const events = this.readDoc(run)?.events;
-    return events ? [...events] : [];
+    return this.readDoc(run)?.log.events ?? [];
   }
 
   private readDoc(run: RunRef): SharedDoc | undefined {
@@ -134,7 +141,7 @@ export class FsStore implements StateStore {
     return this.docs.read(file, this.rel(file));
   }
 
-  private async updateDoc(run: RunRef, change: (doc: StateDoc) => void): Promise<void> {
+  private async updateDoc(run: RunRef, change: (doc: DocChange) => void): Promise<void> {
     const prev = this.locks.get(run) ?? Promise.resolve();
     // Another process may be a VM on the same run too (the concurrency area): the lock file spans processes.
     const dir = this.paths.runDir(run);
@@ -144,13 +151,22 @@ export class FsStore implements StateStore {
         withFileLock(join(dir, 'state.md.lock'), () => {
           const shared = this.readDoc(run);
           if (!shared) throw new ProseError('E_NOT_FOUND', `no run ${JSON.stringify(run)}`);
-          const doc = copyDoc(shared);
-          change(doc);
-          doc.updated = isoSeconds(this.now());
+          const draft: DocChange = { status: shared.status, events: shared.log.events, added: [] };
+          change(draft);
           const file = join(dir, 'state.md');
+          const index = this.indexOf(run);
           let renderer = this.renderers.get(file);
           if (!renderer) this.renderers.set(file, (renderer = new StateMdRenderer()));
-          this.docs.write(file, renderer.bytes(doc, this.indexOf(run)), doc);
+          // The cached log grows by the new events before they are written: if the write fails, the cache forgets the
+          // file, and the next read parses it again into a new log.
+          for (const e of draft.added) shared.log.append(e);
+          const doc: SharedDoc = { ...shared, status: draft.status, updated: isoSeconds(this.now()) };
+          try {
+            this.docs.write(file, renderer.bytes({ ...doc, events: doc.log.events }, index), doc);
+          } catch (err) {
+            this.docs.forget(file);
+            throw err;
+          }
         }),
       );
     this.locks.set(run, next);

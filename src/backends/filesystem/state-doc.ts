@@ -7,5 +7,5 @@ export interface StateDoc {
   status: RunStatus;
   started: string;
   updated: string;
-  events: ExecutionEvent[];
+  events: readonly ExecutionEvent[];
 }

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { writeFileAtomic, type FileData } from '../../io/atomic-write.ts';
 import { RACY_MS, sameStat, statKey, type StatKey } from './file-memo.ts';
-import type { ExecutionEvent } from '../../core/model.ts';
+import { EventLog } from '../../core/event-log.ts';
 import { parseStateMd, type StateDoc } from './state-md.ts';
 
 /**
@@ -11,8 +11,17 @@ import { parseStateMd, type StateDoc } from './state-md.ts';
  */
 const STAMP_AGE_MS = 2 * RACY_MS;
 
-/** A document as the cache holds it: its event log is never changed in place, so readers share it. */
-export type SharedDoc = Omit<StateDoc, 'events'> & { readonly events: readonly ExecutionEvent[] };
+/**
+ * A document as the cache holds it: its event log only grows (an EventLog, so readers share it and the fold memo keeps
+ * its fold: a read of a long run folds nothing again, issue 35); a file read again gets a new log.
+ */
+export type SharedDoc = Omit<StateDoc, 'events'> & { readonly log: EventLog };
+
+function sharedDoc({ events, ...fields }: StateDoc): SharedDoc {
+  const log = new EventLog();
+  for (const e of events) log.append(e);
+  return { ...fields, log };
+}
 
 interface Seen {
   stat: StatKey;
@@ -48,7 +57,7 @@ export class StateMdFile {
       this.seen.delete(file);
       return undefined;
     }
-    const doc = parseStateMd(text, rel);
+    const doc = sharedDoc(parseStateMd(text, rel));
     if (Date.now() - Math.max(st.mtimeMs, st.ctimeMs) > RACY_MS) this.seen.set(file, { stat: statKey(st), doc });
     else this.seen.delete(file);
     return doc;
@@ -56,9 +65,9 @@ export class StateMdFile {
 
   /**
    * Replaces the file with `text` (its bytes; one atomic write), remembered as `doc` when the stamp shows it is still ours;
-   * `doc` becomes the cache's (the caller changes it no more).
+   * `doc` becomes the cache's (the caller changes it no more). A write that throws leaves nothing remembered.
    */
-  write(file: string, text: FileData, doc: StateDoc): void {
+  write(file: string, text: FileData, doc: SharedDoc): void {
     const stamp = Date.now() - STAMP_AGE_MS;
     this.seen.delete(file);
     writeFileAtomic(file, text, { mtimeMs: stamp });
@@ -67,12 +76,12 @@ export class StateMdFile {
     if (st !== undefined && Math.abs(st.mtimeMs - stamp) < 1) this.seen.set(file, { stat: statKey(st), doc });
   }
 
+  /** The next read of `file` reads it again (a change of ours that was not written). */
+  forget(file: string): void {
+    this.seen.delete(file);
+  }
+
   clear(): void {
     this.seen.clear();
   }
-}
-
-/** The events array is the part a writer changes (appends to); the records in it are never changed. */
-export function copyDoc(doc: SharedDoc): StateDoc {
-  return { ...doc, events: [...doc.events] };
 }

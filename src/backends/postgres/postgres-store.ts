@@ -231,11 +231,11 @@ export class PostgresStore implements StateStore {
     );
   }
 
-  async readEvents(run: RunRef): Promise<ExecutionEvent[]> {
+  async readEvents(run: RunRef): Promise<readonly ExecutionEvent[]> {
     return this.readEventsWith(this.db, run);
   }
 
-  private readEventsWith(db: PgDb, run: RunRef): Promise<ExecutionEvent[]> {
+  private readEventsWith(db: PgDb, run: RunRef): Promise<readonly ExecutionEvent[]> {
     return this.log.read(db, run);
   }
 
