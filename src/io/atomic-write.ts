@@ -82,10 +82,10 @@ function replaceFile(tmp: string, path: string): void {
   }
 }
 
-/** `mtimeMs` stamps the file's modification time before it is renamed into place (a reader's cache key, state-md-file.ts). */
 /** A file's content: text (written as UTF-8), bytes, or bytes in pieces written one after another (no copy joins them). */
 export type FileData = string | Uint8Array | readonly Uint8Array[];
 
+/** `mtimeMs` stamps the file's modification time before it is renamed into place (a reader's cache key, state-md-file.ts). */
 function writeTemp(path: string, data: FileData, mtimeMs?: number): string {
   mkdirDurable(dirname(path));
   const tmp = join(dirname(path), `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
