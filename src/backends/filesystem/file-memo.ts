@@ -8,8 +8,9 @@ import { statSync, type Stats } from 'node:fs';
 export const RACY_MS = 100;
 
 /**
- * What was derived from a file (a parsed binding's index line), reused while the file's inode, size, mtime and
- * ctime are what they were when it was read, so a VM event need not re-read every binding file.
+ * What was derived from a file or directory (a parsed binding's index line, a run's state.md, an agent directory's
+ * highest segment number), reused while its inode, size, mtime and ctime are what they were when it was read or
+ * written by us, so a VM event need not read it again.
  * Only a derivation the file alone determines may be memoized: a mismatch of any field re-reads the file.
  */
 export class FileMemo<T> {
@@ -32,6 +33,32 @@ export class FileMemo<T> {
     if (value !== undefined && settled) this.entries.set(file, { stat: statKey(st), value });
     else this.entries.delete(file);
     return value;
+  }
+
+  /** The memoized value of `file` while its stat is unchanged, without reading it; else undefined (and forgotten). */
+  held(file: string): T | undefined {
+    const hit = this.entries.get(file);
+    if (hit === undefined) return undefined;
+    const st = statSync(file, { throwIfNoEntry: false });
+    if (st !== undefined && sameStat(hit.stat, st)) return hit.value;
+    this.entries.delete(file);
+    return undefined;
+  }
+
+  /**
+   * Memoizes `value` for `file` just written by us with its mtime stamped at `stampMs` (in the past): kept only while
+   * the stat still shows that stamp, which any later write by anyone moves. Another writer between our write and
+   * this stat left its own mtime, and nothing is kept.
+   */
+  rememberStamped(file: string, stampMs: number, value: T): void {
+    this.entries.delete(file);
+    const st = statSync(file, { throwIfNoEntry: false });
+    if (st !== undefined && Math.abs(st.mtimeMs - stampMs) < 1) this.entries.set(file, { stat: statKey(st), value });
+  }
+
+  /** The next use of `file` reads it again. */
+  forget(file: string): void {
+    this.entries.delete(file);
   }
 
   clear(): void {

@@ -1,6 +1,6 @@
-import { readdirSync, statSync, utimesSync } from 'node:fs';
+import { readdirSync, utimesSync } from 'node:fs';
 import { parseSegmentFileName } from '../../core/numbering.ts';
-import { RACY_MS, sameStat, statKey, type StatKey } from './file-memo.ts';
+import { FileMemo, RACY_MS } from './file-memo.ts';
 
 /** How far back our own create stamps the agent directory's mtime (as state-md-file.ts stamps state.md's). */
 const STAMP_AGE_MS = 2 * RACY_MS;
@@ -13,18 +13,14 @@ const STAMP_AGE_MS = 2 * RACY_MS;
  * stat reads the directory again.
  */
 export class SegmentNumbers {
-  private readonly seen = new Map<string, { stat: StatKey; last: number }>();
+  private readonly memo = new FileMemo<number>();
 
   constructor(private readonly width: number) {}
 
   /** The highest number of `agent`'s segments in `dir` (0 when none). */
   last(dir: string, agent: string): number {
-    const hit = this.seen.get(dir);
-    if (hit !== undefined) {
-      const st = statSync(dir, { throwIfNoEntry: false });
-      if (st !== undefined && sameStat(hit.stat, st)) return hit.last;
-      this.seen.delete(dir);
-    }
+    const held = this.memo.held(dir);
+    if (held !== undefined) return held;
     let last = 0;
     for (const f of readdirSync(dir)) {
       const n = parseSegmentFileName(agent, f, this.width);
@@ -39,18 +35,17 @@ export class SegmentNumbers {
    * cannot show; a writer numbering as the seed does made `n` or `n + 1` then, which exclusive creation steps past.
    */
   created(dir: string, n: number): void {
-    this.seen.delete(dir);
-    const stamp = (Date.now() - STAMP_AGE_MS) / 1000;
+    this.memo.forget(dir);
+    const stamp = Date.now() - STAMP_AGE_MS;
     try {
-      utimesSync(dir, stamp, stamp);
+      utimesSync(dir, stamp / 1000, stamp / 1000);
     } catch {
       return; // a directory we may not stamp is read again on every append
     }
-    const st = statSync(dir, { throwIfNoEntry: false });
-    if (st !== undefined && Math.abs(st.mtimeMs - stamp * 1000) < 1) this.seen.set(dir, { stat: statKey(st), last: n });
+    this.memo.rememberStamped(dir, stamp, n);
   }
 
   clear(): void {
-    this.seen.clear();
+    this.memo.clear();
   }
 }

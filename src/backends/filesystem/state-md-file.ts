@@ -1,6 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { writeFileAtomic, type FileData } from '../../io/atomic-write.ts';
-import { RACY_MS, sameStat, statKey, type StatKey } from './file-memo.ts';
+import { FileMemo, RACY_MS } from './file-memo.ts';
 import { EventLog } from '../../core/event-log.ts';
 import { parseStateMd, type StateDoc } from './state-md.ts';
 
@@ -23,44 +23,29 @@ function sharedDoc({ events, ...fields }: StateDoc): SharedDoc {
   return { ...fields, log };
 }
 
-interface Seen {
-  stat: StatKey;
-  doc: SharedDoc;
-}
-
 /**
  * Each run's state.md as last read or written by this process, so a call does not read and parse the whole run's
  * document again (decision fs-state-md-cache). The cached document is used only while the file's inode,
  * size, mtime and ctime are what they were, and only when that key cannot hide a change: the file carries the
  * mtime stamp of our own write (STAMP_AGE_MS), or it was already older than a clock tick when it was read (git's
- * "racy clean" rule, as in file-memo.ts). Another process's write (ours replace the file, a VM's may edit it in
- * place) changes the key and is read on the next call.
+ * "racy clean" rule, file-memo.ts). Another process's write (ours replace the file, a VM's may edit it in place)
+ * changes the key and is read on the next call.
  */
 export class StateMdFile {
-  private readonly seen = new Map<string, Seen>();
+  private readonly memo = new FileMemo<SharedDoc>();
 
-  /** The run's document, shared with this cache (copy it to change it), or undefined when the file does not exist. */
+  /** The run's document, shared with this cache (its log only grows), or undefined when the file does not exist. */
   read(file: string, rel: string): SharedDoc | undefined {
-    const st = statSync(file, { throwIfNoEntry: false });
-    if (st === undefined) {
-      this.seen.delete(file);
-      return undefined;
-    }
-    const hit = this.seen.get(file);
-    if (hit !== undefined && sameStat(hit.stat, st)) return hit.doc;
-    // Stat before read: a rewrite in between leaves the old key with the new text, which the next stat misses.
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      this.seen.delete(file);
-      return undefined;
-    }
-    const doc = sharedDoc(parseStateMd(text, rel));
-    if (Date.now() - Math.max(st.mtimeMs, st.ctimeMs) > RACY_MS) this.seen.set(file, { stat: statKey(st), doc });
-    else this.seen.delete(file);
-    return doc;
+    return this.memo.get(file, () => {
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        return undefined;
+      }
+      return sharedDoc(parseStateMd(text, rel));
+    });
   }
 
   /**
@@ -69,19 +54,17 @@ export class StateMdFile {
    */
   write(file: string, text: FileData, doc: SharedDoc): void {
     const stamp = Date.now() - STAMP_AGE_MS;
-    this.seen.delete(file);
+    this.memo.forget(file);
     writeFileAtomic(file, text, { mtimeMs: stamp });
-    const st = statSync(file, { throwIfNoEntry: false });
-    // Another writer between the rename and this stat left its own mtime: the file is read again next time.
-    if (st !== undefined && Math.abs(st.mtimeMs - stamp) < 1) this.seen.set(file, { stat: statKey(st), doc });
+    this.memo.rememberStamped(file, stamp, doc);
   }
 
   /** The next read of `file` reads it again (a change of ours that was not written). */
   forget(file: string): void {
-    this.seen.delete(file);
+    this.memo.forget(file);
   }
 
   clear(): void {
-    this.seen.clear();
+    this.memo.clear();
   }
 }
