@@ -1,4 +1,4 @@
-import type { BackendFactory } from '../../src/core/backend.ts';
+import type { Backend, BackendFactory } from '../../src/core/backend.ts';
 import { DEFAULT_DECISIONS } from '../../src/core/decisions.ts';
 
 /**
@@ -7,12 +7,7 @@ import { DEFAULT_DECISIONS } from '../../src/core/decisions.ts';
  */
 export async function recordStatementFromArgv(factory: BackendFactory, argv: string[]): Promise<void> {
   const [projectDir, homeDir, run, index, status] = argv;
-  const backend = await factory.open({
-    projectDir: projectDir!,
-    homeDir: homeDir!,
-    decisions: DEFAULT_DECISIONS,
-    storageKey: projectDir!,
-  });
+  const backend = await openAsAnotherProcess(factory, projectDir!, homeDir!);
   const event = {
     type: 'statement' as const,
     index: Number(index),
@@ -22,4 +17,9 @@ export async function recordStatementFromArgv(factory: BackendFactory, argv: str
   await backend.call('recordEvent', { run: run!, event }, { role: 'vm' });
   await backend.close();
   process.stdout.write('done\n');
+}
+
+/** `factory` opened on the project and home a spec handed this child process, as another process of ours would. */
+export function openAsAnotherProcess(factory: BackendFactory, projectDir: string, homeDir: string): Promise<Backend> {
+  return factory.open({ projectDir, homeDir, decisions: DEFAULT_DECISIONS, storageKey: projectDir });
 }
